@@ -1,0 +1,72 @@
+// Package jsonl is the one JSONL framing the project uses: read line by line
+// with an explicitly sized buffer (agents send large tool results), write one
+// marshalled value plus "\n" in a single Write under a lock.
+package jsonl
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// MaxLine is the longest line the readers accept (64 MiB).
+const MaxLine = 64 << 20
+
+// NewScanner returns a line scanner over r whose buffer grows to MaxLine.
+func NewScanner(r io.Reader) *bufio.Scanner {
+	s := bufio.NewScanner(r)
+	s.Buffer(make([]byte, 0, 64<<10), MaxLine)
+	return s
+}
+
+// Each calls fn for every line of r with its 1-based number. Blank lines are
+// passed too; fn decides. The slice is only valid during the call.
+func Each(r io.Reader, fn func(n int, line []byte) error) error {
+	s := NewScanner(r)
+	n := 0
+	for s.Scan() {
+		n++
+		if err := fn(n, s.Bytes()); err != nil {
+			return err
+		}
+	}
+	if err := s.Err(); err != nil {
+		return fmt.Errorf("line %d: %w", n+1, err)
+	}
+	return nil
+}
+
+// Writer writes JSON values one per line; it is safe for concurrent use.
+type Writer struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// NewWriter returns a Writer on w.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+
+// Write marshals v and writes it with a trailing newline in one Write call.
+func (w *Writer) Write(v any) error {
+	b, err := Marshal(v)
+	if err != nil {
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, err = w.w.Write(b)
+	return err
+}
+
+// Marshal encodes v as compact JSON without HTML escaping, plus "\n".
+func Marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,187 @@
+// Package sessionlog reads and writes the session log of SPEC §3: a header
+// line, then events with contiguous seq from 0. The reference agent writes it;
+// llmreplay derives replay scripts from it; the harness polls and harvests it.
+package sessionlog
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/acpsnap/acpsnap/internal/jsonl"
+)
+
+// FileName is the name of a session log inside its session directory.
+const FileName = "session.jsonl"
+
+// Header is line 1 of a session log.
+type Header struct {
+	Type            string `json:"type"` // always "session"
+	Version         int    `json:"version"`
+	ID              string `json:"id"`
+	CreatedAt       int64  `json:"createdAt"` // unix milliseconds
+	Cwd             string `json:"cwd"`
+	DelegationDepth int    `json:"delegationDepth"`
+	ParentSession   string `json:"parentSession,omitempty"`
+	Origin          string `json:"origin,omitempty"` // "subagent" for children
+	SpawnedBy       string `json:"spawnedBy,omitempty"`
+}
+
+// Event is every line after the header.
+type Event struct {
+	Type string          `json:"type"`
+	Seq  int             `json:"seq"`
+	Time int64           `json:"time"` // unix milliseconds
+	Data json.RawMessage `json:"data"`
+	// Line is the 1-based line number the event was read from (0 when written).
+	Line int `json:"-"`
+}
+
+// Log is a parsed session log.
+type Log struct {
+	Name   string // the file name used in errors
+	Header Header
+	Events []Event
+}
+
+// ReadFile parses the log at path; errors carry "path:line:".
+func ReadFile(path string) (*Log, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f, path)
+}
+
+// Read parses a log from r; name prefixes every error as "name:line: ...".
+// The header must be line 1, every event must have a type and seq must run
+// contiguously from 0.
+func Read(r io.Reader, name string) (*Log, error) {
+	l := &Log{Name: name}
+	err := jsonl.Each(r, func(n int, line []byte) error {
+		if len(bytes.TrimSpace(line)) == 0 {
+			return fmt.Errorf("%s:%d: empty line", name, n)
+		}
+		if n == 1 {
+			if err := strictUnmarshal(line, &l.Header); err != nil {
+				return fmt.Errorf("%s:1: header: %w", name, err)
+			}
+			if l.Header.Type != "session" {
+				return fmt.Errorf("%s:1: header: type is %q, want \"session\"", name, l.Header.Type)
+			}
+			return nil
+		}
+		var e Event
+		if err := strictUnmarshal(line, &e); err != nil {
+			return fmt.Errorf("%s:%d: event: %w", name, n, err)
+		}
+		if e.Type == "" {
+			return fmt.Errorf("%s:%d: event: missing type", name, n)
+		}
+		if want := len(l.Events); e.Seq != want {
+			return fmt.Errorf("%s:%d: event: seq is %d, want %d", name, n, e.Seq, want)
+		}
+		e.Line = n
+		e.Data = append(json.RawMessage(nil), e.Data...)
+		l.Events = append(l.Events, e)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if l.Header.Type == "" {
+		return nil, fmt.Errorf("%s:1: missing header", name)
+	}
+	return l, nil
+}
+
+func strictUnmarshal(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return fmt.Errorf("trailing data after JSON value")
+	}
+	return nil
+}
+
+// Writer appends events to a log file. Each event is one write on an
+// O_APPEND file, so a reader polling the file sees whole lines only once
+// they are complete (the harness waits on them). Safe for concurrent use;
+// seq is assigned under the lock, so file order equals seq order.
+type Writer struct {
+	mu  sync.Mutex
+	f   *os.File
+	seq int
+	now func() time.Time
+}
+
+// Create creates path (and its directory) and writes the header. now == nil
+// means time.Now.
+func Create(path string, h Header, now func() time.Time) (*Writer, error) {
+	if now == nil {
+		now = time.Now
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("sessionlog: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("sessionlog: %w", err)
+	}
+	h.Type = "session"
+	if h.Version == 0 {
+		h.Version = 1
+	}
+	b, err := jsonl.Marshal(h)
+	if err == nil {
+		_, err = f.Write(b)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("sessionlog: write header: %w", err)
+	}
+	return &Writer{f: f, now: now}, nil
+}
+
+// Append writes one event with the next seq and the current time.
+func (w *Writer) Append(typ string, data any) error {
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return fmt.Errorf("sessionlog: marshal %s: %w", typ, err)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.f == nil {
+		return fmt.Errorf("sessionlog: append %s: log closed", typ)
+	}
+	b, err := jsonl.Marshal(Event{Type: typ, Seq: w.seq, Time: w.now().UnixMilli(), Data: raw})
+	if err != nil {
+		return err
+	}
+	if _, err := w.f.Write(b); err != nil {
+		return fmt.Errorf("sessionlog: append %s: %w", typ, err)
+	}
+	w.seq++
+	return nil
+}
+
+// Close flushes and closes the file; further appends fail.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.f == nil {
+		return nil
+	}
+	err := w.f.Close()
+	w.f = nil
+	return err
+}
