@@ -1,0 +1,67 @@
+package llmreplay
+
+import (
+	"fmt"
+	"io"
+	"sort"
+)
+
+// DecodeModel decodes a model file (`acpsnap new -model FILE`): either a
+// bare array of entries, served to the primary session, or
+//
+//	{"primary":[…],"children":{"<tool call id>":[…]}}
+//
+// where "children" is optional. Decoding is as strict as DecodeScript;
+// ReadyDir is left empty.
+func DecodeModel(r io.Reader, name string) (ServerConfig, error) {
+	d, root, err := readDoc(r, name)
+	if err == nil {
+		var cfg ServerConfig
+		if cfg, err = d.model(root); err == nil {
+			return cfg, nil
+		}
+	}
+	return ServerConfig{}, fmt.Errorf("llmreplay: decode model: %w", err)
+}
+
+func (d *doc) model(v value) (ServerConfig, error) {
+	var cfg ServerConfig
+	var err error
+	if v.raw[0] == '[' {
+		cfg.Primary, err = d.script(v)
+		return cfg, err
+	}
+	m, err := d.members(v, "a model")
+	if err != nil {
+		return cfg, err
+	}
+	if err := d.checkMembers(v, m, []string{"primary"}, []string{"children"}); err != nil {
+		return cfg, err
+	}
+	if cfg.Primary, err = d.script(m["primary"]); err != nil {
+		return cfg, err
+	}
+	cv, ok := m["children"]
+	if !ok {
+		return cfg, nil
+	}
+	children, err := d.members(cv, "a children")
+	if err != nil {
+		return cfg, err
+	}
+	ids := make([]string, 0, len(children))
+	for id := range children {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	cfg.Children = map[string]Script{}
+	for _, id := range ids {
+		if id == "" {
+			return cfg, d.errorf(children[id].off, children[id].path, "empty tool call id")
+		}
+		if cfg.Children[id], err = d.script(children[id]); err != nil {
+			return cfg, err
+		}
+	}
+	return cfg, nil
+}

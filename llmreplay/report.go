@@ -1,0 +1,71 @@
+package llmreplay
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// ReportFile is the name of the consumption report the agent writes into its
+// sessions directory at shutdown.
+const ReportFile = "replay-report.json"
+
+// Report tells how much of each fixture's script was served, and every loud
+// error the replay raised. The harness fails a scenario with an entry left
+// or an error.
+type Report struct {
+	Fixtures []FixtureReport `json:"fixtures"`
+	Errors   []string        `json:"errors,omitempty"`
+}
+
+// FixtureReport is the consumption of one fixture's script.
+type FixtureReport struct {
+	Fixture string `json:"fixture"` // base file name ("session.1.jsonl"); for a Server "primary" or the child's tool-call id
+	Served  int    `json:"served"`  // entries served
+	Left    int    `json:"left"`    // entries never served
+}
+
+// WriteReport writes r as dir/ReportFile atomically (a temporary file in dir,
+// then a rename), so a reader never sees half a report.
+func WriteReport(dir string, r Report) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("llmreplay: write report: %w", err)
+	}
+	f, err := os.CreateTemp(dir, ReportFile+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("llmreplay: write report: %w", err)
+	}
+	_, err = f.Write(append(b, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), filepath.Join(dir, ReportFile))
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("llmreplay: write report: %w", err)
+	}
+	return nil
+}
+
+// ReadReport reads a report written by WriteReport; unknown keys are errors.
+func ReadReport(path string) (Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Report{}, fmt.Errorf("llmreplay: read report: %w", err)
+	}
+	var r Report
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return Report{}, fmt.Errorf("llmreplay: read report: %s: %w", path, err)
+	}
+	if dec.More() {
+		return Report{}, fmt.Errorf("llmreplay: read report: %s: trailing data after the report", path)
+	}
+	return r, nil
+}

@@ -1,0 +1,257 @@
+package llmreplay
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// canonical is one model call in the adapter's canonical chunk order:
+// reasoning, text, two tool calls with arguments in pieces, usage, finish.
+var canonical = Entry{Kind: KindChunks, Chunks: []Chunk{
+	{Type: BlockStart, Index: 0, BlockType: BlockReasoning},
+	{Type: ReasoningDelta, Index: 0, Text: "think"},
+	{Type: BlockEnd, Index: 0},
+	{Type: BlockStart, Index: 1, BlockType: BlockText},
+	{Type: TextDelta, Index: 1, Text: "Hi "},
+	{Type: TextDelta, Index: 1, Text: "there"},
+	{Type: BlockEnd, Index: 1},
+	{Type: BlockStart, Index: 2, BlockType: BlockToolCall},
+	{Type: ToolCallDelta, Index: 2, ID: "call_a", Name: "read", ArgumentsDelta: `{"pa`},
+	{Type: ToolCallDelta, Index: 2, ID: "call_a", ArgumentsDelta: `th":"x"}`},
+	{Type: BlockEnd, Index: 2},
+	{Type: BlockStart, Index: 3, BlockType: BlockToolCall},
+	{Type: ToolCallDelta, Index: 3, ID: "call_b", Name: "bash", ArgumentsDelta: `{}`},
+	{Type: BlockEnd, Index: 3},
+	{Type: Usage, InputTokens: 10, OutputTokens: 5},
+	{Type: Finish, Reason: FinishToolCalls},
+}}
+
+const canonicalWire = `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"deepseek-chat","choices":[{"index":0,"delta":{"reasoning_content":"think"},"finish_reason":null}]}
+
+data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"deepseek-chat","choices":[{"index":0,"delta":{"content":"Hi "},"finish_reason":null}]}
+
+data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"deepseek-chat","choices":[{"index":0,"delta":{"content":"there"},"finish_reason":null}]}
+
+data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"deepseek-chat","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"read","arguments":"{\"pa"}}]},"finish_reason":null}]}
+
+data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"deepseek-chat","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"th\":\"x\"}"}}]},"finish_reason":null}]}
+
+data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"deepseek-chat","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_b","type":"function","function":{"name":"bash","arguments":"{}"}}]},"finish_reason":null}]}
+
+data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"deepseek-chat","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}
+
+data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"deepseek-chat","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}}
+
+data: [DONE]
+
+`
+
+// startServer starts a Server closed at the end of the test.
+func startServer(t *testing.T, cfg ServerConfig) *Server {
+	t.Helper()
+	s, err := NewServer(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+type response struct {
+	Status      int
+	ContentType string
+	Body        string
+}
+
+// post sends one chat-completions request and reads the whole response.
+func post(t *testing.T, ctx context.Context, url, spawnedBy string) response {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, "POST", url, strings.NewReader(`{"model":"deepseek-chat","stream":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if spawnedBy != "" {
+		req.Header.Set(SpawnedByHeader, spawnedBy)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return response{res.StatusCode, res.Header.Get("Content-Type"), string(b)}
+}
+
+func TestServerCanonicalWire(t *testing.T) {
+	s := startServer(t, ServerConfig{Primary: Script{canonical}})
+	got := post(t, context.Background(), s.URL()+"/chat/completions", "")
+	want := response{200, "text/event-stream", canonicalWire}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("wire (-want +got):\n%s", diff)
+	}
+}
+
+func TestServerEntries(t *testing.T) {
+	text := Entry{Kind: KindChunks, Chunks: []Chunk{{Type: TextDelta, Index: 0, Text: "ok"}, {Type: Finish, Reason: FinishStop}}}
+	const textWire = `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"deepseek-chat","choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":null}]}` + "\n\n" +
+		`data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"deepseek-chat","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\n" +
+		"data: [DONE]\n\n"
+	type testCase struct {
+		name  string
+		entry Entry
+		want  response
+	}
+	tests := []testCase{
+		{"text", text, response{200, "text/event-stream", textWire}},
+		{"max-tokens", Entry{Kind: KindChunks, Chunks: []Chunk{{Type: Finish, Reason: FinishMaxTokens}}}, response{200, "text/event-stream",
+			`data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"deepseek-chat","choices":[{"index":0,"delta":{},"finish_reason":"length"}]}` + "\n\ndata: [DONE]\n\n"}},
+		{"auth", Entry{Kind: KindThrow, Code: "AUTH", Message: "bad key"}, response{401, "application/json",
+			`{"error":{"message":"bad key","type":"api_error","code":"AUTH"}}` + "\n"}},
+		{"rate limit", Entry{Kind: KindThrow, Code: "RATE_LIMIT", Message: "slow down"}, response{429, "application/json",
+			`{"error":{"message":"slow down","type":"api_error","code":"RATE_LIMIT"}}` + "\n"}},
+		{"unavailable", Entry{Kind: KindThrow, Code: "UNAVAILABLE", Message: "busy"}, response{503, "application/json",
+			`{"error":{"message":"busy","type":"api_error","code":"UNAVAILABLE"}}` + "\n"}},
+		{"bad request", Entry{Kind: KindThrow, Code: "BAD_REQUEST", Message: "no"}, response{400, "application/json",
+			`{"error":{"message":"no","type":"api_error","code":"BAD_REQUEST"}}` + "\n"}},
+		{"other code", Entry{Kind: KindThrow, Code: "INTERNAL", Message: "boom"}, response{500, "application/json",
+			`{"error":{"message":"boom","type":"api_error","code":"INTERNAL"}}` + "\n"}},
+		{"accepted throw", Entry{Kind: KindThrow, Code: "STREAM", Message: "cut", Accepted: true, Chunks: text.Chunks[:1]}, response{200, "text/event-stream",
+			strings.SplitAfter(textWire, "\n\n")[0] + `data: {"error":{"message":"cut","code":"STREAM"}}` + "\n\n"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := startServer(t, ServerConfig{Primary: Script{tc.entry}})
+			got := post(t, context.Background(), s.URL()+"/v1/chat/completions", "")
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("response (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestServerRoutesAndReport(t *testing.T) {
+	stop := Entry{Kind: KindChunks, Chunks: []Chunk{{Type: Finish, Reason: FinishStop}}}
+	s := startServer(t, ServerConfig{Primary: Script{stop, stop}, Children: map[string]Script{"call_1": {stop}, "call_2": {stop}}})
+	ctx := context.Background()
+	var statuses []int
+	for _, route := range []string{"", "call_1", "call_1", "", "call_9", "", "call_2"} {
+		statuses = append(statuses, post(t, ctx, s.URL()+"/chat/completions", route).Status)
+	}
+	if diff := cmp.Diff([]int{200, 200, 500, 200, 500, 500, 200}, statuses); diff != "" {
+		t.Errorf("statuses (-want +got):\n%s", diff)
+	}
+	want := Report{
+		Fixtures: []FixtureReport{{"primary", 2, 0}, {"call_1", 1, 0}, {"call_2", 1, 0}},
+		Errors: []string{
+			`REPLAY: llmreplay: script exhausted: child call_1 has 1 entries, model call 2 was not recorded; re-record the scenario`,
+			`REPLAY: llmreplay: unrecorded session: no child script for tool call "call_9"; re-record the scenario`,
+			`REPLAY: llmreplay: script exhausted: primary has 2 entries, model call 3 was not recorded; re-record the scenario`,
+		},
+	}
+	if diff := cmp.Diff(want, s.Report()); diff != "" {
+		t.Errorf("report (-want +got):\n%s", diff)
+	}
+	reqs := s.Requests()
+	if len(reqs) != 7 || reqs[1].Header.Get(SpawnedByHeader) != "call_1" || reqs[0].Method != "POST" || reqs[0].Path != "/chat/completions" ||
+		string(reqs[0].Body) != `{"model":"deepseek-chat","stream":true}` {
+		t.Errorf("requests not recorded as sent: %+v", reqs)
+	}
+}
+
+func TestServerExhaustedBody(t *testing.T) {
+	s := startServer(t, ServerConfig{})
+	got := post(t, context.Background(), s.URL()+"/chat/completions", "")
+	want := response{500, "application/json",
+		`{"error":{"message":"llmreplay: script exhausted: primary has 0 entries, model call 1 was not recorded; re-record the scenario","type":"api_error","code":"REPLAY"}}` + "\n"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("response (-want +got):\n%s", diff)
+	}
+}
+
+func TestServerUnknownRoute(t *testing.T) {
+	s := startServer(t, ServerConfig{})
+	res, err := http.Get(s.URL() + "/chat/completions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("GET status = %d, want 405", res.StatusCode)
+	}
+	res, err = http.Post(s.URL()+"/completions", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNotFound {
+		t.Errorf("POST /completions status = %d, want 404", res.StatusCode)
+	}
+}
+
+// hangStart is the first event of a hung stream.
+const hangStart = `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"deepseek-chat","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}` + "\n\n"
+
+// startHang posts to a hang entry and returns once the ready file exists,
+// with the response body open.
+func startHang(t *testing.T, ctx context.Context, s *Server, dir string) io.ReadCloser {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, "POST", s.URL()+"/chat/completions", strings.NewReader(`{"model":"deepseek-chat"}`))
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := make([]byte, len(hangStart))
+	if _, err := io.ReadFull(res.Body, first); err != nil {
+		t.Fatal(err)
+	}
+	if string(first) != hangStart {
+		t.Errorf("first event = %q, want %q", first, hangStart)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sub", "ready")); err != nil {
+		t.Errorf("ready file after the first event: %v", err)
+	}
+	return res.Body
+}
+
+func TestServerHangEndsWhenClientLeaves(t *testing.T) {
+	dir := t.TempDir()
+	s := startServer(t, ServerConfig{Primary: Script{{Kind: KindHang, ReadyFile: "sub/ready"}}, ReadyDir: dir})
+	ctx, cancel := context.WithCancel(context.Background())
+	body := startHang(t, ctx, s, dir)
+	cancel()
+	body.Close()
+	// Close waits for every handler: it returns only if the hung handler saw the client leave.
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestServerHangEndsOnClose(t *testing.T) {
+	dir := t.TempDir()
+	s := startServer(t, ServerConfig{Primary: Script{{Kind: KindHang, ReadyFile: "sub/ready"}}})
+	s.SetReadyDir(dir)
+	body := startHang(t, context.Background(), s, dir)
+	defer body.Close()
+	closed := make(chan error)
+	go func() { closed <- s.Close() }()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close did not end the hung stream")
+	}
+	if rest, err := io.ReadAll(body); err == nil || len(rest) != 0 {
+		t.Errorf("after Close: rest %q, err %v; want a broken stream", rest, err)
+	}
+}
