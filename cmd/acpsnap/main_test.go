@@ -1,0 +1,58 @@
+package main
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/acpsnap/acpsnap/internal/cli"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"acpsnap": func() { os.Exit(cli.Main(os.Args[1:])) },
+	})
+}
+
+// TestScripts runs one testscript per CLI behaviour from testdata/. Each
+// script starts with a copy of the bundled corpus in $WORK/snapshots.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "../../testdata",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("CI", "")
+			return copyCorpus("../../snapshots", filepath.Join(env.WorkDir, "snapshots"))
+		},
+	})
+}
+
+// copyCorpus copies the scenario folders of src (not the Go files) to dst.
+func copyCorpus(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if !d.IsDir() && !strings.Contains(rel, string(filepath.Separator)) {
+			return nil // the suite's own files
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, info.Mode().Perm())
+	})
+}

@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/joho/godotenv"
+
+	"github.com/acpsnap/acpsnap/agent"
+	"github.com/acpsnap/acpsnap/agent/deepseek"
+	"github.com/acpsnap/acpsnap/llmreplay"
+)
+
+// The agent environment contract (SPEC §7).
+const (
+	envMode             = "ACPSNAP_MODE"
+	envSessionsDir      = "ACPSNAP_SESSIONS_DIR"
+	envFixture          = "ACPSNAP_FIXTURE"
+	envFixtureChildren  = "ACPSNAP_FIXTURE_CHILDREN"
+	envOverride         = "ACPSNAP_OVERRIDE"
+	envPermission       = "ACPSNAP_PERMISSION"
+	envDeepSeekKey      = "DEEPSEEK_API_KEY"
+	envDeepSeekBaseURL  = "DEEPSEEK_BASE_URL"
+	envDeepSeekModel    = "DEEPSEEK_MODEL"
+	defaultSessionsPath = ".acpsnap/sessions"
+)
+
+var deepseekVars = []string{envDeepSeekKey, envDeepSeekBaseURL, envDeepSeekModel}
+
+// agent runs the reference agent on stdin/stdout. ACPSNAP_MODE selects the
+// provider: replay (llmreplay from the fixtures; never reads .env, never
+// dials out), record (DeepSeek from DEEPSEEK_*), or unset: a standalone
+// agent for an editor, DeepSeek configured from the environment or ./.env.
+func (e *env) agent(args []string) error {
+	fset := e.flags("agent")
+	if err := parse(fset, args); err != nil {
+		return err
+	}
+	cfg := agent.Config{
+		SessionsDir: e.getenv(envSessionsDir),
+		Permission:  e.getenv(envPermission),
+		Stderr:      e.stderr,
+	}
+	if cfg.SessionsDir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return fmt.Errorf("agent: no %s and no home directory: %w", envSessionsDir, err)
+		}
+		cfg.SessionsDir = filepath.Join(home, defaultSessionsPath)
+	}
+	var player *llmreplay.Player
+	switch mode := e.getenv(envMode); mode {
+	case "replay":
+		p, err := llmreplay.Load(llmreplay.Config{
+			Primary:  e.getenv(envFixture),
+			Children: filepath.SplitList(e.getenv(envFixtureChildren)),
+			Override: e.getenv(envOverride),
+		})
+		if err != nil {
+			return fmt.Errorf("agent: load replay script: %w", err)
+		}
+		player, cfg.Provider = p, agent.Replay(p)
+	case "record", "":
+		vars, err := e.deepseekEnv(mode == "")
+		if err != nil {
+			return err
+		}
+		cfg.Model = vars[envDeepSeekModel]
+		cfg.Provider = deepseek.New(deepseek.Config{APIKey: vars[envDeepSeekKey], BaseURL: vars[envDeepSeekBaseURL], Model: cfg.Model})
+	default:
+		return usagef("agent: %s=%q: want replay, record or unset", envMode, mode)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := agent.Serve(ctx, cfg, e.stdin, e.stdout)
+	if player != nil {
+		if werr := llmreplay.WriteReport(cfg.SessionsDir, player.Report()); werr != nil && err == nil {
+			err = fmt.Errorf("agent: write replay report: %w", werr)
+		}
+	}
+	return err
+}
+
+// deepseekEnv returns the DEEPSEEK_* variables from the environment, and,
+// with dotenv, from ./.env for those the environment lacks (godotenv; the
+// process environment is not modified).
+func (e *env) deepseekEnv(dotenv bool) (map[string]string, error) {
+	vals := map[string]string{}
+	if dotenv {
+		dot, err := godotenv.Read(".env")
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, usagef("read .env: %v", err)
+		}
+		for _, k := range deepseekVars {
+			vals[k] = dot[k]
+		}
+	}
+	for _, k := range deepseekVars {
+		if v := e.getenv(k); v != "" {
+			vals[k] = v
+		}
+	}
+	return vals, nil
+}
+
+// liveSecrets are the variables a record run passes to the agent.
+func (e *env) liveSecrets() (map[string]string, error) {
+	vals, err := e.deepseekEnv(true)
+	if err != nil {
+		return nil, err
+	}
+	if vals[envDeepSeekKey] == "" {
+		return nil, usagef("record needs %s (in the environment or ./.env); DEEPSEEK_BASE_URL may point at any OpenAI-compatible server", envDeepSeekKey)
+	}
+	for k, v := range vals {
+		if v == "" {
+			delete(vals, k)
+		}
+	}
+	return vals, nil
+}

@@ -1,0 +1,114 @@
+// Package cli is the acpsnap command line: it parses flags, reads the
+// environment, calls the library packages and maps errors to exit codes.
+// cmd/acpsnap and the test binaries that re-execute themselves as the agent
+// share it.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Exit codes (SPEC §9).
+const (
+	ExitOK       = 0 // every scenario passed
+	ExitFailed   = 1 // a scenario failed
+	ExitUsage    = 2 // usage or fixture error
+	ExitInternal = 3 // internal error
+)
+
+// usageError is a bad command line or a bad fixture: exit 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// env is what the commands read from the process environment; tests swap it.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	environ        []string
+}
+
+const usage = `usage: acpsnap <command> [flags]
+
+commands:
+  run      replay the corpus and compare (default -dir snapshots)
+  update   replay; accept stdout changes (stdout.expected.jsonl)
+  refresh  replay; accept stdout and session-log changes
+  record   re-record recording: live scenarios against the live model
+  verify   check the corpus guards without running agents
+  new      scaffold a scenario (with -model FILE: record it against a scripted model)
+  agent    run the reference ACP agent on stdin/stdout
+
+Run 'acpsnap <command> -h' for the flags of a command.
+`
+
+// Main runs the command line args (without the program name) and returns
+// the exit code.
+func Main(args []string) int {
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, environ: os.Environ()}
+	return e.main(args)
+}
+
+func (e *env) main(args []string) int {
+	if len(args) == 0 {
+		fmt.Fprint(e.stderr, usage)
+		return ExitUsage
+	}
+	var err error
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "run", "update", "refresh", "record":
+		return e.run(cmd, rest)
+	case "verify":
+		err = e.verify(rest)
+	case "new":
+		return e.newScenario(rest)
+	case "agent":
+		err = e.agent(rest)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(e.stdout, usage)
+		return ExitOK
+	default:
+		err = usagef("unknown command %q\n%s", cmd, usage)
+	}
+	return e.exit(err)
+}
+
+// exit prints err and maps it to an exit code.
+func (e *env) exit(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ue *usageError
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitUsage
+	}
+	fmt.Fprintln(e.stderr, "acpsnap:", err)
+	if errors.As(err, &ue) {
+		return ExitUsage
+	}
+	return ExitInternal
+}
+
+func (e *env) flags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet("acpsnap "+name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	return fs
+}
+
+// parse parses args and turns flag errors into usage errors.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return &usageError{err.Error()}
+	}
+	return nil
+}

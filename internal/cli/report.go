@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/acpsnap/acpsnap/snapshots"
+)
+
+// printer writes one progress record per finished scenario.
+type printer struct {
+	w      io.Writer
+	json   bool
+	accept func(snapshots.Outcome) string
+}
+
+// jsonOutcome is the -json form of an outcome.
+type jsonOutcome struct {
+	Name       string   `json:"name"`
+	Status     string   `json:"status"`
+	DurationMs int64    `json:"durationMs"`
+	Reason     string   `json:"reason,omitempty"`
+	Diff       string   `json:"diff,omitempty"`
+	Wrote      []string `json:"wrote,omitempty"`
+	Accept     string   `json:"accept,omitempty"`
+}
+
+func (p *printer) outcome(o snapshots.Outcome) {
+	accept := p.accept(o)
+	if p.json {
+		b, _ := json.Marshal(jsonOutcome{o.Name, string(o.Status), o.Duration.Milliseconds(), o.Reason, o.Diff, o.Wrote, accept})
+		fmt.Fprintln(p.w, string(b))
+		return
+	}
+	d := o.Duration.Round(time.Millisecond)
+	switch {
+	case o.Status == snapshots.Skipped:
+		fmt.Fprintf(p.w, "skip  %s (%s)\n", o.Name, o.Reason)
+	case o.Status == snapshots.Passed && len(o.Wrote) > 0:
+		fmt.Fprintf(p.w, "wrote %s %v: %s\n", o.Name, d, strings.Join(o.Wrote, ", "))
+	case o.Status == snapshots.Passed:
+		fmt.Fprintf(p.w, "ok    %s %v\n", o.Name, d)
+	default:
+		fmt.Fprintf(p.w, "FAIL  %s %v: %s\n", o.Name, d, o.Reason)
+		if o.Diff != "" {
+			fmt.Fprintf(p.w, "diff (-want +got):\n%s", indent(o.Diff))
+		}
+		if accept != "" {
+			fmt.Fprintf(p.w, "  accept with: %s\n", accept)
+		}
+	}
+}
+
+func indent(s string) string {
+	lines := strings.SplitAfter(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = "  " + l
+		}
+	}
+	return strings.Join(lines, "")
+}
+
+// JUnit XML, the subset CI systems read.
+type junitSuite struct {
+	XMLName  xml.Name    `xml:"testsuite"`
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Skipped  int         `xml:"skipped,attr"`
+	Time     float64     `xml:"time,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name    string        `xml:"name,attr"`
+	Class   string        `xml:"classname,attr"`
+	Time    float64       `xml:"time,attr"`
+	Failure *junitMessage `xml:"failure,omitempty"`
+	Skipped *junitMessage `xml:"skipped,omitempty"`
+}
+
+type junitMessage struct {
+	Message string `xml:"message,attr"`
+	Body    string `xml:",chardata"`
+}
+
+// writeJUnit writes the outcomes as a JUnit XML file (atomically).
+func writeJUnit(path string, outs []snapshots.Outcome) error {
+	s := junitSuite{Name: "acpsnap", Tests: len(outs)}
+	for _, o := range outs {
+		c := junitCase{Name: o.Name, Class: "acpsnap", Time: o.Duration.Seconds()}
+		s.Time += c.Time
+		switch o.Status {
+		case snapshots.Failed:
+			s.Failures++
+			c.Failure = &junitMessage{Message: o.Reason, Body: o.Diff}
+		case snapshots.Skipped:
+			s.Skipped++
+			c.Skipped = &junitMessage{Message: o.Reason}
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	b, err := xml.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".junit-*")
+	if err != nil {
+		return fmt.Errorf("write junit report: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append([]byte(xml.Header), append(b, '\n')...)); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write junit report: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write junit report: %w", err)
+	}
+	return os.Rename(tmp.Name(), path)
+}

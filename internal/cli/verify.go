@@ -1,0 +1,29 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/acpsnap/acpsnap/snapshots"
+)
+
+// verify runs the corpus guards without running agents.
+func (e *env) verify(args []string) error {
+	fs := e.flags("verify")
+	dir := fs.String("dir", "snapshots", "the corpus `folder`")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	names, err := snapshots.Names(*dir)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	vs := snapshots.Verify(*dir, snapshots.VerifyConfig{})
+	for _, v := range vs {
+		fmt.Fprintln(e.stderr, v)
+	}
+	if len(vs) > 0 {
+		return usagef("%d guard violation(s) in %s", len(vs), *dir)
+	}
+	fmt.Fprintf(e.stdout, "%s: %d scenarios verified\n", *dir, len(names))
+	return nil
+}

@@ -1,0 +1,193 @@
+package snapshots
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/textdiff"
+)
+
+// Mode selects what a check may write (SPEC §7).
+type Mode string
+
+// Modes.
+const (
+	Replay  Mode = "replay"  // write nothing
+	Update  Mode = "update"  // write stdout.expected.jsonl only
+	Refresh Mode = "refresh" // write stdout and session logs (authored scenarios too)
+	Record  Mode = "record"  // live model; write both; recording: live scenarios only
+)
+
+// Writes reports whether the mode writes fixtures.
+func (m Mode) Writes() bool { return m == Update || m == Refresh || m == Record }
+
+// Status is the verdict on one scenario.
+type Status string
+
+// Statuses.
+const (
+	Passed  Status = "passed"
+	Failed  Status = "failed"
+	Skipped Status = "skipped"
+)
+
+// Config says how to check scenarios.
+type Config struct {
+	Agent   []string          // the agent command (required)
+	Mode    Mode              // "": Replay
+	Environ []string          // nil: os.Environ() (PATH and LANG only reach the agent)
+	Secrets map[string]string // passed to the agent in Record mode only
+	TempDir string            // "": os.TempDir()
+	// OnStart is called with the run's cwd before the agent starts; nil: nothing.
+	OnStart func(cwd string)
+	// StepTimeout is the default wait of a step; 0: the harness default (10s).
+	StepTimeout time.Duration
+	// AllRecordings makes Record mode record authored scenarios too
+	// (`acpsnap new -model` records against a scripted model); false: only
+	// recording: live scenarios.
+	AllRecordings bool
+	// AfterRun is called after a successful agent run, before anything is
+	// compared or written; its error fails the scenario. nil: nothing.
+	AfterRun func() error
+}
+
+// Outcome is the result of checking one scenario.
+type Outcome struct {
+	Name     string
+	Status   Status
+	Reason   string        // why it was skipped, or the run error
+	Diff     string        // unified diffs (-want +got) of every differing file
+	Wrote    []string      // fixture files written (writing modes)
+	Accept   Mode          // the mode that would accept the diff ("" when none would)
+	Duration time.Duration // the agent run
+	Stderr   string        // the agent's stderr tail, for failures
+}
+
+// Check runs the scenario in dir and compares (or, in writing modes, writes)
+// its fixtures.
+func Check(ctx context.Context, dir string, cfg Config) Outcome {
+	name := filepath.Base(dir)
+	o := Outcome{Name: name}
+	m, err := harness.LoadManifest(filepath.Join(dir, ManifestFile))
+	if err != nil {
+		return o.fail(err)
+	}
+	if skip := skipReason(m, cfg.Mode, cfg.AllRecordings); skip != "" {
+		o.Status, o.Reason = Skipped, skip
+		return o
+	}
+	hc := harness.Config{Dir: dir, Agent: cfg.Agent, Environ: cfg.Environ, Secrets: cfg.Secrets,
+		TempDir: cfg.TempDir, OnStart: cfg.OnStart, StepTimeout: cfg.StepTimeout}
+	if cfg.Mode == Record {
+		hc.Mode = "record"
+	}
+	res, err := harness.Run(ctx, hc)
+	if res != nil {
+		o.Duration, o.Stderr = res.Duration, res.Stderr
+	}
+	if err == nil && cfg.AfterRun != nil {
+		err = cfg.AfterRun()
+	}
+	if err != nil {
+		return o.fail(err)
+	}
+	got, err := normalizeLive(res)
+	if err != nil {
+		return o.fail(err)
+	}
+	return o.compare(dir, got, cfg.Mode)
+}
+
+func (o Outcome) fail(err error) Outcome {
+	o.Status, o.Reason = Failed, err.Error()
+	return o
+}
+
+// skipReason says why a scenario does not run in this mode on this platform.
+func skipReason(m *harness.Manifest, mode Mode, allRecordings bool) string {
+	if m.Platform == "posix" && runtime.GOOS == "windows" {
+		return "platform: posix"
+	}
+	if mode == Record && m.Recording != "live" && !allRecordings {
+		return "recording: " + m.Recording + " (never re-recorded; use refresh)"
+	}
+	return ""
+}
+
+// compare diffs the live transcript against the fixture and writes what the
+// mode allows. A scenario with no fixture yet (scaffolded by `new`) compares
+// against empty files.
+func (o Outcome) compare(dir string, got *transcript, mode Mode) Outcome {
+	want := &transcript{}
+	if f, err := readFixture(dir); err == nil {
+		if want, err = f.normalize(); err != nil {
+			return o.fail(err)
+		}
+	} else if mode != Record {
+		return o.fail(err)
+	}
+	stdoutDiff := diffText(filepath.Join(dir, StdoutFile), "live stdout", want.Stdout, got.Stdout)
+	var logDiffs []string
+	for i := 0; i < max(len(want.Logs), len(got.Logs)); i++ {
+		var w, g []byte
+		if i < len(want.Logs) {
+			w = want.Logs[i]
+		}
+		if i < len(got.Logs) {
+			g = got.Logs[i]
+		}
+		if d := diffText(filepath.Join(dir, logName(i)), "live "+logName(i), w, g); d != "" {
+			logDiffs = append(logDiffs, d)
+		}
+	}
+	o.Diff = strings.Join(append(logDiffs, stdoutDiff), "")
+	if o.Diff == "" {
+		o.Status = Passed
+		return o
+	}
+	o.Accept = Update
+	if len(logDiffs) > 0 {
+		o.Accept = Refresh
+	}
+	if !canAccept(mode, o.Accept) {
+		o.Status, o.Reason = Failed, "output differs from the fixture"
+		return o
+	}
+	files := map[string][]byte{StdoutFile: got.Stdout}
+	if mode != Update {
+		for i, l := range got.Logs {
+			files[logName(i)] = l
+		}
+	}
+	wrote, err := writeFixture(dir, files, mode != Update)
+	if err != nil {
+		return o.fail(err)
+	}
+	o.Status, o.Wrote, o.Accept = Passed, wrote, ""
+	return o
+}
+
+// canAccept reports whether running in mode writes a change that needs need.
+func canAccept(mode, need Mode) bool {
+	switch mode {
+	case Update:
+		return need == Update
+	case Refresh, Record:
+		return true
+	}
+	return false
+}
+
+// diffText is a unified diff labelled "-want +got", or "" when equal.
+func diffText(wantName, gotName string, want, got []byte) string {
+	if bytes.Equal(want, got) {
+		return ""
+	}
+	return textdiff.Unified("want: "+wantName, "got: "+gotName, string(want), string(got)) + fmt.Sprintln()
+}

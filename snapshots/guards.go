@@ -1,0 +1,153 @@
+package snapshots
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/sessionlog"
+	"github.com/acpsnap/acpsnap/llmreplay"
+)
+
+// Violation is one guard failure, with the path it concerns.
+type Violation struct {
+	Path string
+	Msg  string
+}
+
+func (v Violation) String() string { return v.Path + ": " + v.Msg }
+
+// VerifyConfig tunes Verify. The zero value checks everything.
+type VerifyConfig struct {
+	// Unrecorded, when it returns true for a scenario name, lets that scenario
+	// lack its recorded files (stdout.expected.jsonl, session.jsonl): record
+	// mode creates them for a scenario that `new` scaffolded.
+	Unrecorded func(name string) bool
+}
+
+// Verify runs the guards of SPEC §8 over the corpus at root without running
+// any agent and returns every violation (not only the first), sorted by path.
+func Verify(root string, cfg VerifyConfig) []Violation {
+	names, err := Names(root)
+	if err != nil {
+		return []Violation{{root, err.Error()}}
+	}
+	var out []Violation
+	for _, name := range names {
+		unrecorded := cfg.Unrecorded != nil && cfg.Unrecorded(name)
+		out = append(out, verifyScenario(filepath.Join(root, name), unrecorded)...)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// verifyScenario checks one folder; see Verify.
+func verifyScenario(dir string, unrecorded bool) []Violation {
+	var vs []Violation
+	add := func(path, format string, args ...any) {
+		vs = append(vs, Violation{path, fmt.Sprintf(format, args...)})
+	}
+	mpath := filepath.Join(dir, ManifestFile)
+	if _, err := os.Stat(mpath); err != nil {
+		add(dir, "orphan folder: no %s (every folder under the corpus must be a scenario)", ManifestFile)
+		return vs
+	}
+	m, err := harness.LoadManifest(mpath)
+	if err != nil {
+		add(mpath, "%v", err)
+	}
+	vs = append(vs, checkFiles(dir, m, unrecorded)...)
+	if _, err := harness.LoadInput(filepath.Join(dir, InputFile)); err != nil && exists(filepath.Join(dir, InputFile)) {
+		add(filepath.Join(dir, InputFile), "%v", err)
+	}
+	if !exists(filepath.Join(dir, SessionFile)) || !exists(filepath.Join(dir, StdoutFile)) {
+		return vs
+	}
+	return append(vs, checkLogs(dir)...)
+}
+
+// checkFiles reports missing required files, stray files, a wrong override
+// presence and non-contiguous child logs.
+func checkFiles(dir string, m *harness.Manifest, unrecorded bool) []Violation {
+	var vs []Violation
+	required := []string{ManifestFile, InputFile}
+	if !unrecorded {
+		required = append(required, StdoutFile, SessionFile)
+	}
+	for _, f := range required {
+		if !exists(filepath.Join(dir, f)) {
+			vs = append(vs, Violation{filepath.Join(dir, f), "required file is missing"})
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	var children []int
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		switch name := e.Name(); {
+		case name == WorkspaceDir && e.IsDir():
+		case !e.IsDir() && (name == ManifestFile || name == InputFile || name == StdoutFile || name == SessionFile || name == OverrideFile):
+		case !e.IsDir() && childIndex(name) > 0:
+			children = append(children, childIndex(name))
+		default:
+			vs = append(vs, Violation{p, "stray file: not part of a scenario (SPEC §2)"})
+		}
+	}
+	sort.Ints(children)
+	for i, n := range children {
+		if n != i+1 {
+			vs = append(vs, Violation{filepath.Join(dir, ChildFile(n)), fmt.Sprintf("child logs must be contiguous from 1: found %s without %s", ChildFile(n), ChildFile(i+1))})
+			break
+		}
+	}
+	hasOverride := exists(filepath.Join(dir, OverrideFile))
+	if m != nil && m.Replay.Override != hasOverride {
+		vs = append(vs, Violation{filepath.Join(dir, OverrideFile), fmt.Sprintf("present=%v but snapshot.yml says replay.override: %v", hasOverride, m.Replay.Override)})
+	}
+	return vs
+}
+
+// checkLogs parses every committed log, checks that the fixture is a fixed
+// point of normalization and that its replay script loads.
+func checkLogs(dir string) []Violation {
+	var vs []Violation
+	f, err := readFixture(dir)
+	if err != nil {
+		return []Violation{{dir, err.Error()}}
+	}
+	for i, raw := range f.Logs {
+		if _, err := sessionlog.Read(bytes.NewReader(raw), f.LogPaths[i]); err != nil {
+			vs = append(vs, Violation{f.LogPaths[i], err.Error()})
+		}
+	}
+	if len(vs) > 0 {
+		return vs
+	}
+	norm, err := f.normalize()
+	if err != nil {
+		return []Violation{{dir, err.Error()}}
+	}
+	for i, raw := range f.Logs {
+		if !bytes.Equal(raw, norm.Logs[i]) {
+			vs = append(vs, Violation{f.LogPaths[i], "not a fixed point of normalization (re-run with -refresh):\n" + diffText(f.LogPaths[i], "normalized", raw, norm.Logs[i])})
+		}
+	}
+	if !bytes.Equal(f.Stdout, norm.Stdout) {
+		vs = append(vs, Violation{f.StdoutPath, "not a fixed point of normalization (re-run with -update):\n" + diffText(f.StdoutPath, "normalized", f.Stdout, norm.Stdout)})
+	}
+	cfg := llmreplay.Config{Primary: f.LogPaths[0], Children: f.LogPaths[1:]}
+	if p := filepath.Join(dir, OverrideFile); exists(p) {
+		cfg.Override = p
+	}
+	if _, err := llmreplay.Load(cfg); err != nil {
+		vs = append(vs, Violation{dir, "replay script: " + err.Error()})
+	}
+	return vs
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

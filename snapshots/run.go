@@ -1,0 +1,79 @@
+package snapshots
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+)
+
+// RunConfig checks a whole corpus.
+type RunConfig struct {
+	Config
+	Root      string    // the corpus folder
+	Selection Selection // which scenarios; zero: all
+	// Parallel is the number of scenarios run at once; 0: 1. Record mode
+	// always runs serially (it spends live model calls).
+	Parallel int
+	// OnDone is called once per scenario as soon as it finishes, from one
+	// goroutine at a time; nil: nothing.
+	OnDone func(Outcome)
+}
+
+// Run checks every selected scenario under rc.Root and returns the outcomes
+// in name order. The error is for the corpus as a whole (it cannot be listed).
+func Run(ctx context.Context, rc RunConfig) ([]Outcome, error) {
+	names, err := Names(rc.Root)
+	if err != nil {
+		return nil, err
+	}
+	var selected []string
+	for _, n := range names {
+		if rc.Selection.Match(n) {
+			selected = append(selected, n)
+		}
+	}
+	workers := max(rc.Parallel, 1)
+	if rc.Mode == Record {
+		workers = 1
+	}
+	out := make([]Outcome, len(selected))
+	jobs := make(chan int)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range min(workers, max(len(selected), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				o := Check(ctx, filepath.Join(rc.Root, selected[i]), rc.Config)
+				out[i] = o
+				if rc.OnDone != nil {
+					mu.Lock()
+					rc.OnDone(o)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range selected {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return out, nil
+}
+
+// Count tallies outcomes by status.
+func Count(outs []Outcome) (passed, failed, skipped int) {
+	for _, o := range outs {
+		switch o.Status {
+		case Passed:
+			passed++
+		case Failed:
+			failed++
+		case Skipped:
+			skipped++
+		}
+	}
+	return passed, failed, skipped
+}

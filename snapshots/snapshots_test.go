@@ -1,0 +1,121 @@
+package snapshots_test
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"io/fs"
+	"os"
+	"regexp"
+	"testing"
+
+	"github.com/joho/godotenv"
+
+	"github.com/acpsnap/acpsnap/internal/cli"
+	"github.com/acpsnap/acpsnap/snapshots"
+)
+
+var (
+	update  = flag.Bool("update", false, "accept stdout changes (write stdout.expected.jsonl)")
+	refresh = flag.Bool("refresh", false, "accept stdout and session-log changes (authored scenarios too)")
+	record  = flag.Bool("record", false, "re-record recording: live scenarios against DeepSeek (DEEPSEEK_API_KEY from the environment or ../.env)")
+	force   = flag.Bool("force", false, "allow the writing flags when CI is set")
+)
+
+// TestMain lets the test binary serve as the bundled agent: the suite
+// re-executes itself as `<test binary> agent`, so it depends on no binary
+// built beforehand.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "agent" {
+		os.Exit(cli.Main(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// suiteConfig is the check configuration the flags and environment select.
+func suiteConfig(t *testing.T) snapshots.Config {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := snapshots.Config{Agent: []string{exe, "agent"}, Mode: snapshots.Replay}
+	switch {
+	case *record:
+		cfg.Mode, cfg.Secrets = snapshots.Record, liveSecrets(t)
+	case *refresh:
+		cfg.Mode = snapshots.Refresh
+	case *update:
+		cfg.Mode = snapshots.Update
+	}
+	if cfg.Mode.Writes() && os.Getenv("CI") != "" && !*force {
+		t.Fatalf("-%s writes fixtures and CI is set: refusing (add -force to write anyway)", cfg.Mode)
+	}
+	return cfg
+}
+
+// liveSecrets reads DEEPSEEK_* from the environment, falling back to ../.env.
+func liveSecrets(t *testing.T) map[string]string {
+	t.Helper()
+	dot, err := godotenv.Read("../.env")
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("read ../.env: %v", err)
+	}
+	out := map[string]string{}
+	for _, k := range []string{"DEEPSEEK_API_KEY", "DEEPSEEK_BASE_URL", "DEEPSEEK_MODEL"} {
+		if v := os.Getenv(k); v != "" {
+			out[k] = v
+		} else if dot[k] != "" {
+			out[k] = dot[k]
+		}
+	}
+	if out["DEEPSEEK_API_KEY"] == "" {
+		t.Fatal("-record needs DEEPSEEK_API_KEY in the environment or ../.env")
+	}
+	return out
+}
+
+// TestSnapshots replays every scenario of the corpus, one parallel subtest
+// per folder (so -run 'TestSnapshots/cancel' filters).
+func TestSnapshots(t *testing.T) {
+	cfg := suiteConfig(t)
+	names, err := snapshots.Names(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) == 0 {
+		t.Fatal("the corpus is empty")
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			if cfg.Mode != snapshots.Record {
+				t.Parallel()
+			}
+			o := snapshots.Check(context.Background(), name, cfg)
+			switch o.Status {
+			case snapshots.Skipped:
+				t.Skip(o.Reason)
+			case snapshots.Failed:
+				msg := o.Reason
+				if o.Diff != "" {
+					msg += "\ndiff (-want +got):\n" + o.Diff
+				}
+				if o.Accept != "" {
+					msg += "\naccept with: go test ./snapshots -run 'TestSnapshots/^" + regexp.QuoteMeta(name) + "$' -" + string(o.Accept)
+				}
+				t.Error(msg)
+			}
+			if len(o.Wrote) > 0 {
+				t.Logf("wrote %v", o.Wrote)
+			}
+		})
+	}
+}
+
+// TestGuards runs the corpus guards of SPEC §8, one subtest per scenario.
+func TestGuards(t *testing.T) {
+	vs := snapshots.Verify(".", snapshots.VerifyConfig{})
+	for _, v := range vs {
+		t.Error(v)
+	}
+}
