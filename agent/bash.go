@@ -1,0 +1,176 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	acp "github.com/coder/acp-go-sdk"
+)
+
+// maxBashTimeout caps a command's own timeoutMs.
+const maxBashTimeout = 10 * time.Minute
+
+// cleanupTimeout bounds the terminal/kill and terminal/release requests
+// sent after a command ends, so a silent client cannot hang the turn.
+const cleanupTimeout = 5 * time.Second
+
+var bashTool = &tool{
+	spec: ToolSpec{
+		Name:        toolBash,
+		Description: "Run a bash command in the working directory and return its combined stdout and stderr. A non-zero exit status is an error.",
+		Parameters: []byte(`{"type":"object","properties":{` +
+			`"command":{"type":"string","description":"the command, run with bash -c"},` +
+			`"timeoutMs":{"type":"integer","minimum":1,"maximum":600000,"description":"timeout in milliseconds (default 120000)"}},` +
+			`"required":["command"],"additionalProperties":false}`),
+	},
+	kind:  acp.ToolKindExecute,
+	asks:  true,
+	title: titled("Run", "command", "Run command"),
+	run:   runBash,
+}
+
+// exitStatus is how a command ended.
+type exitStatus struct {
+	output   string
+	code     int    // exit code, when signal is ""
+	signal   string // the signal that killed it, if any
+	timedOut bool
+}
+
+func runBash(t *turn, c ToolCall) (string, error) {
+	var a struct {
+		Command   string `json:"command"`
+		TimeoutMs int    `json:"timeoutMs"`
+	}
+	if err := decodeArgs(c.Arguments, &a); err != nil {
+		return "", err
+	}
+	if strings.TrimSpace(a.Command) == "" {
+		return "", errors.New("command is required")
+	}
+	timeout := t.s.srv.cfg.BashTimeout
+	if a.TimeoutMs > 0 {
+		timeout = min(time.Duration(a.TimeoutMs)*time.Millisecond, maxBashTimeout)
+	}
+	var st exitStatus
+	var err error
+	if t.s.clientTerminal() {
+		st, err = t.runTerminal(c, a.Command, timeout)
+	} else {
+		st, err = runLocal(t.ctx, t.s.cwd, a.Command, timeout)
+	}
+	if err != nil {
+		return "", err
+	}
+	return st.result(timeout)
+}
+
+// result is what the model sees: the output, then a note when the command
+// failed (an error result).
+func (st exitStatus) result(timeout time.Duration) (string, error) {
+	out := truncate(st.output)
+	switch {
+	case st.timedOut:
+		return "", fmt.Errorf("%s\n[timed out after %s]", out, timeout)
+	case st.signal != "":
+		return "", fmt.Errorf("%s\n[killed by signal %s]", out, st.signal)
+	case st.code != 0:
+		return "", fmt.Errorf("%s\n[exit code %d]", out, st.code)
+	case out == "":
+		return "(no output)", nil
+	}
+	return out, nil
+}
+
+// runLocal runs command with bash -c in dir, in its own process group,
+// stdout and stderr into one temporary file (so a background job holding
+// the output open cannot block the wait). The group is killed when ctx
+// ends or the timeout passes, and again after the shell exits so no
+// background job outlives the call.
+func runLocal(ctx context.Context, dir, command string, timeout time.Duration) (exitStatus, error) {
+	f, err := os.CreateTemp("", "acpsnap-bash-*")
+	if err != nil {
+		return exitStatus{}, fmt.Errorf("bash: output file: %v", err)
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(tctx, "bash", "-c", command)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = f, f
+	cmd.WaitDelay = cleanupTimeout
+	ownProcessGroup(cmd)
+	runErr := cmd.Run()
+	if cmd.Process != nil {
+		killProcessGroup(cmd.Process.Pid)
+	}
+	if ctx.Err() != nil {
+		return exitStatus{}, ctx.Err()
+	}
+	st := exitStatus{timedOut: tctx.Err() != nil}
+	if _, err := f.Seek(0, io.SeekStart); err == nil {
+		b, _ := io.ReadAll(io.LimitReader(f, maxToolOutput+1<<10))
+		st.output = string(b)
+	}
+	var ee *exec.ExitError
+	switch {
+	case runErr == nil:
+	case errors.As(runErr, &ee):
+		st.code, st.signal = exitDetails(ee.ProcessState)
+	default:
+		return exitStatus{}, fmt.Errorf("bash: %v", runErr)
+	}
+	return st, nil
+}
+
+// runTerminal runs command in a client terminal: terminal/create, then
+// terminal/wait_for_exit bounded by the timeout, terminal/kill when it
+// did not exit, terminal/output, and always terminal/release.
+func (t *turn) runTerminal(c ToolCall, command string, timeout time.Duration) (exitStatus, error) {
+	conn, sid := t.s.srv.conn, acp.SessionId(t.s.id)
+	term, err := conn.CreateTerminal(t.ctx, acp.CreateTerminalRequest{
+		SessionId: sid, Command: "bash", Args: []string{"-c", command},
+		Cwd: acp.Ptr(t.s.cwd), OutputByteLimit: acp.Ptr(maxToolOutput),
+	})
+	if err != nil {
+		return exitStatus{}, fmt.Errorf("terminal/create: %v", err)
+	}
+	id := term.TerminalId
+	cleanup, cancelCleanup := context.WithTimeout(context.WithoutCancel(t.ctx), cleanupTimeout)
+	defer cancelCleanup()
+	defer conn.ReleaseTerminal(cleanup, acp.ReleaseTerminalRequest{SessionId: sid, TerminalId: id})
+	t.s.notify(acp.UpdateToolCall(acp.ToolCallId(c.ID), acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolTerminalRef(id)})))
+	wctx, cancel := context.WithTimeout(t.ctx, timeout)
+	defer cancel()
+	exit, err := conn.WaitForTerminalExit(wctx, acp.WaitForTerminalExitRequest{SessionId: sid, TerminalId: id})
+	st := exitStatus{}
+	if err != nil {
+		_, _ = conn.KillTerminal(cleanup, acp.KillTerminalRequest{SessionId: sid, TerminalId: id})
+		if t.ctx.Err() != nil {
+			return exitStatus{}, t.ctx.Err()
+		}
+		if wctx.Err() == nil {
+			return exitStatus{}, fmt.Errorf("terminal/wait_for_exit: %v", err)
+		}
+		st.timedOut = true
+	}
+	out, err := conn.TerminalOutput(cleanup, acp.TerminalOutputRequest{SessionId: sid, TerminalId: id})
+	if err != nil {
+		return exitStatus{}, fmt.Errorf("terminal/output: %v", err)
+	}
+	st.output = out.Output
+	if exit.ExitCode != nil {
+		st.code = *exit.ExitCode
+	}
+	if exit.Signal != nil {
+		st.signal = *exit.Signal
+	}
+	return st, nil
+}
