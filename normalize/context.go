@@ -1,0 +1,223 @@
+package normalize
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// kind is the kind of a numbered token.
+type kind int8
+
+const (
+	none kind = iota - 1
+	kindSession
+	kindToolCall
+	kindMessage
+	kindApproval
+	kindID
+	kindAgentRPC
+	numKinds
+)
+
+var kindNames = [numKinds]string{"session", "toolCall", "message", "approval", "id", "agentRpc"}
+
+// maxTokenDigits bounds N in {{KIND:N}}, so counters never overflow.
+const maxTokenDigits = 9
+
+// Context is what one side of a comparison knows: its cwd and the spellings
+// of it, and the tokens handed out so far. Use one Context for all files of
+// one side, in order (primary log, child logs, stdout), and never share one
+// between sides (see the package documentation). A Context is not safe for
+// concurrent use. Cwd and Aliases must not change after the first use.
+type Context struct {
+	// Cwd is the working directory replaced by {{cwd}}. "" (or a path that
+	// is not absolute, or "/") means no path is scrubbed.
+	Cwd string
+	// Aliases are other spellings of Cwd (realpath, "/private" prefix);
+	// see the Aliases function.
+	Aliases []string
+
+	prepared bool
+	needles  [][]byte          // Cwd and Aliases, longest first
+	tokens   map[string]string // raw value → token (session … id)
+	rpc      map[string]string // raw JSON of an agent request id → token
+	next     [numKinds]int     // last number handed out per kind
+	tree     tree              // per-line scratch
+}
+
+// NewContext returns a Context for cwd and its alias spellings. It reads
+// nothing from the file system; pass Aliases(cwd) for the usual spellings.
+func NewContext(cwd string, aliases ...string) *Context {
+	return &Context{Cwd: cwd, Aliases: aliases}
+}
+
+// FixtureContext returns the Context for a committed fixture side, derived
+// from its session log's header: the first line of header (the rest, if any,
+// is ignored). Its cwd is the header's cwd, which in normalized fixtures is
+// already "{{cwd}}"; a stale raw cwd is scrubbed with its "/private"
+// spellings.
+func FixtureContext(header []byte) (*Context, error) {
+	if i := bytes.IndexByte(header, '\n'); i >= 0 {
+		header = header[:i]
+	}
+	var h struct {
+		Cwd *string `json:"cwd"`
+	}
+	if err := json.Unmarshal(header, &h); err != nil {
+		return nil, fmt.Errorf("normalize: fixture header: %w", err)
+	}
+	if h.Cwd == nil {
+		return nil, fmt.Errorf("normalize: fixture header: no cwd")
+	}
+	return NewContext(*h.Cwd, privateVariants(*h.Cwd)...), nil
+}
+
+// Aliases returns the other spellings of cwd that may appear in output: its
+// real path (symbolic links resolved) and the "/private" variants macOS
+// produces, deduplicated, without cwd itself.
+func Aliases(cwd string) []string {
+	cwd = filepath.Clean(cwd)
+	spellings := privateVariants(cwd)
+	if real, err := filepath.EvalSymlinks(cwd); err == nil {
+		spellings = append(spellings, real)
+		spellings = append(spellings, privateVariants(real)...)
+	}
+	var out []string
+	for _, s := range spellings {
+		if s != cwd && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// privateVariants returns p with "/private" added or removed.
+func privateVariants(p string) []string {
+	if !filepath.IsAbs(p) || p == "/" {
+		return nil
+	}
+	if rest, ok := strings.CutPrefix(p, "/private/"); ok {
+		return []string{"/" + rest}
+	}
+	return []string{"/private" + p}
+}
+
+// prepare builds the needles and tables on first use.
+func (c *Context) prepare() {
+	if c.prepared {
+		return
+	}
+	c.prepared = true
+	c.tokens = make(map[string]string)
+	c.rpc = make(map[string]string)
+	for _, s := range append([]string{c.Cwd}, c.Aliases...) {
+		s = filepath.Clean(s)
+		if s == "/" || !filepath.IsAbs(s) || slices.ContainsFunc(c.needles, func(n []byte) bool { return string(n) == s }) {
+			continue
+		}
+		c.needles = append(c.needles, []byte(s))
+	}
+	slices.SortFunc(c.needles, func(a, b []byte) int {
+		return cmp.Or(cmp.Compare(len(b), len(a)), bytes.Compare(a, b))
+	})
+}
+
+// assign returns the token of raw, handing out the next number of k when
+// raw has none yet.
+func (c *Context) assign(k kind, raw []byte) []byte {
+	if t, ok := c.tokens[string(raw)]; ok {
+		return []byte(t)
+	}
+	t := c.newToken(k)
+	c.tokens[string(raw)] = t
+	return []byte(t)
+}
+
+func (c *Context) newToken(k kind) string {
+	c.next[k]++
+	return "{{" + kindNames[k] + ":" + strconv.Itoa(c.next[k]) + "}}"
+}
+
+// agentRPC returns the token of an agent request id given as its raw JSON
+// (a number's text, or a string's decoded bytes with isString).
+func (c *Context) agentRPC(id []byte, isString bool) []byte {
+	if isString {
+		if k, _, n := parseToken(id); n == len(id) && k == kindAgentRPC {
+			return id
+		}
+	}
+	key := string(id)
+	if isString {
+		key = "s" + key
+	} else {
+		key = "n" + key
+	}
+	if t, ok := c.rpc[key]; ok {
+		return []byte(t)
+	}
+	t := c.newToken(kindAgentRPC)
+	c.rpc[key] = t
+	return []byte(t)
+}
+
+// parseToken reads a token at the start of s. It returns the token's kind
+// (none for {{cwd}} and {{time}}), its number, and its length (0: no token).
+// A numbered token advances nothing here; see observe.
+func parseToken(s []byte) (k kind, num, length int) {
+	if len(s) < 6 || s[0] != '{' || s[1] != '{' {
+		return none, 0, 0
+	}
+	if bytes.HasPrefix(s, []byte("{{cwd}}")) || bytes.HasPrefix(s, []byte("{{time}}")) {
+		return none, 0, bytes.IndexByte(s, '}') + 2
+	}
+	colon := bytes.IndexByte(s[:min(len(s), 2+len("agentRpc")+1)], ':')
+	if colon < 0 {
+		return none, 0, 0
+	}
+	k = kindOf(s[2:colon])
+	if k == none {
+		return none, 0, 0
+	}
+	i := colon + 1
+	for i < len(s) && i-colon-1 < maxTokenDigits && s[i] >= '0' && s[i] <= '9' {
+		num = num*10 + int(s[i]-'0')
+		i++
+	}
+	if i == colon+1 || s[colon+1] == '0' || i+2 > len(s) || s[i] != '}' || s[i+1] != '}' {
+		return none, 0, 0
+	}
+	return k, num, i + 2
+}
+
+func kindOf(name []byte) kind {
+	for k, n := range kindNames {
+		if string(name) == n {
+			return kind(k)
+		}
+	}
+	return none
+}
+
+// observe advances the counters past every numbered token inside s, so a
+// new value never reuses a number that is already taken.
+func (c *Context) observe(s []byte) {
+	for i := bytes.IndexByte(s, '{'); i >= 0; {
+		k, num, n := parseToken(s[i:])
+		if n == 0 {
+			n = 1
+		} else if k != none {
+			c.next[k] = max(c.next[k], num)
+		}
+		j := bytes.IndexByte(s[i+n:], '{')
+		if j < 0 {
+			return
+		}
+		i += n + j
+	}
+}

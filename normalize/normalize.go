@@ -1,0 +1,116 @@
+package normalize
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/acpsnap/acpsnap/internal/jsonl"
+)
+
+// Session normalizes a session log: line 1 is the header (its "id" is a
+// session), every other line an event. Times and durations become 0 and the
+// value rules apply everywhere. A nil c means a fresh Context without a cwd.
+func Session(raw []byte, c *Context) ([]byte, error) {
+	if c == nil {
+		c = &Context{}
+	}
+	c.prepare()
+	var out []byte
+	err := jsonl.Each(bytes.NewReader(raw), func(n int, line []byte) error {
+		root, err := c.tree.parse(line)
+		if err != nil {
+			return fmt.Errorf("line %d: %w", n, err)
+		}
+		c.sessionLine(n, root)
+		out = append(c.tree.encode(out, root), '\n')
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("normalize: session: %w", err)
+	}
+	return out, nil
+}
+
+func (c *Context) sessionLine(n int, root int32) {
+	switch {
+	case c.tree.nodes[root].kind != kindObject:
+		c.value(root, none)
+	case n == 1:
+		c.object(root, kindSession, none)
+	default:
+		dataKind := none
+		if typ, _ := c.tree.memberString(root, "type"); messageEvents[typ] {
+			dataKind = kindMessage
+		}
+		c.object(root, none, dataKind)
+	}
+}
+
+// maxQuote is how much of a bad stdout line an error quotes.
+const maxQuote = 200
+
+// Stdout normalizes an agent's stdout transcript: every line must be a JSON
+// value (stdout is protocol only). The ids of requests the agent sends are
+// renumbered {{agentRpc:N}}, responses keep the client's ids, then the value
+// rules apply. A nil c means a fresh Context without a cwd.
+func Stdout(raw []byte, c *Context) ([]byte, error) {
+	if c == nil {
+		c = &Context{}
+	}
+	c.prepare()
+	var out []byte
+	err := jsonl.Each(bytes.NewReader(raw), func(n int, line []byte) error {
+		root, err := c.tree.parse(line)
+		if err != nil {
+			return fmt.Errorf("line %d: not JSON (%w): %q", n, err, quote(line))
+		}
+		if c.tree.nodes[root].kind == kindObject {
+			c.rpcIDs(root)
+		}
+		c.value(root, none)
+		out = append(c.tree.encode(out, root), '\n')
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("normalize: stdout: %w", err)
+	}
+	return out, nil
+}
+
+func quote(line []byte) string {
+	if len(line) > maxQuote {
+		return string(line[:maxQuote]) + "…"
+	}
+	return string(line)
+}
+
+// rpcIDs renumbers the id of a request the agent sent, and the requestId of
+// its $/cancel_request.
+func (c *Context) rpcIDs(root int32) {
+	t := &c.tree
+	method, isCall := t.memberString(root, "method")
+	if !isCall {
+		return
+	}
+	if id := t.member(root, "id"); id >= 0 {
+		c.rpcID(id)
+	}
+	if method != "$/cancel_request" {
+		return
+	}
+	if params := t.member(root, "params"); params >= 0 && t.nodes[params].kind == kindObject {
+		if id := t.member(params, "requestId"); id >= 0 {
+			c.rpcID(id)
+		}
+	}
+}
+
+// rpcID replaces the id node i (a number or a string) by its agentRpc token.
+func (c *Context) rpcID(i int32) {
+	n := &c.tree.nodes[i]
+	if n.kind != kindNumber && n.kind != kindString {
+		return
+	}
+	n.val = c.agentRPC(n.val, n.kind == kindString)
+	n.kind = kindString
+}

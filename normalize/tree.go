@@ -1,0 +1,419 @@
+package normalize
+
+import (
+	"fmt"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// This file holds the JSON reader: a strict, allocation-light parser that
+// turns one line into a tree of nodes in a reusable arena. Strings are
+// decoded (escapes resolved, invalid UTF-8 replaced by U+FFFD exactly as
+// encoding/json does); numbers and literals keep their raw bytes, so they are
+// written back byte for byte.
+
+type nodeKind uint8
+
+const (
+	kindLiteral nodeKind = iota // true, false, null (raw bytes in val)
+	kindNumber                  // raw bytes in val
+	kindString                  // decoded bytes in val
+	kindArray
+	kindObject
+)
+
+// maxDepth bounds nesting like encoding/json does.
+const maxDepth = 10000
+
+// node is one JSON value. Children of arrays and objects form a linked list
+// through first/next; an object member carries its decoded key.
+type node struct {
+	kind  nodeKind
+	val   []byte
+	key   []byte
+	first int32
+	next  int32
+}
+
+// tree is the arena one line is parsed into; it is reset per line.
+type tree struct {
+	nodes []node
+	buf   []byte  // decoded strings that needed unescaping
+	idx   []int32 // scratch stack for sorting object members
+}
+
+func (t *tree) reset() {
+	t.nodes = t.nodes[:0]
+	t.buf = t.buf[:0]
+	t.idx = t.idx[:0]
+}
+
+func (t *tree) add(k nodeKind) int32 {
+	t.nodes = append(t.nodes, node{kind: k, first: -1, next: -1})
+	return int32(len(t.nodes) - 1)
+}
+
+// member returns the last member of object i named name, or -1.
+func (t *tree) member(i int32, name string) int32 {
+	found := int32(-1)
+	for m := t.nodes[i].first; m >= 0; m = t.nodes[m].next {
+		if string(t.nodes[m].key) == name {
+			found = m
+		}
+	}
+	return found
+}
+
+// memberString returns the string value of member name of object i.
+func (t *tree) memberString(i int32, name string) (string, bool) {
+	if t.nodes[i].kind != kindObject {
+		return "", false
+	}
+	m := t.member(i, name)
+	if m < 0 || t.nodes[m].kind != kindString {
+		return "", false
+	}
+	return string(t.nodes[m].val), true
+}
+
+// parser reads one JSON text.
+type parser struct {
+	t     *tree
+	data  []byte
+	pos   int
+	depth int
+}
+
+// parse parses data as exactly one JSON value surrounded by optional
+// whitespace and returns the root node.
+func (t *tree) parse(data []byte) (int32, error) {
+	t.reset()
+	p := parser{t: t, data: data}
+	p.space()
+	root, err := p.value()
+	if err != nil {
+		return -1, err
+	}
+	p.space()
+	if p.pos != len(data) {
+		return -1, p.errorf("invalid character %q after top-level value", data[p.pos])
+	}
+	return root, nil
+}
+
+func (p *parser) errorf(format string, args ...any) error {
+	return fmt.Errorf("offset %d: "+format, append([]any{p.pos}, args...)...)
+}
+
+func (p *parser) space() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) value() (int32, error) {
+	if p.pos >= len(p.data) {
+		return -1, p.errorf("unexpected end of JSON input")
+	}
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		return p.object()
+	case c == '[':
+		return p.array()
+	case c == '"':
+		s, err := p.str()
+		if err != nil {
+			return -1, err
+		}
+		i := p.t.add(kindString)
+		p.t.nodes[i].val = s
+		return i, nil
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	case c == 't':
+		return p.literal("true")
+	case c == 'f':
+		return p.literal("false")
+	case c == 'n':
+		return p.literal("null")
+	default:
+		return -1, p.errorf("invalid character %q looking for beginning of value", c)
+	}
+}
+
+func (p *parser) literal(word string) (int32, error) {
+	end := p.pos + len(word)
+	if end > len(p.data) || string(p.data[p.pos:end]) != word {
+		return -1, p.errorf("invalid literal, want %s", word)
+	}
+	i := p.t.add(kindLiteral)
+	p.t.nodes[i].val = p.data[p.pos:end]
+	p.pos = end
+	return i, nil
+}
+
+func (p *parser) digits() int {
+	start := p.pos
+	for p.pos < len(p.data) && p.data[p.pos] >= '0' && p.data[p.pos] <= '9' {
+		p.pos++
+	}
+	return p.pos - start
+}
+
+// number accepts exactly the JSON number grammar.
+func (p *parser) number() (int32, error) {
+	start := p.pos
+	if p.data[p.pos] == '-' {
+		p.pos++
+	}
+	if p.pos < len(p.data) && p.data[p.pos] == '0' {
+		p.pos++
+	} else if p.digits() == 0 {
+		return -1, p.errorf("invalid number")
+	}
+	if p.pos < len(p.data) && p.data[p.pos] == '.' {
+		p.pos++
+		if p.digits() == 0 {
+			return -1, p.errorf("invalid number: no digits after decimal point")
+		}
+	}
+	if p.pos < len(p.data) && (p.data[p.pos] == 'e' || p.data[p.pos] == 'E') {
+		p.pos++
+		if p.pos < len(p.data) && (p.data[p.pos] == '+' || p.data[p.pos] == '-') {
+			p.pos++
+		}
+		if p.digits() == 0 {
+			return -1, p.errorf("invalid number: no digits in exponent")
+		}
+	}
+	i := p.t.add(kindNumber)
+	p.t.nodes[i].val = p.data[start:p.pos]
+	return i, nil
+}
+
+func (p *parser) enter() error {
+	p.depth++
+	if p.depth > maxDepth {
+		return p.errorf("exceeded max depth")
+	}
+	p.pos++ // the opening bracket
+	p.space()
+	return nil
+}
+
+func (p *parser) array() (int32, error) {
+	if err := p.enter(); err != nil {
+		return -1, err
+	}
+	arr := p.t.add(kindArray)
+	last := int32(-1)
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		p.depth--
+		return arr, nil
+	}
+	for {
+		p.space()
+		v, err := p.value()
+		if err != nil {
+			return -1, err
+		}
+		p.link(arr, &last, v)
+		p.space()
+		if p.pos >= len(p.data) {
+			return -1, p.errorf("unexpected end of JSON input")
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			p.depth--
+			return arr, nil
+		default:
+			return -1, p.errorf("invalid character %q after array element", p.data[p.pos])
+		}
+	}
+}
+
+func (p *parser) link(parent int32, last *int32, child int32) {
+	if *last < 0 {
+		p.t.nodes[parent].first = child
+	} else {
+		p.t.nodes[*last].next = child
+	}
+	*last = child
+}
+
+func (p *parser) object() (int32, error) {
+	if err := p.enter(); err != nil {
+		return -1, err
+	}
+	obj := p.t.add(kindObject)
+	last := int32(-1)
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		p.depth--
+		return obj, nil
+	}
+	for {
+		p.space()
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			return -1, p.errorf("looking for beginning of object key string")
+		}
+		key, err := p.str()
+		if err != nil {
+			return -1, err
+		}
+		p.space()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return -1, p.errorf("after object key: want ':'")
+		}
+		p.pos++
+		p.space()
+		v, err := p.value()
+		if err != nil {
+			return -1, err
+		}
+		p.t.nodes[v].key = key
+		p.link(obj, &last, v)
+		p.space()
+		if p.pos >= len(p.data) {
+			return -1, p.errorf("unexpected end of JSON input")
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			p.depth--
+			return obj, nil
+		default:
+			return -1, p.errorf("invalid character %q after object key:value pair", p.data[p.pos])
+		}
+	}
+}
+
+// str reads a string starting at the opening quote. The fast path returns a
+// sub-slice of the input when there is nothing to decode.
+func (p *parser) str() ([]byte, error) {
+	p.pos++
+	start := p.pos
+	for p.pos < len(p.data) {
+		c := p.data[p.pos]
+		switch {
+		case c == '"':
+			s := p.data[start:p.pos]
+			p.pos++
+			return s, nil
+		case c == '\\':
+			return p.slowStr(start)
+		case c < 0x20:
+			return nil, p.errorf("invalid control character in string")
+		case c < utf8.RuneSelf:
+			p.pos++
+		default:
+			r, size := utf8.DecodeRune(p.data[p.pos:])
+			if r == utf8.RuneError && size == 1 {
+				return p.slowStr(start)
+			}
+			p.pos += size
+		}
+	}
+	return nil, p.errorf("unexpected end of JSON input in string")
+}
+
+// slowStr decodes a string that has escapes or invalid UTF-8 into the
+// tree's buffer; p.pos is somewhere inside the string, start after the quote.
+func (p *parser) slowStr(start int) ([]byte, error) {
+	out := append(p.t.buf, p.data[start:p.pos]...)
+	from := len(p.t.buf)
+	for p.pos < len(p.data) {
+		c := p.data[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			p.t.buf = out
+			return out[from:len(out):len(out)], nil
+		case c == '\\':
+			var err error
+			if out, err = p.escape(out); err != nil {
+				return nil, err
+			}
+		case c < 0x20:
+			return nil, p.errorf("invalid control character in string")
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			p.pos++
+		default:
+			r, size := utf8.DecodeRune(p.data[p.pos:])
+			if r == utf8.RuneError && size == 1 {
+				out = utf8.AppendRune(out, utf8.RuneError)
+			} else {
+				out = append(out, p.data[p.pos:p.pos+size]...)
+			}
+			p.pos += size
+		}
+	}
+	return nil, p.errorf("unexpected end of JSON input in string")
+}
+
+var simpleEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// escape decodes the escape sequence at p.pos (a backslash) onto out.
+func (p *parser) escape(out []byte) ([]byte, error) {
+	if p.pos+1 >= len(p.data) {
+		return nil, p.errorf("unexpected end of JSON input in string escape")
+	}
+	e := p.data[p.pos+1]
+	if e != 'u' {
+		if simpleEscapes[e] == 0 {
+			return nil, p.errorf("invalid escape character %q in string", e)
+		}
+		p.pos += 2
+		return append(out, simpleEscapes[e]), nil
+	}
+	r, ok := hex4(p.data, p.pos+2)
+	if !ok {
+		return nil, p.errorf("invalid \\u escape in string")
+	}
+	p.pos += 6
+	if utf16.IsSurrogate(r) {
+		if p.pos+1 < len(p.data) && p.data[p.pos] == '\\' && p.data[p.pos+1] == 'u' {
+			if r2, ok := hex4(p.data, p.pos+2); ok {
+				if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+					p.pos += 6
+					return utf8.AppendRune(out, dec), nil
+				}
+			}
+		}
+		r = utf8.RuneError
+	}
+	return utf8.AppendRune(out, r), nil
+}
+
+func hex4(b []byte, at int) (rune, bool) {
+	if at+4 > len(b) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[at : at+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
