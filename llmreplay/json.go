@@ -13,8 +13,9 @@ import (
 // doc is one JSON document being decoded strictly. It keeps the bytes so
 // that every error can name the line of the value it is about.
 type doc struct {
-	name string
-	data []byte
+	name  string
+	data  []byte
+	line0 int // the line of data's first byte, minus one (0 for a whole file)
 }
 
 // value is one JSON value inside a doc: its exact bytes, its byte offset in
@@ -47,7 +48,7 @@ func readDoc(r io.Reader, name string) (*doc, value, error) {
 // line returns the 1-based line of byte offset off.
 func (d *doc) line(off int) int {
 	off = min(max(off, 0), len(d.data))
-	return 1 + bytes.Count(d.data[:off], []byte("\n"))
+	return d.line0 + 1 + bytes.Count(d.data[:off], []byte("\n"))
 }
 
 // errorf returns "name:line: path: message" for the value at offset off.

@@ -1,0 +1,307 @@
+package llmreplay
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sync"
+
+	"github.com/acpsnap/acpsnap/internal/sessionlog"
+)
+
+// Config says which fixtures a Player serves.
+type Config struct {
+	Primary  string        // path of the primary session's fixture (session.jsonl); required
+	Children []string      // paths of the child fixtures (session.N.jsonl); nil: none
+	Override string        // path of replay.override.json; "": none
+	NewID    func() string // live tool-call ids are "call_" + NewID(); nil: 16 random hex digits
+}
+
+// StreamRequest identifies the session a model call belongs to.
+type StreamRequest struct {
+	SessionID string // the live session id
+	SpawnedBy string // the live id of the tool call that spawned the session; "": the primary session
+	Cwd       string // the live cwd: expands {{cwd}}, and hang ready files are created in it
+}
+
+// Player serves fixture scripts to the agent's replay provider, one
+// positional cursor per session. It is safe for concurrent use.
+type Player struct {
+	newID func() string
+
+	mu       sync.Mutex
+	fixtures []*fixture          // the primary first, then the children in Config order
+	sessions map[string]*binding // by live session id
+	tokens   map[string]string   // "{{session:N}}", "{{toolCall:N}}" → live id
+	calls    map[string]string   // live tool-call id → "{{toolCall:N}}"
+	errs     []string
+}
+
+// fixture is one fixture's script and where serving it stands.
+type fixture struct {
+	name    string // base file name
+	header  sessionlog.Header
+	script  Script
+	next    int    // the entry the next call gets
+	session string // the live session bound to it; "": none yet
+}
+
+// binding is a live session and its fixture.
+type binding struct {
+	fx   *fixture
+	busy bool // a stream is in flight
+}
+
+// Load derives the scripts of cfg's fixtures, applies the override to the
+// primary one and returns a Player ready to serve them. An unterminated call
+// in the primary fixture is accepted when the override replaces its entry.
+func Load(cfg Config) (*Player, error) {
+	if cfg.Primary == "" {
+		return nil, errors.New("llmreplay: load: no primary fixture given")
+	}
+	primary, err := loadFixture(cfg.Primary)
+	var u *UnterminatedError
+	if err != nil && !errors.As(err, &u) {
+		return nil, err
+	}
+	if err := overridePrimary(primary, cfg.Override, u); err != nil {
+		return nil, err
+	}
+	p := &Player{newID: cfg.NewID, fixtures: []*fixture{primary},
+		sessions: map[string]*binding{}, tokens: map[string]string{}, calls: map[string]string{}}
+	if p.newID == nil {
+		p.newID = randomID
+	}
+	spawners := map[string]string{}
+	for _, path := range cfg.Children {
+		fx, err := loadFixture(path)
+		if errors.As(err, &u) {
+			return nil, fmt.Errorf("llmreplay: load: an override can only replace calls of the primary session: %w", err)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if fx.header.SpawnedBy == "" {
+			return nil, fmt.Errorf("llmreplay: load: %s:1: child fixture without spawnedBy", path)
+		}
+		if other, dup := spawners[fx.header.SpawnedBy]; dup {
+			return nil, fmt.Errorf("llmreplay: load: %s:1: spawnedBy %s is also the spawnedBy of %s", path, fx.header.SpawnedBy, other)
+		}
+		spawners[fx.header.SpawnedBy] = path
+		p.fixtures = append(p.fixtures, fx)
+	}
+	return p, nil
+}
+
+// loadFixture reads and derives one fixture. With an *UnterminatedError it
+// returns the fixture too.
+func loadFixture(path string) (*fixture, error) {
+	l, err := sessionlog.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("llmreplay: load: fixture %s does not exist; re-record the scenario", path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("llmreplay: load: %w", err)
+	}
+	s, err := deriveLog(l)
+	var u *UnterminatedError
+	if err != nil && !errors.As(err, &u) {
+		return nil, err
+	}
+	return &fixture{name: filepath.Base(path), header: l.Header, script: s}, err
+}
+
+// overridePrimary applies the override file (if any) to the primary
+// fixture. It fails when an unterminated call is not replaced by it.
+func overridePrimary(fx *fixture, path string, u *UnterminatedError) error {
+	if path == "" {
+		if u != nil {
+			return u
+		}
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("llmreplay: load: %w", err)
+	}
+	defer f.Close()
+	o, err := DecodeOverride(f, path)
+	if err != nil {
+		return err
+	}
+	if u != nil {
+		for _, i := range u.indexes() {
+			if !o.replaces(i) {
+				return fmt.Errorf("llmreplay: load: %s does not replace entry %d: %w", path, i, u)
+			}
+		}
+	}
+	fx.script, err = o.Apply(fx.script)
+	return err
+}
+
+// randomID returns 16 random hex digits.
+func randomID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// Stream serves the next entry of req's session through emit: a chunks
+// entry emits its chunks; a throw emits its prefix, then returns a
+// *ProviderError; a hang emits a partial block-start, creates its ready file
+// and returns ctx.Err() once ctx is done. Chunks are token-expanded (see
+// doc.go). Replay failures are *ProviderError{Code: "REPLAY"} and also go to
+// the Report.
+func (p *Player) Stream(ctx context.Context, req StreamRequest, emit func(Chunk) error) error {
+	e, err := p.take(req)
+	if err != nil {
+		return err
+	}
+	defer p.release(req.SessionID)
+	for _, c := range e.Chunks {
+		if err := emit(c); err != nil {
+			return err
+		}
+	}
+	switch e.Kind {
+	case KindThrow:
+		return &ProviderError{Code: e.Code, Message: e.Message}
+	case KindHang:
+		if err := emit(Chunk{Type: BlockStart, Index: 0, BlockType: BlockText}); err != nil {
+			return err
+		}
+		if e.ReadyFile != "" {
+			if err := createReady(req.Cwd, e.ReadyFile); err != nil {
+				return fmt.Errorf("llmreplay: hang: create ready file: %w", err)
+			}
+		}
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	return nil
+}
+
+// take binds req's session on its first call, claims its next entry and
+// returns it expanded.
+func (p *Player) take(req StreamRequest) (Entry, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	b, ok := p.sessions[req.SessionID]
+	if !ok {
+		fx, err := p.bind(req)
+		if err != nil {
+			return Entry{}, err
+		}
+		b = &binding{fx: fx}
+		p.sessions[req.SessionID] = b
+		fx.session = req.SessionID
+		if fx.header.ID != "" {
+			p.tokens[fx.header.ID] = req.SessionID
+		}
+	}
+	if b.busy {
+		err := fmt.Errorf("llmreplay: session %s: a second model call while one is in flight; the agent must not overlap the calls of one session", req.SessionID)
+		p.errs = append(p.errs, err.Error())
+		return Entry{}, err
+	}
+	fx := b.fx
+	if fx.next >= len(fx.script) {
+		return Entry{}, p.fail("script exhausted: %s has %d entries, model call %d of session %s was not recorded; re-record the scenario",
+			fx.name, len(fx.script), fx.next+1, req.SessionID)
+	}
+	e := p.expand(fx.script[fx.next], req.Cwd)
+	fx.next++
+	b.busy = true
+	return e, nil
+}
+
+// release ends the in-flight stream of a session.
+func (p *Player) release(session string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.sessions[session].busy = false
+}
+
+// bind finds the fixture of a new session; p.mu is held.
+func (p *Player) bind(req StreamRequest) (*fixture, error) {
+	if req.SpawnedBy == "" {
+		if fx := p.fixtures[0]; fx.session != "" {
+			return nil, p.fail("unrecorded session %s: the primary fixture %s already serves session %s; re-record the scenario", req.SessionID, fx.name, fx.session)
+		}
+		return p.fixtures[0], nil
+	}
+	token, ok := p.calls[req.SpawnedBy]
+	if !ok {
+		token = req.SpawnedBy // a fixture that kept a live id matches it verbatim
+	}
+	for _, fx := range p.fixtures[1:] {
+		if fx.header.SpawnedBy != token {
+			continue
+		}
+		if fx.session != "" {
+			return nil, p.fail("unrecorded session %s: child fixture %s, spawned by %s, already serves session %s; re-record the scenario", req.SessionID, fx.name, token, fx.session)
+		}
+		return fx, nil
+	}
+	if !ok {
+		return nil, p.fail("unrecorded session %s: spawned by tool call %s, which the replay never served; re-record the scenario", req.SessionID, req.SpawnedBy)
+	}
+	return nil, p.fail("missing child fixture: no child fixture was spawned by %s (live %s) for session %s; re-record the scenario", token, req.SpawnedBy, req.SessionID)
+}
+
+// fail records and returns a REPLAY error; p.mu is held.
+func (p *Player) fail(format string, args ...any) *ProviderError {
+	err := &ProviderError{Code: "REPLAY", Message: "llmreplay: " + fmt.Sprintf(format, args...)}
+	p.errs = append(p.errs, err.Error())
+	return err
+}
+
+// tokenRE matches the tokens served chunks may carry.
+var tokenRE = regexp.MustCompile(`\{\{(?:cwd|session:[0-9]+|toolCall:[0-9]+)\}\}`)
+
+// expand returns e with live values for its tokens; p.mu is held. A
+// {{toolCall:N}} met for the first time gets a fresh live id.
+func (p *Player) expand(e Entry, cwd string) Entry {
+	repl := func(tok string) string {
+		if tok == "{{cwd}}" {
+			return cwd
+		}
+		if live, ok := p.tokens[tok]; ok {
+			return live
+		}
+		if tok[2] == 's' { // a session not bound yet keeps its token
+			return tok
+		}
+		live := "call_" + p.newID()
+		p.tokens[tok], p.calls[live] = live, tok
+		return live
+	}
+	ex := func(s string) string { return tokenRE.ReplaceAllStringFunc(s, repl) }
+	out := e
+	out.Message = ex(e.Message)
+	out.Chunks = make([]Chunk, len(e.Chunks))
+	for i, c := range e.Chunks {
+		c.Text, c.ID, c.Name, c.ArgumentsDelta, c.Error = ex(c.Text), ex(c.ID), ex(c.Name), ex(c.ArgumentsDelta), ex(c.Error)
+		out.Chunks[i] = c
+	}
+	return out
+}
+
+// Report returns, per fixture, the entries served and left, and every
+// error Stream raised.
+func (p *Player) Report() Report {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var r Report
+	for _, fx := range p.fixtures {
+		r.Fixtures = append(r.Fixtures, FixtureReport{Fixture: fx.name, Served: fx.next, Left: len(fx.script) - fx.next})
+	}
+	r.Errors = append([]string(nil), p.errs...)
+	return r
+}
