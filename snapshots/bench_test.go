@@ -1,0 +1,44 @@
+package snapshots_test
+
+import (
+	"context"
+	"runtime"
+	"testing"
+
+	"github.com/acpsnap/acpsnap/snapshots"
+)
+
+// BenchmarkScenario replays each scenario serially. BenchmarkScenario/handshake
+// is the floor: starting the bundled agent and doing the ACP handshake.
+// scripts/bench prints every scenario as a ratio of that floor.
+func BenchmarkScenario(b *testing.B) {
+	names, err := snapshots.Names(".")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := snapshots.Config{Agent: agentCommand(b)}
+	for _, name := range names {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if o := snapshots.Check(context.Background(), name, cfg); o.Status == snapshots.Failed {
+					b.Fatalf("%s: %s\n%s", name, o.Reason, o.Diff)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCorpusParallel replays the whole corpus with one worker per CPU.
+func BenchmarkCorpusParallel(b *testing.B) {
+	rc := snapshots.RunConfig{Root: ".", Parallel: runtime.NumCPU()}
+	rc.Agent = agentCommand(b)
+	for b.Loop() {
+		outs, err := snapshots.Run(context.Background(), rc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, failed, _ := snapshots.Count(outs); failed > 0 {
+			b.Fatalf("%d scenarios failed", failed)
+		}
+	}
+}
