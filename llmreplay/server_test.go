@@ -219,8 +219,15 @@ func startHang(t *testing.T, ctx context.Context, s *Server, dir string) io.Read
 	if string(first) != hangStart {
 		t.Errorf("first event = %q, want %q", first, hangStart)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "sub", "ready")); err != nil {
-		t.Errorf("ready file after the first event: %v", err)
+	// The server creates the file right after flushing the event: wait
+	// for it as the harness does, polling with a deadline.
+	ready := filepath.Join(dir, "sub", "ready")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(ready); err == nil {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("ready file never appeared: %v", err)
+		}
 	}
 	return res.Body
 }

@@ -1,0 +1,105 @@
+package llmreplay
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/sessionlog"
+)
+
+// renderLog renders s back into the session log the reference agent would
+// have written: each entry is one model call of turn 1 with its
+// assistant/chunk events between step/start and step/end; a throw is its
+// prefix plus finish{error, code}; a call after a retryable throw stays in
+// the same step, as the agent's single retry does. Hang entries have no
+// log form and are skipped.
+func renderLog(t testing.TB, h sessionlog.Header, s Script) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	write := func(v any) {
+		b, err := jsonl.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf.Write(b)
+	}
+	h.Type, h.Version = "session", 1
+	write(h)
+	seq := 0
+	event := func(typ string, data any) {
+		raw, err := json.Marshal(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(sessionlog.Event{Type: typ, Seq: seq, Data: raw})
+		seq++
+	}
+	step, retry := 0, false
+	for _, e := range s {
+		if e.Kind == KindHang {
+			continue
+		}
+		if !retry {
+			step++
+			event("step/start", map[string]int{"turn": 1, "step": step})
+		}
+		chunks := e.Chunks
+		if e.Kind == KindThrow {
+			chunks = append(chunks[:len(chunks):len(chunks)], Chunk{Type: Finish, Reason: FinishError, Error: e.Message, Code: e.Code})
+		}
+		for _, c := range chunks {
+			event("assistant/chunk", map[string]any{"turn": 1, "step": step, "chunk": c})
+		}
+		retry = e.Kind == KindThrow && (&ProviderError{Code: e.Code}).Retryable()
+		if !retry {
+			event("step/end", map[string]int{"turn": 1, "step": step})
+		}
+	}
+	return buf.Bytes()
+}
+
+// writeFixture writes renderLog's log into dir/name and returns its path.
+func writeFixture(t testing.TB, dir, name string, h sessionlog.Header, s Script) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, renderLog(t, h, s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// writeFile writes content into dir/name and returns its path.
+func writeFile(t testing.TB, dir, name, content string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// stopEntry is a finished text call.
+func stopEntry(text string) Entry {
+	return Entry{Kind: KindChunks, Chunks: []Chunk{
+		{Type: BlockStart, Index: 0, BlockType: BlockText},
+		{Type: TextDelta, Index: 0, Text: text},
+		{Type: BlockEnd, Index: 0},
+		{Type: Finish, Reason: FinishStop},
+	}}
+}
+
+// toolEntry calls one tool per id, each in its own block.
+func toolEntry(ids ...string) Entry {
+	var cs []Chunk
+	for i, id := range ids {
+		cs = append(cs,
+			Chunk{Type: BlockStart, Index: i, BlockType: BlockToolCall},
+			Chunk{Type: ToolCallDelta, Index: i, ID: id, Name: "task", ArgumentsDelta: `{"cwd":"{{cwd}}"}`},
+			Chunk{Type: BlockEnd, Index: i})
+	}
+	return Entry{Kind: KindChunks, Chunks: append(cs, Chunk{Type: Finish, Reason: FinishToolCalls})}
+}
