@@ -1,0 +1,309 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	acp "github.com/coder/acp-go-sdk"
+)
+
+// InputFile is the name of a scenario's client script.
+const InputFile = "input.json"
+
+// Input is a scenario's input.json (SPEC §4): the steps the harness drives,
+// the answers it gives to permission requests, and the client capabilities
+// it announces in initialize.
+type Input struct {
+	Steps              []Step             `json:"steps"`
+	PermissionAnswers  []PermissionAnswer `json:"permissionAnswers,omitempty"`
+	ClientCapabilities json.RawMessage    `json:"clientCapabilities,omitempty"` // nil: all false
+}
+
+// Step is one entry of Input.Steps; which fields an op takes is in the
+// package documentation.
+type Step struct {
+	Op          string          `json:"op"`
+	Text        string          `json:"text,omitempty"`
+	Content     json.RawMessage `json:"content,omitempty"`
+	Params      json.RawMessage `json:"params,omitempty"`
+	WaitForFile string          `json:"waitForFile,omitempty"`
+	Path        string          `json:"path,omitempty"`
+	MinimumTurn int             `json:"minimumTurn,omitempty"` // 0: 1
+	Child       int             `json:"child,omitempty"`       // 0: 1
+	TimeoutMs   int             `json:"timeoutMs,omitempty"`   // 0: Config.StepTimeout
+}
+
+// PermissionAnswer answers one session/request_permission by option kind:
+// allow_once, allow_always, reject_once or reject_always.
+type PermissionAnswer struct {
+	Kind string `json:"kind"`
+}
+
+// The ops of SPEC §4.
+const (
+	OpInitialize             = "initialize"
+	OpNewSession             = "newSession"
+	OpNewSessionExpectError  = "newSessionExpectError"
+	OpPrompt                 = "prompt"
+	OpPromptContent          = "promptContent"
+	OpPromptExpectError      = "promptExpectError"
+	OpPromptAndCancel        = "promptAndCancel"
+	OpCancel                 = "cancel"
+	OpWaitForFile            = "waitForFile"
+	OpWaitForTurnStart       = "waitForTurnStart"
+	OpWaitForTurnEnd         = "waitForTurnEnd"
+	OpWaitForSubagentTurnEnd = "waitForSubagentTurnEnd"
+)
+
+// opFields lists, per op, its required fields and its optional ones
+// (timeoutMs is allowed everywhere).
+var opFields = map[string]struct{ required, optional []string }{
+	OpInitialize:             {},
+	OpNewSession:             {},
+	OpNewSessionExpectError:  {optional: []string{"params"}},
+	OpPrompt:                 {required: []string{"text"}},
+	OpPromptContent:          {required: []string{"content"}},
+	OpPromptExpectError:      {required: []string{"text"}},
+	OpPromptAndCancel:        {required: []string{"text"}, optional: []string{"waitForFile"}},
+	OpCancel:                 {optional: []string{"waitForFile"}},
+	OpWaitForFile:            {required: []string{"path"}},
+	OpWaitForTurnStart:       {optional: []string{"minimumTurn"}},
+	OpWaitForTurnEnd:         {optional: []string{"minimumTurn"}},
+	OpWaitForSubagentTurnEnd: {optional: []string{"child", "minimumTurn"}},
+}
+
+var permissionKinds = []string{"allow_once", "allow_always", "reject_once", "reject_always"}
+
+// LoadInput reads and validates the client script at path. Errors carry
+// the position and the JSON path of the offending value:
+// "harness: path:line: $.steps[3].op: unknown op \"promt\"" (step indexes
+// in JSON paths are 0-based; run errors count steps from 1).
+func LoadInput(path string) (*Input, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("harness: load input: %w", err)
+	}
+	in, err := decodeInput(b, path)
+	if err != nil {
+		return nil, fmt.Errorf("harness: %w", err)
+	}
+	return in, nil
+}
+
+// inputError is a validation failure at a JSON path.
+type inputError struct{ path, msg string }
+
+func (e *inputError) Error() string { return e.path + ": " + e.msg }
+
+func decodeInput(b []byte, name string) (*Input, error) {
+	pos, err := jsonPositions(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%d: invalid JSON: %v", name, lineAt(b, syntaxOffset(err)), err)
+	}
+	in, ierr := parseInput(b)
+	if ierr != nil {
+		return nil, fmt.Errorf("%s:%d: %w", name, lineAt(b, pos.at(ierr.path)), ierr)
+	}
+	return in, nil
+}
+
+func parseInput(b []byte) (*Input, *inputError) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil || top == nil {
+		return nil, &inputError{"$", "want an object"}
+	}
+	if err := onlyKeys("$", top, []string{"steps", "permissionAnswers", "clientCapabilities"}); err != nil {
+		return nil, err
+	}
+	in := &Input{}
+	var steps []json.RawMessage
+	if err := field("$.steps", top["steps"], &steps); err != nil {
+		return nil, err
+	}
+	if len(steps) == 0 {
+		return nil, &inputError{"$.steps", "want at least one step"}
+	}
+	for i, raw := range steps {
+		s, err := parseStep(fmt.Sprintf("$.steps[%d]", i), raw)
+		if err != nil {
+			return nil, err
+		}
+		in.Steps = append(in.Steps, s)
+	}
+	if err := parseAnswers(top["permissionAnswers"], in); err != nil {
+		return nil, err
+	}
+	if caps, ok := top["clientCapabilities"]; ok {
+		var c acp.ClientCapabilities
+		if bytes.TrimSpace(caps)[0] != '{' || json.Unmarshal(caps, &c) != nil {
+			return nil, &inputError{"$.clientCapabilities", "want ACP client capabilities (an object)"}
+		}
+		in.ClientCapabilities = caps
+	}
+	return in, nil
+}
+
+func parseAnswers(raw json.RawMessage, in *Input) *inputError {
+	if raw == nil {
+		return nil
+	}
+	var answers []map[string]json.RawMessage
+	if err := field("$.permissionAnswers", raw, &answers); err != nil {
+		return err
+	}
+	for i, a := range answers {
+		p := fmt.Sprintf("$.permissionAnswers[%d]", i)
+		if err := onlyKeys(p, a, []string{"kind"}); err != nil {
+			return err
+		}
+		var kind string
+		if err := field(p+".kind", a["kind"], &kind); err != nil {
+			return err
+		}
+		if !slices.Contains(permissionKinds, kind) {
+			return &inputError{p + ".kind", fmt.Sprintf("unknown kind %q, want one of %s", kind, strings.Join(permissionKinds, ", "))}
+		}
+		in.PermissionAnswers = append(in.PermissionAnswers, PermissionAnswer{Kind: kind})
+	}
+	return nil
+}
+
+// parseStep checks the op and its key set, then decodes each field.
+func parseStep(p string, raw json.RawMessage) (Step, *inputError) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return Step{}, &inputError{p, "want an object"}
+	}
+	var s Step
+	if err := field(p+".op", m["op"], &s.Op); err != nil {
+		return s, err
+	}
+	spec, ok := opFields[s.Op]
+	if !ok {
+		return s, &inputError{p + ".op", fmt.Sprintf("unknown op %q", s.Op)}
+	}
+	allowed := append([]string{"op", "timeoutMs"}, spec.required...)
+	allowed = append(allowed, spec.optional...)
+	if err := onlyKeys(p, m, allowed); err != nil {
+		err.msg += " for op " + s.Op
+		return s, err
+	}
+	for _, k := range spec.required {
+		if _, ok := m[k]; !ok {
+			return s, &inputError{p, fmt.Sprintf("op %s needs %q", s.Op, k)}
+		}
+	}
+	for k, v := range m {
+		if err := s.set(p+"."+k, k, v); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// set decodes and checks one step field.
+func (s *Step) set(p, key string, v json.RawMessage) *inputError {
+	switch key {
+	case "op":
+		return nil
+	case "text":
+		return nonEmpty(p, v, &s.Text)
+	case "waitForFile":
+		if err := nonEmpty(p, v, &s.WaitForFile); err != nil {
+			return err
+		}
+		return relPath(p, s.WaitForFile)
+	case "path":
+		if err := nonEmpty(p, v, &s.Path); err != nil {
+			return err
+		}
+		return relPath(p, s.Path)
+	case "content":
+		var blocks []acp.ContentBlock
+		if err := field(p, v, &blocks); err != nil || len(blocks) == 0 {
+			return &inputError{p, "want a non-empty array of ACP content blocks"}
+		}
+		s.Content = v
+	case "params":
+		var obj map[string]json.RawMessage
+		if err := field(p, v, &obj); err != nil || obj == nil {
+			return &inputError{p, "want an object"}
+		}
+		s.Params = v
+	case "minimumTurn":
+		return positive(p, v, &s.MinimumTurn)
+	case "child":
+		return positive(p, v, &s.Child)
+	case "timeoutMs":
+		return positive(p, v, &s.TimeoutMs)
+	}
+	return nil
+}
+
+func onlyKeys(p string, m map[string]json.RawMessage, allowed []string) *inputError {
+	var bad []string
+	for k := range m {
+		if !slices.Contains(allowed, k) {
+			bad = append(bad, k)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	sort.Strings(bad)
+	return &inputError{p + "." + bad[0], "unknown key"}
+}
+
+func field(p string, v json.RawMessage, dst any) *inputError {
+	if v == nil {
+		return &inputError{p, "missing"}
+	}
+	if err := json.Unmarshal(v, dst); err != nil {
+		return &inputError{p, fmt.Sprintf("want %s", kindOf(dst))}
+	}
+	return nil
+}
+
+func kindOf(dst any) string {
+	switch dst.(type) {
+	case *string:
+		return "a string"
+	case *int:
+		return "an integer"
+	default:
+		return "an array"
+	}
+}
+
+func nonEmpty(p string, v json.RawMessage, dst *string) *inputError {
+	if err := field(p, v, dst); err != nil {
+		return err
+	}
+	if *dst == "" {
+		return &inputError{p, "must not be empty"}
+	}
+	return nil
+}
+
+func positive(p string, v json.RawMessage, dst *int) *inputError {
+	if err := field(p, v, dst); err != nil {
+		return err
+	}
+	if *dst < 1 {
+		return &inputError{p, fmt.Sprintf("is %d, want >= 1", *dst)}
+	}
+	return nil
+}
+
+func relPath(p, path string) *inputError {
+	if filepath.IsAbs(path) || !filepath.IsLocal(path) {
+		return &inputError{p, fmt.Sprintf("%q must be a relative path inside the cwd", path)}
+	}
+	return nil
+}

@@ -1,0 +1,185 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/acpsnap/acpsnap/internal/sessionlog"
+	"github.com/acpsnap/acpsnap/llmreplay"
+)
+
+// Log is one harvested session log: its raw bytes and its parsed header.
+type Log struct {
+	Raw    []byte
+	Header sessionlog.Header
+}
+
+// logFile is a session log found under the sessions directory.
+type logFile struct {
+	name   string // "sessions/<dir>/session.jsonl", for messages
+	path   string
+	raw    []byte
+	header sessionlog.Header
+}
+
+// scanLogs reads every <sessions>/*/session.jsonl whose header line is
+// complete. Logs are read whole; callers parse what they need.
+func scanLogs(sessions string) ([]logFile, error) {
+	paths, err := filepath.Glob(filepath.Join(sessions, "*", sessionlog.FileName))
+	if err != nil {
+		return nil, err
+	}
+	var logs []logFile
+	for _, p := range paths {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		l := logFile{name: "sessions/" + filepath.Base(filepath.Dir(p)) + "/" + sessionlog.FileName, path: p, raw: raw}
+		first, _, ok := bytes.Cut(raw, []byte("\n"))
+		if !ok {
+			continue // the header is still being written
+		}
+		if err := json.Unmarshal(first, &l.header); err != nil || l.header.Type != "session" {
+			return nil, fmt.Errorf("%s:1: not a session header: %s", l.name, quote(first))
+		}
+		logs = append(logs, l)
+	}
+	return logs, nil
+}
+
+// orderLogs puts the primary session first, then the others by createdAt,
+// then id.
+func orderLogs(logs []logFile, primary string) {
+	sort.SliceStable(logs, func(i, j int) bool {
+		a, b := logs[i].header, logs[j].header
+		if (a.ID == primary) != (b.ID == primary) {
+			return a.ID == primary
+		}
+		if a.CreatedAt != b.CreatedAt {
+			return a.CreatedAt < b.CreatedAt
+		}
+		return a.ID < b.ID
+	})
+}
+
+// findLog is the log whose header id is id, if it exists yet.
+func findLog(sessions, id string) (*logFile, error) {
+	logs, err := scanLogs(sessions)
+	if err != nil {
+		return nil, err
+	}
+	for i := range logs {
+		if logs[i].header.ID == id {
+			return &logs[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// childLogs are the logs with a parent session, by createdAt, then id.
+func childLogs(sessions string) ([]logFile, error) {
+	logs, err := scanLogs(sessions)
+	if err != nil {
+		return nil, err
+	}
+	var children []logFile
+	for _, l := range logs {
+		if l.header.ParentSession != "" {
+			children = append(children, l)
+		}
+	}
+	orderLogs(children, "")
+	return children, nil
+}
+
+// maxTurn is the highest turn of the complete events of type typ in the
+// log (0: none). Every complete line is parsed; a malformed one is an error
+// with its line. A trailing line without "\n" is still being written.
+func (l *logFile) maxTurn(typ string) (int, error) {
+	lines := bytes.Split(l.raw, []byte("\n"))
+	maxT := 0
+	for i, line := range lines[1 : len(lines)-1] {
+		var e struct {
+			Type string          `json:"type"`
+			Data json.RawMessage `json:"data"`
+		}
+		if err := json.Unmarshal(line, &e); err != nil {
+			return 0, fmt.Errorf("%s:%d: malformed event: %v", l.name, i+2, err)
+		}
+		if e.Type != typ {
+			continue
+		}
+		var d struct {
+			Turn *int `json:"turn"`
+		}
+		if err := json.Unmarshal(e.Data, &d); err != nil || d.Turn == nil {
+			return 0, fmt.Errorf("%s:%d: %s without a numeric data.turn", l.name, i+2, typ)
+		}
+		maxT = max(maxT, *d.Turn)
+	}
+	return maxT, nil
+}
+
+// harvest reads and validates every log, primary first.
+func harvest(sessions, primary string) ([]Log, error) {
+	files, err := scanLogs(sessions)
+	if err != nil {
+		return nil, fmt.Errorf("harvest session logs: %w", err)
+	}
+	orderLogs(files, primary)
+	var logs []Log
+	for _, f := range files {
+		if _, err := sessionlog.Read(bytes.NewReader(f.raw), f.name); err != nil {
+			return logs, fmt.Errorf("harvest session logs: %w", err)
+		}
+		logs = append(logs, Log{Raw: f.raw, Header: f.header})
+	}
+	return logs, nil
+}
+
+// readReport reads the agent's replay report from the sessions directory;
+// nil when there is none.
+func readReport(sessions string) (*llmreplay.Report, error) {
+	path := filepath.Join(sessions, llmreplay.ReportFile)
+	if _, err := os.Stat(path); os.IsNotExist(err) {
+		return nil, nil
+	}
+	r, err := llmreplay.ReadReport(path)
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// checkReport fails a replay that left entries unserved or raised errors,
+// or that wrote logs without saying what it consumed.
+func checkReport(r *llmreplay.Report, logs int) error {
+	if r == nil {
+		if logs > 0 {
+			return fmt.Errorf("replay: the agent wrote %d session log(s) but no %s in its sessions directory (does it honour ACPSNAP_MODE=replay and write its report at exit?)", logs, llmreplay.ReportFile)
+		}
+		return nil
+	}
+	var problems []string
+	for _, f := range r.Fixtures {
+		if f.Left > 0 {
+			problems = append(problems, fmt.Sprintf("fixture %s: %d of %d model calls never made (served %d, left %d)", f.Fixture, f.Left, f.Served+f.Left, f.Served, f.Left))
+		}
+	}
+	for _, e := range r.Errors {
+		problems = append(problems, "replay error: "+e)
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	msg := "replay: the agent's consumption report says:"
+	for _, p := range problems {
+		msg += "\n\t" + p
+	}
+	return fmt.Errorf("%s", msg)
+}

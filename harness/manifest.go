@@ -1,0 +1,157 @@
+package harness
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ManifestFile is the name of a scenario's manifest.
+const ManifestFile = "snapshot.yml"
+
+// Manifest is a scenario's snapshot.yml (SPEC §2). The schema is closed:
+// unknown keys are errors.
+type Manifest struct {
+	Version   int    `yaml:"version"`   // always 1
+	Scenario  string `yaml:"scenario"`  // equals the folder name, kebab-case
+	Reason    string `yaml:"reason"`    // why the scenario exists; non-empty
+	Recording string `yaml:"recording"` // "live" (re-recorded by record) or "authored" (never)
+	Replay    struct {
+		Override bool `yaml:"override"` // replay.override.json exists
+	} `yaml:"replay,omitempty"`
+	Permission string            `yaml:"permission,omitempty"` // "auto" or "ask"; "": auto
+	Env        map[string]string `yaml:"env,omitempty"`        // extra agent environment
+	Platform   string            `yaml:"platform,omitempty"`   // "": any; "posix": skip elsewhere
+}
+
+var (
+	kebabCase = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	envName   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	yamlLine  = regexp.MustCompile(`^line (\d+): `)
+)
+
+// LoadManifest reads and validates the manifest at path. The folder that
+// holds it names the scenario. Errors read "harness: path:line: what".
+func LoadManifest(path string) (*Manifest, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("harness: load manifest: %w", err)
+	}
+	m, err := decodeManifest(b, path)
+	if err != nil {
+		return nil, fmt.Errorf("harness: %w", err)
+	}
+	return m, nil
+}
+
+// decodeManifest decodes strictly (KnownFields), then validates against
+// the positions of a second, node-level parse.
+func decodeManifest(b []byte, path string) (*Manifest, error) {
+	var m Manifest
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&m); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s:1: empty manifest", path)
+		}
+		return nil, yamlError(path, err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: more than one YAML document", path)
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(b, &root); err != nil {
+		return nil, yamlError(path, err)
+	}
+	folder := filepath.Base(filepath.Dir(path))
+	if abs, err := filepath.Abs(path); err == nil {
+		folder = filepath.Base(filepath.Dir(abs))
+	}
+	if key, msg := m.validate(folder); msg != "" {
+		return nil, fmt.Errorf("%s:%d: %s", path, keyLine(&root, key), msg)
+	}
+	return &m, nil
+}
+
+// validate returns the offending top-level key and a message, or "", "".
+func (m *Manifest) validate(folder string) (key, msg string) {
+	switch {
+	case m.Version != 1:
+		return "version", fmt.Sprintf("version is %d, want 1", m.Version)
+	case m.Scenario == "":
+		return "scenario", "scenario is required"
+	case !kebabCase.MatchString(m.Scenario):
+		return "scenario", fmt.Sprintf("scenario %q is not kebab-case", m.Scenario)
+	case m.Scenario != folder:
+		return "scenario", fmt.Sprintf("scenario %q does not match its folder %q", m.Scenario, folder)
+	case strings.TrimSpace(m.Reason) == "":
+		return "reason", "reason is required"
+	case m.Recording != "live" && m.Recording != "authored":
+		return "recording", fmt.Sprintf("recording is %q, want live or authored", m.Recording)
+	case m.Permission != "" && m.Permission != "auto" && m.Permission != "ask":
+		return "permission", fmt.Sprintf("permission is %q, want auto or ask", m.Permission)
+	case m.Platform != "" && m.Platform != "posix":
+		return "platform", fmt.Sprintf("platform is %q, want posix or nothing", m.Platform)
+	}
+	for name := range m.Env {
+		if msg := checkEnvName(name); msg != "" {
+			return "env", msg
+		}
+	}
+	return "", ""
+}
+
+// checkEnvName refuses names that are not variables and the names the
+// harness owns (HOME, ACPSNAP_*) or guards (DEEPSEEK_*: secrets).
+func checkEnvName(name string) string {
+	switch {
+	case !envName.MatchString(name):
+		return fmt.Sprintf("env: %q is not a variable name", name)
+	case name == "HOME" || strings.HasPrefix(name, "ACPSNAP_"):
+		return fmt.Sprintf("env: %s is set by the harness", name)
+	case strings.HasPrefix(name, "DEEPSEEK_"):
+		return fmt.Sprintf("env: %s is a secret; it reaches the agent in record mode only", name)
+	}
+	return ""
+}
+
+// keyLine is the line of a top-level key in the document, else 1.
+func keyLine(root *yaml.Node, key string) int {
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		m := root.Content[0]
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if m.Content[i].Value == key {
+				return m.Content[i].Line
+			}
+		}
+	}
+	return 1
+}
+
+// yamlError turns "yaml: line 3: msg" into "path:3: msg".
+func yamlError(path string, err error) error {
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		return fmt.Errorf("%s", positioned(path, te.Errors[0]))
+	}
+	return fmt.Errorf("%s", positioned(path, strings.TrimPrefix(err.Error(), "yaml: ")))
+}
+
+func positioned(path, msg string) string {
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		msg = strings.TrimPrefix(msg, m[0])
+		msg = strings.Replace(msg, " in type harness.Manifest", "", 1)
+		return fmt.Sprintf("%s:%d: %s", path, n, msg)
+	}
+	return fmt.Sprintf("%s: %s", path, msg)
+}

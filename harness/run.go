@@ -1,0 +1,264 @@
+package harness
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/acpsnap/acpsnap/llmreplay"
+)
+
+// Config says which scenario to run, against which agent, in which mode.
+type Config struct {
+	Dir         string            // scenario folder: snapshot.yml, input.json, workspace/, fixtures
+	Agent       []string          // agent command and arguments (required)
+	Mode        string            // "replay" (""), or "record"
+	Environ     []string          // where PATH and LANG are taken from; nil: os.Environ()
+	Secrets     map[string]string // DEEPSEEK_* etc.; reach the agent in record mode only
+	StepTimeout time.Duration     // 0: 10s (a step's timeoutMs wins)
+	Grace       time.Duration     // 0: 2s; stdin close → SIGTERM, SIGTERM → SIGKILL
+	TempDir     string            // where the private roots are made; "": os.TempDir()
+	OnStart     func(cwd string)  // nil: nothing; called after the workspace is seeded, before the agent starts
+}
+
+// Result is what happened in one run. Cwd and CwdAliases name directories
+// that no longer exist when Run returns; normalizers use them as strings.
+type Result struct {
+	Stdout     [][]byte          // every raw stdout line, in wire order, without "\n"
+	Logs       []Log             // session logs: primary first, then by createdAt, then id
+	Stderr     string            // the agent's stderr (its last MiB)
+	Steps      []StepTiming      // one per step run, the failed one included
+	Report     *llmreplay.Report // the agent's replay-report.json; nil: none
+	Cwd        string            // the scenario cwd the agent ran in
+	CwdAliases []string          // other spellings of Cwd (real path, /private variants)
+	Duration   time.Duration     // agent start to harvest
+}
+
+// StepTiming is how long one step took.
+type StepTiming struct {
+	Op       string
+	Duration time.Duration
+}
+
+// ErrInvalidScenario is wrapped by Run's errors about the scenario's own
+// files (manifest, input), as opposed to the agent's behaviour.
+var ErrInvalidScenario = errors.New("invalid scenario")
+
+type scenarioError struct{ err error }
+
+func (e scenarioError) Error() string        { return e.err.Error() }
+func (e scenarioError) Unwrap() []error      { return []error{e.err, ErrInvalidScenario} }
+func invalidScenario(err error) scenarioError { return scenarioError{err} }
+
+// run is the state of one Run.
+type run struct {
+	cfg    Config
+	ctx    context.Context
+	in     *Input
+	roots  *roots
+	agent  *agent
+	conn   *acp.ClientSideConnection
+	timing []StepTiming
+
+	sessions []string // ids from newSession; the first is the primary
+
+	failOnce sync.Once
+	failed   chan struct{}
+	failErr  error
+}
+
+// fail fails the run at once (the first cause wins); the running step
+// stops and reports it.
+func (r *run) fail(err error) {
+	r.failOnce.Do(func() {
+		r.failErr = err
+		close(r.failed)
+	})
+}
+
+func (r *run) failure() error {
+	select {
+	case <-r.failed:
+		return r.failErr
+	default:
+		return nil
+	}
+}
+
+// Run runs the scenario in cfg.Dir against cfg.Agent and returns what
+// happened. The Result is non-nil whenever the agent was started, even
+// with an error, so callers can show its stderr. The private roots are
+// removed before Run returns, whatever happened.
+func Run(ctx context.Context, cfg Config) (res *Result, err error) {
+	if len(cfg.Agent) == 0 {
+		return nil, errors.New("harness: no agent command")
+	}
+	if cfg.Mode != "" && cfg.Mode != "replay" && cfg.Mode != "record" {
+		return nil, fmt.Errorf("harness: mode %q, want replay or record", cfg.Mode)
+	}
+	cfg.Mode = cmp.Or(cfg.Mode, "replay")
+	cfg.StepTimeout = cmp.Or(cfg.StepTimeout, 10*time.Second)
+	cfg.Grace = cmp.Or(cfg.Grace, 2*time.Second)
+	if cfg.Dir, err = filepath.Abs(cfg.Dir); err != nil {
+		return nil, fmt.Errorf("harness: %w", err)
+	}
+	m, err := LoadManifest(filepath.Join(cfg.Dir, ManifestFile))
+	if err != nil {
+		return nil, invalidScenario(err)
+	}
+	in, err := LoadInput(filepath.Join(cfg.Dir, InputFile))
+	if err != nil {
+		return nil, invalidScenario(err)
+	}
+	rts, err := makeRoots(cfg.TempDir, filepath.Join(cfg.Dir, "workspace"))
+	if err != nil {
+		return nil, fmt.Errorf("harness: %s: %w", m.Scenario, err)
+	}
+	defer func() {
+		if rerr := rts.remove(); rerr != nil {
+			err = errors.Join(err, fmt.Errorf("harness: %s: remove temporary roots: %w", m.Scenario, rerr))
+		}
+	}()
+	r := &run{cfg: cfg, ctx: ctx, in: in, roots: rts, failed: make(chan struct{})}
+	res, errs := r.execute(m)
+	if len(errs) == 0 {
+		return res, nil
+	}
+	msg := fmt.Sprintf("harness: %s: %v", m.Scenario, errors.Join(errs...))
+	if res != nil && strings.TrimSpace(res.Stderr) != "" {
+		msg += "\nagent stderr (last lines):\n" + lastLines(res.Stderr, 20)
+	}
+	return res, &runError{msg: msg, errs: errs}
+}
+
+// runError keeps the causes reachable for errors.Is/As.
+type runError struct {
+	msg  string
+	errs []error
+}
+
+func (e *runError) Error() string   { return e.msg }
+func (e *runError) Unwrap() []error { return e.errs }
+
+// execute starts the agent, drives the steps, shuts down and harvests.
+func (r *run) execute(m *Manifest) (*Result, []error) {
+	env := agentEnv(r.cfg, m, r.roots)
+	if r.cfg.OnStart != nil {
+		r.cfg.OnStart(r.roots.cwd)
+	}
+	start := time.Now()
+	a, err := startAgent(r.cfg.Agent, r.roots.cwd, env, r.cfg.Grace, r.fail)
+	if err != nil {
+		return nil, []error{fmt.Errorf("start agent %q: %w", r.cfg.Agent[0], err)}
+	}
+	r.agent = a
+	res := &Result{Cwd: r.roots.cwd, CwdAliases: cwdAliases(r.roots.cwd)}
+	terms := &terminals{env: env, grace: r.cfg.Grace}
+	cl := &client{cwd: r.roots.cwd, aliases: res.CwdAliases, terms: terms, fail: r.fail, answers: r.in.PermissionAnswers}
+	r.conn = acp.NewClientSideConnection(cl, a.stdin, a.sdk)
+	r.conn.SetLogger(slog.New(slog.DiscardHandler))
+
+	var errs []error
+	if err := r.runSteps(); err != nil {
+		errs = append(errs, err)
+	}
+	signalled := a.shutdown()
+	terms.closeAll()
+	if len(errs) == 0 {
+		if err := r.failure(); err != nil {
+			errs = append(errs, err)
+		} else if a.waitErr != nil && !signalled {
+			errs = append(errs, fmt.Errorf("agent exited with %s after stdin was closed", a.exitState()))
+		}
+	}
+	res.Stdout, res.Stderr = a.stdoutLines(), a.stderrText()
+	res.Steps = r.timing
+	errs = append(errs, r.collect(res)...)
+	res.Duration = time.Since(start)
+	return res, errs
+}
+
+// collect harvests the logs and the replay report into res.
+func (r *run) collect(res *Result) []error {
+	var errs []error
+	primary := ""
+	if len(r.sessions) > 0 {
+		primary = r.sessions[0]
+	}
+	logs, err := harvest(r.roots.sessions, primary)
+	res.Logs = logs
+	if err != nil {
+		errs = append(errs, err)
+	}
+	rep, err := readReport(r.roots.sessions)
+	res.Report = rep
+	if err == nil && r.cfg.Mode == "replay" {
+		err = checkReport(rep, len(logs))
+	}
+	if err != nil {
+		errs = append(errs, err)
+	}
+	return errs
+}
+
+// agentEnv builds the agent's environment from the allowlist of SPEC §7.
+func agentEnv(cfg Config, m *Manifest, rts *roots) []string {
+	environ := cfg.Environ
+	if environ == nil {
+		environ = os.Environ()
+	}
+	var env []string
+	for _, kv := range environ {
+		if strings.HasPrefix(kv, "PATH=") || strings.HasPrefix(kv, "LANG=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "TZ=UTC", "HOME="+rts.home)
+	env = append(env, sortedEnv(m.Env)...)
+	env = append(env,
+		"ACPSNAP_MODE="+cfg.Mode,
+		"ACPSNAP_SESSIONS_DIR="+rts.sessions,
+		"ACPSNAP_PERMISSION="+cmp.Or(m.Permission, "auto"))
+	if f := filepath.Join(cfg.Dir, "session.jsonl"); exists(f) {
+		env = append(env, "ACPSNAP_FIXTURE="+f)
+	}
+	var children []string
+	for n := 1; exists(filepath.Join(cfg.Dir, fmt.Sprintf("session.%d.jsonl", n))); n++ {
+		children = append(children, filepath.Join(cfg.Dir, fmt.Sprintf("session.%d.jsonl", n)))
+	}
+	if len(children) > 0 {
+		env = append(env, "ACPSNAP_FIXTURE_CHILDREN="+strings.Join(children, string(os.PathListSeparator)))
+	}
+	if f := filepath.Join(cfg.Dir, "replay.override.json"); exists(f) {
+		env = append(env, "ACPSNAP_OVERRIDE="+f)
+	}
+	if cfg.Mode == "record" {
+		env = append(env, sortedEnv(cfg.Secrets)...)
+	}
+	return env
+}
+
+func sortedEnv(m map[string]string) []string {
+	var env []string
+	for k, v := range m {
+		env = append(env, k+"="+v)
+	}
+	sort.Strings(env)
+	return env
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+

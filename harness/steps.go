@@ -1,0 +1,416 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	acp "github.com/coder/acp-go-sdk"
+)
+
+// pollInterval is how often condition-based waits look again.
+const pollInterval = 5 * time.Millisecond
+
+// runSteps runs the steps in order and stops at the first failure.
+func (r *run) runSteps() error {
+	for i, s := range r.in.Steps {
+		timeout := r.cfg.StepTimeout
+		if s.TimeoutMs > 0 {
+			timeout = time.Duration(s.TimeoutMs) * time.Millisecond
+		}
+		start := time.Now()
+		err := r.step(s, time.Now().Add(timeout), timeout)
+		r.timing = append(r.timing, StepTiming{Op: s.Op, Duration: time.Since(start)})
+		if err != nil {
+			return fmt.Errorf("step %d (%s): %w", i+1, s.Op, err)
+		}
+	}
+	return nil
+}
+
+// deadline is a step's time budget.
+type deadline struct {
+	at    time.Time
+	total time.Duration
+}
+
+// step dispatches one op of SPEC §4.
+func (r *run) step(s Step, at time.Time, total time.Duration) error {
+	d := deadline{at, total}
+	switch s.Op {
+	case OpInitialize:
+		return r.initialize(d)
+	case OpNewSession:
+		return r.newSession(d)
+	case OpNewSessionExpectError:
+		return r.newSessionExpectError(d, s.Params)
+	case OpPrompt, OpPromptContent:
+		blocks, err := r.blocks(s)
+		if err != nil {
+			return err
+		}
+		return r.prompt(d, blocks, false)
+	case OpPromptExpectError:
+		return r.prompt(d, []acp.ContentBlock{acp.TextBlock(r.expand(s.Text))}, true)
+	case OpPromptAndCancel:
+		return r.promptAndCancel(d, s)
+	case OpCancel:
+		return r.cancel(d, s.WaitForFile)
+	case OpWaitForFile:
+		return r.waitForFile(d, s.Path)
+	case OpWaitForTurnStart:
+		return r.waitForTurn(d, "turn/start", cmpOr(s.MinimumTurn, 1))
+	case OpWaitForTurnEnd:
+		return r.waitForTurn(d, "turn/end", cmpOr(s.MinimumTurn, 1))
+	case OpWaitForSubagentTurnEnd:
+		return r.waitForChild(d, cmpOr(s.Child, 1), cmpOr(s.MinimumTurn, 1))
+	}
+	return fmt.Errorf("unknown op %q", s.Op)
+}
+
+func cmpOr(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+func (r *run) initialize(d deadline) error {
+	var caps acp.ClientCapabilities
+	if r.in.ClientCapabilities != nil {
+		if err := json.Unmarshal(r.in.ClientCapabilities, &caps); err != nil {
+			return fmt.Errorf("clientCapabilities: %w", err)
+		}
+	}
+	req := acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber, ClientCapabilities: caps,
+		ClientInfo: &acp.Implementation{Name: "acpsnap", Version: "1"}}
+	_, err := await(r, d, "the initialize response", func() (acp.InitializeResponse, error) {
+		return r.conn.Initialize(r.bg(), req)
+	})
+	return r.explain("initialize", err)
+}
+
+func (r *run) newSession(d deadline) error {
+	req := acp.NewSessionRequest{Cwd: r.roots.cwd, McpServers: []acp.McpServer{}}
+	resp, err := await(r, d, "the session/new response", func() (acp.NewSessionResponse, error) {
+		return r.conn.NewSession(r.bg(), req)
+	})
+	if err != nil {
+		return r.explain("session/new", err)
+	}
+	r.sessions = append(r.sessions, string(resp.SessionId))
+	return nil
+}
+
+// newSessionExpectError sends session/new with params laid over the
+// defaults ({"cwd": <cwd>, "mcpServers": []}); it must be rejected.
+func (r *run) newSessionExpectError(d deadline, params json.RawMessage) error {
+	fields := map[string]json.RawMessage{"mcpServers": json.RawMessage("[]")}
+	fields["cwd"], _ = json.Marshal(r.roots.cwd)
+	if params != nil {
+		var over map[string]json.RawMessage
+		if err := json.Unmarshal(r.expandJSON(params), &over); err != nil {
+			return fmt.Errorf("params: %w", err)
+		}
+		for k, v := range over {
+			fields[k] = v
+		}
+	}
+	b, _ := json.Marshal(fields)
+	var req acp.NewSessionRequest
+	if err := json.Unmarshal(b, &req); err != nil {
+		return fmt.Errorf("params do not fit session/new: %w", err)
+	}
+	resp, err := await(r, d, "the session/new response", func() (acp.NewSessionResponse, error) {
+		return r.conn.NewSession(r.bg(), req)
+	})
+	if err == nil {
+		return fmt.Errorf("session/new succeeded (session %s), want a JSON-RPC error", resp.SessionId)
+	}
+	return r.expectRPCError("session/new", err)
+}
+
+// expectRPCError accepts a JSON-RPC error from the agent and nothing else.
+func (r *run) expectRPCError(method string, err error) error {
+	var re *acp.RequestError
+	if errors.As(err, &re) && !r.disconnected() {
+		return nil
+	}
+	return r.explain(method, err)
+}
+
+func (r *run) blocks(s Step) ([]acp.ContentBlock, error) {
+	if s.Op == OpPrompt {
+		return []acp.ContentBlock{acp.TextBlock(r.expand(s.Text))}, nil
+	}
+	var blocks []acp.ContentBlock
+	if err := json.Unmarshal(r.expandJSON(s.Content), &blocks); err != nil {
+		return nil, fmt.Errorf("content: %w", err)
+	}
+	return blocks, nil
+}
+
+func (r *run) session() (acp.SessionId, error) {
+	if len(r.sessions) == 0 {
+		return "", errors.New("no session yet (run newSession first)")
+	}
+	return acp.SessionId(r.sessions[len(r.sessions)-1]), nil
+}
+
+func (r *run) prompt(d deadline, blocks []acp.ContentBlock, expectError bool) error {
+	id, err := r.session()
+	if err != nil {
+		return err
+	}
+	resp, err := await(r, d, "the session/prompt response", func() (acp.PromptResponse, error) {
+		return r.conn.Prompt(r.bg(), acp.PromptRequest{SessionId: id, Prompt: blocks})
+	})
+	if !expectError {
+		return r.explain("session/prompt", err)
+	}
+	if err == nil {
+		return fmt.Errorf("session/prompt answered stopReason %q, want a JSON-RPC error", resp.StopReason)
+	}
+	return r.expectRPCError("session/prompt", err)
+}
+
+// promptAndCancel prompts, waits until the turn is under way (the marker
+// file, else a durable turn/start beyond the last one), cancels, and waits
+// for the prompt's response.
+func (r *run) promptAndCancel(d deadline, s Step) error {
+	id, err := r.session()
+	if err != nil {
+		return err
+	}
+	before, _, err := r.primaryTurn("turn/start")
+	if err != nil {
+		return err
+	}
+	type answer struct {
+		resp acp.PromptResponse
+		err  error
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		resp, err := r.conn.Prompt(r.bg(), acp.PromptRequest{SessionId: id, Prompt: []acp.ContentBlock{acp.TextBlock(r.expand(s.Text))}})
+		answered <- answer{resp, err}
+	}()
+	early := func() error {
+		select {
+		case a := <-answered:
+			if a.err != nil {
+				return r.explain("session/prompt", a.err)
+			}
+			return fmt.Errorf("session/prompt answered stopReason %q before the cancel point was reached", a.resp.StopReason)
+		default:
+			return nil
+		}
+	}
+	if s.WaitForFile != "" {
+		err = r.pollFile(d, s.WaitForFile, early)
+	} else {
+		err = r.pollTurn(d, "turn/start", before+1, early)
+	}
+	if err != nil {
+		return err
+	}
+	if err := r.conn.Cancel(r.bg(), acp.CancelNotification{SessionId: id}); err != nil {
+		return fmt.Errorf("session/cancel: %w", err)
+	}
+	_, err = await(r, d, "the session/prompt response after session/cancel", func() (answer, error) {
+		a := <-answered
+		return a, a.err
+	})
+	return r.explain("session/prompt", err)
+}
+
+func (r *run) cancel(d deadline, waitForFile string) error {
+	id, err := r.session()
+	if err != nil {
+		return err
+	}
+	if waitForFile != "" {
+		if err := r.pollFile(d, waitForFile, nil); err != nil {
+			return err
+		}
+	}
+	if err := r.conn.Cancel(r.bg(), acp.CancelNotification{SessionId: id}); err != nil {
+		return fmt.Errorf("session/cancel: %w", err)
+	}
+	return nil
+}
+
+func (r *run) waitForFile(d deadline, path string) error {
+	return r.pollFile(d, path, nil)
+}
+
+func (r *run) pollFile(d deadline, path string, also func() error) error {
+	full := filepath.Join(r.roots.cwd, path)
+	return r.poll(d, func() (bool, string, error) {
+		_, err := os.Stat(full)
+		return err == nil, fmt.Sprintf("file %s in the cwd", path), nil
+	}, also)
+}
+
+func (r *run) waitForTurn(d deadline, typ string, min int) error {
+	return r.pollTurn(d, typ, min, nil)
+}
+
+func (r *run) pollTurn(d deadline, typ string, min int, also func() error) error {
+	return r.poll(d, func() (bool, string, error) {
+		turn, name, err := r.primaryTurn(typ)
+		return turn >= min, fmt.Sprintf("%s with turn >= %d in %s", typ, min, name), err
+	}, also)
+}
+
+// primaryTurn is the highest turn of typ events in the current session's
+// log (0 while the log does not exist) and the log's name.
+func (r *run) primaryTurn(typ string) (int, string, error) {
+	id, err := r.session()
+	if err != nil {
+		return 0, "", err
+	}
+	l, err := findLog(r.roots.sessions, string(id))
+	if err != nil || l == nil {
+		return 0, fmt.Sprintf("the log of session %s (not written yet)", id), err
+	}
+	turn, err := l.maxTurn(typ)
+	return turn, l.name, err
+}
+
+func (r *run) waitForChild(d deadline, n, min int) error {
+	return r.poll(d, func() (bool, string, error) {
+		children, err := childLogs(r.roots.sessions)
+		if err != nil || len(children) < n {
+			return false, fmt.Sprintf("turn/end with turn >= %d in child log %d (%d child logs so far)", min, n, len(children)), err
+		}
+		l := children[n-1]
+		turn, err := l.maxTurn("turn/end")
+		return turn >= min, fmt.Sprintf("turn/end with turn >= %d in child log %d (%s)", min, n, l.name), err
+	}, nil)
+}
+
+// poll checks cond every pollInterval until it holds, it fails, the step's
+// time is up, the run fails, or the agent exits (after a last look). also,
+// when set, is checked too and may end the wait with an error.
+func (r *run) poll(d deadline, cond func() (ok bool, what string, err error), also func() error) error {
+	timer := time.NewTimer(time.Until(d.at))
+	defer timer.Stop()
+	ticker := time.NewTicker(pollInterval)
+	defer ticker.Stop()
+	for {
+		ok, what, err := cond()
+		if err != nil || ok {
+			return err
+		}
+		if also != nil {
+			if err := also(); err != nil {
+				return err
+			}
+		}
+		select {
+		case <-ticker.C:
+		case <-timer.C:
+			return timedOut(d, what)
+		case <-r.failed:
+			return r.failErr
+		case <-r.ctx.Done():
+			return r.cancelled(what)
+		case <-r.agent.exited:
+			if ok, what, err = cond(); err != nil || ok {
+				return err
+			}
+			return fmt.Errorf("agent exited (%s) while the harness was waiting for %s", r.agent.exitState(), what)
+		}
+	}
+}
+
+// await runs an SDK call and waits for it within the step's time; the
+// call itself is never cancelled (that would put $/cancel_request on the
+// wire); it ends when the agent answers or the connection closes.
+func await[T any](r *run, d deadline, what string, call func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		v, err := call()
+		ch <- result{v, err}
+	}()
+	timer := time.NewTimer(time.Until(d.at))
+	defer timer.Stop()
+	var zero T
+	select {
+	case res := <-ch:
+		return res.v, res.err
+	case <-timer.C:
+		return zero, timedOut(d, what)
+	case <-r.failed:
+		return zero, r.failErr
+	case <-r.ctx.Done():
+		return zero, r.cancelled(what)
+	}
+}
+
+// explain rewrites a failed call whose cause is the agent going away.
+func (r *run) explain(method string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var we *waitError
+	if errors.As(err, &we) || err == r.failure() {
+		return err
+	}
+	if r.disconnected() {
+		select {
+		case <-r.agent.exited:
+			return fmt.Errorf("agent exited (%s) before answering %s", r.agent.exitState(), method)
+		case <-time.After(r.cfg.Grace):
+			return fmt.Errorf("agent closed its stdout before answering %s", method)
+		}
+	}
+	return fmt.Errorf("%s: %w", method, err)
+}
+
+// disconnected reports whether the agent's stdout has ended.
+func (r *run) disconnected() bool {
+	select {
+	case <-r.conn.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// bg is the context of SDK calls: never cancelled, see await.
+func (r *run) bg() context.Context { return context.Background() }
+
+// expand replaces {{cwd}} in prompt text with the live cwd.
+func (r *run) expand(s string) string {
+	return strings.ReplaceAll(s, "{{cwd}}", r.roots.cwd)
+}
+
+// expandJSON replaces {{cwd}} inside JSON strings with the live cwd.
+func (r *run) expandJSON(raw json.RawMessage) []byte {
+	b, _ := json.Marshal(r.roots.cwd)
+	return []byte(strings.ReplaceAll(string(raw), "{{cwd}}", string(b[1:len(b)-1])))
+}
+
+// waitError is a wait that ended without an answer (time up, cancelled).
+type waitError struct{ msg string }
+
+func (e *waitError) Error() string { return e.msg }
+
+func timedOut(d deadline, what string) error {
+	return &waitError{fmt.Sprintf("timed out after %s waiting for %s", d.total, what)}
+}
+
+func (r *run) cancelled(what string) error {
+	return &waitError{fmt.Sprintf("cancelled while waiting for %s: %v", what, r.ctx.Err())}
+}

@@ -1,0 +1,193 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	acp "github.com/coder/acp-go-sdk"
+	"github.com/creack/pty"
+)
+
+// terminals are the terminal/* processes the agent asked for. Each runs in a
+// pty (creack/pty) in its own session, so its process group can be killed
+// as a whole; all are killed when the run ends.
+type terminals struct {
+	env   []string      // the agent's environment; a request's env is added
+	grace time.Duration // how long release waits for output after a kill
+
+	mu   sync.Mutex
+	next int
+	m    map[string]*terminal
+}
+
+type terminal struct {
+	cmd   *exec.Cmd
+	ptmx  *os.File
+	limit int // 0: unlimited
+
+	mu        sync.Mutex
+	out       []byte
+	truncated bool
+	status    *acp.TerminalExitStatus // set once done is closed
+
+	readDone chan struct{}
+	done     chan struct{} // exited, and output read (bounded)
+}
+
+func (ts *terminals) create(req acp.CreateTerminalRequest, dir string) (string, error) {
+	cmd := exec.Command(req.Command, req.Args...)
+	cmd.Dir = dir
+	cmd.Env = append([]string(nil), ts.env...)
+	for _, e := range req.Env {
+		cmd.Env = append(cmd.Env, e.Name+"="+e.Value)
+	}
+	ptmx, err := pty.Start(cmd) // Setsid: own session and process group
+	if err != nil {
+		return "", fmt.Errorf("terminal/create: %w", err)
+	}
+	t := &terminal{cmd: cmd, ptmx: ptmx, readDone: make(chan struct{}), done: make(chan struct{})}
+	if req.OutputByteLimit != nil && *req.OutputByteLimit > 0 {
+		t.limit = *req.OutputByteLimit
+	}
+	go t.read()
+	go t.wait(ts.grace)
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	ts.next++
+	id := fmt.Sprintf("term-%d", ts.next)
+	if ts.m == nil {
+		ts.m = map[string]*terminal{}
+	}
+	ts.m[id] = t
+	return id, nil
+}
+
+func (ts *terminals) get(id string) (*terminal, error) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	t, ok := ts.m[id]
+	if !ok {
+		return nil, fmt.Errorf("unknown terminal %q", id)
+	}
+	return t, nil
+}
+
+// release kills the terminal and forgets it.
+func (ts *terminals) release(id string) error {
+	t, err := ts.get(id)
+	if err != nil {
+		return err
+	}
+	t.kill()
+	<-t.done
+	t.ptmx.Close()
+	ts.mu.Lock()
+	delete(ts.m, id)
+	ts.mu.Unlock()
+	return nil
+}
+
+// closeAll kills and releases every terminal (run shutdown).
+func (ts *terminals) closeAll() {
+	ts.mu.Lock()
+	ids := make([]string, 0, len(ts.m))
+	for id := range ts.m {
+		ids = append(ids, id)
+	}
+	ts.mu.Unlock()
+	for _, id := range ids {
+		ts.release(id)
+	}
+}
+
+// read copies pty output into the buffer until the pty closes (EIO once
+// every holder of the tty is gone, or the master is closed).
+func (t *terminal) read() {
+	defer close(t.readDone)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := t.ptmx.Read(buf)
+		t.append(buf[:n])
+		if err != nil {
+			return
+		}
+	}
+}
+
+// append adds output, keeping only the last limit bytes, cut at a
+// character boundary.
+func (t *terminal) append(p []byte) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.out = append(t.out, p...)
+	if t.limit > 0 && len(t.out) > t.limit {
+		cut := len(t.out) - t.limit
+		for cut < len(t.out) && !utf8.RuneStart(t.out[cut]) {
+			cut++
+		}
+		t.out = append(t.out[:0:0], t.out[cut:]...)
+		t.truncated = true
+	}
+}
+
+// wait records the exit status once the command exits and its output is
+// read; a descendant holding the tty open delays that by at most grace.
+func (t *terminal) wait(grace time.Duration) {
+	t.cmd.Wait() // the status below says how it ended
+	select {
+	case <-t.readDone:
+	case <-time.After(grace):
+	}
+	st := &acp.TerminalExitStatus{}
+	if ws, ok := t.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		st.Signal = acp.Ptr(signalName(ws.Signal()))
+	} else {
+		st.ExitCode = acp.Ptr(t.cmd.ProcessState.ExitCode())
+	}
+	t.mu.Lock()
+	t.status = st
+	t.mu.Unlock()
+	close(t.done)
+}
+
+// kill SIGKILLs the terminal's whole process group.
+func (t *terminal) kill() {
+	signalGroup(t.cmd.Process.Pid, syscall.SIGKILL)
+}
+
+func (t *terminal) output() acp.TerminalOutputResponse {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return acp.TerminalOutputResponse{Output: string(t.out), Truncated: t.truncated, ExitStatus: t.status}
+}
+
+func (t *terminal) waitForExit(ctx context.Context) (acp.WaitForTerminalExitResponse, error) {
+	select {
+	case <-t.done:
+	case <-ctx.Done():
+		return acp.WaitForTerminalExitResponse{}, ctx.Err()
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return acp.WaitForTerminalExitResponse{ExitCode: t.status.ExitCode, Signal: t.status.Signal}, nil
+}
+
+var signalNames = map[syscall.Signal]string{
+	syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT",
+	syscall.SIGABRT: "SIGABRT", syscall.SIGKILL: "SIGKILL", syscall.SIGSEGV: "SIGSEGV",
+	syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM",
+	syscall.SIGUSR1: "SIGUSR1", syscall.SIGUSR2: "SIGUSR2",
+}
+
+func signalName(s syscall.Signal) string {
+	if n, ok := signalNames[s]; ok {
+		return n
+	}
+	return fmt.Sprintf("SIG%d", int(s))
+}

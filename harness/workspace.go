@@ -1,0 +1,167 @@
+package harness
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// roots are the private temporary directories of one run, all under one
+// directory whose name carries the run's nonce.
+type roots struct {
+	base     string // <TempDir>/acpsnap-<nonce>
+	cwd      string // base/workspace: the scenario cwd, seeded from workspace/
+	home     string // base/home: the agent's HOME
+	sessions string // base/sessions: ACPSNAP_SESSIONS_DIR
+}
+
+// makeRoots creates the run's roots (mode 0700) and seeds the cwd from
+// seed when that folder exists. The cwd's base name is always "workspace",
+// so an agent that shows it stays deterministic.
+func makeRoots(tempDir, seed string) (*roots, error) {
+	if tempDir == "" {
+		tempDir = os.TempDir()
+	}
+	nonce := make([]byte, 8)
+	if _, err := rand.Read(nonce); err != nil {
+		return nil, err
+	}
+	base := filepath.Join(tempDir, "acpsnap-"+hex.EncodeToString(nonce))
+	if err := os.MkdirAll(tempDir, 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.Mkdir(base, 0o700); err != nil {
+		return nil, err
+	}
+	r := &roots{base: base, cwd: filepath.Join(base, "workspace"),
+		home: filepath.Join(base, "home"), sessions: filepath.Join(base, "sessions")}
+	for _, d := range []string{r.cwd, r.home, r.sessions} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			r.remove()
+			return nil, err
+		}
+	}
+	if err := copyTree(seed, r.cwd); err != nil {
+		r.remove()
+		return nil, fmt.Errorf("seed workspace: %w", err)
+	}
+	return r, nil
+}
+
+// copyTree copies src into the existing dst, preserving permission bits and
+// symbolic links. A missing src copies nothing.
+func copyTree(src, dst string) error {
+	if _, err := os.Lstat(src); os.IsNotExist(err) {
+		return nil
+	}
+	type dirMode struct {
+		path string
+		mode fs.FileMode
+	}
+	var dirs []dirMode
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(dst, rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			if rel != "." {
+				dirs = append(dirs, dirMode{target, info.Mode().Perm()})
+			}
+			return os.MkdirAll(target, 0o700)
+		case d.Type()&fs.ModeSymlink != 0:
+			link, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(link, target)
+		case d.Type().IsRegular():
+			return copyFile(path, target, info.Mode().Perm())
+		}
+		return fmt.Errorf("%s: unsupported file type %v", path, d.Type())
+	})
+	if err != nil {
+		return err
+	}
+	// Directory modes last, deepest first, so read-only folders can be filled.
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if err := os.Chmod(dirs[i].path, dirs[i].mode); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func copyFile(src, dst string, mode fs.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(dst, mode)
+	}
+	return err
+}
+
+// remove deletes the roots, first making every directory writable so that
+// read-only folders the workspace or the agent made cannot keep them alive.
+func (r *roots) remove() error {
+	if err := os.RemoveAll(r.base); err == nil {
+		return nil
+	}
+	filepath.WalkDir(r.base, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(path, 0o700)
+		}
+		return nil
+	})
+	return os.RemoveAll(r.base)
+}
+
+// cwdAliases are the other spellings of cwd that name the same directory:
+// its real path and the /private variants macOS uses for /tmp and /var.
+func cwdAliases(cwd string) []string {
+	var out []string
+	add := func(p string) {
+		if p == "" || p == cwd || slices.Contains(out, p) {
+			return
+		}
+		a, errA := os.Stat(p)
+		b, errB := os.Stat(cwd)
+		if errA == nil && errB == nil && os.SameFile(a, b) {
+			out = append(out, p)
+		}
+	}
+	real, _ := filepath.EvalSymlinks(cwd)
+	for _, p := range []string{real, cwd} {
+		add(p)
+		if rest, ok := strings.CutPrefix(p, "/private/"); ok {
+			add("/" + rest)
+		} else if p != "" {
+			add("/private" + p)
+		}
+	}
+	return out
+}
+
