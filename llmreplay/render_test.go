@@ -103,3 +103,10 @@ func toolEntry(ids ...string) Entry {
 	}
 	return Entry{Kind: KindChunks, Chunks: append(cs, Chunk{Type: Finish, Reason: FinishToolCalls})}
 }
+
+// fixtureSeeds lists the corpus's session logs, to seed fuzzers with real
+// logs.
+func fixtureSeeds() []string {
+	paths, _ := filepath.Glob("../snapshots/*/session*.jsonl")
+	return paths
+}

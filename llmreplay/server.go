@@ -146,9 +146,9 @@ func (s *Server) Close() error {
 		return nil
 	}
 	s.closed = true
-	close(s.done)
 	s.mu.Unlock()
-	err := s.srv.Close()
+	err := s.srv.Close() // connections break first: a hung stream ends without a clean end
+	close(s.done)
 	<-s.served
 	s.active.Wait()
 	return err
