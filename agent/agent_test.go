@@ -1,0 +1,376 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	acp "github.com/coder/acp-go-sdk"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/acpsnap/acpsnap/internal/sessionlog"
+	"github.com/acpsnap/acpsnap/llmreplay"
+)
+
+func TestInitialize(t *testing.T) {
+	r := newRig(t, newScript().provider(), nil, nil)
+	resp := r.init(acp.ClientCapabilities{})
+	if resp.ProtocolVersion != 1 || resp.AgentCapabilities.LoadSession {
+		t.Errorf("initialize = protocol %d, loadSession %v; want 1, false", resp.ProtocolVersion, resp.AgentCapabilities.LoadSession)
+	}
+}
+
+func TestServeRejectsBadConfig(t *testing.T) {
+	type testCase struct {
+		name string
+		cfg  Config
+		want string
+	}
+	prov := newScript().provider()
+	for _, tc := range []testCase{
+		{"no provider", Config{SessionsDir: "x"}, "Provider is required"},
+		{"no sessions dir", Config{Provider: prov}, "SessionsDir is required"},
+		{"bad permission", Config{Provider: prov, SessionsDir: "x", Permission: "never"}, `permission mode "never"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := Serve(context.Background(), tc.cfg, strings.NewReader(""), &strings.Builder{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Serve error = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestNewSessionRejectsInvalidParams(t *testing.T) {
+	type testCase struct {
+		name string
+		req  func(cwd string) acp.NewSessionRequest
+		want string
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdio := acp.McpServer{Stdio: &acp.McpServerStdio{Name: "x", Command: "x", Args: []string{}, Env: []acp.EnvVariable{}}}
+	for _, tc := range []testCase{
+		{"relative cwd", func(string) acp.NewSessionRequest {
+			return acp.NewSessionRequest{Cwd: "rel/dir", McpServers: []acp.McpServer{}}
+		}, `cwd must be an absolute path, got "rel/dir"`},
+		{"missing cwd", func(cwd string) acp.NewSessionRequest {
+			return acp.NewSessionRequest{Cwd: filepath.Join(cwd, "nope"), McpServers: []acp.McpServer{}}
+		}, "is not an existing directory"},
+		{"cwd is a file", func(string) acp.NewSessionRequest {
+			return acp.NewSessionRequest{Cwd: file, McpServers: []acp.McpServer{}}
+		}, "is not an existing directory"},
+		{"mcp servers", func(cwd string) acp.NewSessionRequest {
+			return acp.NewSessionRequest{Cwd: cwd, McpServers: []acp.McpServer{stdio}}
+		}, "mcpServers are not supported (got 1)"},
+		{"additional directories", func(cwd string) acp.NewSessionRequest {
+			return acp.NewSessionRequest{Cwd: cwd, McpServers: []acp.McpServer{}, AdditionalDirectories: []string{cwd}}
+		}, "additionalDirectories are not supported"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, newScript().provider(), nil, nil)
+			r.init(acp.ClientCapabilities{})
+			_, err := r.conn.NewSession(r.ctx(), tc.req(r.cwd))
+			assertRPCError(t, err, -32602, tc.want)
+			entries, _ := os.ReadDir(r.cfg.SessionsDir)
+			if len(entries) != 0 {
+				t.Errorf("a rejected session/new left %d entries in the sessions dir", len(entries))
+			}
+		})
+	}
+}
+
+func TestPromptUnknownSession(t *testing.T) {
+	r := newRig(t, newScript().provider(), nil, nil)
+	r.init(acp.ClientCapabilities{})
+	_, err := r.prompt("nope", "hi")
+	assertRPCError(t, err, -32602, `unknown session "nope"`)
+}
+
+// assertRPCError checks a JSON-RPC error's code and that its data mentions want.
+func assertRPCError(t *testing.T, err error, code int, want string) {
+	t.Helper()
+	var re *acp.RequestError
+	if !errors.As(err, &re) {
+		t.Fatalf("error = %v, want a JSON-RPC error %d", err, code)
+	}
+	if re.Code != code || !strings.Contains(re.Message+" "+fmt.Sprint(re.Data), want) {
+		t.Errorf("error = %s, want code %d mentioning %q", re.Error(), code, want)
+	}
+}
+
+func TestTextTurnStreamsAndLogs(t *testing.T) {
+	sc := newScript(chunks(
+		llmreplay.Chunk{Type: llmreplay.BlockStart, Index: 0, BlockType: llmreplay.BlockReasoning},
+		llmreplay.Chunk{Type: llmreplay.ReasoningDelta, Index: 0, Text: "hmm, "},
+		llmreplay.Chunk{Type: llmreplay.ReasoningDelta, Index: 0, Text: "greet"},
+		llmreplay.Chunk{Type: llmreplay.BlockEnd, Index: 0},
+		llmreplay.Chunk{Type: llmreplay.BlockStart, Index: 1, BlockType: llmreplay.BlockText},
+		llmreplay.Chunk{Type: llmreplay.TextDelta, Index: 1, Text: "Hello"},
+		llmreplay.Chunk{Type: llmreplay.TextDelta, Index: 1, Text: ", world"},
+		llmreplay.Chunk{Type: llmreplay.BlockEnd, Index: 1},
+		llmreplay.Chunk{Type: llmreplay.Usage, InputTokens: 10, OutputTokens: 5},
+		llmreplay.Chunk{Type: llmreplay.Finish, Reason: llmreplay.FinishStop},
+	))
+	r := newRig(t, sc.provider(), nil, nil)
+	sid := r.session(acp.ClientCapabilities{})
+	r.mustPrompt(sid, "say hello", acp.StopReasonEndTurn)
+
+	wantUpdates := []string{
+		sid + " thought hmm, ", sid + " thought greet",
+		sid + " message Hello", sid + " message , world",
+	}
+	if diff := cmp.Diff(wantUpdates, r.client.summary()); diff != "" {
+		t.Errorf("session updates (-want +got):\n%s", diff)
+	}
+
+	reqs := sc.requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d model calls, want 1", len(reqs))
+	}
+	req := reqs[0]
+	if req.SessionID != sid || req.SpawnedBy != "" || req.Cwd != r.cwd || req.Model != DefaultModel {
+		t.Errorf("request = session %q, spawnedBy %q, cwd %q, model %q", req.SessionID, req.SpawnedBy, req.Cwd, req.Model)
+	}
+	if diff := cmp.Diff([]Message{{Role: "user", Content: "say hello"}}, req.Messages); diff != "" {
+		t.Errorf("request messages (-want +got):\n%s", diff)
+	}
+	var names []string
+	for _, tl := range req.Tools {
+		names = append(names, tl.Name)
+	}
+	if diff := cmp.Diff([]string{"read_file", "write_file", "edit_file", "list_dir", "bash", "todo_write", "task"}, names); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+
+	l := r.log(sid)
+	wantHeader := sessionlog.Header{Type: "session", Version: 1, ID: sid, CreatedAt: fixedClock().UnixMilli(), Cwd: r.cwd}
+	if diff := cmp.Diff(wantHeader, l.Header); diff != "" {
+		t.Errorf("header (-want +got):\n%s", diff)
+	}
+	wantTypes := []string{"turn/start", "user/message", "step/start", "request/header"}
+	for range 10 {
+		wantTypes = append(wantTypes, "assistant/chunk")
+	}
+	wantTypes = append(wantTypes, "assistant/message", "step/end", "turn/end")
+	if diff := cmp.Diff(wantTypes, types(l)); diff != "" {
+		t.Errorf("event types (-want +got):\n%s", diff)
+	}
+	msgs := data[assistantMessageData](t, l, "assistant/message")
+	if diff := cmp.Diff([]assistantMessageData{{Turn: 1, Step: 1, ID: "id-3", Text: "Hello, world", Reasoning: "hmm, greet"}}, msgs); diff != "" {
+		t.Errorf("assistant/message (-want +got):\n%s", diff)
+	}
+	ends := data[turnEndData](t, l, "turn/end")
+	if diff := cmp.Diff([]turnEndData{{Turn: 1, Reason: endReason{Kind: "completed"}}}, ends); diff != "" {
+		t.Errorf("turn/end (-want +got):\n%s", diff)
+	}
+	hdr := data[requestHeaderData](t, l, "request/header")
+	if len(hdr) != 1 || hdr[0].Model != DefaultModel || !strings.Contains(hdr[0].System, r.cwd) || len(hdr[0].Tools) != 7 {
+		t.Errorf("request/header = %+v", hdr)
+	}
+	users := data[struct {
+		Turn    int
+		ID      string
+		Content []map[string]any
+	}](t, l, "user/message")
+	if len(users) != 1 || users[0].Content[0]["text"] != "say hello" {
+		t.Errorf("user/message = %+v", users)
+	}
+}
+
+func TestSecondTurnSeesHistory(t *testing.T) {
+	sc := newScript(say("one"), say("two"))
+	r := newRig(t, sc.provider(), nil, nil)
+	sid := r.session(acp.ClientCapabilities{})
+	r.mustPrompt(sid, "first", acp.StopReasonEndTurn)
+	r.mustPrompt(sid, "second", acp.StopReasonEndTurn)
+	want := []Message{
+		{Role: "user", Content: "first"},
+		{Role: "assistant", Content: "one"},
+		{Role: "user", Content: "second"},
+	}
+	if diff := cmp.Diff(want, sc.requests()[1].Messages); diff != "" {
+		t.Errorf("second request messages (-want +got):\n%s", diff)
+	}
+	turns := data[turnData](t, r.log(sid), "turn/start")
+	if diff := cmp.Diff([]turnData{{Turn: 1}, {Turn: 2}}, turns); diff != "" {
+		t.Errorf("turn/start (-want +got):\n%s", diff)
+	}
+}
+
+func TestCreatedAtStrictlyIncreases(t *testing.T) {
+	r := newRig(t, newScript().provider(), nil, nil)
+	r.init(acp.ClientCapabilities{})
+	var ids []string
+	for range 3 {
+		resp, err := r.conn.NewSession(r.ctx(), acp.NewSessionRequest{Cwd: r.cwd, McpServers: []acp.McpServer{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, string(resp.SessionId))
+	}
+	var got []int64
+	for _, id := range ids {
+		got = append(got, r.log(id).Header.CreatedAt)
+	}
+	base := fixedClock().UnixMilli()
+	if diff := cmp.Diff([]int64{base, base + 1, base + 2}, got); diff != "" {
+		t.Errorf("createdAt with a frozen clock (-want +got):\n%s", diff)
+	}
+}
+
+func TestRetryOnceThenSucceed(t *testing.T) {
+	prefix := []llmreplay.Chunk{
+		{Type: llmreplay.BlockStart, Index: 0, BlockType: llmreplay.BlockText},
+		{Type: llmreplay.TextDelta, Index: 0, Text: "par"},
+	}
+	sc := newScript(fail("RATE_LIMIT", "slow down", prefix...), say("done"))
+	r := newRig(t, sc.provider(), nil, nil)
+	sid := r.session(acp.ClientCapabilities{})
+	r.mustPrompt(sid, "go", acp.StopReasonEndTurn)
+	if n := len(sc.requests()); n != 2 {
+		t.Errorf("%d model calls, want 2", n)
+	}
+	l := r.log(sid)
+	var got []string
+	for _, c := range data[chunkData](t, l, "assistant/chunk") {
+		if c.Step != 1 {
+			t.Errorf("chunk in step %d, want every chunk in step 1", c.Step)
+		}
+		got = append(got, c.Chunk.Type+"/"+c.Chunk.Reason+"/"+c.Chunk.Code+"/"+c.Chunk.Error)
+	}
+	want := []string{
+		"block-start///", "text-delta///", "finish/error/RATE_LIMIT/slow down",
+		"block-start///", "text-delta///", "block-end///", "finish/stop//",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("chunks (-want +got):\n%s", diff)
+	}
+	if n := len(data[stepData](t, l, "request/header")); n != 1 {
+		t.Errorf("%d request/header events, want 1 (the retry is in the same step)", n)
+	}
+}
+
+func TestProviderErrorsEndTheTurn(t *testing.T) {
+	type testCase struct {
+		name    string
+		script  *script
+		calls   int
+		wantEnd endReason
+		want    string // in the JSON-RPC error
+	}
+	for _, tc := range []testCase{
+		{"not retryable", newScript(fail("AUTH", "bad key")), 1,
+			endReason{Kind: "error", Message: "bad key", Code: "AUTH"}, "code:AUTH"},
+		{"retried once only", newScript(fail("UNAVAILABLE", "down"), fail("UNAVAILABLE", "still down")), 2,
+			endReason{Kind: "error", Message: "still down", Code: "UNAVAILABLE"}, "message:still down"},
+		{"model error finish", newScript(chunks(llmreplay.Chunk{Type: llmreplay.Finish, Reason: llmreplay.FinishError, Error: "content filter"})), 1,
+			endReason{Kind: "error", Message: "content filter"}, "message:content filter"},
+		{"stream without finish", newScript(chunks(textChunks("x", "")[:2]...)), 1,
+			endReason{Kind: "error", Message: "the model stream ended without a finish chunk", Code: "STREAM"}, "code:STREAM"},
+		{"plain error", newScript(func(context.Context, Request, func(llmreplay.Chunk) error) error { return errors.New("boom") }), 1,
+			endReason{Kind: "error", Message: "boom", Code: "INTERNAL"}, "code:INTERNAL"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, tc.script.provider(), nil, nil)
+			sid := r.session(acp.ClientCapabilities{})
+			_, err := r.prompt(sid, "go")
+			assertRPCError(t, err, -32603, tc.want)
+			if n := len(tc.script.requests()); n != tc.calls {
+				t.Errorf("%d model calls, want %d", n, tc.calls)
+			}
+			l := r.log(sid)
+			ends := data[turnEndData](t, l, "turn/end")
+			if diff := cmp.Diff([]turnEndData{{Turn: 1, Reason: tc.wantEnd}}, ends); diff != "" {
+				t.Errorf("turn/end (-want +got):\n%s", diff)
+			}
+			chunks := data[chunkData](t, l, "assistant/chunk")
+			last := chunks[len(chunks)-1].Chunk
+			if last.Type != llmreplay.Finish || last.Reason != llmreplay.FinishError || last.Code != tc.wantEnd.Code {
+				t.Errorf("last chunk = %+v, want finish{error, code %q}", last, tc.wantEnd.Code)
+			}
+		})
+	}
+}
+
+func TestMaxTokens(t *testing.T) {
+	cut := append(textChunks("partial", llmreplay.FinishMaxTokens)[:3:3], callChunks(call("c1", "bash", map[string]any{"command": "ec"}))...)
+	cut[len(cut)-1].Reason = llmreplay.FinishMaxTokens
+	sc := newScript(chunks(cut...))
+	r := newRig(t, sc.provider(), nil, nil)
+	sid := r.session(acp.ClientCapabilities{})
+	r.mustPrompt(sid, "go", acp.StopReasonMaxTokens)
+	l := r.log(sid)
+	if diff := cmp.Diff([]turnEndData{{Turn: 1, Reason: endReason{Kind: "max-tokens"}}}, data[turnEndData](t, l, "turn/end")); diff != "" {
+		t.Errorf("turn/end (-want +got):\n%s", diff)
+	}
+	if n := len(data[toolCallData](t, l, "tool/call")); n != 0 {
+		t.Errorf("%d tool calls ran after max-tokens, want 0", n)
+	}
+}
+
+func TestMaxSteps(t *testing.T) {
+	list := call("c", "list_dir", map[string]any{})
+	sc := newScript(use(list), use(list), use(list))
+	r := newRig(t, sc.provider(), nil, func(c *Config) { c.MaxSteps = 2 })
+	sid := r.session(acp.ClientCapabilities{})
+	r.mustPrompt(sid, "loop", acp.StopReasonMaxTurnRequests)
+	if n := len(sc.requests()); n != 2 {
+		t.Errorf("%d model calls, want MaxSteps = 2", n)
+	}
+	ends := data[turnEndData](t, r.log(sid), "turn/end")
+	if diff := cmp.Diff([]turnEndData{{Turn: 1, Reason: endReason{Kind: "max-steps"}}}, ends); diff != "" {
+		t.Errorf("turn/end (-want +got):\n%s", diff)
+	}
+}
+
+func TestCancelDuringStream(t *testing.T) {
+	ready := make(chan struct{})
+	sc := newScript(hang(ready))
+	r := newRig(t, sc.provider(), nil, nil)
+	sid := r.session(acp.ClientCapabilities{})
+	done := make(chan acp.StopReason, 1)
+	go func() {
+		resp, err := r.prompt(sid, "go")
+		if err != nil {
+			t.Errorf("prompt: %v", err)
+		}
+		done <- resp.StopReason
+	}()
+	<-ready
+	if err := r.conn.Cancel(r.ctx(), acp.CancelNotification{SessionId: acp.SessionId(sid)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-done; got != acp.StopReasonCancelled {
+		t.Errorf("stop reason = %q, want cancelled", got)
+	}
+	l := r.log(sid)
+	want := []string{"turn/start", "user/message", "step/start", "request/header", "assistant/chunk", "assistant/chunk", "step/end", "turn/end"}
+	if diff := cmp.Diff(want, types(l)); diff != "" {
+		t.Errorf("event types (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]turnEndData{{Turn: 1, Reason: endReason{Kind: "aborted", By: "user"}}}, data[turnEndData](t, l, "turn/end")); diff != "" {
+		t.Errorf("turn/end (-want +got):\n%s", diff)
+	}
+}
+
+func TestStdinEOFDisposesRunningTurn(t *testing.T) {
+	ready := make(chan struct{})
+	r := newRig(t, newScript(hang(ready)).provider(), nil, nil)
+	sid := r.session(acp.ClientCapabilities{})
+	go r.prompt(sid, "go") //nolint:errcheck // the answer races the shutdown; the log is what matters
+	<-ready
+	if err := r.close(); err != nil {
+		t.Fatalf("Serve after EOF = %v, want nil", err)
+	}
+	l := r.log(sid)
+	if diff := cmp.Diff([]turnEndData{{Turn: 1, Reason: endReason{Kind: "aborted", By: "disposed"}}}, data[turnEndData](t, l, "turn/end")); diff != "" {
+		t.Errorf("turn/end (-want +got):\n%s", diff)
+	}
+}
