@@ -1,0 +1,197 @@
+package harness_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/fakeagent"
+)
+
+func TestRunDrivesEveryStep(t *testing.T) {
+	cancelled := []fakeagent.Action{{TurnStart: true}, {WriteFile: "marker"}, {WaitCancel: true}, {TurnEnd: "aborted"}}
+	sc := scenario{
+		script: fakeagent.Script{Prompts: [][]fakeagent.Action{
+			{{TurnStart: true}, {WriteFile: "made-by-agent"}, {TurnEnd: "completed"}},
+			{{TurnStart: true}, {TurnEnd: "completed"}},
+			{{ReplyError: &fakeagent.RPCError{Code: -32000, Message: "model unavailable"}}},
+			cancelled,
+			{{TurnStart: true}, {WaitCancel: true}, {TurnEnd: "aborted"}},
+			{{TurnStart: true}, {Child: &fakeagent.Child{DelayMs: 50}}, {TurnEnd: "completed"}},
+		}},
+		input: input(t, []map[string]any{
+			op("initialize"),
+			op("newSessionExpectError", "params", map[string]any{"cwd": "relative/dir"}),
+			op("newSession"),
+			op("prompt", "text", "hello from {{cwd}}"),
+			op("waitForFile", "path", "made-by-agent"),
+			op("promptContent", "content", []map[string]any{{"type": "text", "text": "two"}}),
+			op("promptExpectError", "text", "fail please"),
+			op("promptAndCancel", "text", "stop me", "waitForFile", "marker"),
+			op("promptAndCancel", "text", "stop me at turn start"),
+			op("waitForTurnStart", "minimumTurn", 4),
+			op("waitForTurnEnd", "minimumTurn", 4, "timeoutMs", 2000),
+			op("prompt", "text", "spawn a child"),
+			op("waitForSubagentTurnEnd", "child", 1, "minimumTurn", 1),
+			op("cancel"),
+		}, map[string]any{"clientCapabilities": map[string]any{"fs": map[string]any{"readTextFile": true}}}),
+	}
+	res, err, _ := run(t, sc.write(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var ops []string
+	for _, s := range res.Steps {
+		ops = append(ops, s.Op)
+	}
+	want := []string{"initialize", "newSessionExpectError", "newSession", "prompt", "waitForFile", "promptContent",
+		"promptExpectError", "promptAndCancel", "promptAndCancel", "waitForTurnStart", "waitForTurnEnd", "prompt",
+		"waitForSubagentTurnEnd", "cancel"}
+	if diff := cmp.Diff(want, ops); diff != "" {
+		t.Errorf("steps (-want +got):\n%s", diff)
+	}
+
+	// The wire: every line recorded raw and JSON, answers included.
+	var stops []string
+	for _, line := range res.Stdout {
+		var m struct {
+			Result struct {
+				StopReason string `json:"stopReason"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(line, &m); err != nil {
+			t.Fatalf("stdout line %q: %v", line, err)
+		}
+		if m.Result.StopReason != "" {
+			stops = append(stops, m.Result.StopReason)
+		}
+	}
+	if diff := cmp.Diff([]string{"end_turn", "end_turn", "cancelled", "cancelled", "end_turn"}, stops); diff != "" {
+		t.Errorf("stop reasons on stdout (-want +got):\n%s", diff)
+	}
+
+	// Harvest: primary first, then the child.
+	if len(res.Logs) != 2 || res.Logs[0].Header.ID != "sess-1" || res.Logs[1].Header.ParentSession != "sess-1" {
+		t.Fatalf("logs: %+v", res.Logs)
+	}
+	if got := len(events(t, res.Logs[0], "turn/end")); got != 5 {
+		t.Errorf("primary log has %d turn/end events, want 5", got)
+	}
+	if res.Report == nil {
+		t.Error("no replay report harvested")
+	}
+
+	// What the agent received (it echoes requests on stderr).
+	for _, want := range []string{
+		`<- initialize {"clientCapabilities":{"auth":{},"fs":{"readTextFile":true}}`,
+		`<- session/new {"cwd":"relative/dir","mcpServers":[]}`,
+		`"text":"hello from ` + res.Cwd + `"`,
+		`<- session/cancel {"sessionId":"sess-1"}`,
+	} {
+		if !strings.Contains(res.Stderr, want) {
+			t.Errorf("agent stderr lacks %s\nstderr:\n%s", want, res.Stderr)
+		}
+	}
+	if filepath.Base(res.Cwd) != "workspace" {
+		t.Errorf("cwd %s: want base name workspace", res.Cwd)
+	}
+	if _, err := os.Stat(res.Cwd); !os.IsNotExist(err) {
+		t.Errorf("cwd %s still exists after Run", res.Cwd)
+	}
+}
+
+func TestRunEnvironment(t *testing.T) {
+	tests := []struct {
+		name    string
+		mode    string
+		want    []string
+		notWant []string
+	}{
+		{"replay", "", []string{"ACPSNAP_MODE=replay", "ACPSNAP_PERMISSION=ask", "TZ=UTC", "LANG=C.UTF-8", "SCENARIO_VAR=from-manifest", "ACPSNAP_FIXTURE=", "ACPSNAP_FIXTURE_CHILDREN=", "ACPSNAP_OVERRIDE="},
+			[]string{"DEEPSEEK_API_KEY", "LEAKY"}},
+		{"record", "record", []string{"ACPSNAP_MODE=record", "DEEPSEEK_API_KEY=sk-test"}, []string{"LEAKY"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sc := scenario{
+				permission: "ask",
+				script:     fakeagent.Script{Start: []fakeagent.Action{{PrintEnv: true}}},
+				input:      input(t, []map[string]any{op("initialize")}, nil),
+				files: map[string]string{"session.jsonl": "", "session.1.jsonl": "", "session.2.jsonl": "",
+					"session.4.jsonl": "", "replay.override.json": "[]"},
+			}
+			dir := sc.write(t)
+			res, err, _ := run(t, dir, func(c *harness.Config) {
+				c.Mode = tt.mode
+				c.Secrets = map[string]string{"DEEPSEEK_API_KEY": "sk-test"}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			env := map[string]string{}
+			for _, line := range strings.Split(res.Stderr, "\n") {
+				if kv, ok := strings.CutPrefix(line, "fakeagent: env "); ok {
+					k, v, _ := strings.Cut(kv, "=")
+					env[k] = v
+				}
+			}
+			for _, w := range tt.want {
+				k, v, _ := strings.Cut(w, "=")
+				if got, ok := env[k]; !ok || !strings.HasPrefix(got, v) {
+					t.Errorf("agent env %s = %q, want prefix %q", k, got, v)
+				}
+			}
+			for _, k := range tt.notWant {
+				if _, ok := env[k]; ok {
+					t.Errorf("agent env has %s", k)
+				}
+			}
+			if home := env["HOME"]; !strings.HasPrefix(home, filepath.Dir(res.Cwd)) {
+				t.Errorf("HOME %s is not private to the run (cwd %s)", home, res.Cwd)
+			}
+			children := strings.Split(env["ACPSNAP_FIXTURE_CHILDREN"], string(os.PathListSeparator))
+			wantChildren := []string{filepath.Join(dir, "session.1.jsonl"), filepath.Join(dir, "session.2.jsonl")}
+			if diff := cmp.Diff(wantChildren, children); diff != "" {
+				t.Errorf("ACPSNAP_FIXTURE_CHILDREN (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestRunSeedsWorkspace(t *testing.T) {
+	sc := scenario{
+		input: input(t, []map[string]any{op("initialize")}, nil),
+		files: map[string]string{"workspace/bin/tool.sh": "#!/bin/sh\n", "workspace/ro/file.txt": "x"},
+	}
+	dir := sc.write(t)
+	if err := os.Chmod(filepath.Join(dir, "workspace/bin/tool.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(dir, "workspace/ro"), 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(filepath.Join(dir, "workspace/ro"), 0o755) })
+	modes := map[string]os.FileMode{}
+	_, err, _ := run(t, dir, func(c *harness.Config) {
+		c.OnStart = func(cwd string) {
+			for _, rel := range []string{"bin/tool.sh", "ro", "ro/file.txt"} {
+				if fi, err := os.Stat(filepath.Join(cwd, rel)); err == nil {
+					modes[rel] = fi.Mode().Perm()
+				}
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]os.FileMode{"bin/tool.sh": 0o755, "ro": 0o555, "ro/file.txt": 0o644}
+	if diff := cmp.Diff(want, modes); diff != "" {
+		t.Errorf("seeded modes (-want +got):\n%s", diff)
+	}
+}
