@@ -296,6 +296,12 @@ func fixedClock() time.Time { return time.UnixMilli(1_700_000_000_000) }
 // newRig starts Serve with prov and a client. mod may adjust the config.
 func newRig(t *testing.T, prov Provider, client *fakeClient, mod func(*Config)) *rig {
 	t.Helper()
+	return newRigAt(t, prov, client, mod, t.TempDir())
+}
+
+// newRigAt is newRig with sessions created in cwd.
+func newRigAt(t *testing.T, prov Provider, client *fakeClient, mod func(*Config), cwd string) *rig {
+	t.Helper()
 	if client == nil {
 		client = &fakeClient{}
 	}
@@ -305,7 +311,7 @@ func newRig(t *testing.T, prov Provider, client *fakeClient, mod func(*Config)) 
 	}
 	toAgentR, toAgentW := io.Pipe()
 	toClientR, toClientW := io.Pipe()
-	r := &rig{t: t, cfg: cfg, cwd: t.TempDir(), client: client, stdin: toAgentW, served: make(chan error, 1)}
+	r := &rig{t: t, cfg: cfg, cwd: cwd, client: client, stdin: toAgentW, served: make(chan error, 1)}
 	go func() {
 		err := Serve(context.Background(), cfg, toAgentR, toClientW)
 		toClientW.Close()
