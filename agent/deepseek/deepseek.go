@@ -113,7 +113,11 @@ func (p *Provider) Stream(ctx context.Context, req agent.Request, emit func(llmr
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return httpError(resp)
+		perr := httpError(resp)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return perr
 	}
 	d := newDecoder(emit)
 	err = d.run(resp.Body)
