@@ -1,0 +1,455 @@
+package llmreplay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/acpsnap/acpsnap/internal/sessionlog"
+	"github.com/google/go-cmp/cmp"
+)
+
+// counter is a NewID seam: "1", "2", … Safe for concurrent use.
+func counter() func() string {
+	var mu sync.Mutex
+	n := 0
+	return func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		n++
+		return strconv.Itoa(n)
+	}
+}
+
+var primaryHeader = sessionlog.Header{ID: "{{session:1}}", Cwd: "{{cwd}}"}
+
+func childHeader(n, toolCall int) sessionlog.Header {
+	return sessionlog.Header{ID: fmt.Sprintf("{{session:%d}}", n), Cwd: "{{cwd}}", DelegationDepth: 1,
+		ParentSession: "{{session:1}}", Origin: "subagent", SpawnedBy: fmt.Sprintf("{{toolCall:%d}}", toolCall)}
+}
+
+// collect streams one call and returns what was emitted and the error.
+func collect(p *Player, req StreamRequest) ([]Chunk, error) {
+	var got []Chunk
+	err := p.Stream(context.Background(), req, func(c Chunk) error {
+		got = append(got, c)
+		return nil
+	})
+	return got, err
+}
+
+func TestPlayerServes(t *testing.T) {
+	dir := t.TempDir()
+	script := Script{
+		{Kind: KindChunks, Chunks: []Chunk{
+			{Type: TextDelta, Text: "in {{cwd}} as {{session:1}}, not {{session:2}} nor {{message:1}}"},
+			{Type: ToolCallDelta, Index: 1, ID: "{{toolCall:1}}", Name: "read", ArgumentsDelta: `{"path":"{{cwd}}/a"}`},
+			{Type: ToolCallDelta, Index: 1, ID: "{{toolCall:1}}", ArgumentsDelta: `}`},
+			{Type: ToolCallDelta, Index: 2, ID: "{{toolCall:2}}", Name: "read", ArgumentsDelta: `{}`},
+			{Type: Finish, Reason: FinishToolCalls}}},
+		{Kind: KindThrow, Chunks: []Chunk{{Type: TextDelta, Text: "again {{toolCall:1}}"}}, Message: "busy at {{cwd}}", Code: "UNAVAILABLE"},
+		stopEntry("done"),
+	}
+	p, err := Load(Config{Primary: writeFixture(t, dir, "session.jsonl", primaryHeader, script), NewID: counter()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := StreamRequest{SessionID: "sess-live", Cwd: "/live"}
+
+	got, err := collect(p, req)
+	want := []Chunk{
+		{Type: TextDelta, Text: "in /live as sess-live, not {{session:2}} nor {{message:1}}"},
+		{Type: ToolCallDelta, Index: 1, ID: "call_1", Name: "read", ArgumentsDelta: `{"path":"/live/a"}`},
+		{Type: ToolCallDelta, Index: 1, ID: "call_1", ArgumentsDelta: `}`},
+		{Type: ToolCallDelta, Index: 2, ID: "call_2", Name: "read", ArgumentsDelta: `{}`},
+		{Type: Finish, Reason: FinishToolCalls},
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("call 1 (-want +got):\n%s", diff)
+	}
+
+	got, err = collect(p, req)
+	if diff := cmp.Diff([]Chunk{{Type: TextDelta, Text: "again call_1"}}, got); diff != "" {
+		t.Errorf("throw prefix (-want +got):\n%s", diff)
+	}
+	var pe *ProviderError
+	if !errors.As(err, &pe) || *pe != (ProviderError{Code: "UNAVAILABLE", Message: "busy at /live"}) {
+		t.Errorf("throw error = %#v, want UNAVAILABLE", err)
+	}
+
+	if diff := cmp.Diff(Report{Fixtures: []FixtureReport{{"session.jsonl", 2, 1}}}, p.Report()); diff != "" {
+		t.Errorf("report after 2 calls (-want +got):\n%s", diff)
+	}
+	if _, err := collect(p, req); err != nil {
+		t.Fatal(err)
+	}
+	_, err = collect(p, req)
+	wantErr := "REPLAY: llmreplay: script exhausted: session.jsonl has 3 entries, model call 4 of session sess-live was not recorded; re-record the scenario"
+	if !errors.As(err, &pe) || pe.Code != "REPLAY" || err.Error() != wantErr {
+		t.Errorf("exhausted error = %v, want %s", err, wantErr)
+	}
+	wantReport := Report{Fixtures: []FixtureReport{{"session.jsonl", 3, 0}}, Errors: []string{wantErr}}
+	if diff := cmp.Diff(wantReport, p.Report()); diff != "" {
+		t.Errorf("final report (-want +got):\n%s", diff)
+	}
+}
+
+func TestPlayerHang(t *testing.T) {
+	dir, cwd := t.TempDir(), t.TempDir()
+	path := writeFixture(t, dir, "session.jsonl", primaryHeader, Script{stopEntry("x")})
+	over := writeFile(t, dir, "replay.override.json", `{"patches":[{"at":0,"entry":{"kind":"hang","readyFile":"marks/ready"}}]}`)
+	p, err := Load(Config{Primary: path, Override: over})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	req := StreamRequest{SessionID: "s", Cwd: cwd}
+	emitted := make(chan Chunk, 1)
+	done := make(chan error)
+	go func() { done <- p.Stream(ctx, req, func(c Chunk) error { emitted <- c; return nil }) }()
+	if diff := cmp.Diff(Chunk{Type: BlockStart, Index: 0, BlockType: BlockText}, <-emitted); diff != "" {
+		t.Errorf("partial chunk (-want +got):\n%s", diff)
+	}
+	// A second call of the same session while the first hangs is an error.
+	_, err = collect(p, req)
+	wantErr := "llmreplay: session s: a second model call while one is in flight; the agent must not overlap the calls of one session"
+	if err == nil || err.Error() != wantErr {
+		t.Errorf("overlapping call error = %v, want %s", err, wantErr)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("hang returned %v, want context.Canceled", err)
+	}
+	if _, err := os.Stat(filepath.Join(cwd, "marks", "ready")); err != nil {
+		t.Errorf("ready file: %v", err)
+	}
+	want := Report{Fixtures: []FixtureReport{{"session.jsonl", 1, 0}}, Errors: []string{wantErr}}
+	if diff := cmp.Diff(want, p.Report()); diff != "" {
+		t.Errorf("report (-want +got):\n%s", diff)
+	}
+}
+
+func TestPlayerEmitError(t *testing.T) {
+	dir := t.TempDir()
+	p, err := Load(Config{Primary: writeFixture(t, dir, "session.jsonl", primaryHeader, Script{stopEntry("x"), stopEntry("y")})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopErr := errors.New("client gone")
+	req := StreamRequest{SessionID: "s"}
+	if err := p.Stream(context.Background(), req, func(Chunk) error { return stopErr }); err != stopErr {
+		t.Errorf("Stream = %v, want the emit error", err)
+	}
+	// The call counts as served and the session is free again.
+	got, err := collect(p, req)
+	if err != nil || got[1].Text != "y" {
+		t.Errorf("next call = %v, %v; want entry 2", got, err)
+	}
+}
+
+// TestPlayerSiblings streams two children spawned by the same model call
+// concurrently, in both arrival orders: each binds to the fixture its own
+// tool call spawned.
+func TestPlayerSiblings(t *testing.T) {
+	dir := t.TempDir()
+	cfg := Config{
+		Primary: writeFixture(t, dir, "session.jsonl", primaryHeader, Script{toolEntry("{{toolCall:1}}", "{{toolCall:2}}"), stopEntry("both done")}),
+		Children: []string{
+			writeFixture(t, dir, "session.1.jsonl", childHeader(2, 2), Script{stopEntry("child of call 2 in {{cwd}}"), stopEntry("child of call 2 again")}),
+			writeFixture(t, dir, "session.2.jsonl", childHeader(3, 1), Script{stopEntry("child of call 1, parent {{session:1}}")}),
+		},
+	}
+	for _, reversed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("reversed=%v", reversed), func(t *testing.T) {
+			cfg.NewID = counter()
+			p, err := Load(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, err := collect(p, StreamRequest{SessionID: "parent", Cwd: "/w"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			calls := []string{first[1].ID, first[4].ID} // live ids of {{toolCall:1}} and {{toolCall:2}}
+			if reversed {
+				calls[0], calls[1] = calls[1], calls[0]
+			}
+			texts := make([][]string, 2)
+			var wg sync.WaitGroup
+			for i, call := range calls {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					req := StreamRequest{SessionID: "child-of-" + call, SpawnedBy: call, Cwd: "/w/" + call}
+					for range 2 {
+						got, err := collect(p, req)
+						if err != nil {
+							texts[i] = append(texts[i], err.Error())
+							return
+						}
+						texts[i] = append(texts[i], got[1].Text)
+					}
+				}()
+			}
+			wg.Wait()
+			want := map[string][]string{
+				"call_1": {"child of call 1, parent parent", "REPLAY: llmreplay: script exhausted: session.2.jsonl has 1 entries, model call 2 of session child-of-call_1 was not recorded; re-record the scenario"},
+				"call_2": {"child of call 2 in /w/call_2", "child of call 2 again"},
+			}
+			got := map[string][]string{calls[0]: texts[0], calls[1]: texts[1]}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("children (-want +got):\n%s", diff)
+			}
+			wantReport := Report{
+				Fixtures: []FixtureReport{{"session.jsonl", 1, 1}, {"session.1.jsonl", 2, 0}, {"session.2.jsonl", 1, 0}},
+				Errors:   []string{want["call_1"][1]},
+			}
+			if diff := cmp.Diff(wantReport, p.Report()); diff != "" {
+				t.Errorf("report (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestPlayerBindingErrors(t *testing.T) {
+	dir := t.TempDir()
+	cfg := Config{
+		Primary:  writeFixture(t, dir, "session.jsonl", primaryHeader, Script{toolEntry("{{toolCall:1}}", "{{toolCall:2}}")}),
+		Children: []string{writeFixture(t, dir, "session.1.jsonl", childHeader(2, 1), Script{stopEntry("c")})},
+		NewID:    counter(),
+	}
+	p, err := Load(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := collect(p, StreamRequest{SessionID: "parent"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := collect(p, StreamRequest{SessionID: "c1", SpawnedBy: "call_1"}); err != nil {
+		t.Fatal(err)
+	}
+	type testCase struct {
+		name string
+		req  StreamRequest
+		want string
+	}
+	tests := []testCase{
+		{"second primary", StreamRequest{SessionID: "other"},
+			"REPLAY: llmreplay: unrecorded session other: the primary fixture session.jsonl already serves session parent; re-record the scenario"},
+		{"unknown spawner", StreamRequest{SessionID: "x", SpawnedBy: "call_zzz"},
+			"REPLAY: llmreplay: unrecorded session x: spawned by tool call call_zzz, which the replay never served; re-record the scenario"},
+		{"missing child fixture", StreamRequest{SessionID: "c2", SpawnedBy: "call_2"},
+			"REPLAY: llmreplay: missing child fixture: no child fixture was spawned by {{toolCall:2}} (live call_2) for session c2; re-record the scenario"},
+		{"child fixture taken", StreamRequest{SessionID: "c1bis", SpawnedBy: "call_1"},
+			"REPLAY: llmreplay: unrecorded session c1bis: child fixture session.1.jsonl, spawned by {{toolCall:1}}, already serves session c1; re-record the scenario"},
+	}
+	var wantErrs []string
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := collect(p, tc.req)
+			var pe *ProviderError
+			if !errors.As(err, &pe) || pe.Code != "REPLAY" {
+				t.Fatalf("error = %v, want a REPLAY ProviderError", err)
+			}
+			if diff := cmp.Diff(tc.want, err.Error()); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+		})
+		wantErrs = append(wantErrs, tc.want)
+	}
+	if diff := cmp.Diff(wantErrs, p.Report().Errors); diff != "" {
+		t.Errorf("report errors (-want +got):\n%s", diff)
+	}
+}
+
+func TestLoadUnterminated(t *testing.T) {
+	dir := t.TempDir()
+	log := logOf(ev(1, 1, cStop), ev(2, 1, cStart), ev(3, 1, cText), ev(3, 1, cStop))
+	primary := writeFile(t, dir, "session.jsonl", log)
+	type testCase struct {
+		name     string
+		override string
+		want     Script // nil: wantErr
+		wantErr  string
+	}
+	tests := []testCase{
+		{"no override", "", nil,
+			"llmreplay: derive: " + primary + ":3: model call 2 (turn 2, step 1) ends without a finish chunk; the scenario needs a replay.override.json that replaces entry 1 (e.g. with a hang)"},
+		{"patch elsewhere", `{"patches":[{"at":0,"entry":{"kind":"hang"}}]}`, nil,
+			"llmreplay: load: " + filepath.Join(dir, "o.json") + " does not replace entry 1: llmreplay: derive: " + primary + ":3: model call 2 (turn 2, step 1) ends without a finish chunk; the scenario needs a replay.override.json that replaces entry 1 (e.g. with a hang)"},
+		{"patch replaces it", `{"patches":[{"at":1,"entry":{"kind":"hang"}}]}`,
+			Script{{Kind: KindChunks, Chunks: []Chunk{stop}}, {Kind: KindHang}, {Kind: KindChunks, Chunks: []Chunk{text, stop}}}, ""},
+		{"bare array", `[{"kind":"hang"}]`, Script{{Kind: KindHang}}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := Config{Primary: primary}
+			if tc.override != "" {
+				cfg.Override = writeFile(t, dir, "o.json", tc.override)
+			}
+			p, err := Load(cfg)
+			if tc.want == nil {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Errorf("Load error = %v\nwant %s", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, p.fixtures[0].script); diff != "" {
+				t.Errorf("script (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	primary := writeFixture(t, dir, "session.jsonl", primaryHeader, Script{stopEntry("a")})
+	child := writeFixture(t, dir, "session.1.jsonl", childHeader(2, 1), Script{})
+	orphan := writeFixture(t, dir, "orphan.jsonl", sessionlog.Header{ID: "{{session:3}}"}, Script{})
+	cut := writeFile(t, dir, "cut.jsonl", logOf(ev(1, 1, cStart)))
+	bad := writeFile(t, dir, "bad.json", `{"patches":[{"at":5,"entry":{"kind":"hang"}}]}`)
+	invalid := writeFile(t, dir, "invalid.json", `[{"kind":"wait"}]`)
+	missing := filepath.Join(dir, "nope.jsonl")
+	type testCase struct {
+		name string
+		cfg  Config
+		want string
+	}
+	tests := []testCase{
+		{"no primary", Config{}, "llmreplay: load: no primary fixture given"},
+		{"missing primary", Config{Primary: missing}, "llmreplay: load: fixture " + missing + " does not exist; re-record the scenario"},
+		{"missing child", Config{Primary: primary, Children: []string{missing}}, "llmreplay: load: fixture " + missing + " does not exist; re-record the scenario"},
+		{"missing override", Config{Primary: primary, Override: missing}, "llmreplay: load: open " + missing + ": no such file or directory"},
+		{"invalid override", Config{Primary: primary, Override: invalid}, "llmreplay: decode override: " + invalid + `:1: $[0].kind: unknown entry kind "wait" (want chunks, throw or hang)`},
+		{"override past the end", Config{Primary: primary, Override: bad}, "llmreplay: apply override: " + bad + ":1: $.patches[0]: at 5 is past the end of the script (1 entries; at 1 appends)"},
+		{"not a log", Config{Primary: bad}, "llmreplay: load: " + bad + `:1: header: json: unknown field "patches"`},
+		{"child without spawnedBy", Config{Primary: primary, Children: []string{orphan}}, "llmreplay: load: " + orphan + ":1: child fixture without spawnedBy"},
+		{"two children, one spawner", Config{Primary: primary, Children: []string{child, child}}, "llmreplay: load: " + child + ":1: spawnedBy {{toolCall:1}} is also the spawnedBy of " + child},
+		{"unterminated child", Config{Primary: primary, Children: []string{cut}}, "llmreplay: load: an override can only replace calls of the primary session: llmreplay: derive: " + cut +
+			":2: model call 1 (turn 1, step 1) ends without a finish chunk; the scenario needs a replay.override.json that replaces entry 0 (e.g. with a hang)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Load(tc.cfg)
+			if err == nil {
+				t.Fatal("Load succeeded, want an error")
+			}
+			if diff := cmp.Diff(tc.want, err.Error()); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestReportFile(t *testing.T) {
+	dir := t.TempDir()
+	want := Report{Fixtures: []FixtureReport{{"session.jsonl", 2, 1}, {"session.1.jsonl", 0, 0}}, Errors: []string{"REPLAY: x"}}
+	for range 2 { // a second write replaces the first
+		if err := WriteReport(dir, want); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := ReadReport(filepath.Join(dir, ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("report (-want +got):\n%s", diff)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("dir holds %d files, want only %s (no temporary left)", len(entries), ReportFile)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, ReportFile))
+	wantJSON := `{
+  "fixtures": [
+    {
+      "fixture": "session.jsonl",
+      "served": 2,
+      "left": 1
+    },
+    {
+      "fixture": "session.1.jsonl",
+      "served": 0,
+      "left": 0
+    }
+  ],
+  "errors": [
+    "REPLAY: x"
+  ]
+}
+`
+	if diff := cmp.Diff(wantJSON, string(b)); diff != "" {
+		t.Errorf("file (-want +got):\n%s", diff)
+	}
+}
+
+func TestReportFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	unknown := writeFile(t, dir, "unknown.json", `{"fixtures":[],"left":1}`)
+	trailing := writeFile(t, dir, "trailing.json", `{"fixtures":[]} {}`)
+	type testCase struct {
+		name string
+		path string
+		want string
+	}
+	tests := []testCase{
+		{"missing", filepath.Join(dir, "nope.json"), "llmreplay: read report: open " + filepath.Join(dir, "nope.json") + ": no such file or directory"},
+		{"unknown key", unknown, "llmreplay: read report: " + unknown + `: json: unknown field "left"`},
+		{"trailing data", trailing, "llmreplay: read report: " + trailing + ": trailing data after the report"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadReport(tc.path)
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("error = %v, want %s", err, tc.want)
+			}
+		})
+	}
+	if err := WriteReport(filepath.Join(dir, "nope"), Report{}); err == nil || !strings.HasPrefix(err.Error(), "llmreplay: write report: ") {
+		t.Errorf("WriteReport into a missing dir = %v, want an error", err)
+	}
+}
+
+func ExampleLoad() {
+	dir, _ := os.MkdirTemp("", "llmreplay")
+	defer os.RemoveAll(dir)
+	log := `{"type":"session","version":1,"id":"{{session:1}}","createdAt":0,"cwd":"{{cwd}}","delegationDepth":0}
+{"type":"assistant/chunk","seq":0,"time":0,"data":{"turn":1,"step":1,"chunk":{"type":"tool-call-delta","index":0,"id":"{{toolCall:1}}","name":"read","argumentsDelta":"{\"path\":\"{{cwd}}/a.txt\"}"}}}
+{"type":"assistant/chunk","seq":1,"time":0,"data":{"turn":1,"step":1,"chunk":{"type":"finish","reason":"tool-calls"}}}
+`
+	os.WriteFile(filepath.Join(dir, "session.jsonl"), []byte(log), 0o644)
+	p, err := Load(Config{Primary: filepath.Join(dir, "session.jsonl"), NewID: func() string { return "7" }})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	req := StreamRequest{SessionID: "s-live", Cwd: "/home/me/work"}
+	for range 2 {
+		err := p.Stream(context.Background(), req, func(c Chunk) error {
+			fmt.Println(strings.TrimSpace(c.Type + " " + c.ID + " " + c.ArgumentsDelta))
+			return nil
+		})
+		if err != nil {
+			fmt.Println(err)
+		}
+	}
+	fmt.Printf("%+v\n", p.Report().Fixtures)
+	// Output:
+	// tool-call-delta call_7 {"path":"/home/me/work/a.txt"}
+	// finish
+	// REPLAY: llmreplay: script exhausted: session.jsonl has 1 entries, model call 2 of session s-live was not recorded; re-record the scenario
+	// [{Fixture:session.jsonl Served:1 Left:0}]
+}
