@@ -1,5 +1,186 @@
-// Package llmreplay is the model stand-in of acpsnap (SPEC §6): it derives a
+// Package llmreplay is the model stand-in of acpsnap (SPEC §6). It derives a
 // replay script from recorded session logs, applies authored overrides, and
-// serves the script either in-process (Player) or over HTTP in the OpenAI
-// chat-completions streaming dialect (Server).
+// serves the script either in-process, to the reference agent's replay
+// provider (Player), or over HTTP in the OpenAI chat-completions streaming
+// dialect, to live adapters and third-party agents (Server).
+//
+// The happy path of a replayed scenario:
+//
+//	p, err := llmreplay.Load(llmreplay.Config{
+//		Primary:  "snapshots/x/session.jsonl",
+//		Children: []string{"snapshots/x/session.1.jsonl"},
+//		Override: "snapshots/x/replay.override.json", // "" when there is none
+//	})
+//	// for every model call of the agent:
+//	err = p.Stream(ctx, llmreplay.StreamRequest{SessionID: id, SpawnedBy: callID, Cwd: cwd}, emit)
+//	// at shutdown:
+//	err = llmreplay.WriteReport(sessionsDir, p.Report())
+//
+// # Entries
+//
+// A Script is a JSON array of entries, one per model call, in call order:
+//
+//	{"kind":"chunks","chunks":[…]}
+//	    Emit the chunks. The last chunk is a finish chunk and the only one;
+//	    a finish with reason "error" has no code (that is a throw).
+//	{"kind":"throw","chunks":[…],"message":"…","code":"…","accepted"?:bool}
+//	    Emit the prefix chunks (no finish among them), then fail with the
+//	    provider error {code, message}; code is not empty. accepted true:
+//	    the provider had accepted the request and failed mid-stream; false
+//	    (default): it refused the request. The Player treats both alike.
+//	{"kind":"hang","readyFile"?:"…"}
+//	    Emit the partial chunk {"type":"block-start","index":0,"blockType":"text"},
+//	    create readyFile (a local relative path, resolved in the request's
+//	    cwd; its directory is created too), then wait for cancellation.
+//
+// Chunks are those of SPEC §3 (see Chunk). Decoding is strict everywhere
+// (DecodeScript, DecodeOverride, DecodeModel, Derive): exact key sets per
+// entry kind and chunk type, known chunk types, block types and finish
+// reasons, no duplicate keys, no trailing data. Errors carry the file, the
+// line of the offending value and its JSON path:
+//
+//	llmreplay: decode override: snapshots/x/replay.override.json:7: $[2].chunks[0].type: unknown chunk "text-delt"
+//
+// # Derivation
+//
+// Derive turns a session log into a script (SPEC §6.2). It walks the
+// assistant/chunk events ({turn, step, chunk}) and ignores every other
+// event. Chunks of the same (turn, step) form a group; a finish chunk closes
+// the group, so an agent's retry within one step starts a new entry. A group
+// closed by finish{reason:"error", code:X} becomes a throw entry: the chunks
+// before the finish as prefix, the finish's error as message, X as code,
+// accepted false (the log does not say). Any other group becomes a chunks
+// entry, finish included; a model-side error (finish with reason "error"
+// and no code) stays a chunks entry.
+//
+// A group that ends without finish — the next event belongs to another
+// (turn, step), or the log ends — was cancelled or hung: the log cannot say
+// how the call ended. Derive still returns the whole script, with the
+// partial chunks as recorded at that entry, and an *UnterminatedError that
+// names the file, the line of the group's first chunk and the entry index,
+// and says the scenario needs a replay.override.json replacing that entry.
+// Load accepts it only when the override replaces every such entry.
+//
+// # Overrides
+//
+// replay.override.json changes the primary session's derived script
+// (SPEC §6.3), in one of two forms:
+//
+//	[…entries…]                              replaces the whole script
+//	{"patches":[{"at":i,"entry":{…}}, …]}    applied in order: i < length replaces
+//	                                         entry i, i == length appends, anything
+//	                                         else is an error naming the patch
+//
+// Child sessions cannot be overridden: a child fixture must derive cleanly.
+//
+// # Serving (Player)
+//
+// Load derives every fixture, applies the override to the primary one and
+// fails loudly on a missing file. Stream then serves per session, by
+// position: a session's n-th call gets its fixture's n-th entry. A session
+// may have one call in flight; a second concurrent Stream on it is an error.
+//
+// A session binds to a fixture on its first Stream. SpawnedBy == "" binds
+// the primary fixture (one primary session only). Otherwise SpawnedBy is
+// the live id of the tool call that spawned the child; the Player issued
+// that id itself when it expanded a {{toolCall:N}} token, so it binds the
+// child fixture whose header "spawnedBy" is {{toolCall:N}} (a fixture that
+// kept a raw id is matched verbatim). Concurrent siblings therefore bind
+// deterministically, whatever order they arrive in. Each fixture serves one
+// session.
+//
+// Token expansion, in every string of the served chunks (text, id, name,
+// argumentsDelta, error) and in a throw's message:
+//
+//	{{cwd}}         the request's Cwd
+//	{{session:N}}   the live id of the session bound to the fixture whose
+//	                header id is {{session:N}}; unbound: left as is
+//	{{toolCall:N}}  "call_" + Config.NewID(), fresh on first sight, then the
+//	                same id for every later occurrence in any session
+//
+// Other tokens ({{message:N}}, {{id:N}}, …) are served as they are.
+//
+// Failures the script cannot answer are *ProviderError{Code: "REPLAY"} whose
+// message says "re-record": script exhausted, unrecorded session (a second
+// primary, a spawner the replay never served, a fixture already serving
+// another session), missing child fixture. Each one, and each overlapping
+// call, is also kept in Report().Errors, so the harness fails the scenario
+// even when the agent swallows the error.
+//
+// # Report
+//
+// Report returns, per fixture (primary first, then the children in Config
+// order), the entries served and left. At shutdown the agent writes it with
+// WriteReport (atomically) as ReportFile in its sessions directory; the
+// harness reads it with ReadReport and fails on any entry left or error:
+//
+//	{
+//	  "fixtures": [
+//	    {"fixture": "session.jsonl", "served": 3, "left": 0},
+//	    {"fixture": "session.1.jsonl", "served": 1, "left": 1}
+//	  ],
+//	  "errors": ["REPLAY: llmreplay: script exhausted: …; re-record the scenario"]
+//	}
+//
+// # Server and the HTTP dialect
+//
+// NewServer listens on 127.0.0.1:0 only and answers POST /chat/completions
+// and POST /v1/chat/completions (other paths 404, other methods 405). It
+// records every request (Requests). A request without the header
+// X-Acpsnap-Spawned-By (SpawnedByHeader) takes the next Primary entry;
+// with it, the next entry of Children[value] — the tool-call id exactly as
+// the scripts write it (the Server expands no tokens). Each route has its
+// own positional cursor; Report names routes "primary" and by tool-call id.
+//
+// The wire is the OpenAI chat-completions streaming dialect DeepSeek
+// speaks, canonical in both directions (the live adapter maps it back to
+// the same chunks). Every event is "data: <json>\n\n"; a complete stream
+// ends with "data: [DONE]\n\n". An event is
+//
+//	{"id":"chatcmpl-N","object":"chat.completion.chunk","created":0,"model":M,
+//	 "choices":[{"index":0,"delta":{…},"finish_reason":null}]}
+//
+// with N the request's ordinal and M the request's "model" ("replay" if
+// absent). Per chunk:
+//
+//	block-start, block-end   nothing (the adapter rebuilds blocks)
+//	text-delta               delta {"content":text}
+//	reasoning-delta          delta {"reasoning_content":text}
+//	tool-call-delta          delta {"tool_calls":[{"index":k,"id":id,"type":"function",
+//	                         "function":{"name":n,"arguments":a}}]} on the first delta
+//	                         of call k (k = 0, 1, … by first appearance of its block
+//	                         index), then {"index":k,"function":{"arguments":a}}
+//	usage                    held back; sent after the finish event as
+//	                         {"choices":[],"usage":{"prompt_tokens":i,
+//	                         "completion_tokens":o,"total_tokens":i+o}}
+//	finish stop|tool-calls|  delta {} with finish_reason "stop", "tool_calls",
+//	max-tokens               "length"
+//	finish error             the mid-stream error event below, with the finish's
+//	                         code or "INTERNAL"
+//
+// Per entry:
+//
+//	chunks                   200 text/event-stream, the chunks, [DONE]
+//	throw, accepted false    the code's status (AUTH 401, RATE_LIMIT 429,
+//	                         UNAVAILABLE 503, BAD_REQUEST 400, other 500) and
+//	                         {"error":{"message":msg,"type":"api_error","code":code}};
+//	                         the prefix is not sent
+//	throw, accepted true     200, the prefix, then
+//	                         data: {"error":{"message":msg,"code":code}} and no [DONE]
+//	hang                     200, one event with delta {"role":"assistant","content":""},
+//	                         flushed; then ReadyDir/readyFile is created (when both
+//	                         are set) and the stream stays open until the client goes
+//	                         away or Close
+//	exhausted / no child     500 with the error body, code "REPLAY", a message that
+//	                         says "re-record"; kept in Report().Errors
+//
+// Close breaks open connections (a hung stream ends without [DONE]) and
+// returns once every handler has returned.
+//
+// Model files (acpsnap new -model FILE) are decoded by DecodeModel: a bare
+// array of entries (the primary script) or
+// {"primary":[…],"children":{"<tool call id>":[…]}}.
+//
+// This package depends on the standard library and internal/sessionlog
+// only: the dialect is small enough to write by hand and test byte for byte.
 package llmreplay

@@ -262,3 +262,31 @@ func TestServerHangEndsOnClose(t *testing.T) {
 		t.Errorf("after Close: rest %q (err %v); want nothing more, no [DONE]", rest, err)
 	}
 }
+
+func TestServerModelErrorAndHeldUsage(t *testing.T) {
+	usage := Chunk{Type: Usage, InputTokens: 1, OutputTokens: 2}
+	s := startServer(t, ServerConfig{Primary: Script{
+		{Kind: KindChunks, Chunks: []Chunk{{Type: Finish, Reason: FinishError, Error: "refused"}}},
+		{Kind: KindThrow, Accepted: true, Chunks: []Chunk{usage}, Code: "STREAM", Message: "cut"},
+	}})
+	const usageEvent = `data: {"id":"chatcmpl-2","object":"chat.completion.chunk","created":0,"model":"deepseek-chat","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}` + "\n\n"
+	want := []response{
+		{200, "text/event-stream", `data: {"error":{"message":"refused","code":"INTERNAL"}}` + "\n\n"},
+		{200, "text/event-stream", usageEvent + `data: {"error":{"message":"cut","code":"STREAM"}}` + "\n\n"},
+	}
+	var got []response
+	for range want {
+		got = append(got, post(t, context.Background(), s.URL()+"/chat/completions", ""))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("responses (-want +got):\n%s", diff)
+	}
+}
+
+func TestNewServerUnknownKind(t *testing.T) {
+	_, err := NewServer(ServerConfig{Children: map[string]Script{"call_1": {{Kind: "wait"}}}})
+	want := `llmreplay: start server: child call_1[0]: unknown entry kind "wait"`
+	if err == nil || err.Error() != want {
+		t.Errorf("NewServer error = %v, want %s", err, want)
+	}
+}
