@@ -44,11 +44,12 @@ type Context struct {
 	Aliases []string
 
 	prepared bool
-	needles  [][]byte          // Cwd and Aliases, longest first
-	tokens   map[string]string // raw value → token (session … id)
-	rpc      map[string]string // raw JSON of an agent request id → token
-	next     [numKinds]int     // last number handed out per kind
-	tree     tree              // per-line scratch
+	needles  [][]byte              // Cwd and Aliases, longest first
+	tokens   map[string]string     // raw value → token (session … id)
+	rawLens  [maxKnownLen + 1]bool // lengths of the raw values in tokens
+	rpc      map[string]string     // raw JSON of an agent request id → token
+	next     [numKinds]int         // last number handed out per kind
+	tree     tree                  // per-line scratch
 }
 
 // NewContext returns a Context for cwd and its alias spellings. It reads
@@ -136,6 +137,9 @@ func (c *Context) assign(k kind, raw []byte) []byte {
 	}
 	t := c.newToken(k)
 	c.tokens[string(raw)] = t
+	if len(raw) <= maxKnownLen {
+		c.rawLens[len(raw)] = true
+	}
 	return []byte(t)
 }
 

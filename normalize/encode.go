@@ -77,25 +77,19 @@ func (t *tree) sortMembers(ms []int32) {
 
 const hexDigits = "0123456789abcdef"
 
-// safe marks the ASCII bytes written as they are.
-var safe = func() (s [utf8.RuneSelf]bool) {
-	for b := 0x20; b < utf8.RuneSelf; b++ {
-		s[b] = b != '"' && b != '\\'
-	}
-	return s
-}()
-
 // appendString is encoding/json's string encoder without HTML escaping.
 func appendString(dst, src []byte) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(src); {
+		for i < len(src) && plain[src[i]] {
+			i++
+		}
+		if i >= len(src) {
+			break
+		}
 		b := src[i]
 		if b < utf8.RuneSelf {
-			if safe[b] {
-				i++
-				continue
-			}
 			dst = append(dst, src[start:i]...)
 			switch b {
 			case '\\', '"':

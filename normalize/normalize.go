@@ -15,7 +15,7 @@ func Session(raw []byte, c *Context) ([]byte, error) {
 		c = &Context{}
 	}
 	c.prepare()
-	var out []byte
+	out := make([]byte, 0, len(raw)+len(raw)/8)
 	err := jsonl.Each(bytes.NewReader(raw), func(n int, line []byte) error {
 		root, err := c.tree.parse(line)
 		if err != nil {
@@ -58,7 +58,7 @@ func Stdout(raw []byte, c *Context) ([]byte, error) {
 		c = &Context{}
 	}
 	c.prepare()
-	var out []byte
+	out := make([]byte, 0, len(raw)+len(raw)/8)
 	err := jsonl.Each(bytes.NewReader(raw), func(n int, line []byte) error {
 		root, err := c.tree.parse(line)
 		if err != nil {

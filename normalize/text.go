@@ -33,22 +33,31 @@ func (c *Context) scrubCwd(s []byte) []byte {
 	if len(c.needles) == 0 || bytes.IndexByte(s, '/') < 0 {
 		return s
 	}
+	var small [8]int
+	next := small[:0]
+	for _, nd := range c.needles {
+		next = append(next, nextCwd(s, nd, 0))
+	}
 	var out []byte
 	done := 0 // s[:done] is already in out
-	for pos := 0; ; {
-		at, k := -1, -1
-		for i, nd := range c.needles {
-			if j := nextCwd(s, nd, pos); j >= 0 && (at < 0 || j < at) {
-				at, k = j, i
+	for {
+		k := -1
+		for i, at := range next {
+			if at >= 0 && (k < 0 || at < next[k]) {
+				k = i
 			}
 		}
-		if at < 0 {
+		if k < 0 {
 			break
 		}
-		out = append(out, s[done:at]...)
+		out = append(out, s[done:next[k]]...)
 		out = append(out, cwdToken...)
-		done = at + len(c.needles[k])
-		pos = done
+		done = next[k] + len(c.needles[k])
+		for i, at := range next {
+			if at >= 0 && at < done {
+				next[i] = nextCwd(s, c.needles[i], done)
+			}
+		}
 	}
 	if out == nil {
 		return s

@@ -299,33 +299,46 @@ func (p *parser) object() (int32, error) {
 	}
 }
 
+// plain marks the bytes a string can hold as they are: printable ASCII
+// other than the quote and the backslash.
+var plain = func() (t [256]bool) {
+	for b := 0x20; b < utf8.RuneSelf; b++ {
+		t[b] = b != '"' && b != '\\'
+	}
+	return t
+}()
+
 // str reads a string starting at the opening quote. The fast path returns a
 // sub-slice of the input when there is nothing to decode.
 func (p *parser) str() ([]byte, error) {
 	p.pos++
 	start := p.pos
-	for p.pos < len(p.data) {
-		c := p.data[p.pos]
-		switch {
+	data := p.data
+	for {
+		i := p.pos
+		for i < len(data) && plain[data[i]] {
+			i++
+		}
+		p.pos = i
+		if i >= len(data) {
+			return nil, p.errorf("unexpected end of JSON input in string")
+		}
+		switch c := data[i]; {
 		case c == '"':
-			s := p.data[start:p.pos]
 			p.pos++
-			return s, nil
+			return data[start:i], nil
 		case c == '\\':
 			return p.slowStr(start)
 		case c < 0x20:
 			return nil, p.errorf("invalid control character in string")
-		case c < utf8.RuneSelf:
-			p.pos++
 		default:
-			r, size := utf8.DecodeRune(p.data[p.pos:])
+			r, size := utf8.DecodeRune(data[i:])
 			if r == utf8.RuneError && size == 1 {
 				return p.slowStr(start)
 			}
 			p.pos += size
 		}
 	}
-	return nil, p.errorf("unexpected end of JSON input in string")
 }
 
 // slowStr decodes a string that has escapes or invalid UTF-8 into the
@@ -333,9 +346,18 @@ func (p *parser) str() ([]byte, error) {
 func (p *parser) slowStr(start int) ([]byte, error) {
 	out := append(p.t.buf, p.data[start:p.pos]...)
 	from := len(p.t.buf)
-	for p.pos < len(p.data) {
-		c := p.data[p.pos]
-		switch {
+	data := p.data
+	for {
+		i := p.pos
+		for i < len(data) && plain[data[i]] {
+			i++
+		}
+		out = append(out, data[p.pos:i]...)
+		p.pos = i
+		if i >= len(data) {
+			return nil, p.errorf("unexpected end of JSON input in string")
+		}
+		switch c := data[i]; {
 		case c == '"':
 			p.pos++
 			p.t.buf = out
@@ -347,20 +369,16 @@ func (p *parser) slowStr(start int) ([]byte, error) {
 			}
 		case c < 0x20:
 			return nil, p.errorf("invalid control character in string")
-		case c < utf8.RuneSelf:
-			out = append(out, c)
-			p.pos++
 		default:
-			r, size := utf8.DecodeRune(p.data[p.pos:])
+			r, size := utf8.DecodeRune(data[i:])
 			if r == utf8.RuneError && size == 1 {
 				out = utf8.AppendRune(out, utf8.RuneError)
 			} else {
-				out = append(out, p.data[p.pos:p.pos+size]...)
+				out = append(out, data[i:i+size]...)
 			}
 			p.pos += size
 		}
 	}
-	return nil, p.errorf("unexpected end of JSON input in string")
 }
 
 var simpleEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}

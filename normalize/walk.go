@@ -4,25 +4,29 @@ package normalize
 // the key that holds them, zeroed times and durations, and the text rules
 // for every other string and every key.
 
-// keyKinds maps a key to the kind of identity its string value is.
-var keyKinds = map[string]kind{
-	"sessionId":     kindSession,
-	"parentSession": kindSession,
-	"childSession":  kindSession,
-	"toolCallId":    kindToolCall,
-	"callId":        kindToolCall,
-	"spawnedBy":     kindToolCall,
-	"messageId":     kindMessage,
-	"approvalId":    kindApproval,
+// keyKind returns the kind of identity the string under key is, or none.
+func keyKind(key []byte) kind {
+	switch string(key) {
+	case "sessionId", "parentSession", "childSession":
+		return kindSession
+	case "toolCallId", "callId", "spawnedBy":
+		return kindToolCall
+	case "messageId":
+		return kindMessage
+	case "approvalId":
+		return kindApproval
+	}
+	return none
 }
 
-// zeroKeys hold times and durations; a number under one of them becomes 0.
-var zeroKeys = map[string]bool{
-	"time":       true,
-	"createdAt":  true,
-	"durationMs": true,
-	"duration":   true,
-	"elapsedMs":  true,
+// zeroKey reports whether key holds a time or a duration; a number under
+// it becomes 0.
+func zeroKey(key []byte) bool {
+	switch string(key) {
+	case "time", "createdAt", "durationMs", "duration", "elapsedMs":
+		return true
+	}
+	return false
 }
 
 // messageEvents are the event types whose data "id" is a message id.
@@ -59,16 +63,16 @@ func (c *Context) object(i int32, idKind, dataKind kind) {
 	}
 	for m := t.nodes[i].first; m >= 0; m = t.nodes[m].next {
 		key := t.nodes[m].key
-		k, typed := keyKinds[string(key)]
-		if string(key) == "id" && idKind != none {
-			k, typed = idKind, true
+		k := keyKind(key)
+		if idKind != none && string(key) == "id" {
+			k = idKind
 		}
 		t.nodes[m].key = c.str(key)
 		v := &t.nodes[m]
 		switch {
-		case typed && v.kind == kindString:
+		case k != none && v.kind == kindString:
 			v.val = c.identity(k, v.val)
-		case zeroKeys[string(key)] && v.kind == kindNumber:
+		case v.kind == kindNumber && zeroKey(key):
 			v.val = zero
 		case string(key) == "data":
 			c.value(m, dataKind)
@@ -96,7 +100,7 @@ func (c *Context) str(s []byte) []byte {
 	if len(s) == 0 || c.isToken(s) {
 		return s
 	}
-	if len(s) <= maxKnownLen {
+	if len(s) <= maxKnownLen && c.rawLens[len(s)] {
 		if tok, ok := c.tokens[string(s)]; ok {
 			return []byte(tok)
 		}
