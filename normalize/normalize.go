@@ -14,19 +14,28 @@ func Session(raw []byte, c *Context) ([]byte, error) {
 	if c == nil {
 		c = &Context{}
 	}
+	return c.lines(raw, "session", c.sessionLine)
+}
+
+// lines parses raw line by line, lets rules rewrite each parsed line and
+// returns the encoded lines.
+func (c *Context) lines(raw []byte, what string, rules func(n int, root int32)) ([]byte, error) {
 	c.prepare()
 	out := make([]byte, 0, len(raw)+len(raw)/8)
 	err := jsonl.Each(bytes.NewReader(raw), func(n int, line []byte) error {
 		root, err := c.tree.parse(line)
 		if err != nil {
+			if what == "stdout" {
+				return fmt.Errorf("line %d: not JSON (%w): %q", n, err, quote(line))
+			}
 			return fmt.Errorf("line %d: %w", n, err)
 		}
-		c.sessionLine(n, root)
+		rules(n, root)
 		out = append(c.tree.encode(out, root), '\n')
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("normalize: session: %w", err)
+		return nil, fmt.Errorf("normalize: %s: %w", what, err)
 	}
 	return out, nil
 }
@@ -57,24 +66,12 @@ func Stdout(raw []byte, c *Context) ([]byte, error) {
 	if c == nil {
 		c = &Context{}
 	}
-	c.prepare()
-	out := make([]byte, 0, len(raw)+len(raw)/8)
-	err := jsonl.Each(bytes.NewReader(raw), func(n int, line []byte) error {
-		root, err := c.tree.parse(line)
-		if err != nil {
-			return fmt.Errorf("line %d: not JSON (%w): %q", n, err, quote(line))
-		}
+	return c.lines(raw, "stdout", func(_ int, root int32) {
 		if c.tree.nodes[root].kind == kindObject {
 			c.rpcIDs(root)
 		}
 		c.value(root, none)
-		out = append(c.tree.encode(out, root), '\n')
-		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("normalize: stdout: %w", err)
-	}
-	return out, nil
 }
 
 func quote(line []byte) string {

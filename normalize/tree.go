@@ -122,9 +122,9 @@ func (p *parser) value() (int32, error) {
 	}
 	switch c := p.data[p.pos]; {
 	case c == '{':
-		return p.object()
+		return p.container(kindObject)
 	case c == '[':
-		return p.array()
+		return p.container(kindArray)
 	case c == '"':
 		s, err := p.str()
 		if err != nil {
@@ -196,78 +196,62 @@ func (p *parser) number() (int32, error) {
 	return i, nil
 }
 
-func (p *parser) enter() error {
+// container reads an array or an object; p.pos is at its opening bracket.
+func (p *parser) container(k nodeKind) (int32, error) {
+	closing, what := byte(']'), "array element"
+	if k == kindObject {
+		closing, what = '}', "object key:value pair"
+	}
 	p.depth++
 	if p.depth > maxDepth {
-		return p.errorf("exceeded max depth")
+		return -1, p.errorf("exceeded max depth")
 	}
-	p.pos++ // the opening bracket
+	p.pos++
 	p.space()
-	return nil
-}
-
-func (p *parser) array() (int32, error) {
-	if err := p.enter(); err != nil {
-		return -1, err
-	}
-	arr := p.t.add(kindArray)
-	last := int32(-1)
-	if p.pos < len(p.data) && p.data[p.pos] == ']' {
-		p.pos++
-		p.depth--
-		return arr, nil
-	}
-	for {
-		p.space()
-		v, err := p.value()
+	c, last := p.t.add(k), int32(-1)
+	for first := true; ; first = false {
+		if first && p.pos < len(p.data) && p.data[p.pos] == closing {
+			p.pos++
+			p.depth--
+			return c, nil
+		}
+		v, err := p.element(k)
 		if err != nil {
 			return -1, err
 		}
-		p.link(arr, &last, v)
-		p.space()
+		if last < 0 {
+			p.t.nodes[c].first = v
+		} else {
+			p.t.nodes[last].next = v
+		}
+		last = v
 		if p.pos >= len(p.data) {
 			return -1, p.errorf("unexpected end of JSON input")
 		}
 		switch p.data[p.pos] {
 		case ',':
 			p.pos++
-		case ']':
+			p.space()
+		case closing:
 			p.pos++
 			p.depth--
-			return arr, nil
+			return c, nil
 		default:
-			return -1, p.errorf("invalid character %q after array element", p.data[p.pos])
+			return -1, p.errorf("invalid character %q after %s", p.data[p.pos], what)
 		}
 	}
 }
 
-func (p *parser) link(parent int32, last *int32, child int32) {
-	if *last < 0 {
-		p.t.nodes[parent].first = child
-	} else {
-		p.t.nodes[*last].next = child
-	}
-	*last = child
-}
-
-func (p *parser) object() (int32, error) {
-	if err := p.enter(); err != nil {
-		return -1, err
-	}
-	obj := p.t.add(kindObject)
-	last := int32(-1)
-	if p.pos < len(p.data) && p.data[p.pos] == '}' {
-		p.pos++
-		p.depth--
-		return obj, nil
-	}
-	for {
-		p.space()
+// element reads one array element or object member (key, colon, value)
+// and the whitespace after it.
+func (p *parser) element(k nodeKind) (int32, error) {
+	var key []byte
+	if k == kindObject {
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
 			return -1, p.errorf("looking for beginning of object key string")
 		}
-		key, err := p.str()
-		if err != nil {
+		var err error
+		if key, err = p.str(); err != nil {
 			return -1, err
 		}
 		p.space()
@@ -276,27 +260,14 @@ func (p *parser) object() (int32, error) {
 		}
 		p.pos++
 		p.space()
-		v, err := p.value()
-		if err != nil {
-			return -1, err
-		}
-		p.t.nodes[v].key = key
-		p.link(obj, &last, v)
-		p.space()
-		if p.pos >= len(p.data) {
-			return -1, p.errorf("unexpected end of JSON input")
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case '}':
-			p.pos++
-			p.depth--
-			return obj, nil
-		default:
-			return -1, p.errorf("invalid character %q after object key:value pair", p.data[p.pos])
-		}
 	}
+	v, err := p.value()
+	if err != nil {
+		return -1, err
+	}
+	p.t.nodes[v].key = key
+	p.space()
+	return v, nil
 }
 
 // plain marks the bytes a string can hold as they are: printable ASCII
