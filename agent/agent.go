@@ -98,9 +98,13 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	}
 	cfg.Stderr = &syncWriter{w: cfg.Stderr}
 	srv := newServer(ctx, cfg)
-	conn := acp.NewAgentSideConnection(srv, out, in)
+	// The connection starts reading at once; hold its first read until
+	// the logger and srv.conn are set, so no handler sees them unset.
+	ready := make(chan struct{})
+	conn := acp.NewAgentSideConnection(srv, out, &gatedReader{r: in, open: ready})
 	conn.SetLogger(slog.New(slog.NewTextHandler(cfg.Stderr, nil)))
 	srv.conn = conn
+	close(ready)
 	select {
 	case <-conn.Done():
 		err = nil
@@ -306,4 +310,15 @@ func (w *syncWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.w.Write(p)
+}
+
+// gatedReader blocks reads until open is closed.
+type gatedReader struct {
+	r    io.Reader
+	open <-chan struct{}
+}
+
+func (g *gatedReader) Read(p []byte) (int, error) {
+	<-g.open
+	return g.r.Read(p)
 }
