@@ -34,6 +34,10 @@ func normText(t *testing.T, aliases []string, in string) string {
 	if err != nil {
 		t.Fatalf("Stdout(%s): %v", line, err)
 	}
+	again, err := Stdout(out, NewContext(testCwd, aliases...))
+	if err != nil || string(again) != string(out) {
+		t.Errorf("not idempotent: %s became %s (%v)", out, again, err)
+	}
 	var got map[string]string
 	if err := Unmarshal(out, &got); err != nil {
 		t.Fatalf("output %s: %v", out, err)
@@ -110,6 +114,13 @@ func runLines(t *testing.T, fn func([]byte, *Context) ([]byte, error), cases []l
 			}
 			if diff := cmp.Diff(tc.want, string(got)); diff != "" {
 				t.Errorf("(-want +got)\n%s", diff)
+			}
+			again, err := fn(got, NewContext(testCwd, "/private/tmp/wd"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(got), string(again)); diff != "" {
+				t.Errorf("not idempotent (-once +twice)\n%s", diff)
 			}
 		})
 	}
