@@ -1,0 +1,18 @@
+package agent
+
+import (
+	"context"
+
+	"github.com/acpsnap/acpsnap/llmreplay"
+)
+
+// Replay adapts an llmreplay Player to the Provider seam: it forwards the
+// request's SessionID, SpawnedBy and Cwd (all the Player needs to pick and
+// expand its script) and ignores the rest of the request.
+func Replay(p *llmreplay.Player) Provider { return replay{p} }
+
+type replay struct{ p *llmreplay.Player }
+
+func (r replay) Stream(ctx context.Context, req Request, emit func(llmreplay.Chunk) error) error {
+	return r.p.Stream(ctx, llmreplay.StreamRequest{SessionID: req.SessionID, SpawnedBy: req.SpawnedBy, Cwd: req.Cwd}, emit)
+}
