@@ -45,7 +45,10 @@ func (sc scenario) write(t *testing.T) string {
 		t.Fatal(err)
 	}
 	m := map[string]any{"version": 1, "scenario": name, "reason": "harness test", "recording": "authored",
-		"env": map[string]string{fakeagent.Env: string(script), "SCENARIO_VAR": "from-manifest"}}
+		"env": map[string]string{fakeagent.Env: string(script), "SCENARIO_VAR": "from-manifest",
+			// A race-enabled fake would sleep 1s at exit while a child it
+			// spawned lives; races are still reported.
+			"GORACE": "atexit_sleep_ms=0"}}
 	if sc.permission != "" {
 		m["permission"] = sc.permission
 	}

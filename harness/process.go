@@ -39,8 +39,9 @@ type agent struct {
 	lines [][]byte
 	tail  tailBuffer
 
-	exited  chan struct{}
-	waitErr error // valid once exited is closed
+	exited    chan struct{}
+	waitErr   error // valid once exited is closed
+	signalled bool  // shutdown had to signal the agent; set before shutdown returns
 }
 
 // startAgent starts argv in cwd with env, in its own process group.
@@ -144,23 +145,25 @@ func (a *agent) readStderr() {
 // grace to exit, SIGTERM the group (cmd.Cancel), give it grace again, then
 // SIGKILL (cmd.WaitDelay kills the leader; the sweep kills the group, even
 // when the leader exited on its own and left children behind). It reports
-// whether the agent had to be signalled.
-func (a *agent) shutdown() (signalled bool) {
+// whether the agent had to be signalled, and whether members of its group
+// outlived it.
+func (a *agent) shutdown() (signalled, leftovers bool) {
 	a.stdin.Close()
 	timer := time.NewTimer(a.grace)
 	select {
 	case <-a.exited:
 		timer.Stop()
 	case <-timer.C:
-		signalled = true
+		signalled, a.signalled = true, true
 		a.cancel()
 		<-a.exited
 	}
 	a.cancel()
+	leftovers = groupAlive(a.pgid)
 	a.sweep()
 	a.drain(a.teeDone, a.stdout)
 	a.drain(a.errDone, a.stderr)
-	return signalled
+	return signalled, leftovers
 }
 
 // sweep SIGKILLs whatever is left of the process group and waits (bounded

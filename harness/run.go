@@ -172,7 +172,7 @@ func (r *run) execute(m *Manifest) (*Result, []error) {
 	if err := r.runSteps(); err != nil {
 		errs = append(errs, err)
 	}
-	signalled := a.shutdown()
+	signalled, leftovers := a.shutdown()
 	terms.closeAll()
 	if len(errs) == 0 {
 		if err := r.failure(); err != nil {
@@ -180,6 +180,9 @@ func (r *run) execute(m *Manifest) (*Result, []error) {
 		} else if a.waitErr != nil && !signalled {
 			errs = append(errs, fmt.Errorf("agent exited with %s after stdin was closed", a.exitState()))
 		}
+	}
+	if leftovers {
+		errs = append(errs, fmt.Errorf("the agent left processes running in its process group after it ended (%s); the harness killed them", a.exitState()))
 	}
 	res.Stdout, res.Stderr = a.stdoutLines(), a.stderrText()
 	res.Steps = r.timing

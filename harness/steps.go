@@ -27,11 +27,22 @@ func (r *run) runSteps() error {
 		err := r.step(s, time.Now().Add(timeout), timeout)
 		r.timing = append(r.timing, StepTiming{Op: s.Op, Duration: time.Since(start)})
 		if err != nil {
-			return fmt.Errorf("step %d (%s): %w", i+1, s.Op, err)
+			return &stepError{i + 1, s.Op, err}
 		}
 	}
 	return nil
 }
+
+// stepError says which step failed. It formats lazily, so that a cause
+// like goneError can describe the agent's end, known only after shutdown.
+type stepError struct {
+	n   int
+	op  string
+	err error
+}
+
+func (e *stepError) Error() string { return fmt.Sprintf("step %d (%s): %v", e.n, e.op, e.err) }
+func (e *stepError) Unwrap() error { return e.err }
 
 // deadline is a step's time budget.
 type deadline struct {
@@ -89,7 +100,7 @@ func (r *run) initialize(d deadline) error {
 	}
 	req := acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber, ClientCapabilities: caps,
 		ClientInfo: &acp.Implementation{Name: "acpsnap", Version: "1"}}
-	_, err := await(r, d, "the initialize response", func() (acp.InitializeResponse, error) {
+	_, err := await(r, d, "initialize", func() (acp.InitializeResponse, error) {
 		return r.conn.Initialize(r.bg(), req)
 	})
 	return r.explain("initialize", err)
@@ -97,7 +108,7 @@ func (r *run) initialize(d deadline) error {
 
 func (r *run) newSession(d deadline) error {
 	req := acp.NewSessionRequest{Cwd: r.roots.cwd, McpServers: []acp.McpServer{}}
-	resp, err := await(r, d, "the session/new response", func() (acp.NewSessionResponse, error) {
+	resp, err := await(r, d, "session/new", func() (acp.NewSessionResponse, error) {
 		return r.conn.NewSession(r.bg(), req)
 	})
 	if err != nil {
@@ -126,7 +137,7 @@ func (r *run) newSessionExpectError(d deadline, params json.RawMessage) error {
 	if err := json.Unmarshal(b, &req); err != nil {
 		return fmt.Errorf("params do not fit session/new: %w", err)
 	}
-	resp, err := await(r, d, "the session/new response", func() (acp.NewSessionResponse, error) {
+	resp, err := await(r, d, "session/new", func() (acp.NewSessionResponse, error) {
 		return r.conn.NewSession(r.bg(), req)
 	})
 	if err == nil {
@@ -167,7 +178,7 @@ func (r *run) prompt(d deadline, blocks []acp.ContentBlock, expectError bool) er
 	if err != nil {
 		return err
 	}
-	resp, err := await(r, d, "the session/prompt response", func() (acp.PromptResponse, error) {
+	resp, err := await(r, d, "session/prompt", func() (acp.PromptResponse, error) {
 		return r.conn.Prompt(r.bg(), acp.PromptRequest{SessionId: id, Prompt: blocks})
 	})
 	if !expectError {
@@ -222,7 +233,7 @@ func (r *run) promptAndCancel(d deadline, s Step) error {
 	if err := r.conn.Cancel(r.bg(), acp.CancelNotification{SessionId: id}); err != nil {
 		return fmt.Errorf("session/cancel: %w", err)
 	}
-	_, err = await(r, d, "the session/prompt response after session/cancel", func() (answer, error) {
+	_, err = await(r, d, "session/prompt", func() (answer, error) {
 		a := <-answered
 		return a, a.err
 	})
@@ -333,7 +344,8 @@ func (r *run) poll(d deadline, cond func() (ok bool, what string, err error), al
 // await runs an SDK call and waits for it within the step's time; the
 // call itself is never cancelled (that would put $/cancel_request on the
 // wire); it ends when the agent answers or the connection closes.
-func await[T any](r *run, d deadline, what string, call func() (T, error)) (T, error) {
+func await[T any](r *run, d deadline, method string, call func() (T, error)) (T, error) {
+	what := "the " + method + " response"
 	type result struct {
 		v   T
 		err error
@@ -355,6 +367,15 @@ func await[T any](r *run, d deadline, what string, call func() (T, error)) (T, e
 		return zero, r.failErr
 	case <-r.ctx.Done():
 		return zero, r.cancelled(what)
+	case <-r.agent.exited:
+		// An answer may still be on its way through the pipe and the SDK;
+		// a descendant holding stdout open would keep the SDK waiting.
+		select {
+		case res := <-ch:
+			return res.v, res.err
+		case <-time.After(r.cfg.Grace):
+			return zero, &goneError{r.agent, method}
+		}
 	}
 }
 
@@ -364,18 +385,33 @@ func (r *run) explain(method string, err error) error {
 		return nil
 	}
 	var we *waitError
-	if errors.As(err, &we) || err == r.failure() {
+	var ge *goneError
+	if errors.As(err, &we) || errors.As(err, &ge) || err == r.failure() {
 		return err
 	}
 	if r.disconnected() {
-		select {
-		case <-r.agent.exited:
-			return fmt.Errorf("agent exited (%s) before answering %s", r.agent.exitState(), method)
-		case <-time.After(r.cfg.Grace):
-			return fmt.Errorf("agent closed its stdout before answering %s", method)
-		}
+		return &goneError{r.agent, method}
 	}
 	return fmt.Errorf("%s: %w", method, err)
+}
+
+// goneError is a request the agent never answered because it went away.
+// It is formatted when the run reports, after shutdown, so it can say how
+// the agent ended.
+type goneError struct {
+	agent  *agent
+	method string
+}
+
+func (e *goneError) Error() string {
+	select {
+	case <-e.agent.exited:
+		if !e.agent.signalled {
+			return fmt.Sprintf("agent exited (%s) before answering %s", e.agent.exitState(), e.method)
+		}
+	default:
+	}
+	return fmt.Sprintf("agent closed its stdout before answering %s", e.method)
 }
 
 // disconnected reports whether the agent's stdout has ended.

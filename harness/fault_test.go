@@ -1,0 +1,169 @@
+package harness_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/fakeagent"
+	"github.com/acpsnap/acpsnap/llmreplay"
+)
+
+// TestFaultDrills runs misbehaving agents: each run must fail within its
+// bound, say why, and leave no process and no temporary directory (run
+// checks both).
+func TestFaultDrills(t *testing.T) {
+	basic := []map[string]any{op("initialize"), op("newSession"), op("prompt", "text", "go")}
+	tests := []struct {
+		name   string
+		script fakeagent.Script
+		steps  []map[string]any
+		extra  map[string]any
+		edit   func(*harness.Config)
+		want   []string      // substrings of the error
+		within time.Duration // the run's bound
+	}{
+		{
+			name:   "never answers and ignores stdin close and SIGTERM",
+			script: fakeagent.Script{Initialize: []fakeagent.Action{{NoReply: true}}, IgnoreEOF: true, IgnoreTerm: true},
+			steps:  basic,
+			edit:   func(c *harness.Config) { c.StepTimeout = 300 * time.Millisecond },
+			want:   []string{"step 1 (initialize): timed out after 300ms waiting for the initialize response"},
+			within: 3 * time.Second,
+		},
+		{
+			name:   "exits with an error on stderr",
+			script: fakeagent.Script{Initialize: []fakeagent.Action{{Stderr: "fatal: no model configured"}, {Exit: intp(1)}}},
+			steps:  basic,
+			want:   []string{"step 1 (initialize): agent exited (exit status 1) before answering initialize", "agent stderr (last lines):", "fatal: no model configured"},
+			within: 2 * time.Second,
+		},
+		{
+			name:   "prints non-JSON on stdout",
+			script: fakeagent.Script{Start: []fakeagent.Action{{Stdout: "hello from the agent"}}, Initialize: []fakeagent.Action{{NoReply: true}}},
+			steps:  basic,
+			want:   []string{"step 1 (initialize): agent stdout line 1 is not JSON (stdout is protocol only): \"hello from the agent\""},
+			within: 2 * time.Second, // at once, not after the 5s step timeout
+		},
+		{
+			name:   "leaves a grandchild running",
+			script: fakeagent.Script{Prompts: [][]fakeagent.Action{{{Spawn: []string{"sleep", "300"}}}}},
+			steps:  basic,
+			want:   []string{"left processes running in its process group"},
+			within: 3 * time.Second,
+		},
+		{
+			name:   "exits leaving a grandchild that holds stdout",
+			script: fakeagent.Script{Initialize: []fakeagent.Action{{Spawn: []string{"sleep", "300"}}, {Exit: intp(0)}}},
+			steps:  basic,
+			want:   []string{"agent exited (exit status 0) before answering initialize", "left processes running"},
+			within: 3 * time.Second,
+		},
+		{
+			name: "writes a malformed log",
+			script: fakeagent.Script{Prompts: [][]fakeagent.Action{
+				{{TurnStart: true}, {RawLog: `{"type":"turn/end","seq":1,`}, {TurnEnd: "completed"}}}},
+			steps:  append(basic, op("waitForTurnEnd")),
+			want:   []string{"step 4 (waitForTurnEnd): sessions/sess-1/session.jsonl:3: malformed event", "harvest session logs: sessions/sess-1/session.jsonl:3"},
+			within: 2 * time.Second,
+		},
+		{
+			name:   "waits for a turn that never ends",
+			script: fakeagent.Script{Prompts: [][]fakeagent.Action{{{TurnStart: true}, {TurnEnd: "completed"}}}},
+			steps:  append(basic, op("waitForTurnEnd", "minimumTurn", 2, "timeoutMs", 200)),
+			want:   []string{"step 4 (waitForTurnEnd): timed out after 200ms waiting for turn/end with turn >= 2 in sessions/sess-1/session.jsonl"},
+			within: 2 * time.Second,
+		},
+		{
+			name:   "waits for a child that never comes",
+			steps:  append(basic, op("waitForSubagentTurnEnd", "child", 2, "timeoutMs", 200)),
+			want:   []string{"step 4 (waitForSubagentTurnEnd): timed out after 200ms waiting for turn/end with turn >= 1 in child log 2 (0 child logs so far)"},
+			within: 2 * time.Second,
+		},
+		{
+			name:   "answers a prompt that must fail",
+			steps:  []map[string]any{op("initialize"), op("newSession"), op("promptExpectError", "text", "x")},
+			want:   []string{`step 3 (promptExpectError): session/prompt answered stopReason "end_turn", want a JSON-RPC error`},
+			within: 2 * time.Second,
+		},
+		{
+			name:   "accepts a session that must be rejected",
+			steps:  []map[string]any{op("initialize"), op("newSessionExpectError")},
+			want:   []string{"step 2 (newSessionExpectError): session/new succeeded (session sess-1), want a JSON-RPC error"},
+			within: 2 * time.Second,
+		},
+		{
+			name: "asks a permission the answers do not offer",
+			script: fakeagent.Script{Prompts: [][]fakeagent.Action{{{Call: "session/request_permission",
+				Params: []byte(`{"sessionId":"{{session}}","toolCall":{"toolCallId":"c"},"options":[{"optionId":"y","name":"y","kind":"allow_once"},{"optionId":"n","name":"n","kind":"reject_once"}]}`)}}}},
+			steps:  basic,
+			extra:  map[string]any{"permissionAnswers": []map[string]string{{"kind": "allow_always"}}},
+			want:   []string{`step 3 (prompt): session/request_permission #1: permissionAnswers[0] is "allow_always", but the agent offered allow_once, reject_once`},
+			within: 2 * time.Second,
+		},
+		{
+			name: "asks more permissions than answered",
+			script: fakeagent.Script{Prompts: [][]fakeagent.Action{{{Call: "session/request_permission",
+				Params: []byte(`{"sessionId":"{{session}}","toolCall":{"toolCallId":"c"},"options":[{"optionId":"y","name":"y","kind":"allow_once"}]}`)}}}},
+			steps:  basic,
+			want:   []string{"step 3 (prompt): session/request_permission #1 (options allow_once): input.json has only 0 permissionAnswers"},
+			within: 2 * time.Second,
+		},
+		{
+			name: "leaves replay entries unserved",
+			script: fakeagent.Script{AtEOF: []fakeagent.Action{{Report: &llmreplay.Report{
+				Fixtures: []llmreplay.FixtureReport{{Fixture: "session.jsonl", Served: 1, Left: 2}}, Errors: []string{"unknown session: re-record"}}}}},
+			steps:  basic,
+			want:   []string{"fixture session.jsonl: 2 of 3 model calls never made", "replay error: unknown session: re-record"},
+			within: 2 * time.Second,
+		},
+		{
+			name:   "writes logs but no replay report",
+			script: fakeagent.Script{AtEOF: []fakeagent.Action{}},
+			steps:  basic,
+			want:   []string{"replay: the agent wrote 1 session log(s) but no replay-report.json"},
+			within: 2 * time.Second,
+		},
+		{
+			name:   "exits non-zero at stdin close",
+			script: fakeagent.Script{AtEOF: []fakeagent.Action{{Stderr: "flush failed"}, {Exit: intp(3)}}},
+			steps:  []map[string]any{op("initialize")},
+			want:   []string{"agent exited with exit status 3 after stdin was closed", "flush failed"},
+			within: 2 * time.Second,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			sc := scenario{script: tt.script, input: input(t, tt.steps, tt.extra)}
+			res, err, took := run(t, sc.write(t), tt.edit)
+			if err == nil {
+				t.Fatalf("Run succeeded, want an error containing %q; stderr:\n%s", tt.want, res.Stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error lacks %q:\n%v", w, err)
+				}
+			}
+			if took > tt.within {
+				t.Errorf("Run took %s, want at most %s", took, tt.within)
+			}
+			if res == nil {
+				t.Error("Result is nil although the agent was started")
+			}
+		})
+	}
+}
+
+func TestRunRecordModeNeedsNoReport(t *testing.T) {
+	sc := scenario{script: fakeagent.Script{AtEOF: []fakeagent.Action{}},
+		input: input(t, []map[string]any{op("initialize"), op("newSession"), op("prompt", "text", "go")}, nil)}
+	res, err, _ := run(t, sc.write(t), func(c *harness.Config) { c.Mode = "record" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Report != nil || len(res.Logs) != 1 {
+		t.Errorf("report %v, %d logs; want none and 1", res.Report, len(res.Logs))
+	}
+}
