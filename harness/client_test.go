@@ -2,6 +2,7 @@ package harness_test
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -77,7 +78,7 @@ func TestClientMethods(t *testing.T) {
 		files: map[string]string{"workspace/seed.txt": "seeded\n"},
 	}
 	dir := sc.write(t)
-	if err := symlink("/etc", dir+"/workspace/out"); err != nil {
+	if err := os.Symlink("/etc", dir+"/workspace/out"); err != nil {
 		t.Fatal(err)
 	}
 	res, err, _ := run(t, dir, nil)

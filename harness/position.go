@@ -34,6 +34,9 @@ func jsonPositions(b []byte) (positions, error) {
 	dec.UseNumber()
 	pos := positions{}
 	if err := walkJSON(dec, "$", pos); err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
 		return nil, err
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {

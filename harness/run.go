@@ -56,8 +56,8 @@ var ErrInvalidScenario = errors.New("invalid scenario")
 
 type scenarioError struct{ err error }
 
-func (e scenarioError) Error() string        { return e.err.Error() }
-func (e scenarioError) Unwrap() []error      { return []error{e.err, ErrInvalidScenario} }
+func (e scenarioError) Error() string         { return e.err.Error() }
+func (e scenarioError) Unwrap() []error       { return []error{e.err, ErrInvalidScenario} }
 func invalidScenario(err error) scenarioError { return scenarioError{err} }
 
 // run is the state of one Run.
@@ -264,4 +264,3 @@ func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
 }
-

@@ -164,4 +164,3 @@ func cwdAliases(cwd string) []string {
 	}
 	return out
 }
-

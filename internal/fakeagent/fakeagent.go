@@ -70,11 +70,11 @@ type Action struct {
 	WriteFile  string            `json:"writeFile,omitempty"`  // create this cwd-relative file
 	WaitCancel bool              `json:"waitCancel,omitempty"` // block until session/cancel
 	SleepMs    int               `json:"sleepMs,omitempty"`
-	Stdout     string            `json:"stdout,omitempty"` // write this raw line to stdout
-	Stderr     string            `json:"stderr,omitempty"` // write this line to stderr
-	Spawn      []string          `json:"spawn,omitempty"`  // start a background process sharing stdout
-	Exit       *int              `json:"exit,omitempty"`   // exit now with this code
-	Report     *llmreplay.Report `json:"report,omitempty"` // write replay-report.json
+	Stdout     string            `json:"stdout,omitempty"`   // write this raw line to stdout
+	Stderr     string            `json:"stderr,omitempty"`   // write this line to stderr
+	Spawn      []string          `json:"spawn,omitempty"`    // start a background process sharing stdout
+	Exit       *int              `json:"exit,omitempty"`     // exit now with this code
+	Report     *llmreplay.Report `json:"report,omitempty"`   // write replay-report.json
 	PrintEnv   bool              `json:"printEnv,omitempty"` // print "fakeagent: env K=V" lines on stderr, sorted
 }
 
@@ -465,4 +465,3 @@ func (a *agent) child(c Child) {
 		write()
 	}()
 }
-

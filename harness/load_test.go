@@ -1,0 +1,157 @@
+package harness_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/acpsnap/acpsnap/harness"
+)
+
+// writeFile writes content to dir/rel and returns the path.
+func writeFile(t *testing.T, dir, rel, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestLoadManifest(t *testing.T) {
+	const good = "version: 1\nscenario: text-turn\nreason: one plain turn\nrecording: live\n"
+	tests := []struct {
+		name    string
+		yaml    string
+		wantErr string // "" means success; otherwise the text after the path
+	}{
+		{"minimal", good, ""},
+		{"full", good + "replay: { override: true }\npermission: ask\nenv: { SOME_VAR: value }\nplatform: posix\n", ""},
+		{"unknown key", good + "permision: ask\n", ":5: field permision not found"},
+		{"unknown nested key", good + "replay: { overide: true }\n", ":5: field overide not found"},
+		{"wrong version", strings.Replace(good, "version: 1", "version: 2", 1), ":1: version is 2, want 1"},
+		{"folder mismatch", strings.Replace(good, "text-turn", "other", 1), `:2: scenario "other" does not match its folder "text-turn"`},
+		{"not kebab", strings.Replace(good, "text-turn", "Text_Turn", 1), `:2: scenario "Text_Turn" is not kebab-case`},
+		{"no reason", strings.Replace(good, "reason: one plain turn", "reason: ' '", 1), ":3: reason is required"},
+		{"bad recording", strings.Replace(good, "live", "replayed", 1), `:4: recording is "replayed", want live or authored`},
+		{"no recording", strings.Replace(good, "recording: live\n", "", 1), `:1: recording is "", want live or authored`},
+		{"bad permission", good + "permission: never\n", `:5: permission is "never", want auto or ask`},
+		{"bad platform", good + "platform: windows\n", `:5: platform is "windows", want posix or nothing`},
+		{"secret in env", good + "env: { DEEPSEEK_API_KEY: x }\n", ":5: env: DEEPSEEK_API_KEY is a secret"},
+		{"harness env", good + "env: { ACPSNAP_MODE: record }\n", ":5: env: ACPSNAP_MODE is set by the harness"},
+		{"bad type", good + "env: [a, b]\n", ":5: cannot unmarshal !!seq into map[string]string"},
+		{"empty", "", ":1: empty manifest"},
+		{"two documents", good + "---\n" + good, "more than one YAML document"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeFile(t, t.TempDir(), "text-turn/snapshot.yml", tt.yaml)
+			m, err := harness.LoadManifest(path)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if m.Scenario != "text-turn" || m.Version != 1 {
+					t.Errorf("manifest %+v", m)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), path+tt.wantErr) && !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("error %v, want it to contain %q", err, path+tt.wantErr)
+			}
+			if strings.HasPrefix(tt.wantErr, ":") && !strings.Contains(err.Error(), path+tt.wantErr) {
+				t.Errorf("error %v lacks the position %q", err, path+tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestLoadManifestFull(t *testing.T) {
+	path := writeFile(t, t.TempDir(), "permission-rejected/snapshot.yml",
+		"version: 1\nscenario: permission-rejected\nreason: r\nrecording: authored\nreplay: { override: true }\npermission: ask\nenv: { A: b }\nplatform: posix\n")
+	m, err := harness.LoadManifest(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := harness.Manifest{Version: 1, Scenario: "permission-rejected", Reason: "r", Recording: "authored",
+		Permission: "ask", Env: map[string]string{"A": "b"}, Platform: "posix"}
+	want.Replay.Override = true
+	if diff := cmp.Diff(want, *m); diff != "" {
+		t.Errorf("manifest (-want +got):\n%s", diff)
+	}
+}
+
+func TestLoadInput(t *testing.T) {
+	tests := []struct {
+		name    string
+		json    string
+		wantErr string // after the path; "" means success
+	}{
+		{"every op", `{"steps":[
+			{"op":"initialize"},{"op":"newSession"},{"op":"newSessionExpectError","params":{"cwd":"rel"}},
+			{"op":"prompt","text":"hi"},{"op":"promptContent","content":[{"type":"text","text":"x"}]},
+			{"op":"promptExpectError","text":"x"},{"op":"promptAndCancel","text":"x","waitForFile":"m"},
+			{"op":"cancel"},{"op":"waitForFile","path":"a/b"},{"op":"waitForTurnStart","minimumTurn":2},
+			{"op":"waitForTurnEnd","timeoutMs":100},{"op":"waitForSubagentTurnEnd","child":2,"minimumTurn":1}],
+			"permissionAnswers":[{"kind":"reject_once"}],"clientCapabilities":{"fs":{"readTextFile":true}}}`, ""},
+		{"unknown op", "{\"steps\":[\n{\"op\":\"initialize\"},\n{\"op\":\"newSession\"},\n{\"op\":\"prompt\",\"text\":\"x\"},\n{\"op\":\"promt\"}]}",
+			`:5: $.steps[3].op: unknown op "promt"`},
+		{"unknown top key", "{\"steps\":[{\"op\":\"initialize\"}],\n\"permisionAnswers\":[]}", ":2: $.permisionAnswers: unknown key"},
+		{"field of another op", "{\"steps\":[\n{\"op\":\"cancel\",\n\"text\":\"x\"}]}", ":3: $.steps[0].text: unknown key for op cancel"},
+		{"missing text", "{\"steps\":[\n{\"op\":\"prompt\"}]}", `:2: $.steps[0]: op prompt needs "text"`},
+		{"empty text", "{\"steps\":[\n{\"op\":\"prompt\",\"text\":\"\"}]}", ":2: $.steps[0].text: must not be empty"},
+		{"wrong type", "{\"steps\":[\n{\"op\":\"waitForTurnEnd\",\n\"minimumTurn\":\"2\"}]}", ":3: $.steps[0].minimumTurn: want an integer"},
+		{"zero turn", "{\"steps\":[{\"op\":\"waitForTurnEnd\",\"minimumTurn\":0}]}", ":1: $.steps[0].minimumTurn: is 0, want >= 1"},
+		{"path escapes", "{\"steps\":[{\"op\":\"waitForFile\",\"path\":\"../x\"}]}", `:1: $.steps[0].path: "../x" must be a relative path inside the cwd`},
+		{"absolute marker", "{\"steps\":[{\"op\":\"cancel\",\"waitForFile\":\"/tmp/x\"}]}", `$.steps[0].waitForFile: "/tmp/x" must be a relative path`},
+		{"bad content", "{\"steps\":[{\"op\":\"promptContent\",\"content\":\"hi\"}]}", "$.steps[0].content: want a non-empty array of ACP content blocks"},
+		{"no steps", `{"steps":[]}`, "$.steps: want at least one step"},
+		{"bad answer", "{\"steps\":[{\"op\":\"initialize\"}],\n\"permissionAnswers\":[\n{\"kind\":\"yes\"}]}", `:3: $.permissionAnswers[0].kind: unknown kind "yes"`},
+		{"bad capabilities", `{"steps":[{"op":"initialize"}],"clientCapabilities":[]}`, "$.clientCapabilities: want ACP client capabilities"},
+		{"syntax", "{\"steps\":[\n{\"op\":\"initialize\"},,]}", ":2: invalid JSON: invalid character ','"},
+		{"truncated", "{\"steps\":[\n{\"op\":", ":2: invalid JSON: unexpected EOF"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeFile(t, t.TempDir(), "input.json", tt.json)
+			in, err := harness.LoadInput(path)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(in.Steps) != 12 || in.Steps[11].Child != 2 || in.PermissionAnswers[0].Kind != "reject_once" {
+					t.Errorf("input %+v", in)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("no error, want %q", tt.wantErr)
+			}
+			want := tt.wantErr
+			if strings.HasPrefix(want, ":") {
+				want = path + want
+			}
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("error:\n%v\nwant it to contain:\n%s", err, want)
+			}
+		})
+	}
+}
+
+func TestRunRejectsInvalidScenario(t *testing.T) {
+	sc := scenario{input: `{"steps":[{"op":"promt"}]}`}
+	res, err, _ := run(t, sc.write(t), nil)
+	if res != nil || err == nil || !strings.Contains(err.Error(), `unknown op "promt"`) {
+		t.Fatalf("Run = %v, %v; want no result and the input error", res, err)
+	}
+	if !errors.Is(err, harness.ErrInvalidScenario) {
+		t.Errorf("error %v does not wrap ErrInvalidScenario", err)
+	}
+}
