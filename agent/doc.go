@@ -1,0 +1,221 @@
+// Package agent is acpsnap's reference ACP agent: a small but real coding
+// agent that the bundled snapshot corpus tests, and an example of how to
+// make an agent snapshot-testable.
+//
+// # Running it
+//
+// Serve speaks ACP (JSON-RPC 2.0, one object per line) over a reader and a
+// writer until the reader hits EOF:
+//
+//	err := agent.Serve(ctx, agent.Config{
+//		Provider:    provider, // live DeepSeek (agent/deepseek) or agent.Replay(player)
+//		SessionsDir: dir,
+//	}, os.Stdin, os.Stdout)
+//
+// `acpsnap agent` does exactly this: internal/cli reads the ACPSNAP_*
+// environment (mode, sessions dir, fixtures, permission mode) and builds
+// the Config; this package never reads the environment, prints or exits.
+// Record and replay boot the same agent: the Provider is the only seam.
+// Everything on the writer is protocol; diagnostics go to Config.Stderr.
+//
+// On EOF Serve cancels the turns still running (they end
+// aborted{by:disposed}), waits for them, closes every session log and
+// returns nil. Writing replay-report.json is the caller's job
+// (llmreplay.WriteReport after Serve returns).
+//
+// # Config
+//
+//	Provider     required; the model (see Provider). It must be safe for
+//	             concurrent use: sibling subagents stream at the same time.
+//	SessionsDir  required; logs go to SessionsDir/<session-id>/session.jsonl
+//	Permission   "auto" | "ask"; "": "auto"
+//	Model        sent to the provider, logged in request/header; "": "deepseek-chat"
+//	MaxSteps     model calls per turn; 0: 25
+//	BashTimeout  default bash timeout; 0: 2 minutes
+//	Now, NewID   clock and id source; nil: time.Now, random UUIDv4
+//	Stderr       diagnostics; nil: io.Discard
+//
+// # Protocol
+//
+// ACP v1 with github.com/coder/acp-go-sdk (the SDK is the only dependency
+// beyond the standard library; it owns the JSON-RPC framing and types).
+//
+//   - initialize: protocol version 1, loadSession false, text prompts only.
+//     The client's fs.readTextFile, fs.writeTextFile and terminal
+//     capabilities are remembered and decide how tools run.
+//   - session/new: cwd must be an absolute path to an existing directory;
+//     a relative or missing cwd, a non-empty mcpServers list or
+//     additionalDirectories are rejected with -32602 and a message in
+//     data.error. The response advertises two session modes, "auto" and
+//     "ask" (the permission mode), current = Config.Permission.
+//   - session/set_mode: switches the permission mode ("auto" | "ask").
+//   - session/prompt: runs one turn (below). Answers stopReason end_turn,
+//     max_tokens, max_turn_requests (MaxSteps spent) or cancelled; a turn
+//     that fails answers a JSON-RPC internal error (-32603) whose data is
+//     {"message": …, "code": …} (code omitted for a model-side error).
+//   - session/cancel: aborts the running turn: its model stream, its
+//     running tool, a pending permission request and running subagents.
+//   - Streams session/update: agent_thought_chunk (reasoning deltas),
+//     agent_message_chunk (text deltas), tool_call, tool_call_update, plan.
+//   - session/list, session/resume, session/close, set_config_option:
+//     method not found.
+//
+// # The turn loop
+//
+// A turn logs turn/start and user/message, then runs steps. A step logs
+// step/start and request/header, streams one model call — each chunk is
+// logged as assistant/chunk and forwarded to the client as it arrives —
+// logs assistant/message, runs the message's tool calls (tool/call,
+// tool/result) and logs step/end. The turn ends (turn/end) when a message
+// has no tool calls (completed), the model is cut off (max-tokens; its
+// tool calls are dropped, their arguments may be truncated), MaxSteps
+// model calls are spent (max-steps), the turn is cancelled (aborted) or a
+// model call fails (error).
+//
+// A RATE_LIMIT or UNAVAILABLE provider error is retried once within the
+// same step: the failed attempt's chunks stay in the log, closed by a
+// synthesized {"type":"finish","reason":"error","error":msg,"code":CODE}
+// chunk, and the retry's chunks follow in the same step. Any other provider
+// error, a second failure, a stream that ends without a finish chunk
+// (code STREAM) or a plain Go error from the provider (code INTERNAL) ends
+// the turn with error{message, code}. A model-side error finish (a finish
+// chunk with reason "error" and no code) is logged as the model sent it
+// and ends the turn with error{message}.
+//
+// # Tools
+//
+// The model sees JSON schemas for these tools (in this order):
+//
+//	read_file  {path, offset?, limit?}   text of the file; offset is the 1-based first line, limit a line count
+//	write_file {path, content}           creates parent directories; "wrote N bytes to P"
+//	edit_file  {path, old_string, new_string, replace_all?}
+//	           old_string must occur exactly once unless replace_all
+//	list_dir   {path?}                   names sorted, directories with a trailing "/"
+//	bash       {command, timeoutMs?}     bash -c in the cwd; combined stdout+stderr;
+//	           a non-zero exit, a signal or the timeout is an error result
+//	todo_write {todos:[{content, status: pending|in_progress|completed}]}
+//	           replaces the client's plan (a plan update, medium priority)
+//	task       {description, prompt}     runs a subagent; its final text is the result
+//
+// Paths resolve against the session cwd; a path that leaves the cwd (by
+// ".." or an absolute path elsewhere) is an error result. The check is
+// lexical: symlinks inside the cwd are followed. Results are capped at
+// 256 KiB. File tools use the client's fs/read_text_file and
+// fs/write_text_file when the client advertised them (edit_file reads and
+// writes through the client), else the local file system; list_dir is
+// always local. bash runs in a client terminal (terminal/create,
+// wait_for_exit bounded by the timeout, kill if it did not exit, output,
+// release) when the client advertised terminal, else locally: bash -c in
+// the cwd in its own process group, output to a temporary file, the group
+// killed (SIGKILL) on timeout, on cancel and after the shell exits, so no
+// background job outlives the call. The default timeout is
+// Config.BashTimeout; timeoutMs may ask for up to 10 minutes.
+//
+// A failing tool (bad arguments, missing file, unknown tool, denied
+// permission) is not a turn failure: it becomes an error tool result the
+// model sees (tool/result error:true, tool_call_update status failed).
+//
+// # Tool order, and why
+//
+// Stdout is snapshot-compared byte for byte, so everything the client sees
+// must come out in an order that does not depend on scheduling. For the
+// tool calls of one assistant message the agent therefore:
+//
+//  1. announces every call, in call order (tool/call, tool_call pending);
+//  2. runs the non-task calls one at a time, in call order (permission,
+//     tool_call_update in_progress, the tool, tool/result and
+//     tool_call_update completed or failed);
+//  3. runs the task calls as one batch: creates every child session first,
+//     in call order (logging subagent/descriptor for each, so children's
+//     createdAt order is call order and harvesting them by createdAt is
+//     deterministic), marks them in_progress in call order, runs the
+//     children concurrently (siblings overlap in time, as a user would
+//     want), waits for all of them, then records their results in call
+//     order.
+//
+// Subagents send nothing to the client, so their concurrency is invisible
+// on the wire; sequential non-task tools keep side effects (files, bash)
+// and permission requests in a reproducible order.
+//
+// # Subagents
+//
+// A task call creates a child session with its own log (header
+// parentSession, origin "subagent", spawnedBy = the task's tool-call id,
+// delegationDepth = parent + 1) and runs one turn in it with the same
+// Provider (Request.SpawnedBy set to the tool-call id, which is how a
+// replaying provider finds the child's script). Children have a read-only
+// toolset — read_file and list_dir, always local, no permission asks, no
+// task (so delegation is one level deep) — and never send session/update.
+// The child's final assistant text is the task's result; a failed child
+// turn is an error result ("subagent failed: …").
+//
+// # Permissions
+//
+// In "auto" mode tools never ask. In "ask" mode write_file, edit_file and
+// bash ask through session/request_permission, offering four options whose
+// optionId is their kind: allow_once, allow_always, reject_once,
+// reject_always. allow_always and reject_always are remembered for the
+// session, per tool name, and later calls of that tool do not ask. A
+// rejection (or a "cancelled" outcome) is the error result "permission
+// denied by user"; a failed request is "permission request failed: …".
+// The mode comes from Config.Permission (ACPSNAP_PERMISSION, set by the
+// caller) and can be changed per session with session/set_mode.
+//
+// # Cancellation
+//
+// session/cancel (or $/cancel_request of the prompt) cancels the turn's
+// context: the model stream stops (chunks received so far stay logged),
+// the running tool is cancelled (a local bash process group is killed, a
+// client terminal is killed and released), a pending permission request is
+// withdrawn. Tool calls of the message left without a result get the error
+// result "cancelled"; the step and turn close (step/end, turn/end
+// aborted{by:user}) and the prompt answers stopReason cancelled. When the
+// input reaches EOF, running turns end the same way with by:"disposed".
+//
+// # The session log
+//
+// Each session writes SessionsDir/<id>/session.jsonl (SPEC §3) through
+// internal/sessionlog: a header line
+//
+//	{"type":"session","version":1,"id":…,"createdAt":ms,"cwd":…,"delegationDepth":0}
+//
+// (plus parentSession, origin "subagent" and spawnedBy for children), then
+// events {"type":…,"seq":N,"time":ms,"data":{…}} with seq contiguous from
+// 0. createdAt is strictly increasing across the sessions of one Serve
+// (bumped by 1 ms on a tie). Events are written as they happen, each line in
+// one write, so a reader may poll the file for turn boundaries.
+//
+//	turn/start          {turn}                                  turns count from 1 per session
+//	user/message        {turn, id, content}                     content: the prompt's ACP content blocks
+//	step/start          {turn, step}                            steps count from 1 per turn
+//	request/header      {turn, step, model, system, tools}      tools: [{name, description, parameters}]
+//	assistant/chunk     {turn, step, chunk}                     one stream chunk (llmreplay.Chunk JSON)
+//	assistant/message   {turn, step, id, text, reasoning?, toolCalls?:[{id, name, arguments}]}
+//	tool/call           {turn, step, callId, name, arguments}   arguments: the raw JSON text the model sent
+//	approval/asked      {turn, callId, approvalId, options}     options: the offered kinds, in order
+//	approval/decided    {turn, callId, approvalId, outcome}     outcome: the chosen kind, "cancelled" or "error"
+//	subagent/descriptor {turn, callId, childSession}            a task call's child session id
+//	tool/result         {turn, step, callId, content, error?}   error: true for an error result
+//	step/end            {turn, step}
+//	turn/end            {turn, reason}
+//
+// turn/end reason is {kind} with kind one of completed, max-tokens,
+// max-steps (MaxSteps model calls spent; an extension of SPEC §3), aborted
+// (with by: "user" | "disposed") and error (with message and, for provider
+// errors, code: AUTH, RATE_LIMIT, UNAVAILABLE, BAD_REQUEST, STREAM, REPLAY,
+// INTERNAL).
+//
+// Within a step the order is: step/start, request/header, assistant/chunk…,
+// assistant/message, tool/call… (every call), then per non-task call
+// [approval/asked, approval/decided,] tool/result, then for the task batch
+// subagent/descriptor… and tool/result…, then step/end.
+//
+// # Determinism
+//
+// Given the same Provider output, client answers, Now and NewID, the agent
+// writes the same bytes to stdout and the same logs: ids come only from
+// NewID (session, message and approval ids) and the model (tool-call ids;
+// an empty one becomes "call_"+NewID()), notifications of one session are
+// sent from one goroutine, tools run in the order above, and children
+// never write to the client.
+package agent
