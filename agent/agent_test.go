@@ -166,10 +166,7 @@ func TestTextTurnStreamsAndLogs(t *testing.T) {
 	if diff := cmp.Diff([]assistantMessageData{{Turn: 1, Step: 1, ID: "id-3", Text: "Hello, world", Reasoning: "hmm, greet"}}, msgs); diff != "" {
 		t.Errorf("assistant/message (-want +got):\n%s", diff)
 	}
-	ends := data[turnEndData](t, l, "turn/end")
-	if diff := cmp.Diff([]turnEndData{{Turn: 1, Reason: endReason{Kind: "completed"}}}, ends); diff != "" {
-		t.Errorf("turn/end (-want +got):\n%s", diff)
-	}
+	checkTurnEnds(t, l, endReason{Kind: "completed"})
 	hdr := data[requestHeaderData](t, l, "request/header")
 	if len(hdr) != 1 || hdr[0].Model != DefaultModel || !strings.Contains(hdr[0].System, r.cwd) || len(hdr[0].Tools) != 7 {
 		t.Errorf("request/header = %+v", hdr)
@@ -286,10 +283,7 @@ func TestProviderErrorsEndTheTurn(t *testing.T) {
 				t.Errorf("%d model calls, want %d", n, tc.calls)
 			}
 			l := r.log(sid)
-			ends := data[turnEndData](t, l, "turn/end")
-			if diff := cmp.Diff([]turnEndData{{Turn: 1, Reason: tc.wantEnd}}, ends); diff != "" {
-				t.Errorf("turn/end (-want +got):\n%s", diff)
-			}
+			checkTurnEnds(t, l, tc.wantEnd)
 			chunks := data[chunkData](t, l, "assistant/chunk")
 			last := chunks[len(chunks)-1].Chunk
 			if last.Type != llmreplay.Finish || last.Reason != llmreplay.FinishError || last.Code != tc.wantEnd.Code {
@@ -307,9 +301,7 @@ func TestMaxTokens(t *testing.T) {
 	sid := r.session(acp.ClientCapabilities{})
 	r.mustPrompt(sid, "go", acp.StopReasonMaxTokens)
 	l := r.log(sid)
-	if diff := cmp.Diff([]turnEndData{{Turn: 1, Reason: endReason{Kind: "max-tokens"}}}, data[turnEndData](t, l, "turn/end")); diff != "" {
-		t.Errorf("turn/end (-want +got):\n%s", diff)
-	}
+	checkTurnEnds(t, l, endReason{Kind: "max-tokens"})
 	if n := len(data[toolCallData](t, l, "tool/call")); n != 0 {
 		t.Errorf("%d tool calls ran after max-tokens, want 0", n)
 	}
@@ -324,10 +316,7 @@ func TestMaxSteps(t *testing.T) {
 	if n := len(sc.requests()); n != 2 {
 		t.Errorf("%d model calls, want MaxSteps = 2", n)
 	}
-	ends := data[turnEndData](t, r.log(sid), "turn/end")
-	if diff := cmp.Diff([]turnEndData{{Turn: 1, Reason: endReason{Kind: "max-steps"}}}, ends); diff != "" {
-		t.Errorf("turn/end (-want +got):\n%s", diff)
-	}
+	checkTurnEnds(t, r.log(sid), endReason{Kind: "max-steps"})
 }
 
 func TestCancelDuringStream(t *testing.T) {
@@ -335,29 +324,13 @@ func TestCancelDuringStream(t *testing.T) {
 	sc := newScript(hang(ready))
 	r := newRig(t, sc.provider(), nil, nil)
 	sid := r.session(acp.ClientCapabilities{})
-	done := make(chan acp.StopReason, 1)
-	go func() {
-		resp, err := r.prompt(sid, "go")
-		if err != nil {
-			t.Errorf("prompt: %v", err)
-		}
-		done <- resp.StopReason
-	}()
-	<-ready
-	if err := r.conn.Cancel(r.ctx(), acp.CancelNotification{SessionId: acp.SessionId(sid)}); err != nil {
-		t.Fatal(err)
-	}
-	if got := <-done; got != acp.StopReasonCancelled {
-		t.Errorf("stop reason = %q, want cancelled", got)
-	}
+	r.cancelWhen(sid, func() { <-ready })
 	l := r.log(sid)
 	want := []string{"turn/start", "user/message", "step/start", "request/header", "assistant/chunk", "assistant/chunk", "step/end", "turn/end"}
 	if diff := cmp.Diff(want, types(l)); diff != "" {
 		t.Errorf("event types (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]turnEndData{{Turn: 1, Reason: endReason{Kind: "aborted", By: "user"}}}, data[turnEndData](t, l, "turn/end")); diff != "" {
-		t.Errorf("turn/end (-want +got):\n%s", diff)
-	}
+	checkTurnEnds(t, l, endReason{Kind: "aborted", By: "user"})
 }
 
 func TestStdinEOFDisposesRunningTurn(t *testing.T) {
@@ -370,7 +343,5 @@ func TestStdinEOFDisposesRunningTurn(t *testing.T) {
 		t.Fatalf("Serve after EOF = %v, want nil", err)
 	}
 	l := r.log(sid)
-	if diff := cmp.Diff([]turnEndData{{Turn: 1, Reason: endReason{Kind: "aborted", By: "disposed"}}}, data[turnEndData](t, l, "turn/end")); diff != "" {
-		t.Errorf("turn/end (-want +got):\n%s", diff)
-	}
+	checkTurnEnds(t, l, endReason{Kind: "aborted", By: "disposed"})
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	acp "github.com/coder/acp-go-sdk"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/acpsnap/acpsnap/internal/sessionlog"
 	"github.com/acpsnap/acpsnap/llmreplay"
@@ -431,4 +432,37 @@ func toolMessages(reqs []Request) []string {
 		}
 	}
 	return out
+}
+
+// cancelWhen prompts in the background, waits for ready to return, sends
+// session/cancel and requires the prompt to answer cancelled.
+func (r *rig) cancelWhen(sid string, ready func()) {
+	r.t.Helper()
+	done := make(chan acp.StopReason, 1)
+	go func() {
+		resp, err := r.prompt(sid, "go")
+		if err != nil {
+			r.t.Errorf("prompt: %v", err)
+		}
+		done <- resp.StopReason
+	}()
+	ready()
+	if err := r.conn.Cancel(r.ctx(), acp.CancelNotification{SessionId: acp.SessionId(sid)}); err != nil {
+		r.t.Fatal(err)
+	}
+	if got := <-done; got != acp.StopReasonCancelled {
+		r.t.Errorf("stop reason = %q, want cancelled", got)
+	}
+}
+
+// checkTurnEnds compares a log's turn/end events with reasons (turns 1, 2, …).
+func checkTurnEnds(t *testing.T, l *sessionlog.Log, reasons ...endReason) {
+	t.Helper()
+	var want []turnEndData
+	for i, r := range reasons {
+		want = append(want, turnEndData{Turn: i + 1, Reason: r})
+	}
+	if diff := cmp.Diff(want, data[turnEndData](t, l, "turn/end")); diff != "" {
+		t.Errorf("%s: turn/end (-want +got):\n%s", l.Name, diff)
+	}
 }

@@ -203,22 +203,13 @@ func TestCancelDuringPermissionRequest(t *testing.T) {
 	sc := newScript(use(call("w1", "write_file", map[string]any{"path": "x.txt", "content": "x"})))
 	r := newRig(t, sc.provider(), client, func(c *Config) { c.Permission = PermissionAsk })
 	sid := r.session(acp.ClientCapabilities{})
-	done := promptAsync(r, sid)
-	<-asking
-	if err := r.conn.Cancel(r.ctx(), acp.CancelNotification{SessionId: acp.SessionId(sid)}); err != nil {
-		t.Fatal(err)
-	}
-	if got := <-done; got != acp.StopReasonCancelled {
-		t.Errorf("stop reason = %q, want cancelled", got)
-	}
+	r.cancelWhen(sid, func() { <-asking })
 	l := r.log(sid)
 	decided := data[approvalDecidedData](t, l, "approval/decided")
 	if len(decided) != 1 || decided[0].Outcome != "cancelled" {
 		t.Errorf("approval/decided = %+v, want one cancelled", decided)
 	}
-	if diff := cmp.Diff([]turnEndData{{Turn: 1, Reason: endReason{Kind: "aborted", By: "user"}}}, data[turnEndData](t, l, "turn/end")); diff != "" {
-		t.Errorf("turn/end (-want +got):\n%s", diff)
-	}
+	checkTurnEnds(t, l, endReason{Kind: "aborted", By: "user"})
 	if _, err := os.Stat(filepath.Join(r.cwd, "x.txt")); err == nil {
 		t.Error("the write ran although its permission request was cancelled")
 	}

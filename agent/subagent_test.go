@@ -118,10 +118,7 @@ func TestSubagentPairRunsConcurrently(t *testing.T) {
 			t.Errorf("child %d header (-want +got):\n%s", i+1, diff)
 		}
 		created = append(created, cl.Header.CreatedAt)
-		ends := data[turnEndData](t, cl, "turn/end")
-		if diff := cmp.Diff([]turnEndData{{Turn: 1, Reason: endReason{Kind: "completed"}}}, ends); diff != "" {
-			t.Errorf("child %d turn/end (-want +got):\n%s", i+1, diff)
-		}
+		checkTurnEnds(t, cl, endReason{Kind: "completed"})
 		if n := len(data[stepData](t, cl, "step/start")); n != 2 {
 			t.Errorf("child %d ran %d steps, want 2", i+1, n)
 		}
@@ -140,26 +137,15 @@ func TestCancelReachesSubagents(t *testing.T) {
 	sc := newScript(use(call("t1", "task", map[string]any{"description": "A", "prompt": "wait"}))).route("t1", hang(ready))
 	r := newRig(t, sc.provider(), nil, nil)
 	sid := r.session(acp.ClientCapabilities{})
-	done := promptAsync(r, sid)
-	<-ready
-	if err := r.conn.Cancel(r.ctx(), acp.CancelNotification{SessionId: acp.SessionId(sid)}); err != nil {
-		t.Fatal(err)
-	}
-	if got := <-done; got != acp.StopReasonCancelled {
-		t.Errorf("stop reason = %q, want cancelled", got)
-	}
+	r.cancelWhen(sid, func() { <-ready })
 	l := r.log(sid)
 	desc := data[subagentData](t, l, "subagent/descriptor")
 	if len(desc) != 1 {
 		t.Fatalf("%d subagent/descriptor events, want 1", len(desc))
 	}
-	aborted := []turnEndData{{Turn: 1, Reason: endReason{Kind: "aborted", By: "user"}}}
-	if diff := cmp.Diff(aborted, data[turnEndData](t, r.log(desc[0].ChildSession), "turn/end")); diff != "" {
-		t.Errorf("child turn/end (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff(aborted, data[turnEndData](t, l, "turn/end")); diff != "" {
-		t.Errorf("primary turn/end (-want +got):\n%s", diff)
-	}
+	aborted := endReason{Kind: "aborted", By: "user"}
+	checkTurnEnds(t, r.log(desc[0].ChildSession), aborted)
+	checkTurnEnds(t, l, aborted)
 	results := data[toolResultData](t, l, "tool/result")
 	if !slices.Equal([]string{"cancelled"}, []string{results[0].Content}) || !results[0].Error {
 		t.Errorf("task result = %+v, want a cancelled error", results)

@@ -329,19 +329,6 @@ func TestBashUsesClientTerminal(t *testing.T) {
 	}
 }
 
-// promptAsync prompts in the background; the channel yields the answer.
-func promptAsync(r *rig, sid string) <-chan acp.StopReason {
-	done := make(chan acp.StopReason, 1)
-	go func() {
-		resp, err := r.prompt(sid, "go")
-		if err != nil {
-			r.t.Errorf("prompt: %v", err)
-		}
-		done <- resp.StopReason
-	}()
-	return done
-}
-
 func TestCancelDuringClientTerminal(t *testing.T) {
 	waiting := make(chan struct{})
 	term := &fakeTerminal{wait: func(ctx context.Context) (acp.WaitForTerminalExitResponse, error) {
@@ -352,14 +339,7 @@ func TestCancelDuringClientTerminal(t *testing.T) {
 	sc := newScript(use(call("c1", "bash", map[string]any{"command": "echo hi"})))
 	r := newRig(t, sc.provider(), term.client(), nil)
 	sid := r.session(acp.ClientCapabilities{Terminal: true})
-	done := promptAsync(r, sid)
-	<-waiting
-	if err := r.conn.Cancel(r.ctx(), acp.CancelNotification{SessionId: acp.SessionId(sid)}); err != nil {
-		t.Fatal(err)
-	}
-	if got := <-done; got != acp.StopReasonCancelled {
-		t.Errorf("stop reason = %q, want cancelled", got)
-	}
+	r.cancelWhen(sid, func() { <-waiting })
 	calls := term.recorded()
 	if !slices.Contains(calls, "kill term-1") || calls[len(calls)-1] != "release term-1" {
 		t.Errorf("terminal calls = %q, want a kill and a final release", calls)
@@ -375,23 +355,17 @@ func TestCancelDuringLocalBashKillsTheProcessGroup(t *testing.T) {
 	sc := newScript(use(call("c1", "bash", map[string]any{"command": cmd})), say("never"))
 	r := newRig(t, sc.provider(), nil, nil)
 	sid := r.session(acp.ClientCapabilities{})
-	done := promptAsync(r, sid)
-	pids := []int{waitForPid(t, filepath.Join(r.cwd, "sh.pid")), waitForPid(t, filepath.Join(r.cwd, "bg.pid"))}
-	if err := r.conn.Cancel(r.ctx(), acp.CancelNotification{SessionId: acp.SessionId(sid)}); err != nil {
-		t.Fatal(err)
-	}
-	if got := <-done; got != acp.StopReasonCancelled {
-		t.Errorf("stop reason = %q, want cancelled", got)
-	}
+	var pids []int
+	r.cancelWhen(sid, func() {
+		pids = []int{waitForPid(t, filepath.Join(r.cwd, "sh.pid")), waitForPid(t, filepath.Join(r.cwd, "bg.pid"))}
+	})
 	for _, pid := range pids {
 		if !eventually(func() bool { return !alive(pid) }) {
 			t.Errorf("process %d still runs after cancel", pid)
 		}
 	}
 	l := r.log(sid)
-	if diff := cmp.Diff([]turnEndData{{Turn: 1, Reason: endReason{Kind: "aborted", By: "user"}}}, data[turnEndData](t, l, "turn/end")); diff != "" {
-		t.Errorf("turn/end (-want +got):\n%s", diff)
-	}
+	checkTurnEnds(t, l, endReason{Kind: "aborted", By: "user"})
 	if n := len(sc.requests()); n != 1 {
 		t.Errorf("%d model calls, want 1 (no call after cancel)", n)
 	}
