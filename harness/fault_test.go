@@ -1,6 +1,9 @@
 package harness_test
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -165,5 +168,24 @@ func TestRunRecordModeNeedsNoReport(t *testing.T) {
 	}
 	if res.Report != nil || len(res.Logs) != 1 {
 		t.Errorf("report %v, %d logs; want none and 1", res.Report, len(res.Logs))
+	}
+}
+
+func TestRunHonoursContext(t *testing.T) {
+	sc := scenario{script: fakeagent.Script{Initialize: []fakeagent.Action{{NoReply: true}}},
+		input: input(t, []map[string]any{op("initialize")}, nil)}
+	dir := sc.write(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	exe, _ := os.Executable()
+	tmp := filepath.Join(t.TempDir(), "roots")
+	start := time.Now()
+	_, err := harness.Run(ctx, harness.Config{Dir: dir, Agent: []string{exe, "-test.run=^$"}, TempDir: tmp, Grace: 200 * time.Millisecond})
+	assertNoLeftovers(t, tmp)
+	if err == nil || !strings.Contains(err.Error(), "step 1 (initialize): cancelled while waiting for the initialize response: context deadline exceeded") {
+		t.Fatalf("error %v, want the cancellation", err)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("Run took %s after its context ended", took)
 	}
 }

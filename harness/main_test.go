@@ -61,13 +61,7 @@ func (sc scenario) write(t *testing.T) string {
 		files[k] = v
 	}
 	for rel, content := range files {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, dir, rel, content)
 	}
 	return dir
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -19,6 +20,11 @@ import (
 
 // stderrCap bounds how much agent stderr a run keeps (the tail survives).
 const stderrCap = 1 << 20
+
+// sdkMaxLine is the longest line the ACP SDK's reader accepts (its scanner
+// buffer is 10 MiB, newline included); longer lines are recorded, then fail
+// the run instead of silently closing the SDK's connection.
+const sdkMaxLine = 10<<20 - 1
 
 // agent is the running agent process: its pipes, the stdout tee that
 // records every raw line before the SDK sees it, and its exit.
@@ -61,8 +67,12 @@ func startAgent(argv []string, cwd string, env []string, grace time.Duration, fa
 		closeAll(inR, inW, outR, outW)
 		return nil, err
 	}
+	name := argv[0]
+	if strings.ContainsRune(name, filepath.Separator) && !filepath.IsAbs(name) {
+		name, _ = filepath.Abs(name) // exec would resolve it against cmd.Dir, the scenario cwd
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd := exec.CommandContext(ctx, name, argv[1:]...)
 	cmd.Dir, cmd.Env = cwd, env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -108,6 +118,10 @@ func (a *agent) tee(sdk *io.PipeWriter, fail func(error)) {
 		a.mu.Unlock()
 		if !json.Valid(line) {
 			fail(fmt.Errorf("agent stdout line %d is not JSON (stdout is protocol only): %s", n, quote(line)))
+			continue
+		}
+		if len(line) > sdkMaxLine {
+			fail(fmt.Errorf("agent stdout line %d has %d bytes; the ACP SDK reads at most %d", n, len(line), sdkMaxLine))
 			continue
 		}
 		sdk.Write(append(line, '\n')) // an error means the SDK is gone; keep recording

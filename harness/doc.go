@@ -1,0 +1,153 @@
+// Package harness runs ONE scenario of the corpus against an ACP agent, as a
+// real ACP client, and returns what happened: the agent's raw stdout lines,
+// its session logs, its stderr, per-step timings and its replay report.
+// Comparing against the committed fixtures is the caller's job (normalize,
+// the snapshots suite, cmd/acpsnap); the harness never prints, never exits
+// and never reads the environment to decide anything: Config says it all.
+//
+//	res, err := harness.Run(ctx, harness.Config{
+//		Dir:   "snapshots/text-turn",
+//		Agent: []string{"acpsnap", "agent"},
+//	})
+//	if err != nil { // which step failed and why, plus the agent's last stderr lines
+//		...
+//	}
+//	// res.Stdout, res.Logs (primary first), res.Cwd and res.CwdAliases feed normalize.
+//
+// # Scenario files
+//
+// LoadManifest reads snapshot.yml (SPEC §2) with a strict YAML decoder
+// (go.yaml.in/yaml/v3, KnownFields): version 1, scenario equal to the
+// folder name and kebab-case, a non-empty reason, recording live or
+// authored, permission auto or ask, platform posix or nothing, env names
+// that are variables and not HOME, ACPSNAP_* (the harness sets those) or
+// DEEPSEEK_* (secrets reach the agent in record mode only, from
+// Config.Secrets). LoadInput reads input.json (SPEC §4) just as strictly:
+// unknown keys and ops are errors, each op takes only its own fields.
+// Errors carry the position: "harness: path:line: $.steps[3].op: unknown op
+// \"promt\"" (JSON paths index steps from 0; run errors count steps from 1).
+// Run wraps errors in these files with ErrInvalidScenario.
+//
+// # Steps
+//
+// Steps run in order; each waits for its own completion within its time
+// (timeoutMs, else Config.StepTimeout, default 10 s). Waits are
+// condition-based: they look every 5 ms, parse the session log as JSON
+// (complete lines only; a malformed complete line fails the step with its
+// file and line), and time out with what they awaited, e.g.
+// "step 4 (waitForTurnEnd): timed out after 10s waiting for turn/end with
+// turn >= 2 in sessions/<id>/session.jsonl".
+//
+//	op                      fields                    does
+//	initialize                                        initialize with the scenario's clientCapabilities
+//	                                                  (protocol version 1, clientInfo acpsnap/1)
+//	newSession                                        session/new {cwd, mcpServers: []}; remembers the id
+//	newSessionExpectError   params?                   session/new with params laid over the defaults
+//	                                                  (top-level keys replace); must get a JSON-RPC error
+//	prompt                  text                      session/prompt with one text block; waits for the answer
+//	promptContent           content                   session/prompt with exactly these ACP content blocks
+//	promptExpectError       text                      the answer must be a JSON-RPC error
+//	promptAndCancel         text, waitForFile?        prompt; wait for the cwd-relative marker file, else for
+//	                                                  a durable turn/start beyond the log's last one;
+//	                                                  session/cancel; wait for the answer (an answer
+//	                                                  before the cancel point fails the step)
+//	cancel                  waitForFile?              (wait for the file, then) session/cancel
+//	waitForFile             path                      the cwd-relative file exists
+//	waitForTurnStart        minimumTurn? (1)          the session's log holds turn/start with turn >= n
+//	waitForTurnEnd          minimumTurn? (1)          the session's log holds turn/end with turn >= n
+//	waitForSubagentTurnEnd  child? (1), minimumTurn?  the n-th child log (logs with a parentSession,
+//	                                                  by createdAt, then id) holds turn/end with turn >= n
+//
+// Every step accepts timeoutMs. "{{cwd}}" in text, content and params is
+// replaced by the live cwd. Prompts, cancels and waits address the session
+// of the last newSession; the session's log is the one whose header id is
+// that session id, wherever under the sessions directory it lies.
+//
+// # The client side
+//
+// The harness is an acp.Client (github.com/coder/acp-go-sdk). It answers
+// session/request_permission with the next of permissionAnswers, selecting
+// the offered option of that kind; an unoffered kind or no answer left fails
+// the run with a message naming the request and the kinds offered.
+// fs/read_text_file (line is 1-based, limit counts lines) and
+// fs/write_text_file (creating parent folders) serve absolute paths inside
+// the cwd or one of its aliases; paths outside it, relative paths and
+// symbolic links that lead out are refused. terminal/create runs the
+// command in a pseudo-terminal (github.com/creack/pty, so output has "\r\n"
+// line ends) in its own session and process group, with the agent's
+// environment plus the request's env, in the cwd or a folder inside it;
+// outputByteLimit keeps the last bytes, cut at a character boundary, and
+// sets truncated. terminal/output, wait_for_exit, kill (SIGKILL to the
+// group) and release (kill, then forget) work on terminal ids "term-N".
+// Every terminal is killed when the run ends. Methods the harness does not
+// implement are answered -32601 by the SDK; errors of implemented methods
+// reach the agent as -32603 with the reason in data.error.
+//
+// # Environment
+//
+// The agent gets an allowlist only, never the caller's environment:
+//
+//	PATH, LANG                  from Config.Environ (nil: os.Environ()), when set there
+//	TZ=UTC
+//	HOME                        a private, empty home
+//	the manifest's env
+//	ACPSNAP_MODE                replay or record
+//	ACPSNAP_SESSIONS_DIR        a private, empty folder; the agent writes <id>/session.jsonl
+//	                            and replay-report.json there
+//	ACPSNAP_PERMISSION          the manifest's permission (default auto)
+//	ACPSNAP_FIXTURE             Dir/session.jsonl, when present
+//	ACPSNAP_FIXTURE_CHILDREN    Dir/session.1.jsonl, session.2.jsonl, … (contiguous from 1,
+//	                            present ones) joined by os.PathListSeparator, when any
+//	ACPSNAP_OVERRIDE            Dir/replay.override.json, when present
+//	Config.Secrets              in record mode only
+//
+// # Temporary roots
+//
+// Each run makes <TempDir>/acpsnap-<nonce>/ (mode 0700) holding workspace/
+// (the cwd, seeded by copying the scenario's workspace/ with its permission
+// bits and symbolic links; its base name is always "workspace" so an agent
+// that shows it stays deterministic), home/ and sessions/. The whole tree
+// is removed before Run returns, whatever happened (read-only folders
+// included). Config.OnStart sees the cwd after seeding, before the agent
+// starts.
+//
+// # Process and shutdown
+//
+// The agent runs in the cwd in its own process group (Setpgid). Its stdout
+// is read line by line with a 64 MiB buffer (internal/jsonl) by a tee that
+// records every raw line (Result.Stdout) before handing it to the SDK's
+// connection: the SDK has no raw hooks and may run callbacks out of wire
+// order. A line that is not JSON fails the run at once, quoting it; stdout
+// is protocol only. Stderr is kept apart (its last MiB), and the last 20
+// lines are attached to every error.
+//
+// Shutdown is always bounded by two graces (Config.Grace, default 2 s):
+// close stdin; if the agent has not exited after a grace, SIGTERM its group
+// (exec.Cmd.Cancel); if it has not exited after another grace, SIGKILL it
+// (exec.Cmd.WaitDelay); then SIGKILL the whole group anyway and wait
+// (bounded) until no live member remains, so descendants never outlive the
+// run. An agent that exits on its own but leaves processes in its group
+// fails the run ("left processes running"), as does one that exits non-zero
+// after stdin closed. Needing SIGTERM is not itself an error (but an agent
+// killed that way usually leaves no replay report, which is).
+//
+// # Harvest
+//
+// After shutdown the harness reads every sessions/*/session.jsonl, checks
+// it with internal/sessionlog (header, contiguous seq) and returns it raw:
+// the primary session's log first (the first newSession), then the others
+// by createdAt, then id. It reads sessions/replay-report.json
+// (llmreplay.ReadReport). In replay mode a report with any entry left or
+// any error fails the run, listing each fixture's counts; a missing report
+// fails it only if the agent wrote a session log.
+//
+// # Errors
+//
+// A failed run returns a non-nil Result (when the agent started) and one
+// error: "harness: <scenario>: step N (<op>): <why>", followed by any
+// harvest or report failures and the agent's last stderr lines. Causes:
+// time out (what was awaited), the agent exiting before it answered (with
+// its exit status), a JSON-RPC error where none was expected or none where
+// one was, a non-JSON stdout line, a permission the answers do not cover, a
+// malformed log, unserved replay entries.
+package harness
