@@ -179,6 +179,11 @@ func TestRunSeedsWorkspace(t *testing.T) {
 	t.Cleanup(func() { os.Chmod(filepath.Join(dir, "workspace/ro"), 0o755) })
 	modes := map[string]os.FileMode{}
 	_, err, _ := run(t, dir, func(c *harness.Config) {
+		// A relative agent path is the caller's, not the scenario cwd's.
+		wd, _ := os.Getwd()
+		if rel, err := filepath.Rel(wd, c.Agent[0]); err == nil && strings.Contains(rel, "/") {
+			c.Agent[0] = rel
+		}
 		c.OnStart = func(cwd string) {
 			for _, rel := range []string{"bin/tool.sh", "ro", "ro/file.txt"} {
 				if fi, err := os.Stat(filepath.Join(cwd, rel)); err == nil {
