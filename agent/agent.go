@@ -90,7 +90,9 @@ func (c Config) withDefaults() (Config, error) {
 // Serve speaks ACP over in (client to agent) and out (agent to client) until
 // in reaches EOF or ctx is done. Then it cancels the turns still running
 // (they end aborted{by:disposed}), waits for them, closes every session log
-// and returns: nil after EOF, ctx.Err() after cancellation.
+// and returns: nil after EOF, ctx.Err() after cancellation. (After
+// cancellation the SDK's reader goroutine lives on until in is closed: an
+// io.Reader cannot be interrupted.)
 func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
@@ -210,25 +212,19 @@ func (srv *server) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptR
 		return acp.PromptResponse{}, acp.NewInternalError(map[string]any{"error": "agent is shutting down"})
 	}
 	defer srv.turns.Done()
-	turnCtx, cancel := context.WithCancelCause(srv.base)
+	// The turn's context is a child of the SDK's request context, so
+	// session/cancel (cause context.Canceled) and a departed client (the
+	// connection's cause) end it synchronously; shutdown ends it with
+	// errDisposed.
+	turnCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	stopWatch := context.AfterFunc(ctx, func() { cancel(cancelCause(ctx)) })
+	stopWatch := context.AfterFunc(srv.base, func() { cancel(errDisposed) })
 	defer stopWatch()
 	out := s.runTurn(turnCtx, cancel, p.Prompt)
 	if out.err != nil {
 		return acp.PromptResponse{}, out.err
 	}
 	return acp.PromptResponse{StopReason: out.stop}, nil
-}
-
-// cancelCause maps the end of the SDK's request context to the cause of an
-// early turn end: the SDK cancels it plainly for session/cancel and
-// $/cancel_request, and with the connection's cause when the peer leaves.
-func cancelCause(ctx context.Context) error {
-	if errors.Is(context.Cause(ctx), context.Canceled) {
-		return errUserCancel
-	}
-	return errDisposed
 }
 
 // beginTurn registers a running turn unless the server is shutting down.

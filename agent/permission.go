@@ -54,14 +54,14 @@ func (t *turn) permit(c ToolCall, tl *tool) (bool, error) {
 	})
 	outcome := outcomeCancelled
 	switch {
-	case t.ctx.Err() != nil:
+	case t.stopped():
 	case err != nil:
 		outcome = "error"
 	case resp.Outcome.Selected != nil:
 		outcome = string(resp.Outcome.Selected.OptionId)
 	}
 	s.event(evApprovalDecided, approvalDecidedData{Turn: t.n, CallID: c.ID, ApprovalID: approvalID, Outcome: outcome})
-	if t.ctx.Err() != nil {
+	if t.stopped() {
 		return false, errAborted
 	}
 	if err != nil {

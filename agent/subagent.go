@@ -68,7 +68,7 @@ func (t *turn) runTasks(calls []ToolCall, idx []int, results []*Message) {
 		})
 	}
 	wg.Wait()
-	if t.ctx.Err() != nil {
+	if t.stopped() {
 		return
 	}
 	for _, j := range jobs {

@@ -75,12 +75,12 @@ func (t *turn) runTools(calls []ToolCall) bool {
 			tasks = append(tasks, i)
 			continue
 		}
-		if t.ctx.Err() != nil {
+		if t.stopped() {
 			break
 		}
 		results[i] = t.runTool(c)
 	}
-	if len(tasks) > 0 && t.ctx.Err() == nil {
+	if len(tasks) > 0 && !t.stopped() {
 		t.runTasks(calls, tasks, results)
 	}
 	for i, c := range calls {
@@ -89,7 +89,7 @@ func (t *turn) runTools(calls []ToolCall) bool {
 		}
 		t.s.history = append(t.s.history, *results[i])
 	}
-	return t.ctx.Err() == nil
+	return !t.stopped()
 }
 
 // runTool runs one non-task call: permission (in ask mode), in_progress,
@@ -102,7 +102,7 @@ func (t *turn) runTool(c ToolCall) *Message {
 	if tl.asks {
 		allowed, err := t.permit(c, tl)
 		switch {
-		case t.ctx.Err() != nil:
+		case t.stopped():
 			return nil
 		case err != nil:
 			return t.finish(c, err.Error(), true)
@@ -112,7 +112,7 @@ func (t *turn) runTool(c ToolCall) *Message {
 	}
 	t.s.notify(acp.UpdateToolCall(acp.ToolCallId(c.ID), acp.WithUpdateStatus(acp.ToolCallStatusInProgress)))
 	text, err := tl.run(t, c)
-	if t.ctx.Err() != nil {
+	if t.stopped() {
 		return nil
 	}
 	if err != nil {

@@ -51,7 +51,7 @@ func (s *session) runTurn(ctx context.Context, cancel context.CancelCauseFunc, c
 // loop runs steps until one ends the turn or MaxSteps model calls are spent.
 func (t *turn) loop() turnOutcome {
 	for t.step = 1; t.step <= t.s.srv.cfg.MaxSteps; t.step++ {
-		if t.ctx.Err() != nil {
+		if t.stopped() {
 			return t.aborted()
 		}
 		t.s.event(evStepStart, stepData{Turn: t.n, Step: t.step})
@@ -175,7 +175,7 @@ func (t *turn) forward(c llmreplay.Chunk) {
 // the context ended, else error{message, code}, answered to the client as
 // a JSON-RPC internal error with the message and code in its data.
 func (t *turn) failed(err error) turnOutcome {
-	if errors.Is(err, errAborted) || t.ctx.Err() != nil {
+	if errors.Is(err, errAborted) || t.stopped() {
 		return t.aborted()
 	}
 	var pe *llmreplay.ProviderError
@@ -193,11 +193,29 @@ func (t *turn) failed(err error) turnOutcome {
 	}
 }
 
+// stopped reports whether the turn must stop: its context ended, or the
+// client is gone. (The second is checked too because a request to a
+// departed client fails the instant the connection closes, a moment before
+// the turn's context sees it.)
+func (t *turn) stopped() bool {
+	if t.ctx.Err() != nil {
+		return true
+	}
+	select {
+	case <-t.s.srv.conn.Done():
+		return true
+	default:
+		return false
+	}
+}
+
 // aborted is the outcome of a cancelled turn: by "user" after
-// session/cancel, by "disposed" when the agent shuts down.
+// session/cancel or $/cancel_request (the SDK cancels the prompt's context
+// plainly, or the session's cancel function is called with errUserCancel),
+// by "disposed" when the client went away or the agent shuts down.
 func (t *turn) aborted() turnOutcome {
 	by := "disposed"
-	if errors.Is(context.Cause(t.ctx), errUserCancel) {
+	if cause := context.Cause(t.ctx); errors.Is(cause, errUserCancel) || errors.Is(cause, context.Canceled) {
 		by = "user"
 	}
 	return turnOutcome{stop: acp.StopReasonCancelled, reason: endReason{Kind: endAborted, By: by}, text: t.lastText}
