@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -343,5 +345,42 @@ func TestStdinEOFDisposesRunningTurn(t *testing.T) {
 		t.Fatalf("Serve after EOF = %v, want nil", err)
 	}
 	l := r.log(sid)
+	checkTurnEnds(t, l, endReason{Kind: "aborted", By: "disposed"})
+}
+
+func TestServeContextCancelDisposesTurns(t *testing.T) {
+	ready := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg := Config{Provider: newScript(hang(ready)).provider(), SessionsDir: t.TempDir(), NewID: counter(), Now: fixedClock}
+	toAgentR, toAgentW := io.Pipe()
+	toClientR, toClientW := io.Pipe()
+	defer toAgentW.Close()
+	served := make(chan error, 1)
+	go func() {
+		served <- Serve(ctx, cfg, toAgentR, toClientW)
+		toClientW.Close()
+	}()
+	conn := acp.NewClientSideConnection(&fakeClient{}, toAgentW, toClientR)
+	conn.SetLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	callCtx, stop := context.WithTimeout(context.Background(), testTimeout)
+	defer stop()
+	if _, err := conn.Initialize(callCtx, acp.InitializeRequest{ProtocolVersion: 1}); err != nil {
+		t.Fatal(err)
+	}
+	cwd := t.TempDir()
+	s, err := conn.NewSession(callCtx, acp.NewSessionRequest{Cwd: cwd, McpServers: []acp.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go conn.Prompt(callCtx, acp.PromptRequest{SessionId: s.SessionId, Prompt: []acp.ContentBlock{acp.TextBlock("go")}}) //nolint:errcheck // the log is what matters
+	<-ready
+	cancel()
+	if err := <-served; !errors.Is(err, context.Canceled) {
+		t.Errorf("Serve = %v, want context.Canceled", err)
+	}
+	l, err := sessionlog.ReadFile(filepath.Join(cfg.SessionsDir, string(s.SessionId), sessionlog.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
 	checkTurnEnds(t, l, endReason{Kind: "aborted", By: "disposed"})
 }

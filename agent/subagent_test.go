@@ -152,16 +152,31 @@ func TestCancelReachesSubagents(t *testing.T) {
 	}
 }
 
-func TestTaskArgumentErrors(t *testing.T) {
-	sc := newScript(use(call("t1", "task", map[string]any{"description": "no prompt"}), call("t2", "task", map[string]any{"description": "ok", "prompt": "p"})), say("done")).
-		route("t2", say("fine"))
+func TestTaskErrors(t *testing.T) {
+	sc := newScript(use(
+		call("t1", "task", map[string]any{"description": "no prompt"}),
+		call("t2", "task", map[string]any{"description": "ok", "prompt": "p"}),
+		call("t3", "task", map[string]any{"description": "fails", "prompt": "p"})), say("done")).
+		route("t2", say("fine")).
+		route("t3", fail("AUTH", "bad key"))
 	r := newRig(t, sc.provider(), nil, nil)
 	sid := r.session(acp.ClientCapabilities{})
 	r.mustPrompt(sid, "go", acp.StopReasonEndTurn)
-	if diff := cmp.Diff([]string{"t1: prompt is required", "t2: fine"}, toolMessages(sc.requests())); diff != "" {
+	want := []string{"t1: prompt is required", "t2: fine", "t3: subagent failed: bad key"}
+	if diff := cmp.Diff(want, toolMessages(sc.requests())); diff != "" {
 		t.Errorf("task results (-want +got):\n%s", diff)
 	}
-	if n := len(data[subagentData](t, r.log(sid), "subagent/descriptor")); n != 1 {
-		t.Errorf("%d children spawned, want 1", n)
+	l := r.log(sid)
+	desc := data[subagentData](t, l, "subagent/descriptor")
+	if len(desc) != 2 {
+		t.Fatalf("%d children spawned, want 2", len(desc))
+	}
+	checkTurnEnds(t, r.log(desc[1].ChildSession), endReason{Kind: "error", Message: "bad key", Code: "AUTH"})
+	var errs []bool
+	for _, res := range data[toolResultData](t, l, "tool/result") {
+		errs = append(errs, res.Error)
+	}
+	if diff := cmp.Diff([]bool{true, false, true}, errs); diff != "" {
+		t.Errorf("tool/result error flags in call order (-want +got):\n%s", diff)
 	}
 }
