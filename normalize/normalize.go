@@ -26,9 +26,9 @@ func (c *Context) lines(raw []byte, what string, rules func(n int, root int32)) 
 		root, err := c.tree.parse(line)
 		if err != nil {
 			if what == "stdout" {
-				return fmt.Errorf("line %d: not JSON (%w): %q", n, err, quote(line))
+				err = fmt.Errorf("not JSON (%w): %q", err, quote(line))
 			}
-			return fmt.Errorf("line %d: %w", n, err)
+			return &LineError{Line: n, Err: err}
 		}
 		rules(n, root)
 		out = append(c.tree.encode(out, root), '\n')
@@ -39,6 +39,17 @@ func (c *Context) lines(raw []byte, what string, rules func(n int, root int32)) 
 	}
 	return out, nil
 }
+
+// LineError is a parse failure at a 1-based line of the input; callers that
+// know the file name print it as "file:line: err".
+type LineError struct {
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+
+func (e *LineError) Unwrap() error { return e.Err }
 
 func (c *Context) sessionLine(n int, root int32) {
 	switch {

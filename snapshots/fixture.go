@@ -66,7 +66,11 @@ func normalizeLive(res *harness.Result) (*transcript, error) {
 		logs[i] = l.Raw
 		names[i] = "live " + logName(i)
 	}
-	return normalizeSide(c, bytes.Join(append(res.Stdout, nil), []byte("\n")), logs, "live stdout", names)
+	var stdout []byte
+	for _, l := range res.Stdout {
+		stdout = append(append(stdout, l...), '\n')
+	}
+	return normalizeSide(c, stdout, logs, "live stdout", names)
 }
 
 // normalizeSide runs one context over the primary log, the children, then
@@ -76,13 +80,13 @@ func normalizeSide(c *normalize.Context, stdout []byte, logs [][]byte, stdoutNam
 	for i, raw := range logs {
 		out, err := normalize.Session(raw, c)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", logNames[i], err)
+			return nil, positioned(logNames[i], err)
 		}
 		t.Logs = append(t.Logs, out)
 	}
 	out, err := normalize.Stdout(stdout, c)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", stdoutName, err)
+		return nil, positioned(stdoutName, err)
 	}
 	t.Stdout = out
 	return t, nil
@@ -96,4 +100,11 @@ func logName(i int) string {
 	return ChildFile(i)
 }
 
-var errNoFixture = errors.New("no fixture")
+// positioned formats a normalization error as "name:line: why".
+func positioned(name string, err error) error {
+	var le *normalize.LineError
+	if errors.As(err, &le) {
+		return fmt.Errorf("%s:%d: %w", name, le.Line, le.Err)
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}

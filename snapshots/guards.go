@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/sessionlog"
@@ -18,7 +19,14 @@ type Violation struct {
 	Msg  string
 }
 
-func (v Violation) String() string { return v.Path + ": " + v.Msg }
+// String is "path: msg", or msg alone when it already starts with the path
+// (parse errors carry "path:line:").
+func (v Violation) String() string {
+	if strings.HasPrefix(v.Msg, v.Path) {
+		return v.Msg
+	}
+	return v.Path + ": " + v.Msg
+}
 
 // VerifyConfig tunes Verify. The zero value checks everything.
 type VerifyConfig struct {

@@ -15,7 +15,7 @@ var kebab = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
 const scaffoldManifest = `version: 1
 scenario: %s
-reason: %s
+reason: %q
 recording: %s
 permission: auto
 `
