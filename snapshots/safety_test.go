@@ -59,12 +59,17 @@ func readTree(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-// agentCommand is the bundled agent: this test binary re-executed.
+// agentCommand is the bundled agent: this test binary re-executed. Under
+// the race detector it goes through env(1) to switch off the race runtime's
+// 1 s sleep at exit (the harness passes no GORACE to the agent).
 func agentCommand(t testing.TB) []string {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if raceEnabled {
+		return []string{"env", "GORACE=atexit_sleep_ms=0", exe, "agent"}
 	}
 	return []string{exe, "agent"}
 }
@@ -91,7 +96,7 @@ func TestReplayNeverSeesKeys(t *testing.T) {
 	dump := filepath.Join(t.TempDir(), "agent.env")
 	agent := agentCommand(t)
 	cfg := snapshots.Config{
-		Agent:   []string{"sh", "-c", `env > "$1" && exec "$0" agent`, agent[0], dump},
+		Agent:   append([]string{"sh", "-c", `env > "$0" && exec "$@"`, dump}, agent...),
 		Environ: append(os.Environ(), "DEEPSEEK_API_KEY="+key, "DEEPSEEK_BASE_URL="+trap.URL, "OPENAI_API_KEY="+key),
 	}
 	o := snapshots.Check(context.Background(), dir, cfg)

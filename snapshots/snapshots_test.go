@@ -35,11 +35,7 @@ func TestMain(m *testing.M) {
 // suiteConfig is the check configuration the flags and environment select.
 func suiteConfig(t *testing.T) snapshots.Config {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := snapshots.Config{Agent: []string{exe, "agent"}, Mode: snapshots.Replay}
+	cfg := snapshots.Config{Agent: agentCommand(t), Mode: snapshots.Replay}
 	switch {
 	case *record:
 		cfg.Mode, cfg.Secrets = snapshots.Record, liveSecrets(t)
@@ -112,7 +108,7 @@ func TestSnapshots(t *testing.T) {
 	}
 }
 
-// TestGuards runs the corpus guards of SPEC §8, one subtest per scenario.
+// TestGuards runs the corpus guards of SPEC §8 and reports every violation.
 func TestGuards(t *testing.T) {
 	vs := snapshots.Verify(".", snapshots.VerifyConfig{})
 	for _, v := range vs {

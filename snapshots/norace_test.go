@@ -1,0 +1,5 @@
+//go:build !race
+
+package snapshots_test
+
+const raceEnabled = false
