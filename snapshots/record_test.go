@@ -1,0 +1,58 @@
+package snapshots_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/snapshots"
+)
+
+// TestRecordAgainstBaseURL: record mode talks to whatever DEEPSEEK_BASE_URL
+// points at, through the real DeepSeek adapter, rewrites the fixtures, and
+// the new fixtures replay.
+func TestRecordAgainstBaseURL(t *testing.T) {
+	dir := copyScenario(t, "text-turn")
+	script, err := llmreplay.DecodeScript(strings.NewReader(`[{"kind":"chunks","chunks":[
+		{"type":"block-start","index":0,"blockType":"text"},
+		{"type":"text-delta","index":0,"text":"Freshly recorded."},
+		{"type":"block-end","index":0},
+		{"type":"usage","inputTokens":7,"outputTokens":3},
+		{"type":"finish","reason":"stop"}]}]`), "script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: script})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	cfg := snapshots.Config{Agent: agentCommand(t), Mode: snapshots.Record,
+		Secrets: map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": srv.URL()}}
+	o := snapshots.Check(context.Background(), dir, cfg)
+	if o.Status != snapshots.Passed || len(o.Wrote) != 2 {
+		t.Fatalf("record: status %s, wrote %v: %s", o.Status, o.Wrote, o.Reason)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("the model server got %d requests, want 1", n)
+	}
+	for _, f := range []string{snapshots.SessionFile, snapshots.StdoutFile} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), "Freshly recorded.") {
+			t.Errorf("%s does not hold the recorded answer:\n%s", f, b)
+		}
+	}
+	o = snapshots.Check(context.Background(), dir, snapshots.Config{Agent: agentCommand(t)})
+	if o.Status != snapshots.Passed {
+		t.Errorf("replay of the new recording: %s: %s\n%s", o.Status, o.Reason, o.Diff)
+	}
+	if vs := snapshots.Verify(filepath.Dir(dir), snapshots.VerifyConfig{}); len(vs) > 0 {
+		t.Errorf("the recorded fixtures fail the guards: %v", vs)
+	}
+}
