@@ -1,0 +1,213 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/acpsnap/acpsnap/snapshots"
+)
+
+// outcomes are one passed, one failed (with a diff) and one skipped scenario.
+var outcomes = []snapshots.Outcome{
+	{Name: "text-turn", Status: snapshots.Passed, Duration: 1500 * time.Millisecond},
+	{Name: "tool-bash", Status: snapshots.Failed, Reason: "stdout differs", Duration: 250 * time.Millisecond,
+		Diff: "--- want\n+++ got\n-a <b> & \"c\"\n+d\n", Accept: snapshots.Update},
+	{Name: "tool-bash-client-terminal", Status: snapshots.Skipped, Reason: "platform: posix"},
+}
+
+func TestWriteJUnit(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.xml")
+	if err := os.WriteFile(path, []byte("stale"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeJUnit(path, outcomes); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(b, []byte(xml.Header)) {
+		t.Errorf("report does not start with the XML header:\n%s", b)
+	}
+	var got junitSuite
+	if err := xml.Unmarshal(b, &got); err != nil {
+		t.Fatalf("report does not parse: %v\n%s", err, b)
+	}
+	want := junitSuite{
+		XMLName: xml.Name{Local: "testsuite"}, Name: "acpsnap", Tests: 3, Failures: 1, Skipped: 1, Time: 1.75,
+		Cases: []junitCase{
+			{Name: "text-turn", Class: "acpsnap", Time: 1.5},
+			{Name: "tool-bash", Class: "acpsnap", Time: 0.25,
+				Failure: &junitMessage{Message: "stdout differs", Body: "--- want\n+++ got\n-a <b> & \"c\"\n+d\n"}},
+			{Name: "tool-bash-client-terminal", Class: "acpsnap", Skipped: &junitMessage{Message: "platform: posix"}},
+		},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("report read back (-want +got):\n%s", diff)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("the report's folder holds %d entries, want only the report (no temporary file left)", len(entries))
+	}
+}
+
+func TestWriteJUnitEmpty(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "report.xml")
+	if err := writeJUnit(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	var got junitSuite
+	if err := xml.Unmarshal(b, &got); err != nil {
+		t.Fatalf("report does not parse: %v\n%s", err, b)
+	}
+	if got.Name != "acpsnap" || got.Tests != 0 || len(got.Cases) != 0 {
+		t.Errorf("empty report = %+v, want an acpsnap suite without tests", got)
+	}
+}
+
+func TestWriteJUnitNoFolder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing", "report.xml")
+	err := writeJUnit(path, outcomes)
+	if err == nil || !strings.Contains(err.Error(), "write junit report") {
+		t.Errorf("writeJUnit into a missing folder = %v, want an error saying what was written", err)
+	}
+}
+
+// fixedAccept is the accept command of a failed outcome, for printer tests.
+func fixedAccept(o snapshots.Outcome) string {
+	if o.Accept == "" {
+		return ""
+	}
+	return "acpsnap " + string(o.Accept) + " -run '^" + o.Name + "$'"
+}
+
+func TestPrinterJSON(t *testing.T) {
+	var buf bytes.Buffer
+	p := &printer{w: &buf, json: true, accept: fixedAccept}
+	wrote := snapshots.Outcome{Name: "text-turn", Status: snapshots.Passed, Duration: 3 * time.Millisecond,
+		Wrote: []string{"stdout.expected.jsonl", "session.jsonl"}}
+	for _, o := range append(outcomes, wrote) {
+		p.outcome(o)
+	}
+	want := []string{
+		`{"name":"text-turn","status":"passed","durationMs":1500}`,
+		`{"name":"tool-bash","status":"failed","durationMs":250,"reason":"stdout differs","diff":"--- want\n+++ got\n-a <b> & \"c\"\n+d\n","accept":"acpsnap update -run '^tool-bash$'"}`,
+		`{"name":"tool-bash-client-terminal","status":"skipped","durationMs":0,"reason":"platform: posix"}`,
+		`{"name":"text-turn","status":"passed","durationMs":3,"wrote":["stdout.expected.jsonl","session.jsonl"]}`,
+	}
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	// Compare values, not bytes: the escaping of <, > and & is not the contract.
+	if diff := cmp.Diff(decodeLines(t, want), decodeLines(t, lines)); diff != "" {
+		t.Errorf("-json lines, decoded (-want +got):\n%s", diff)
+	}
+	for i, line := range lines {
+		var o jsonOutcome
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&o); err != nil || dec.More() {
+			t.Errorf("line %d is not one jsonOutcome: %v", i+1, err)
+		}
+	}
+}
+
+// decodeLines decodes each line as one JSON object.
+func decodeLines(t *testing.T, lines []string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for i, l := range lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("line %d: %v: %s", i+1, err, l)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func TestPrinterText(t *testing.T) {
+	var buf bytes.Buffer
+	p := &printer{w: &buf, accept: fixedAccept}
+	for _, o := range outcomes {
+		p.outcome(o)
+	}
+	p.outcome(snapshots.Outcome{Name: "text-turn", Status: snapshots.Passed, Duration: 3 * time.Millisecond, Wrote: []string{"stdout.expected.jsonl"}})
+	want := `ok    text-turn 1.5s
+FAIL  tool-bash 250ms: stdout differs
+diff (-want +got):
+  --- want
+  +++ got
+  -a <b> & "c"
+  +d
+  accept with: acpsnap update -run '^tool-bash$'
+skip  tool-bash-client-terminal (platform: posix)
+wrote text-turn 3ms: stdout.expected.jsonl
+`
+	if diff := cmp.Diff(want, buf.String()); diff != "" {
+		t.Errorf("progress lines (-want +got):\n%s", diff)
+	}
+}
+
+func TestAcceptCommand(t *testing.T) {
+	type testCase struct {
+		name  string
+		o     snapshots.Outcome
+		flags runFlags
+		want  string
+	}
+	failed := snapshots.Outcome{Name: "text-turn", Status: snapshots.Failed, Accept: snapshots.Update}
+	tests := []testCase{
+		{"nothing to accept", snapshots.Outcome{Name: "text-turn", Status: snapshots.Failed}, runFlags{dir: "snapshots"}, ""},
+		{"default corpus", failed, runFlags{dir: "snapshots"}, `acpsnap update -run '^text-turn$'`},
+		{"refresh", snapshots.Outcome{Name: "multi-turn", Accept: snapshots.Refresh}, runFlags{dir: "snapshots"}, `acpsnap refresh -run '^multi-turn$'`},
+		{"other corpus", failed, runFlags{dir: "testdata/corpus"}, `acpsnap update -dir testdata/corpus -run '^text-turn$'`},
+		{"corpus with a blank", failed, runFlags{dir: "my corpus"}, `acpsnap update -dir 'my corpus' -run '^text-turn$'`},
+		{"own agent", failed, runFlags{dir: "snapshots", agent: `node 'my agent.js' --stdio`},
+			`acpsnap update -agent 'node '\''my agent.js'\'' --stdio' -run '^text-turn$'`},
+		{"other flags are not repeated", failed, runFlags{dir: "snapshots", run: "turn", shard: "1/2", json: true, parallel: 3},
+			`acpsnap update -run '^text-turn$'`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := acceptCommand(tc.o, &tc.flags)
+			if got != tc.want {
+				t.Errorf("acceptCommand = %s\n want %s", got, tc.want)
+			}
+			if got == "" {
+				return
+			}
+			// The command splits back into the flags it was made from.
+			words, err := splitCommand(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.flags.agent != "" {
+				if i := indexOf(words, "-agent"); i < 0 || words[i+1] != tc.flags.agent {
+					t.Errorf("-agent does not split back to %q: %q", tc.flags.agent, words)
+				}
+			}
+			if words[len(words)-1] != "^"+tc.o.Name+"$" {
+				t.Errorf("-run does not split back to the scenario: %q", words)
+			}
+		})
+	}
+}
+
+func indexOf(words []string, w string) int {
+	for i, x := range words {
+		if x == w && i+1 < len(words) {
+			return i
+		}
+	}
+	return -1
+}
