@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,12 +12,31 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/acpsnap/acpsnap/internal/cli"
+	"github.com/acpsnap/acpsnap/internal/fakeagent"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"acpsnap": func() { os.Exit(cli.Main(os.Args[1:])) },
+		"acpsnap":   func() { os.Exit(cli.Main(os.Args[1:])) },
+		"fakeagent": fakeAgentMain,
 	})
+}
+
+// fakeAgentMain runs internal/fakeagent with the script in the file named
+// by its one argument: the harness passes an agent only an allowlisted
+// environment, so scripts cannot reach fakeagent.Env through it.
+func fakeAgentMain() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: fakeagent SCRIPT.json")
+		os.Exit(2)
+	}
+	b, err := os.ReadFile(os.Args[1])
+	if err != nil || len(bytes.TrimSpace(b)) == 0 {
+		fmt.Fprintf(os.Stderr, "fakeagent: read script: %v (or empty)\n", err)
+		os.Exit(2)
+	}
+	os.Setenv(fakeagent.Env, string(b))
+	fakeagent.Main() // exits
 }
 
 // TestScripts runs one testscript per CLI behaviour from testdata/. Each
