@@ -63,7 +63,7 @@ func (e *env) agent(args []string) error {
 			Override: e.getenv(envOverride),
 		})
 		if err != nil {
-			return fmt.Errorf("agent: load replay script: %w", err)
+			return usagef("agent: load the replay script (%s=%q): %v", envFixture, e.getenv(envFixture), err)
 		}
 		player, cfg.Provider = p, agent.Replay(p)
 	case "record", "":

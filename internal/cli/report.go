@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/snapshots"
 )
 
@@ -34,8 +34,8 @@ type jsonOutcome struct {
 func (p *printer) outcome(o snapshots.Outcome) {
 	accept := p.accept(o)
 	if p.json {
-		b, _ := json.Marshal(jsonOutcome{o.Name, string(o.Status), o.Duration.Milliseconds(), o.Reason, o.Diff, o.Wrote, accept})
-		fmt.Fprintln(p.w, string(b))
+		b, _ := jsonl.Marshal(jsonOutcome{o.Name, string(o.Status), o.Duration.Milliseconds(), o.Reason, o.Diff, o.Wrote, accept})
+		p.w.Write(b)
 		return
 	}
 	d := o.Duration.Round(time.Millisecond)

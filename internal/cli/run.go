@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/signal"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/snapshots"
 )
 
@@ -78,8 +78,8 @@ func (e *env) run(cmd string, args []string) int {
 		summary += fmt.Sprintf(", %d skipped", skipped)
 	}
 	if f.json {
-		b, _ := json.Marshal(map[string]int{"passed": passed, "failed": failed, "skipped": skipped})
-		fmt.Fprintln(e.stdout, string(b))
+		b, _ := jsonl.Marshal(map[string]int{"passed": passed, "failed": failed, "skipped": skipped})
+		e.stdout.Write(b)
 		fmt.Fprintln(e.stderr, summary)
 	} else {
 		fmt.Fprintln(e.stdout, summary)

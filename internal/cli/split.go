@@ -5,19 +5,23 @@ import (
 	"strings"
 )
 
-// splitCommand splits a command line the way a POSIX shell splits words,
-// honouring single quotes, double quotes and backslash escapes (no
-// expansion of any kind).
+// splitCommand splits a command line the way a POSIX shell splits words:
+// single quotes keep everything; inside double quotes a backslash escapes
+// only $ ` " \ and newline; outside quotes it escapes any character, and
+// backslash-newline joins lines. No expansion of any kind is done.
 func splitCommand(s string) ([]string, error) {
 	var words []string
 	var cur strings.Builder
 	inWord := false
 	var quote rune
-	escaped := false
+	escaped, dqEscape := false, false
 	for _, r := range s {
 		switch {
 		case escaped:
-			cur.WriteRune(r)
+			if r != '\n' { // backslash-newline joins lines
+				cur.WriteRune(r)
+				inWord = true
+			}
 			escaped = false
 		case quote == '\'':
 			if r == '\'' {
@@ -25,12 +29,23 @@ func splitCommand(s string) ([]string, error) {
 			} else {
 				cur.WriteRune(r)
 			}
-		case r == '\\' && quote != '\'':
-			escaped, inWord = true, true
+		case r == '\\' && quote == 0:
+			escaped = true
 		case quote == '"':
-			if r == '"' {
+			switch {
+			case dqEscape:
+				if !strings.ContainsRune("$`\"\\\n", r) {
+					cur.WriteRune('\\')
+				}
+				if r != '\n' {
+					cur.WriteRune(r)
+				}
+				dqEscape = false
+			case r == '\\':
+				dqEscape = true
+			case r == '"':
 				quote = 0
-			} else {
+			default:
 				cur.WriteRune(r)
 			}
 		case r == '\'' || r == '"':
