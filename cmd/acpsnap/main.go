@@ -1,5 +1,3 @@
-// Command acpsnap records, replays and verifies ACP agent snapshot tests.
-// See the README and package github.com/acpsnap/acpsnap/snapshots.
 package main
 
 import (

@@ -1,0 +1,48 @@
+// Command acpsnap records, replays and verifies snapshot tests of ACP agents.
+//
+//	acpsnap run     [flags]   replay the corpus and compare (writes nothing)
+//	acpsnap update  [flags]   replay; accept stdout changes (stdout.expected.jsonl)
+//	acpsnap refresh [flags]   replay; accept stdout and session-log changes (authored scenarios too)
+//	acpsnap record  [flags]   run recording: live scenarios against the live model and write both
+//	acpsnap verify  [-dir DIR]
+//	acpsnap new     [-dir DIR] [-model FILE] [-agent CMD] NAME
+//	acpsnap agent             the reference ACP agent on stdin/stdout
+//
+// Flags of run, update, refresh and record:
+//
+//	-dir DIR        the corpus folder (default snapshots)
+//	-run REGEX      only scenarios whose folder name matches
+//	-parallel N     scenarios at once (default: the number of CPUs; record: 1)
+//	-shard K/N      the K-th of N stable shards (by a hash of each name)
+//	-agent 'CMD'    the agent command line, split like a POSIX shell
+//	                (default: this binary's "agent" subcommand)
+//	-json           one JSON object per scenario, then {"passed","failed","skipped"};
+//	                the closing line then goes to stderr
+//	-junit FILE     also write a JUnit XML report
+//	-timeout D      the default wait of a step (default 10s)
+//	-force          write even when CI is set (the writing modes refuse otherwise)
+//
+// Every run first checks the corpus guards (as `verify` does) and refuses a
+// corpus that fails them. It prints one line per scenario with its time
+// ("ok", "FAIL", "skip", or "wrote" in the writing modes); a failure shows
+// a unified diff labelled -want +got and the exact command that accepts
+// it; the run ends with "N passed, N failed" (", N skipped").
+//
+// record takes DEEPSEEK_API_KEY, DEEPSEEK_BASE_URL and DEEPSEEK_MODEL from
+// the environment or ./.env and passes them to the agent in that mode only;
+// it talks to whatever DEEPSEEK_BASE_URL points at. new -model FILE records
+// a scenario once through the same DeepSeek adapter against llmreplay's
+// scripted server on 127.0.0.1 (FILE: a JSON array of replay entries, or
+// {"primary":[…],"children":{"<tool-call id>":[…]}}), so scenarios can be
+// authored without a key; without -model, new only scaffolds.
+//
+// The agent subcommand reads ACPSNAP_MODE: replay (the model is llmreplay,
+// from ACPSNAP_FIXTURE, ACPSNAP_FIXTURE_CHILDREN and ACPSNAP_OVERRIDE; it
+// writes replay-report.json into ACPSNAP_SESSIONS_DIR at exit and never
+// reads .env), record (DeepSeek from DEEPSEEK_*), or unset (a standalone
+// agent for an editor such as Zed: DeepSeek configured from the environment
+// or ./.env, logs under ~/.acpsnap/sessions unless ACPSNAP_SESSIONS_DIR).
+//
+// Exit codes: 0 every scenario passed, 1 a scenario failed, 2 usage or
+// fixture error, 3 internal error.
+package main
