@@ -2,34 +2,47 @@ package harness
 
 import (
 	"bytes"
+	"errors"
 	"os"
-	"path/filepath"
 	"strconv"
+	"syscall"
 )
 
 // groupAlive reports whether process group pgid has a member that is not a
-// zombie. It reads /proc, because kill(-pgid, 0) also counts zombies, and an
-// orphan's zombie may never be reaped where PID 1 does not reap.
+// zombie. kill(-pgid, 0) answers ESRCH when the group has no member at all,
+// which is the common case and costs one system call. Otherwise it reads
+// /proc, because kill also counts zombies, and an orphan's zombie may never
+// be reaped where PID 1 does not reap.
 func groupAlive(pgid int) bool {
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, p := range stats {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		// Fields after the command name (which may hold spaces and parens):
-		// state ppid pgrp ...
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := bytes.Fields(b[i+1:])
-		if len(f) < 3 || string(f[0]) == "Z" || string(f[0]) == "X" {
-			continue
-		}
-		if g, err := strconv.Atoi(string(f[2])); err == nil && g == pgid {
+	if err := syscall.Kill(-pgid, 0); errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if name := e.Name(); name[0] >= '0' && name[0] <= '9' && memberAlive("/proc/"+name+"/stat", pgid) {
 			return true
 		}
 	}
 	return false
+}
+
+// memberAlive reports whether the /proc stat file describes a live (not
+// zombie) process of group pgid.
+func memberAlive(stat string, pgid int) bool {
+	b, err := os.ReadFile(stat)
+	if err != nil {
+		return false
+	}
+	// Fields after the command name (which may hold spaces and parens):
+	// state ppid pgrp ...
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return false
+	}
+	f := bytes.Fields(b[i+1:])
+	if len(f) < 3 || string(f[0]) == "Z" || string(f[0]) == "X" {
+		return false
+	}
+	g, err := strconv.Atoi(string(f[2]))
+	return err == nil && g == pgid
 }
