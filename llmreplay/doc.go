@@ -155,8 +155,11 @@
 //	                         "completion_tokens":o,"total_tokens":i+o}}
 //	finish stop|tool-calls|  delta {} with finish_reason "stop", "tool_calls",
 //	max-tokens               "length"
-//	finish error             the mid-stream error event below, with the finish's
-//	                         code or "INTERNAL"
+//	finish error             a model-side stop written with ModelStopFormat
+//	                         ("model stopped with finish_reason \"X\"") goes out as
+//	                         finish_reason "X", so it replays as recorded; any other
+//	                         error finish is the mid-stream error event below, with
+//	                         the finish's code or "INTERNAL"
 //
 // Per entry:
 //

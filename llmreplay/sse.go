@@ -132,14 +132,17 @@ func (s *sseWriter) chunk(c Chunk) error {
 	case Usage:
 		s.usage = &wireUsage{c.InputTokens, c.OutputTokens, c.InputTokens + c.OutputTokens}
 	case Finish:
-		if c.Reason == FinishError {
-			code := c.Code
-			if code == "" {
-				code = "INTERNAL"
-			}
-			return s.fail(code, c.Error)
-		}
 		reason := wireFinish[c.Reason]
+		if c.Reason == FinishError {
+			var ok bool
+			if reason, ok = ModelStopReason(c); !ok {
+				code := c.Code
+				if code == "" {
+					code = "INTERNAL"
+				}
+				return s.fail(code, c.Error)
+			}
+		}
 		if err := s.delta(wireDelta{}, &reason); err != nil {
 			return err
 		}
@@ -198,4 +201,24 @@ func writeErrorBody(w http.ResponseWriter, status int, code, message string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(append(b, '\n'))
+}
+
+// ModelStopFormat is the error text of a finish chunk for a model-side stop
+// that has no finish reason of its own (content_filter,
+// insufficient_system_resource, …): the live adapter writes it, the Server
+// reads it back into the same wire finish_reason, so such a stop replays
+// over HTTP as it was recorded.
+const ModelStopFormat = "model stopped with finish_reason %q"
+
+// ModelStopReason returns the wire finish_reason of a model-side error
+// finish written with ModelStopFormat.
+func ModelStopReason(c Chunk) (string, bool) {
+	if c.Type != Finish || c.Reason != FinishError || c.Code != "" {
+		return "", false
+	}
+	var reason string
+	if _, err := fmt.Sscanf(c.Error, ModelStopFormat, &reason); err != nil || fmt.Sprintf(ModelStopFormat, reason) != c.Error {
+		return "", false
+	}
+	return reason, true
 }

@@ -88,6 +88,14 @@ func TestAgreementWithReplayServer(t *testing.T) {
 			{"type":"usage","inputTokens":10,"outputTokens":3},
 			{"type":"finish","reason":"max-tokens"}]}]`,
 	}, {
+		name: "model-side stop without a finish reason of its own",
+		script: `[{"kind":"chunks","chunks":[
+			{"type":"block-start","index":0,"blockType":"text"},
+			{"type":"text-delta","index":0,"text":"I cannot"},
+			{"type":"block-end","index":0},
+			{"type":"usage","inputTokens":9,"outputTokens":2},
+			{"type":"finish","reason":"error","error":"model stopped with finish_reason \"content_filter\""}]}]`,
+	}, {
 		name:   "throw RATE_LIMIT not accepted",
 		script: `[{"kind":"throw","chunks":[],"message":"Rate limit reached for requests","code":"RATE_LIMIT"}]`,
 	}, {

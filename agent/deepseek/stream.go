@@ -213,7 +213,7 @@ func (d *decoder) end() error {
 	}
 	fin := llmreplay.Chunk{Type: llmreplay.Finish, Reason: finishReasons[d.finish]}
 	if fin.Reason == "" {
-		fin.Reason, fin.Error = llmreplay.FinishError, fmt.Sprintf("model stopped with finish_reason %q", d.finish)
+		fin.Reason, fin.Error = llmreplay.FinishError, fmt.Sprintf(llmreplay.ModelStopFormat, d.finish)
 	}
 	return d.send(fin)
 }
