@@ -31,6 +31,10 @@ type Config struct {
 	// BashTimeout bounds a bash command that does not ask for its own
 	// timeoutMs. 0: 2 minutes.
 	BashTimeout time.Duration
+	// RetryDelay is the pause before the one retry of a RATE_LIMIT or
+	// UNAVAILABLE model call; a cancel ends it early. 0: retry at once
+	// (replay has nobody to wait for; the CLI sets 2s for live models).
+	RetryDelay time.Duration
 	// Now is the clock of the session logs. nil: time.Now.
 	Now func() time.Time
 	// NewID makes session, message and approval ids. nil: random UUIDv4.

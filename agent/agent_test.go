@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/google/go-cmp/cmp"
@@ -383,4 +385,25 @@ func TestServeContextCancelDisposesTurns(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkTurnEnds(t, l, endReason{Kind: "aborted", By: "disposed"})
+}
+
+// TestRetryDelay: the retry waits RetryDelay, and a cancel during the wait
+// aborts the turn without a second model call.
+func TestRetryDelay(t *testing.T) {
+	var calls atomic.Int32
+	failed := make(chan struct{})
+	prov := fakeProvider{StreamFunc: func(ctx context.Context, req Request, emit func(llmreplay.Chunk) error) error {
+		if calls.Add(1) == 1 {
+			defer close(failed)
+			return &llmreplay.ProviderError{Code: "RATE_LIMIT", Message: "slow down"}
+		}
+		return errors.New("retried although the turn was cancelled during the delay")
+	}}
+	r := newRig(t, prov, nil, func(c *Config) { c.RetryDelay = time.Hour })
+	sid := r.session(acp.ClientCapabilities{})
+	r.cancelWhen(sid, func() { <-failed })
+	if n := calls.Load(); n != 1 {
+		t.Errorf("%d model calls, want 1", n)
+	}
+	checkTurnEnds(t, r.log(sid), endReason{Kind: "aborted", By: "user"})
 }

@@ -75,7 +75,9 @@
 // A RATE_LIMIT or UNAVAILABLE provider error is retried once within the
 // same step: the failed attempt's chunks stay in the log, closed by a
 // synthesized {"type":"finish","reason":"error","error":msg,"code":CODE}
-// chunk, and the retry's chunks follow in the same step. Any other provider
+// chunk, and the retry's chunks follow in the same step, after
+// Config.RetryDelay (0 in replay; a cancel during the pause aborts the
+// turn without a second call). Any other provider
 // error, a second failure, a stream that ends without a finish chunk
 // (code STREAM) or a plain Go error from the provider (code INTERNAL) ends
 // the turn with error{message, code}. A model-side error finish (a finish

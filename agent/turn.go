@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"time"
 
 	acp "github.com/coder/acp-go-sdk"
 
@@ -116,9 +117,28 @@ func (t *turn) callModel(req Request) (*reply, error) {
 	var pe *llmreplay.ProviderError
 	if err != nil && t.ctx.Err() == nil && errors.As(err, &pe) && pe.Retryable() {
 		t.s.srv.diag("session %s: turn %d step %d: %v; retrying once", t.s.id, t.n, t.step, pe)
+		if !t.pause(t.s.srv.cfg.RetryDelay) {
+			return r, err
+		}
 		r, err = t.stream(req)
 	}
 	return r, err
+}
+
+// pause waits d, or until the turn is cancelled; it reports whether the
+// whole pause passed.
+func (t *turn) pause(d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-t.ctx.Done():
+		return false
+	}
 }
 
 // stream runs one attempt. Each chunk is logged and forwarded as it

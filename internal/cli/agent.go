@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/joho/godotenv"
 
@@ -30,6 +31,10 @@ const (
 	envDeepSeekModel    = "DEEPSEEK_MODEL"
 	defaultSessionsPath = ".acpsnap/sessions"
 )
+
+// liveRetryDelay is how long the agent waits before retrying a rate-limited
+// or unavailable live model call.
+const liveRetryDelay = 2 * time.Second
 
 var deepseekVars = []string{envDeepSeekKey, envDeepSeekBaseURL, envDeepSeekModel}
 
@@ -72,6 +77,7 @@ func (e *env) agent(args []string) error {
 			return err
 		}
 		cfg.Model = vars[envDeepSeekModel]
+		cfg.RetryDelay = liveRetryDelay
 		cfg.Provider = deepseek.New(deepseek.Config{APIKey: vars[envDeepSeekKey], BaseURL: vars[envDeepSeekBaseURL], Model: cfg.Model})
 	default:
 		return usagef("agent: %s=%q: want replay, record or unset", envMode, mode)
