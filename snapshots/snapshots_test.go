@@ -2,14 +2,10 @@ package snapshots_test
 
 import (
 	"context"
-	"errors"
 	"flag"
-	"io/fs"
 	"os"
 	"regexp"
 	"testing"
-
-	"github.com/joho/godotenv"
 
 	"github.com/acpsnap/acpsnap/internal/cli"
 	"github.com/acpsnap/acpsnap/snapshots"
@@ -50,25 +46,15 @@ func suiteConfig(t *testing.T) snapshots.Config {
 	return cfg
 }
 
-// liveSecrets reads DEEPSEEK_* from the environment, falling back to ../.env.
+// liveSecrets reads DEEPSEEK_* from the environment, falling back to ../.env
+// (the module root's), exactly as `acpsnap record` does.
 func liveSecrets(t *testing.T) map[string]string {
 	t.Helper()
-	dot, err := godotenv.Read("../.env")
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("read ../.env: %v", err)
+	secrets, err := cli.LiveSecrets(os.Getenv, "../.env")
+	if err != nil {
+		t.Fatalf("-record: %v", err)
 	}
-	out := map[string]string{}
-	for _, k := range []string{"DEEPSEEK_API_KEY", "DEEPSEEK_BASE_URL", "DEEPSEEK_MODEL"} {
-		if v := os.Getenv(k); v != "" {
-			out[k] = v
-		} else if dot[k] != "" {
-			out[k] = dot[k]
-		}
-	}
-	if out["DEEPSEEK_API_KEY"] == "" {
-		t.Fatal("-record needs DEEPSEEK_API_KEY in the environment or ../.env")
-	}
-	return out
+	return secrets
 }
 
 // TestSnapshots replays every scenario of the corpus, one parallel subtest

@@ -94,21 +94,31 @@ func (e *env) agent(args []string) error {
 }
 
 // deepseekEnv returns the DEEPSEEK_* variables from the environment, and,
-// with dotenv, from ./.env for those the environment lacks (godotenv; the
-// process environment is not modified).
+// with dotenv, from ./.env for those the environment lacks.
 func (e *env) deepseekEnv(dotenv bool) (map[string]string, error) {
-	vals := map[string]string{}
+	path := ""
 	if dotenv {
-		dot, err := godotenv.Read(".env")
+		path = ".env"
+	}
+	return deepseekVarsFrom(e.getenv, path)
+}
+
+// deepseekVarsFrom reads DEEPSEEK_* with getenv, falling back to the dotenv
+// file at path ("" or a missing file: none) through godotenv, without
+// modifying the process environment.
+func deepseekVarsFrom(getenv func(string) string, path string) (map[string]string, error) {
+	vals := map[string]string{}
+	if path != "" {
+		dot, err := godotenv.Read(path)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, usagef("read .env: %v", err)
+			return nil, usagef("read %s: %v", path, err)
 		}
 		for _, k := range deepseekVars {
 			vals[k] = dot[k]
 		}
 	}
 	for _, k := range deepseekVars {
-		if v := e.getenv(k); v != "" {
+		if v := getenv(k); v != "" {
 			vals[k] = v
 		}
 	}
@@ -117,12 +127,19 @@ func (e *env) deepseekEnv(dotenv bool) (map[string]string, error) {
 
 // liveSecrets are the variables a record run passes to the agent.
 func (e *env) liveSecrets() (map[string]string, error) {
-	vals, err := e.deepseekEnv(true)
+	return LiveSecrets(e.getenv, ".env")
+}
+
+// LiveSecrets returns the DEEPSEEK_* variables a record run passes to the
+// agent, from getenv or else the dotenv file at dotenvPath, and fails when
+// DEEPSEEK_API_KEY is in neither. The test suite's -record flag uses it too.
+func LiveSecrets(getenv func(string) string, dotenvPath string) (map[string]string, error) {
+	vals, err := deepseekVarsFrom(getenv, dotenvPath)
 	if err != nil {
 		return nil, err
 	}
 	if vals[envDeepSeekKey] == "" {
-		return nil, usagef("record needs %s (in the environment or ./.env); DEEPSEEK_BASE_URL may point at any OpenAI-compatible server", envDeepSeekKey)
+		return nil, usagef("record needs %s (in the environment or %s); DEEPSEEK_BASE_URL may point at any OpenAI-compatible server", envDeepSeekKey, dotenvPath)
 	}
 	for k, v := range vals {
 		if v == "" {
