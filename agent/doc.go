@@ -100,8 +100,8 @@
 //	task       {description, prompt}     runs a subagent; its final text is the result
 //
 // Paths resolve against the session cwd; a path that leaves the cwd (by
-// ".." or an absolute path elsewhere) is an error result. The check is
-// lexical: symlinks inside the cwd are followed. Results are capped at
+// ".." or an absolute path elsewhere, or through a symbolic link on the
+// part of the path that exists) is an error result. Results are capped at
 // 256 KiB. File tools use the client's fs/read_text_file and
 // fs/write_text_file when the client advertised them (edit_file reads and
 // writes through the client), else the local file system; list_dir is

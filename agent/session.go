@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	acp "github.com/coder/acp-go-sdk"
@@ -196,7 +197,8 @@ func (s *session) clientTerminal() bool {
 }
 
 // resolve turns a tool's path argument into an absolute path inside the
-// session's cwd. The check is lexical: ".." may not climb out of the cwd.
+// session's cwd: ".." may not climb out of it, and neither may a symbolic
+// link on the part of the path that exists.
 func (s *session) resolve(p string) (string, error) {
 	if p == "" {
 		return "", errors.New("path is required")
@@ -206,11 +208,31 @@ func (s *session) resolve(p string) (string, error) {
 		abs = filepath.Join(s.cwd, abs)
 	}
 	abs = filepath.Clean(abs)
-	rel, err := filepath.Rel(s.cwd, abs)
-	if err != nil || rel == ".." || len(rel) > 2 && rel[:3] == ".."+string(filepath.Separator) {
+	if !within(s.cwd, abs) || !within(realPath(s.cwd), realPath(abs)) {
 		return "", fmt.Errorf("path %q is outside the working directory", p)
 	}
 	return abs, nil
+}
+
+// within reports whether the clean absolute path abs is root or below it.
+func within(root, abs string) bool {
+	rel, err := filepath.Rel(root, abs)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// realPath resolves the symbolic links of the longest existing prefix of
+// the clean absolute path abs and appends the rest unchanged.
+func realPath(abs string) string {
+	var rest []string
+	for p := abs; ; p = filepath.Dir(p) {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(append([]string{r}, rest...)...)
+		}
+		if filepath.Dir(p) == p {
+			return abs
+		}
+		rest = append([]string{filepath.Base(p)}, rest...)
+	}
 }
 
 // display is the cwd-relative spelling of an absolute path inside the cwd.

@@ -370,3 +370,44 @@ func TestCancelDuringLocalBashKillsTheProcessGroup(t *testing.T) {
 		t.Errorf("%d model calls, want 1 (no call after cancel)", n)
 	}
 }
+
+// TestSymlinkOutOfCwdRefused: a symbolic link inside the cwd may not carry
+// a file tool outside it; a link that stays inside is fine.
+func TestSymlinkOutOfCwdRefused(t *testing.T) {
+	outside := t.TempDir()
+	seed(t, outside, map[string]string{"secret.txt": "s3cret\n"})
+	type testCase struct {
+		name  string
+		call  ToolCall
+		want  string
+		isErr bool
+	}
+	for _, tc := range []testCase{
+		{"read through a link out", call("c1", "read_file", map[string]any{"path": "out/secret.txt"}), `path "out/secret.txt" is outside the working directory`, true},
+		{"write through a link out", call("c1", "write_file", map[string]any{"path": "out/new.txt", "content": "x"}), `path "out/new.txt" is outside the working directory`, true},
+		{"write a new dir through a link out", call("c1", "write_file", map[string]any{"path": "out/d/new.txt", "content": "x"}), `path "out/d/new.txt" is outside the working directory`, true},
+		{"read through a link inside", call("c1", "read_file", map[string]any{"path": "in/a.txt"}), "inside\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cwd := t.TempDir()
+			seed(t, cwd, map[string]string{"sub/a.txt": "inside\n"})
+			if err := os.Symlink(outside, filepath.Join(cwd, "out")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(filepath.Join(cwd, "sub"), filepath.Join(cwd, "in")); err != nil {
+				t.Fatal(err)
+			}
+			sc := newScript(use(tc.call), say("ok"))
+			r := newRigAt(t, sc.provider(), nil, nil, cwd)
+			sid := r.session(acp.ClientCapabilities{})
+			got := runOneTool(t, r, sid, sc)
+			want := toolResultData{Turn: 1, Step: 1, CallID: "c1", Content: tc.want, Error: tc.isErr}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("tool/result (-want +got):\n%s", diff)
+			}
+			if _, err := os.Stat(filepath.Join(outside, "new.txt")); err == nil {
+				t.Error("a file was written outside the working directory")
+			}
+		})
+	}
+}
