@@ -12,7 +12,8 @@
 //	if err != nil { // which step failed and why, plus the agent's last stderr lines
 //		...
 //	}
-//	// res.Stdout, res.Logs (primary first), res.Cwd and res.CwdAliases feed normalize.
+//	// res.Stdout, res.Logs (primary first), res.Cwd, res.CwdAliases, res.Home
+//	// and res.Root feed normalize.
 //
 // # Scenario files
 //
@@ -23,7 +24,11 @@
 // that are variables and not HOME, ACPSNAP_* (the harness sets those) or
 // DEEPSEEK_* (secrets reach the agent in record mode only, from
 // Config.Secrets). LoadInput reads input.json (SPEC §4) just as strictly:
-// unknown keys and ops are errors, each op takes only its own fields.
+// unknown keys and ops are errors, each op takes only its own fields, and
+// newSessionExpectError params take only the top-level keys of
+// acp.NewSessionRequest (_meta, additionalDirectories, cwd, mcpServers),
+// with values that fit it: the SDK sends that typed struct, so any other
+// key would silently never reach the agent.
 // Errors carry the position: "harness: path:line: $.steps[3].op: unknown op
 // \"promt\"" (JSON paths index steps from 0; run errors count steps from 1).
 // Run wraps errors in these files with ErrInvalidScenario.
@@ -43,7 +48,8 @@
 //	                                                  (protocol version 1, clientInfo acpsnap/1)
 //	newSession                                        session/new {cwd, mcpServers: []}; remembers the id
 //	newSessionExpectError   params?                   session/new with params laid over the defaults
-//	                                                  (top-level keys replace); must get a JSON-RPC error
+//	                                                  (top-level keys of acp.NewSessionRequest replace);
+//	                                                  must get a JSON-RPC error
 //	prompt                  text                      session/prompt with one text block; waits for the answer
 //	promptContent           content                   session/prompt with exactly these ACP content blocks
 //	promptExpectError       text                      the answer must be a JSON-RPC error
@@ -90,6 +96,7 @@
 //	PATH, LANG                  from Config.Environ (nil: os.Environ()), when set there
 //	TZ=UTC
 //	HOME                        a private, empty home
+//	TMPDIR                      a private, empty folder for the agent's temporary files
 //	the manifest's env
 //	ACPSNAP_MODE                replay or record
 //	ACPSNAP_SESSIONS_DIR        a private, empty folder; the agent writes <id>/session.jsonl
@@ -106,10 +113,12 @@
 // Each run makes <TempDir>/acpsnap-<nonce>/ (mode 0700) holding workspace/
 // (the cwd, seeded by copying the scenario's workspace/ with its permission
 // bits and symbolic links; its base name is always "workspace" so an agent
-// that shows it stays deterministic), home/ and sessions/. The whole tree
-// is removed before Run returns, whatever happened (read-only folders
-// included). Config.OnStart sees the cwd after seeding, before the agent
-// starts.
+// that shows it stays deterministic), home/, sessions/ and tmp/ (TMPDIR).
+// TempDir must exist; Run does not create it. The whole tree is removed
+// before Run returns, whatever happened (read-only folders included).
+// Result.Root, Result.Home and Result.Cwd name these folders so the caller
+// can normalize them. Config.OnStart sees the cwd after seeding, before
+// the agent starts.
 //
 // # Process and shutdown
 //
@@ -117,7 +126,8 @@
 // is read line by line with a 64 MiB buffer (internal/jsonl) by a tee that
 // records every raw line (Result.Stdout) before handing it to the SDK's
 // connection: the SDK has no raw hooks and may run callbacks out of wire
-// order. A line that is not JSON fails the run at once, quoting it; stdout
+// order. A line that is not JSON, or not valid UTF-8 (JSON decoding would
+// silently turn it into U+FFFD), fails the run at once, quoting it; stdout
 // is protocol only. Stderr is kept apart (its last MiB), and the last 20
 // lines are attached to every error.
 //
@@ -126,10 +136,12 @@
 // (exec.Cmd.Cancel); if it has not exited after another grace, SIGKILL it
 // (exec.Cmd.WaitDelay); then SIGKILL the whole group anyway and wait
 // (bounded) until no live member remains, so descendants never outlive the
-// run. An agent that exits on its own but leaves processes in its group
-// fails the run ("left processes running"), as does one that exits non-zero
-// after stdin closed. Needing SIGTERM is not itself an error (but an agent
-// killed that way usually leaves no replay report, which is).
+// run. An agent must finish and exit on stdin EOF (SPEC §10): one that
+// needs a signal fails the run after that bounded shutdown, e.g. "agent did
+// not exit within 2s of stdin closing (sent SIGTERM)" or "(killed with
+// SIGKILL after ignoring SIGTERM)". An agent that exits on its own but
+// leaves processes in its group fails the run ("left processes running"),
+// as does one that exits non-zero after stdin closed.
 //
 // # Harvest
 //
@@ -148,6 +160,13 @@
 // harvest or report failures and the agent's last stderr lines. Causes:
 // time out (what was awaited), the agent exiting before it answered (with
 // its exit status), a JSON-RPC error where none was expected or none where
-// one was, a non-JSON stdout line, a permission the answers do not cover, a
-// malformed log, unserved replay entries.
+// one was, a non-JSON or non-UTF-8 stdout line, a permission the answers do
+// not cover, an agent that does not exit on stdin EOF, a malformed log,
+// unserved replay entries.
+//
+// errors.Is tells the kinds apart: ErrInvalidScenario for the scenario's
+// own files; ErrInfrastructure when the run could not be made at all or
+// cleaned up (Config.TempDir missing, the private roots not created or not
+// removed, the agent command not started), which says nothing about the
+// scenario or the agent; anything else is the agent failing the scenario.
 package harness

@@ -3,7 +3,6 @@ package harness_test
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -32,7 +31,24 @@ func TestFaultDrills(t *testing.T) {
 			script: fakeagent.Script{Initialize: []fakeagent.Action{{NoReply: true}}, IgnoreEOF: true, IgnoreTerm: true},
 			steps:  basic,
 			edit:   func(c *harness.Config) { c.StepTimeout = 300 * time.Millisecond },
-			want:   []string{"step 1 (initialize): timed out after 300ms waiting for the initialize response"},
+			want: []string{"step 1 (initialize): timed out after 300ms waiting for the initialize response",
+				"agent did not exit within 300ms of stdin closing (killed with SIGKILL after ignoring SIGTERM)"},
+			within: 3 * time.Second,
+		},
+		{
+			name: "does not exit at stdin close",
+			script: fakeagent.Script{IgnoreEOF: true, AtEOF: []fakeagent.Action{{Stderr: "still here"},
+				{Report: &llmreplay.Report{Fixtures: []llmreplay.FixtureReport{}}}}},
+			steps:  basic,
+			want:   []string{"agent did not exit within 300ms of stdin closing (sent SIGTERM)", "agent stderr (last lines):", "still here"},
+			within: 2 * time.Second,
+		},
+		{
+			name: "ignores stdin close and SIGTERM",
+			script: fakeagent.Script{IgnoreEOF: true, IgnoreTerm: true,
+				AtEOF: []fakeagent.Action{{Report: &llmreplay.Report{Fixtures: []llmreplay.FixtureReport{}}}}},
+			steps:  basic,
+			want:   []string{"agent did not exit within 300ms of stdin closing (killed with SIGKILL after ignoring SIGTERM)"},
 			within: 3 * time.Second,
 		},
 		{
@@ -47,6 +63,14 @@ func TestFaultDrills(t *testing.T) {
 			script: fakeagent.Script{Start: []fakeagent.Action{{Stdout: "hello from the agent"}}, Initialize: []fakeagent.Action{{NoReply: true}}},
 			steps:  basic,
 			want:   []string{"step 1 (initialize): agent stdout line 1 is not JSON (stdout is protocol only): \"hello from the agent\""},
+			within: 2 * time.Second, // at once, not after the 5s step timeout
+		},
+		{
+			name: "prints invalid UTF-8 inside JSON on stdout",
+			script: fakeagent.Script{Start: []fakeagent.Action{{StdoutRaw: []byte("{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":\"a\xffb\"}")}},
+				Initialize: []fakeagent.Action{{NoReply: true}}},
+			steps:  basic,
+			want:   []string{`step 1 (initialize): agent stdout line 1 is not valid UTF-8 (stdout is protocol only): "{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":\"a\xffb\"}"`},
 			within: 2 * time.Second, // at once, not after the 5s step timeout
 		},
 		{
@@ -178,7 +202,7 @@ func TestRunHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	exe, _ := os.Executable()
-	tmp := filepath.Join(t.TempDir(), "roots")
+	tmp := t.TempDir()
 	start := time.Now()
 	_, err := harness.Run(ctx, harness.Config{Dir: dir, Agent: []string{exe, "-test.run=^$"}, TempDir: tmp, Grace: 200 * time.Millisecond})
 	assertNoLeftovers(t, tmp)

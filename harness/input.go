@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -231,9 +233,8 @@ func (s *Step) set(p, key string, v json.RawMessage) *inputError {
 		}
 		s.Content = v
 	case "params":
-		var obj map[string]json.RawMessage
-		if err := field(p, v, &obj); err != nil || obj == nil {
-			return &inputError{p, "want an object"}
+		if err := sessionNewParams(p, v); err != nil {
+			return err
 		}
 		s.Params = v
 	case "minimumTurn":
@@ -244,6 +245,44 @@ func (s *Step) set(p, key string, v json.RawMessage) *inputError {
 		return positive(p, v, &s.TimeoutMs)
 	}
 	return nil
+}
+
+// sessionNewKeys are the top-level keys of session/new params that reach
+// the agent: the SDK sends acp.NewSessionRequest, which drops any other.
+var sessionNewKeys = jsonKeys(reflect.TypeFor[acp.NewSessionRequest]())
+
+// sessionNewParams checks newSessionExpectError params: an object whose
+// keys acp.NewSessionRequest carries and whose values fit it, so what the
+// scenario says is what goes on the wire.
+func sessionNewParams(p string, v json.RawMessage) *inputError {
+	var obj map[string]json.RawMessage
+	if err := field(p, v, &obj); err != nil || obj == nil {
+		return &inputError{p, "want an object"}
+	}
+	if err := onlyKeys(p, obj, sessionNewKeys); err != nil {
+		err.msg += fmt.Sprintf(" (the ACP SDK would not send it); session/new takes %s", strings.Join(sessionNewKeys, ", "))
+		return err
+	}
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
+		var req acp.NewSessionRequest
+		one, _ := json.Marshal(map[string]json.RawMessage{k: obj[k]})
+		if err := json.Unmarshal(one, &req); err != nil {
+			return &inputError{p + "." + k, fmt.Sprintf("does not fit session/new: %v", err)}
+		}
+	}
+	return nil
+}
+
+// jsonKeys are the JSON names of a struct's fields, sorted.
+func jsonKeys(t reflect.Type) []string {
+	var keys []string
+	for f := range t.Fields() {
+		if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {
+			keys = append(keys, name)
+		}
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func onlyKeys(p string, m map[string]json.RawMessage, allowed []string) *inputError {

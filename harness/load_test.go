@@ -95,7 +95,7 @@ func TestLoadInput(t *testing.T) {
 		wantErr string // after the path; "" means success
 	}{
 		{"every op", `{"steps":[
-			{"op":"initialize"},{"op":"newSession"},{"op":"newSessionExpectError","params":{"cwd":"rel"}},
+			{"op":"initialize"},{"op":"newSession"},{"op":"newSessionExpectError","params":{"cwd":"rel","additionalDirectories":["{{cwd}}/x"],"_meta":{}}},
 			{"op":"prompt","text":"hi"},{"op":"promptContent","content":[{"type":"text","text":"x"}]},
 			{"op":"promptExpectError","text":"x"},{"op":"promptAndCancel","text":"x","waitForFile":"m"},
 			{"op":"cancel"},{"op":"waitForFile","path":"a/b"},{"op":"waitForTurnStart","minimumTurn":2},
@@ -115,6 +115,11 @@ func TestLoadInput(t *testing.T) {
 		{"no steps", `{"steps":[]}`, "$.steps: want at least one step"},
 		{"bad answer", "{\"steps\":[{\"op\":\"initialize\"}],\n\"permissionAnswers\":[\n{\"kind\":\"yes\"}]}", `:3: $.permissionAnswers[0].kind: unknown kind "yes"`},
 		{"bad capabilities", `{"steps":[{"op":"initialize"}],"clientCapabilities":[]}`, "$.clientCapabilities: want ACP client capabilities"},
+		{"unknown session/new key", "{\"steps\":[{\"op\":\"newSessionExpectError\",\"params\":{\n\"cwd\":\"/x\",\n\"unsupportedOption\":true}}]}",
+			":3: $.steps[0].params.unsupportedOption: unknown key (the ACP SDK would not send it); session/new takes _meta, additionalDirectories, cwd, mcpServers"},
+		{"session/new value of the wrong type", "{\"steps\":[{\"op\":\"newSessionExpectError\",\"params\":{\n\"cwd\":5}}]}",
+			":2: $.steps[0].params.cwd: does not fit session/new: json: cannot unmarshal number into Go struct field NewSessionRequest.cwd of type string"},
+		{"params not an object", "{\"steps\":[{\"op\":\"newSessionExpectError\",\"params\":[]}]}", "$.steps[0].params: want an object"},
 		{"syntax", "{\"steps\":[\n{\"op\":\"initialize\"},,]}", ":2: invalid JSON: invalid character ','"},
 		{"truncated", "{\"steps\":[\n{\"op\":", ":2: invalid JSON: unexpected EOF"},
 	}

@@ -74,7 +74,7 @@ func run(t *testing.T, dir string, edit func(*harness.Config)) (*harness.Result,
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmp := filepath.Join(t.TempDir(), "roots")
+	tmp := t.TempDir() // must exist: Run does not create it
 	cfg := harness.Config{
 		Dir:         dir,
 		Agent:       []string{exe, "-test.run=^$"},

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
 )
@@ -104,7 +105,7 @@ func closeAll(files ...*os.File) {
 }
 
 // tee records every raw stdout line and passes the JSON ones to the SDK;
-// a line that is not JSON fails the run at once.
+// a line that is not JSON, or not valid UTF-8, fails the run at once.
 func (a *agent) tee(sdk *io.PipeWriter, fail func(error)) {
 	defer close(a.teeDone)
 	defer sdk.Close()
@@ -118,6 +119,10 @@ func (a *agent) tee(sdk *io.PipeWriter, fail func(error)) {
 		a.mu.Unlock()
 		if !json.Valid(line) {
 			fail(fmt.Errorf("agent stdout line %d is not JSON (stdout is protocol only): %s", n, quote(line)))
+			continue
+		}
+		if !utf8.Valid(line) { // JSON decoding would turn it into U+FFFD unseen
+			fail(fmt.Errorf("agent stdout line %d is not valid UTF-8 (stdout is protocol only): %s", n, quote(line)))
 			continue
 		}
 		if len(line) > sdkMaxLine {
@@ -155,29 +160,60 @@ func (a *agent) readStderr() {
 	}
 }
 
+// ending is how the agent ended at shutdown.
+type ending int
+
+const (
+	exitedOnEOF ending = iota // exited within grace of stdin closing, as it should
+	terminated                // needed SIGTERM
+	killed                    // ignored SIGTERM and was SIGKILLed
+)
+
+func (e ending) String() string {
+	switch e {
+	case terminated:
+		return "sent SIGTERM"
+	case killed:
+		return "killed with SIGKILL after ignoring SIGTERM"
+	}
+	return "exited"
+}
+
 // shutdown ends the agent, always in bounded time: close stdin, give it
 // grace to exit, SIGTERM the group (cmd.Cancel), give it grace again, then
 // SIGKILL (cmd.WaitDelay kills the leader; the sweep kills the group, even
 // when the leader exited on its own and left children behind). It reports
-// whether the agent had to be signalled, and whether members of its group
-// outlived it.
-func (a *agent) shutdown() (signalled, leftovers bool) {
+// how the agent ended, and whether members of its group outlived it.
+func (a *agent) shutdown() (how ending, leftovers bool) {
 	a.stdin.Close()
 	timer := time.NewTimer(a.grace)
 	select {
 	case <-a.exited:
 		timer.Stop()
 	case <-timer.C:
-		signalled, a.signalled = true, true
+		a.signalled = true
 		a.cancel()
 		<-a.exited
+		how = terminated
+		if diedOf(a.cmd.ProcessState, syscall.SIGKILL) {
+			how = killed
+		}
 	}
 	a.cancel()
 	leftovers = groupAlive(a.pgid)
 	a.sweep()
 	a.drain(a.teeDone, a.stdout)
 	a.drain(a.errDone, a.stderr)
-	return signalled, leftovers
+	return how, leftovers
+}
+
+// diedOf reports whether the process was ended by sig.
+func diedOf(ps *os.ProcessState, sig syscall.Signal) bool {
+	if ps == nil {
+		return false
+	}
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && ws.Signal() == sig
 }
 
 // sweep SIGKILLs whatever is left of the process group and waits (bounded

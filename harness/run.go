@@ -27,12 +27,13 @@ type Config struct {
 	Secrets     map[string]string // DEEPSEEK_* etc.; reach the agent in record mode only
 	StepTimeout time.Duration     // 0: 10s (a step's timeoutMs wins)
 	Grace       time.Duration     // 0: 2s; stdin close → SIGTERM, SIGTERM → SIGKILL
-	TempDir     string            // where the private roots are made; "": os.TempDir()
+	TempDir     string            // existing folder where the private roots are made; "": os.TempDir()
 	OnStart     func(cwd string)  // nil: nothing; called after the workspace is seeded, before the agent starts
 }
 
-// Result is what happened in one run. Cwd and CwdAliases name directories
-// that no longer exist when Run returns; normalizers use them as strings.
+// Result is what happened in one run. Cwd, CwdAliases, Home and Root name
+// directories that no longer exist when Run returns; normalizers use them
+// as strings.
 type Result struct {
 	Stdout     [][]byte          // every raw stdout line, in wire order, without "\n"
 	Logs       []Log             // session logs: primary first, then by createdAt, then id
@@ -41,6 +42,8 @@ type Result struct {
 	Report     *llmreplay.Report // the agent's replay-report.json; nil: none
 	Cwd        string            // the scenario cwd the agent ran in
 	CwdAliases []string          // other spellings of Cwd (real path, /private variants)
+	Home       string            // the agent's private HOME (Root/home)
+	Root       string            // the run's private root folder, <TempDir>/acpsnap-<nonce>, holding Cwd and Home
 	Duration   time.Duration     // agent start to harvest
 }
 
@@ -54,11 +57,20 @@ type StepTiming struct {
 // files (manifest, input), as opposed to the agent's behaviour.
 var ErrInvalidScenario = errors.New("invalid scenario")
 
-type scenarioError struct{ err error }
+// ErrInfrastructure is wrapped by Run's errors that say nothing about the
+// scenario or the agent: Config.TempDir is missing, the private roots
+// cannot be made or removed, the agent command cannot be started.
+var ErrInfrastructure = errors.New("harness infrastructure failure")
 
-func (e scenarioError) Error() string         { return e.err.Error() }
-func (e scenarioError) Unwrap() []error       { return []error{e.err, ErrInvalidScenario} }
-func invalidScenario(err error) scenarioError { return scenarioError{err} }
+// kindError is err classified as kind (ErrInvalidScenario,
+// ErrInfrastructure) for errors.Is, with err's message.
+type kindError struct{ err, kind error }
+
+func (e kindError) Error() string   { return e.err.Error() }
+func (e kindError) Unwrap() []error { return []error{e.err, e.kind} }
+
+func invalidScenario(err error) error { return kindError{err, ErrInvalidScenario} }
+func infrastructure(err error) error  { return kindError{err, ErrInfrastructure} }
 
 // run is the state of one Run.
 type run struct {
@@ -122,11 +134,11 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	}
 	rts, err := makeRoots(cfg.TempDir, filepath.Join(cfg.Dir, "workspace"))
 	if err != nil {
-		return nil, fmt.Errorf("harness: %s: %w", m.Scenario, err)
+		return nil, infrastructure(fmt.Errorf("harness: %s: %w", m.Scenario, err))
 	}
 	defer func() {
 		if rerr := rts.remove(); rerr != nil {
-			err = errors.Join(err, fmt.Errorf("harness: %s: remove temporary roots: %w", m.Scenario, rerr))
+			err = errors.Join(err, infrastructure(fmt.Errorf("harness: %s: remove temporary roots: %w", m.Scenario, rerr)))
 		}
 	}()
 	r := &run{cfg: cfg, ctx: ctx, in: in, roots: rts, failed: make(chan struct{})}
@@ -159,10 +171,10 @@ func (r *run) execute(m *Manifest) (*Result, []error) {
 	start := time.Now()
 	a, err := startAgent(r.cfg.Agent, r.roots.cwd, env, r.cfg.Grace, r.fail)
 	if err != nil {
-		return nil, []error{fmt.Errorf("start agent %q: %w", r.cfg.Agent[0], err)}
+		return nil, []error{infrastructure(fmt.Errorf("start agent %q: %w", r.cfg.Agent[0], err))}
 	}
 	r.agent = a
-	res := &Result{Cwd: r.roots.cwd, CwdAliases: cwdAliases(r.roots.cwd)}
+	res := &Result{Cwd: r.roots.cwd, CwdAliases: cwdAliases(r.roots.cwd), Home: r.roots.home, Root: r.roots.base}
 	terms := &terminals{env: env, grace: r.cfg.Grace}
 	cl := &client{cwd: r.roots.cwd, aliases: res.CwdAliases, terms: terms, fail: r.fail, answers: r.in.PermissionAnswers}
 	r.conn = acp.NewClientSideConnection(cl, a.stdin, a.sdk)
@@ -172,14 +184,17 @@ func (r *run) execute(m *Manifest) (*Result, []error) {
 	if err := r.runSteps(); err != nil {
 		errs = append(errs, err)
 	}
-	signalled, leftovers := a.shutdown()
+	ending, leftovers := a.shutdown()
 	terms.closeAll()
 	if len(errs) == 0 {
 		if err := r.failure(); err != nil {
 			errs = append(errs, err)
-		} else if a.waitErr != nil && !signalled {
+		} else if a.waitErr != nil && ending == exitedOnEOF {
 			errs = append(errs, fmt.Errorf("agent exited with %s after stdin was closed", a.exitState()))
 		}
+	}
+	if ending != exitedOnEOF {
+		errs = append(errs, fmt.Errorf("agent did not exit within %s of stdin closing (%s)", r.cfg.Grace, ending))
 	}
 	if leftovers {
 		errs = append(errs, fmt.Errorf("the agent left processes running in its process group after it ended (%s); the harness killed them", a.exitState()))
@@ -226,7 +241,7 @@ func agentEnv(cfg Config, m *Manifest, rts *roots) []string {
 			env = append(env, kv)
 		}
 	}
-	env = append(env, "TZ=UTC", "HOME="+rts.home)
+	env = append(env, "TZ=UTC", "HOME="+rts.home, "TMPDIR="+rts.tmp)
 	env = append(env, sortedEnv(m.Env)...)
 	env = append(env,
 		"ACPSNAP_MODE="+cfg.Mode,

@@ -2,6 +2,7 @@ package harness_test
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,9 +128,16 @@ func TestRunEnvironment(t *testing.T) {
 					"session.4.jsonl": "", "replay.override.json": "[]"},
 			}
 			dir := sc.write(t)
+			var tmp string
+			tmpWasDir := false
 			res, err, _ := run(t, dir, func(c *harness.Config) {
 				c.Mode = tt.mode
 				c.Secrets = map[string]string{"DEEPSEEK_API_KEY": "sk-test"}
+				tmp = c.TempDir
+				c.OnStart = func(cwd string) {
+					fi, err := os.Stat(filepath.Join(filepath.Dir(cwd), "tmp"))
+					tmpWasDir = err == nil && fi.IsDir()
+				}
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -152,8 +160,20 @@ func TestRunEnvironment(t *testing.T) {
 					t.Errorf("agent env has %s", k)
 				}
 			}
-			if home := env["HOME"]; !strings.HasPrefix(home, filepath.Dir(res.Cwd)) {
-				t.Errorf("HOME %s is not private to the run (cwd %s)", home, res.Cwd)
+			// The private roots: all under Root, which is named in Result
+			// so the caller can normalize it, and gone after Run.
+			type roots struct{ Root, Cwd, Home, Tmp string }
+			wantRoots := roots{Root: filepath.Join(tmp, filepath.Base(res.Root)), Cwd: filepath.Join(res.Root, "workspace"),
+				Home: filepath.Join(res.Root, "home"), Tmp: filepath.Join(res.Root, "tmp")}
+			gotRoots := roots{Root: res.Root, Cwd: res.Cwd, Home: env["HOME"], Tmp: env["TMPDIR"]}
+			if diff := cmp.Diff(wantRoots, gotRoots); diff != "" {
+				t.Errorf("private roots (-want +got):\n%s", diff)
+			}
+			if res.Home != env["HOME"] || !strings.HasPrefix(filepath.Base(res.Root), "acpsnap-") {
+				t.Errorf("Result.Home %s, Result.Root %s; want the agent's HOME %s and acpsnap-<nonce>", res.Home, res.Root, env["HOME"])
+			}
+			if !tmpWasDir {
+				t.Errorf("%s/tmp was not a directory when the agent started", res.Root)
 			}
 			children := strings.Split(env["ACPSNAP_FIXTURE_CHILDREN"], string(os.PathListSeparator))
 			wantChildren := []string{filepath.Join(dir, "session.1.jsonl"), filepath.Join(dir, "session.2.jsonl")}
@@ -198,5 +218,77 @@ func TestRunSeedsWorkspace(t *testing.T) {
 	want := map[string]os.FileMode{"bin/tool.sh": 0o755, "ro": 0o555, "ro/file.txt": 0o644}
 	if diff := cmp.Diff(want, modes); diff != "" {
 		t.Errorf("seeded modes (-want +got):\n%s", diff)
+	}
+}
+
+// TestRunErrorKinds: errors.Is tells infrastructure failures from invalid
+// scenarios and from agents failing the scenario.
+func TestRunErrorKinds(t *testing.T) {
+	type kinds struct{ Infrastructure, InvalidScenario bool }
+	tests := []struct {
+		name    string
+		input   string
+		script  fakeagent.Script
+		edit    func(*harness.Config)
+		want    kinds
+		wantErr string
+		missing bool // Config.TempDir is missing, and must stay so
+	}{
+		{
+			name:    "missing temporary folder",
+			edit:    func(c *harness.Config) { c.TempDir = filepath.Join(c.TempDir, "missing") },
+			want:    kinds{Infrastructure: true},
+			wantErr: "temporary folder: stat ",
+			missing: true,
+		},
+		{
+			name:    "temporary folder is a file",
+			edit:    func(c *harness.Config) { c.TempDir = filepath.Join(c.Dir, harness.InputFile) },
+			want:    kinds{Infrastructure: true},
+			wantErr: "is not a directory",
+		},
+		{
+			name:    "agent command not found",
+			edit:    func(c *harness.Config) { c.Agent = []string{"./no-such-agent"} },
+			want:    kinds{Infrastructure: true},
+			wantErr: `start agent "./no-such-agent"`,
+		},
+		{
+			name:    "invalid scenario",
+			input:   `{"steps":[{"op":"promt"}]}`,
+			want:    kinds{InvalidScenario: true},
+			wantErr: `unknown op "promt"`,
+		},
+		{
+			name:    "agent fails the scenario",
+			script:  fakeagent.Script{Initialize: []fakeagent.Action{{Exit: intp(1)}}},
+			want:    kinds{},
+			wantErr: "agent exited (exit status 1) before answering initialize",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sc := scenario{script: tt.script, input: tt.input}
+			if sc.input == "" {
+				sc.input = input(t, []map[string]any{op("initialize")}, nil)
+			}
+			var tmp string
+			_, err, _ := run(t, sc.write(t), func(c *harness.Config) {
+				if tt.edit != nil {
+					tt.edit(c)
+				}
+				tmp = c.TempDir
+			})
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("error %v, want it to contain %q", err, tt.wantErr)
+			}
+			got := kinds{errors.Is(err, harness.ErrInfrastructure), errors.Is(err, harness.ErrInvalidScenario)}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("kinds of %v (-want +got):\n%s", err, diff)
+			}
+			if _, err := os.Stat(tmp); tt.missing && !os.IsNotExist(err) {
+				t.Errorf("Run created the missing TempDir %s (stat: %v)", tmp, err)
+			}
+		})
 	}
 }

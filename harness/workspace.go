@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -19,29 +20,34 @@ type roots struct {
 	cwd      string // base/workspace: the scenario cwd, seeded from workspace/
 	home     string // base/home: the agent's HOME
 	sessions string // base/sessions: ACPSNAP_SESSIONS_DIR
+	tmp      string // base/tmp: the agent's TMPDIR
 }
 
-// makeRoots creates the run's roots (mode 0700) and seeds the cwd from
-// seed when that folder exists. The cwd's base name is always "workspace",
-// so an agent that shows it stays deterministic.
+// makeRoots creates the run's roots (mode 0700) in the existing folder
+// tempDir ("": os.TempDir()) and seeds the cwd from seed when that folder
+// exists. The cwd's base name is always "workspace", so an agent that
+// shows it stays deterministic.
 func makeRoots(tempDir, seed string) (*roots, error) {
-	if tempDir == "" {
-		tempDir = os.TempDir()
+	tempDir, err := filepath.Abs(cmp.Or(tempDir, os.TempDir()))
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(tempDir); err != nil {
+		return nil, fmt.Errorf("temporary folder: %w", err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("temporary folder %s is not a directory", tempDir)
 	}
 	nonce := make([]byte, 8)
 	if _, err := rand.Read(nonce); err != nil {
 		return nil, err
 	}
 	base := filepath.Join(tempDir, "acpsnap-"+hex.EncodeToString(nonce))
-	if err := os.MkdirAll(tempDir, 0o755); err != nil {
-		return nil, err
-	}
 	if err := os.Mkdir(base, 0o700); err != nil {
 		return nil, err
 	}
-	r := &roots{base: base, cwd: filepath.Join(base, "workspace"),
-		home: filepath.Join(base, "home"), sessions: filepath.Join(base, "sessions")}
-	for _, d := range []string{r.cwd, r.home, r.sessions} {
+	r := &roots{base: base, cwd: filepath.Join(base, "workspace"), home: filepath.Join(base, "home"),
+		sessions: filepath.Join(base, "sessions"), tmp: filepath.Join(base, "tmp")}
+	for _, d := range []string{r.cwd, r.home, r.sessions, r.tmp} {
 		if err := os.Mkdir(d, 0o700); err != nil {
 			r.remove()
 			return nil, err

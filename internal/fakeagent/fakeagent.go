@@ -70,12 +70,13 @@ type Action struct {
 	WriteFile  string            `json:"writeFile,omitempty"`  // create this cwd-relative file
 	WaitCancel bool              `json:"waitCancel,omitempty"` // block until session/cancel
 	SleepMs    int               `json:"sleepMs,omitempty"`
-	Stdout     string            `json:"stdout,omitempty"`   // write this raw line to stdout
-	Stderr     string            `json:"stderr,omitempty"`   // write this line to stderr
-	Spawn      []string          `json:"spawn,omitempty"`    // start a background process sharing stdout
-	Exit       *int              `json:"exit,omitempty"`     // exit now with this code
-	Report     *llmreplay.Report `json:"report,omitempty"`   // write replay-report.json
-	PrintEnv   bool              `json:"printEnv,omitempty"` // print "fakeagent: env K=V" lines on stderr, sorted
+	Stdout     string            `json:"stdout,omitempty"`    // write this raw line to stdout
+	StdoutRaw  []byte            `json:"stdoutRaw,omitempty"` // write these bytes (base64 in JSON, so any bytes) and "\n" to stdout
+	Stderr     string            `json:"stderr,omitempty"`    // write this line to stderr
+	Spawn      []string          `json:"spawn,omitempty"`     // start a background process sharing stdout
+	Exit       *int              `json:"exit,omitempty"`      // exit now with this code
+	Report     *llmreplay.Report `json:"report,omitempty"`    // write replay-report.json
+	PrintEnv   bool              `json:"printEnv,omitempty"`  // print "fakeagent: env K=V" lines on stderr, sorted
 }
 
 // RPCError is a JSON-RPC error object.
@@ -364,6 +365,8 @@ func (a *agent) act(act Action, r *reply) {
 		time.Sleep(time.Duration(act.SleepMs) * time.Millisecond)
 	case act.Stdout != "":
 		a.write([]byte(act.Stdout + "\n"))
+	case act.StdoutRaw != nil:
+		a.write(append(act.StdoutRaw, '\n'))
 	case act.Stderr != "":
 		fmt.Fprintln(a.stderr, act.Stderr)
 	case act.Spawn != nil:
