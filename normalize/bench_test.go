@@ -58,12 +58,22 @@ func syntheticLog(tb testing.TB, turns int) []byte {
 	return b
 }
 
+// benchContext is the live context the harness builds: the cwd inside the
+// run's private root, beside the home, each with its "/private" spelling.
+func benchContext() *Context {
+	const root = "/tmp/acpsnap-run-4f2a"
+	c := NewContext(root+"/wd", "/private"+root+"/wd")
+	c.AddPath("home", root+"/home", "/private"+root+"/home")
+	c.AddPath("root", root, "/private"+root)
+	return c
+}
+
 func BenchmarkSession(b *testing.B) {
 	log := syntheticLog(b, 200)
 	b.SetBytes(int64(len(log)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Session(log, NewContext("/tmp/acpsnap-run-4f2a/wd", "/private/tmp/acpsnap-run-4f2a/wd")); err != nil {
+		if _, err := Session(log, benchContext()); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -2,13 +2,9 @@ package normalize
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
-	"slices"
 	"strconv"
-	"strings"
 )
 
 // kind is the kind of a numbered token.
@@ -27,14 +23,19 @@ const (
 
 var kindNames = [numKinds]string{"session", "toolCall", "message", "approval", "id", "agentRpc"}
 
+// plainTokens are the tokens without a number.
+var plainTokens = [][]byte{[]byte("{{cwd}}"), []byte("{{home}}"), []byte("{{root}}"), []byte("{{time}}")}
+
 // maxTokenDigits bounds N in {{KIND:N}}, so counters never overflow.
 const maxTokenDigits = 9
 
-// Context is what one side of a comparison knows: its cwd and the spellings
-// of it, and the tokens handed out so far. Use one Context for all files of
+// Context is what one side of a comparison knows: its cwd, its home and
+// run root (AddPath) and the spellings of each, and the tokens handed out
+// so far. Use one Context for all files of
 // one side, in order (primary log, child logs, stdout), and never share one
 // between sides (see the package documentation). A Context is not safe for
-// concurrent use. Cwd and Aliases must not change after the first use.
+// concurrent use. Cwd and Aliases must not change, nor AddPath be called,
+// after the first use.
 type Context struct {
 	// Cwd is the working directory replaced by {{cwd}}. "" (or a path that
 	// is not absolute, or "/") means no path is scrubbed.
@@ -43,8 +44,9 @@ type Context struct {
 	// see the Aliases function.
 	Aliases []string
 
+	paths    [numPaths][]string // AddPath's spellings by token
 	prepared bool
-	needles  [][]byte              // Cwd and Aliases, longest first
+	groups   []needleGroup         // all path spellings, see preparePaths
 	tokens   map[string]string     // raw value → token (session … id)
 	rawLens  [maxKnownLen + 1]bool // lengths of the raw values in tokens
 	rpc      map[string]string     // raw JSON of an agent request id → token
@@ -79,36 +81,6 @@ func FixtureContext(header []byte) (*Context, error) {
 	return NewContext(*h.Cwd, privateVariants(*h.Cwd)...), nil
 }
 
-// Aliases returns the other spellings of cwd that may appear in output: its
-// real path (symbolic links resolved) and the "/private" variants macOS
-// produces, deduplicated, without cwd itself.
-func Aliases(cwd string) []string {
-	cwd = filepath.Clean(cwd)
-	spellings := privateVariants(cwd)
-	if real, err := filepath.EvalSymlinks(cwd); err == nil {
-		spellings = append(spellings, real)
-		spellings = append(spellings, privateVariants(real)...)
-	}
-	var out []string
-	for _, s := range spellings {
-		if s != cwd && !slices.Contains(out, s) {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// privateVariants returns p with "/private" added or removed.
-func privateVariants(p string) []string {
-	if !filepath.IsAbs(p) || p == "/" {
-		return nil
-	}
-	if rest, ok := strings.CutPrefix(p, "/private/"); ok {
-		return []string{"/" + rest}
-	}
-	return []string{"/private" + p}
-}
-
 // prepare builds the needles and tables on first use.
 func (c *Context) prepare() {
 	if c.prepared {
@@ -117,16 +89,7 @@ func (c *Context) prepare() {
 	c.prepared = true
 	c.tokens = make(map[string]string)
 	c.rpc = make(map[string]string)
-	for _, s := range append([]string{c.Cwd}, c.Aliases...) {
-		s = filepath.Clean(s)
-		if s == "/" || !filepath.IsAbs(s) || slices.ContainsFunc(c.needles, func(n []byte) bool { return string(n) == s }) {
-			continue
-		}
-		c.needles = append(c.needles, []byte(s))
-	}
-	slices.SortFunc(c.needles, func(a, b []byte) int {
-		return cmp.Or(cmp.Compare(len(b), len(a)), bytes.Compare(a, b))
-	})
+	c.preparePaths()
 }
 
 // assign returns the token of raw, handing out the next number of k when
@@ -171,14 +134,16 @@ func (c *Context) agentRPC(id []byte, isString bool) []byte {
 }
 
 // parseToken reads a token at the start of s. It returns the token's kind
-// (none for {{cwd}} and {{time}}), its number, and its length (0: no token).
+// (none for the path tokens and {{time}}), its number, and its length (0: no token).
 // A numbered token advances nothing here; see observe.
 func parseToken(s []byte) (k kind, num, length int) {
 	if len(s) < 6 || s[0] != '{' || s[1] != '{' {
 		return none, 0, 0
 	}
-	if bytes.HasPrefix(s, []byte("{{cwd}}")) || bytes.HasPrefix(s, []byte("{{time}}")) {
-		return none, 0, bytes.IndexByte(s, '}') + 2
+	for _, t := range plainTokens {
+		if bytes.HasPrefix(s, t) {
+			return none, 0, len(t)
+		}
 	}
 	colon := bytes.IndexByte(s[:min(len(s), 2+len("agentRpc")+1)], ':')
 	if colon < 0 {

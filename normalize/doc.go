@@ -1,11 +1,13 @@
 // Package normalize turns the volatile values of an agent run — its working
-// directory, session, tool-call and message ids, JSON-RPC ids of the agent's
-// own requests, times — into stable tokens, so that a live run and a
+// directory, home and private root, session, tool-call and message ids,
+// JSON-RPC ids of the agent's own requests, times — into stable tokens, so that a live run and a
 // committed fixture can be compared byte for byte (SPEC §5).
 //
 // The happy path, for one side:
 //
 //	c := normalize.NewContext(cwd, normalize.Aliases(cwd)...)
+//	c.AddPath("home", home, normalize.Aliases(home)...) // the agent's HOME
+//	c.AddPath("root", root, normalize.Aliases(root)...) // the run's root
 //	primary, err := normalize.Session(rawPrimaryLog, c)
 //	child1, err := normalize.Session(rawChildLog1, c) // children in order
 //	stdout, err := normalize.Stdout(rawStdout, c)      // stdout last
@@ -24,6 +26,9 @@
 // # Token grammar
 //
 //	{{cwd}}        the working directory, in any spelling
+//	{{home}}       the agent's home directory (AddPath "home")
+//	{{root}}       the run's private root, which holds the cwd, the home
+//	               and the sessions directory (AddPath "root")
 //	{{time}}       an ISO-8601 timestamp inside text
 //	{{KIND:N}}     a typed identity; KIND is session, toolCall, message,
 //	               approval, id or agentRpc; N is decimal, 1 to 999999999,
@@ -58,17 +63,23 @@
 //
 //   - a string that is exactly a raw value the context has already
 //     tokenised (up to 256 bytes) gets that token;
-//   - every spelling of the cwd that ends at a path boundary becomes
-//     {{cwd}}, inside longer text and file:// URLs too. At one position the
-//     longest spelling wins. A path ends where the string ends, at '/', or
+//   - every spelling of a path token (the cwd, and the home and root when
+//     registered with AddPath) that ends at a path boundary becomes its
+//     token, {{cwd}}, {{home}} or {{root}}, inside longer text and
+//     file:// URLs too. All spellings of all path tokens compete, and at one
+//     position the longest wins: with the cwd <root>/workspace and the home
+//     <root>/home, "<root>/workspace/x" becomes "{{cwd}}/x",
+//     "<root>/home/.cache" "{{home}}/.cache", "<root>/workspace2"
+//     "{{root}}/workspace2" and "<root>/.." "{{root}}/..". A spelling given
+//     for two tokens belongs to the first of cwd, home, root. A path ends where the string ends, at '/', or
 //     at a byte that cannot continue a file name: letters, digits, '_', '-',
 //     '{' and a '.' followed by a letter, digit or '{' continue it, so
 //     "cwd2", "cwd-x", "cwd_x" and "cwd.bak" are other paths while "cwd.",
 //     "cwd,", "cwd)", "cwd:" and "cwd " end one. ('{' counts as
 //     continuation so that a token standing where a name went on does not
 //     turn a non-boundary into a boundary on the second pass.) There is no
-//     rule for what precedes the cwd: "-I/tmp/x" is scrubbed too. Only an
-//     absolute cwd other than "/" is scrubbed; percent-encoded spellings
+//     rule for what precedes a path: "-I/tmp/x" is scrubbed too. Only an
+//     absolute path other than "/" is scrubbed; percent-encoded spellings
 //     are not recognised;
 //   - a UUID (8-4-4-4-12 hex digits, any case) not glued to letters or
 //     digits becomes {{id:N}}, or the typed token its exact raw value
@@ -94,14 +105,16 @@
 //
 // # One context per side
 //
-// A Context carries the cwd spellings and the token tables. All files of one
+// A Context carries the spellings of the path tokens and the token tables. All files of one
 // side are normalized with one Context, in the order primary log, child logs
 // (in order), stdout, so that a session id gets the same token in the logs
 // and in stdout, and numbers follow first appearance, primary first.
 //
 // The live side and the committed side each get their own Context: the live
-// one from what the run knows (NewContext with its cwd and Aliases), the
-// committed one from the fixture's own header (FixtureContext). Never
+// one from what the run knows (NewContext with its cwd and Aliases, AddPath
+// with its home and root), the committed one from the fixture's own header
+// (FixtureContext), which knows only a cwd: {{home}} and {{root}} in a
+// fixture are tokens already and stay as they are. Never
 // normalize both with one shared context: scrubbing is exact-string, so a
 // fixture recorded in another directory (a stale raw cwd, or a /private
 // spelling the recording machine produced) would keep its old path under the
@@ -115,6 +128,9 @@
 // Lines are parsed by a small strict JSON reader into a reused arena (no
 // reflection, no interface values); every rule is a byte scan that leaves a
 // string untouched, without allocating, when it cannot match (no '/' for
-// the cwd, no '-' for UUIDs and timestamps, no '{' for tokens).
+// the path tokens, no '-' for UUIDs and timestamps, no '{' for tokens).
+// Spellings that start with a shorter one (the cwd and the home below the
+// root) are found by one search for the shorter, so registering the home
+// and the root costs little.
 // BenchmarkSession measures the throughput on a synthetic session log.
 package normalize

@@ -55,3 +55,19 @@ func ExampleFixtureContext() {
 	// Output:
 	// {"createdAt":0,"cwd":"{{cwd}}","delegationDepth":0,"id":"{{session:1}}","type":"session","version":1}
 }
+
+func ExampleContext_AddPath() {
+	const root = "/tmp/acpsnap-1f2e"
+	c := normalize.NewContext(root + "/workspace")
+	c.AddPath("home", root+"/home")
+	c.AddPath("root", root)
+	stdout := `{"method":"session/update","params":{"text":"pwd: ` + root + `/workspace, HOME: ` + root + `/home, parent: ` + root + `, file://` + root + `/home/.cache/x"}}`
+	out, err := normalize.Stdout([]byte(stdout), c)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(string(out))
+	// Output:
+	// {"method":"session/update","params":{"text":"pwd: {{cwd}}, HOME: {{home}}, parent: {{root}}, file://{{home}}/.cache/x"}}
+}

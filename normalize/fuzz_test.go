@@ -25,6 +25,7 @@ func fuzzSeeds(f *testing.F) {
 		`{"/tmp/wd/k":{"{{id:7}}":"` + otherID + `x"},"a":"\u00e9\ud800\u2028\/\u0000"}`,
 		"[1,2.5e3,-0,true,null,\"/tmp/wd-\\u0041\"]\r\n\"x\xff\"",
 		`{"a":"/tmp/wd.{{time}} /tmp/wd_` + testUUID + ` /tmp/wd{{cwd}}"}`,
+		`{"/tmp/h/.cache":"HOME=/tmp/h:/tmp/h2 /tmp/h.bak file:///tmp/h/x /tmp/wd/.. /tmp/other /tmp. /private/tmp/h {{home}}/x {{root}}/y /tmp{{root}}"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -36,11 +37,20 @@ func fuzzSeeds(f *testing.F) {
 	}
 }
 
-func freshContext() *Context { return NewContext(testCwd, "/private/tmp/wd") }
+// freshContext lays out the fuzzed run like the harness does: the cwd and
+// the home inside the root "/tmp", so every raw path token begins with the
+// root's spelling.
+func freshContext() *Context {
+	c := NewContext(testCwd, "/private/tmp/wd")
+	c.AddPath("home", "/tmp/h")
+	c.AddPath("root", "/tmp", "/private/tmp")
+	return c
+}
 
-// survivingCwd matches the cwd at a path boundary in encoded output; it is
-// written independently of pathBoundary.
-var survivingCwd = regexp.MustCompile(`/tmp/wd(?:$|[^\pL\pN_{.-]|\.(?:$|[^\pL\pN{]))`)
+// survivingPath matches the root at a path boundary in encoded output, so
+// any raw spelling of the cwd, the home or the root that a token should
+// have replaced; it is written independently of pathBoundary.
+var survivingPath = regexp.MustCompile(`/tmp(?:$|[^\pL\pN_{.-]|\.(?:$|[^\pL\pN{]))`)
 
 // validLines reports whether every line (as jsonl.Each splits them) is JSON.
 func validLines(in []byte) bool {
@@ -69,8 +79,8 @@ func fuzzNormalize(f *testing.F, fn func([]byte, *Context) ([]byte, error)) {
 		if !bytes.Equal(once, twice) {
 			t.Fatalf("not idempotent:\nonce:  %s\ntwice: %s", once, twice)
 		}
-		if loc := survivingCwd.FindIndex(once); loc != nil {
-			t.Fatalf("cwd survives at %d: %s", loc[0], once)
+		if loc := survivingPath.FindIndex(once); loc != nil {
+			t.Fatalf("raw path survives at %d: %s", loc[0], once)
 		}
 		if len(in) > 0 && !bytes.HasSuffix(once, []byte("\n")) {
 			t.Fatalf("no trailing newline: %q", once)
@@ -112,13 +122,15 @@ func FuzzCanonical(f *testing.F) {
 	})
 }
 
-func TestSurvivingCwdPattern(t *testing.T) {
+func TestSurvivingPathPattern(t *testing.T) {
 	for in, want := range map[string]bool{
-		`"/tmp/wd"`: true, `/tmp/wd.`: true, `/tmp/wd. `: true, `/tmp/wd/`: true,
-		`/tmp/wd2`: false, `/tmp/wd.bak`: false, `/tmp/wd-x`: false, `{{cwd}}`: false,
+		`"/tmp/wd"`: true, `/tmp/wd.`: true, `/tmp/wd2`: true, `/tmp/h`: true, `/private/tmp`: true,
+		`/tmp.`: true, `/tmp. `: true, `/tmp/`: true, `"/tmp"`: true, `/tmp\n`: true,
+		`/tmp2`: false, `/tmp.bak`: false, `/tmp-x`: false, `/tmp_x`: false, `/tmpé`: false,
+		`/tmp{{root}}`: false, `{{root}}/wd2`: false, `{{cwd}}`: false,
 	} {
-		if got := survivingCwd.MatchString(in); got != want {
-			t.Errorf("survivingCwd(%q) = %v, want %v", in, got, want)
+		if got := survivingPath.MatchString(in); got != want {
+			t.Errorf("survivingPath(%q) = %v, want %v", in, got, want)
 		}
 	}
 	if strings.Contains(testCwd, "{") {

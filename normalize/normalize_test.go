@@ -26,15 +26,22 @@ type textCase struct {
 // normText runs one string value through Stdout with a fresh context.
 func normText(t *testing.T, aliases []string, in string) string {
 	t.Helper()
+	return normWith(t, func() *Context { return NewContext(testCwd, aliases...) }, in)
+}
+
+// normWith runs one string value through Stdout with a context from
+// newContext, and checks that the output normalizes to itself.
+func normWith(t *testing.T, newContext func() *Context, in string) string {
+	t.Helper()
 	line, err := Marshal(map[string]string{"v": in})
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := Stdout(line, NewContext(testCwd, aliases...))
+	out, err := Stdout(line, newContext())
 	if err != nil {
 		t.Fatalf("Stdout(%s): %v", line, err)
 	}
-	again, err := Stdout(out, NewContext(testCwd, aliases...))
+	again, err := Stdout(out, newContext())
 	if err != nil || string(again) != string(out) {
 		t.Errorf("not idempotent: %s became %s (%v)", out, again, err)
 	}
@@ -319,23 +326,37 @@ func TestFixtureContext(t *testing.T) {
 	}
 }
 
-func TestFixtureContextScrubsStaleCwd(t *testing.T) {
-	log := `{"type":"session","id":"{{session:1}}","cwd":"/old/run/wd"}
+func TestFixtureContextSide(t *testing.T) {
+	for _, tc := range []linesCase{{
+		name: "stale raw cwd is scrubbed",
+		in: `{"type":"session","id":"{{session:1}}","cwd":"/old/run/wd"}
 {"type":"x","seq":0,"time":0,"data":{"path":"/private/old/run/wd/a"}}
-`
-	c, err := FixtureContext([]byte(log))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Session([]byte(log), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `{"cwd":"{{cwd}}","id":"{{session:1}}","type":"session"}
+`,
+		want: `{"cwd":"{{cwd}}","id":"{{session:1}}","type":"session"}
 {"data":{"path":"{{cwd}}/a"},"seq":0,"time":0,"type":"x"}
-`
-	if diff := cmp.Diff(want, string(got)); diff != "" {
-		t.Errorf("(-want +got)\n%s", diff)
+`,
+	}, {
+		name: "path tokens stay",
+		in: `{"cwd":"{{cwd}}","id":"{{session:1}}","type":"session"}
+{"data":{"home":"{{home}}","text":"ls {{home}}/.cache {{root}}/.. {{cwd}}/..","{{root}}/x":1},"seq":0,"time":0,"type":"x"}
+`,
+		want: `{"cwd":"{{cwd}}","id":"{{session:1}}","type":"session"}
+{"data":{"home":"{{home}}","text":"ls {{home}}/.cache {{root}}/.. {{cwd}}/..","{{root}}/x":1},"seq":0,"time":0,"type":"x"}
+`,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := FixtureContext([]byte(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Session([]byte(tc.in), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, string(got)); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
 	}
 }
 

@@ -1,111 +1,22 @@
 package normalize
 
-import (
-	"bytes"
-	"unicode"
-	"unicode/utf8"
-)
+import "bytes"
 
-// This file holds the rules for text: the cwd and its spellings, UUIDs
+// This file holds the rules for text: the path tokens (paths.go), UUIDs
 // and ISO-8601 timestamps anywhere inside a string. Every rule is a byte
 // scan that returns its input unchanged (no allocation) when nothing
 // matches.
 
-var (
-	cwdToken  = []byte("{{cwd}}")
-	timeToken = []byte("{{time}}")
-)
+var timeToken = []byte("{{time}}")
 
 // text applies the text rules to s.
 func (c *Context) text(s []byte) []byte {
 	if len(s) == 0 {
 		return s
 	}
-	s = c.scrubCwd(s)
+	s = c.scrubPaths(s)
 	c.observe(s)
 	return c.scrubIDs(s)
-}
-
-// scrubCwd replaces every spelling of the cwd that ends at a path boundary
-// by {{cwd}}. At one position the longest spelling wins; scanning goes left
-// to right and resumes after each replacement.
-func (c *Context) scrubCwd(s []byte) []byte {
-	if len(c.needles) == 0 || bytes.IndexByte(s, '/') < 0 {
-		return s
-	}
-	var small [8]int
-	next := small[:0]
-	for _, nd := range c.needles {
-		next = append(next, nextCwd(s, nd, 0))
-	}
-	var out []byte
-	done := 0 // s[:done] is already in out
-	for {
-		k := -1
-		for i, at := range next {
-			if at >= 0 && (k < 0 || at < next[k]) {
-				k = i
-			}
-		}
-		if k < 0 {
-			break
-		}
-		out = append(out, s[done:next[k]]...)
-		out = append(out, cwdToken...)
-		done = next[k] + len(c.needles[k])
-		for i, at := range next {
-			if at >= 0 && at < done {
-				next[i] = nextCwd(s, c.needles[i], done)
-			}
-		}
-	}
-	if out == nil {
-		return s
-	}
-	return append(out, s[done:]...)
-}
-
-// nextCwd returns the first index ≥ from where nd occurs followed by a path
-// boundary, or -1.
-func nextCwd(s, nd []byte, from int) int {
-	for from <= len(s)-len(nd) {
-		j := bytes.Index(s[from:], nd)
-		if j < 0 {
-			return -1
-		}
-		if at := from + j; pathBoundary(s, at+len(nd)) {
-			return at
-		}
-		from += j + 1
-	}
-	return -1
-}
-
-// pathBoundary reports whether a path ending at s[:i] cannot go on: s ends
-// there, or s[i] cannot continue a file name. Letters, digits, '_', '-',
-// '{' and a '.' followed by a letter, digit or '{' continue a name (so
-// "cwd2", "cwd-x", "cwd.bak" are other paths, and "cwd." ends a sentence).
-// '{' counts because a token may stand where a name went on: treating it as
-// continuation keeps normalization idempotent.
-func pathBoundary(s []byte, i int) bool {
-	if i >= len(s) {
-		return true
-	}
-	if s[i] == '.' {
-		return i+1 >= len(s) || !nameByte(s[i+1:])
-	}
-	return !nameByte(s[i:]) && s[i] != '-' && s[i] != '_'
-}
-
-// nameByte reports whether the rune at the start of s is a letter, a digit
-// or '{'.
-func nameByte(s []byte) bool {
-	b := s[0]
-	if b < utf8.RuneSelf {
-		return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '{'
-	}
-	r, _ := utf8.DecodeRune(s)
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // scrubIDs replaces UUIDs by their {{id:N}} (or the typed token the same raw
