@@ -61,7 +61,8 @@ type Config struct {
 type Outcome struct {
 	Name     string
 	Status   Status
-	Reason   string        // why it was skipped, or the run error
+	Reason   string        // why it was skipped, or why it failed
+	Err      error         // the run error behind a failure (nil for a diff)
 	Diff     string        // unified diffs (-want +got) of every differing file
 	Wrote    []string      // fixture files written (writing modes)
 	Accept   Mode          // the mode that would accept the diff ("" when none would)
@@ -105,7 +106,7 @@ func Check(ctx context.Context, dir string, cfg Config) Outcome {
 }
 
 func (o Outcome) fail(err error) Outcome {
-	o.Status, o.Reason = Failed, err.Error()
+	o.Status, o.Reason, o.Err = Failed, err.Error(), err
 	return o
 }
 
@@ -122,7 +123,7 @@ func skipReason(m *harness.Manifest, mode Mode, allRecordings bool) string {
 
 // compare diffs the live transcript against the fixture and writes what the
 // mode allows. A scenario with no fixture yet (scaffolded by `new`) compares
-// against empty files.
+// against empty files in Record mode.
 func (o Outcome) compare(dir string, got *transcript, mode Mode) Outcome {
 	want := &transcript{}
 	if f, err := readFixture(dir); err == nil {
@@ -132,20 +133,7 @@ func (o Outcome) compare(dir string, got *transcript, mode Mode) Outcome {
 	} else if mode != Record {
 		return o.fail(err)
 	}
-	stdoutDiff := diffText(filepath.Join(dir, StdoutFile), "live stdout", want.Stdout, got.Stdout)
-	var logDiffs []string
-	for i := 0; i < max(len(want.Logs), len(got.Logs)); i++ {
-		var w, g []byte
-		if i < len(want.Logs) {
-			w = want.Logs[i]
-		}
-		if i < len(got.Logs) {
-			g = got.Logs[i]
-		}
-		if d := diffText(filepath.Join(dir, logName(i)), "live "+logName(i), w, g); d != "" {
-			logDiffs = append(logDiffs, d)
-		}
-	}
+	stdoutDiff, logDiffs := diffTranscripts(dir, want, got)
 	o.Diff = strings.Join(append(logDiffs, stdoutDiff), "")
 	if o.Diff == "" {
 		o.Status = Passed
@@ -159,8 +147,37 @@ func (o Outcome) compare(dir string, got *transcript, mode Mode) Outcome {
 		o.Status, o.Reason = Failed, "output differs from the fixture"
 		return o
 	}
+	return o.write(dir, got, mode)
+}
+
+// diffTranscripts returns the stdout diff and one diff per differing log
+// (logs are paired by position: primary, then children).
+func diffTranscripts(dir string, want, got *transcript) (string, []string) {
+	var logDiffs []string
+	for i := 0; i < max(len(want.Logs), len(got.Logs)); i++ {
+		var w, g []byte
+		if i < len(want.Logs) {
+			w = want.Logs[i]
+		}
+		if i < len(got.Logs) {
+			g = got.Logs[i]
+		}
+		if d := diffText(filepath.Join(dir, logName(i)), "live "+logName(i), w, g); d != "" {
+			logDiffs = append(logDiffs, d)
+		}
+	}
+	return diffText(filepath.Join(dir, StdoutFile), "live stdout", want.Stdout, got.Stdout), logDiffs
+}
+
+// write accepts the live transcript: stdout only in Update mode, stdout and
+// the logs otherwise. A run that produced no session log cannot become a
+// scenario (session.jsonl is required), so it writes nothing.
+func (o Outcome) write(dir string, got *transcript, mode Mode) Outcome {
 	files := map[string][]byte{StdoutFile: got.Stdout}
 	if mode != Update {
+		if len(got.Logs) == 0 {
+			return o.fail(fmt.Errorf("the agent wrote no session log under ACPSNAP_SESSIONS_DIR; a scenario needs one (SPEC §3), so nothing was written"))
+		}
 		for i, l := range got.Logs {
 			files[logName(i)] = l
 		}

@@ -57,9 +57,17 @@ func (f *fixtureFiles) normalize() (*transcript, error) {
 	return normalizeSide(c, f.Stdout, f.Logs, f.StdoutPath, f.LogPaths)
 }
 
-// normalizeLive normalizes what a run produced with the run's own context.
+// normalizeLive normalizes what a run produced with the run's own context:
+// its cwd ({{cwd}}), the agent's private HOME ({{home}}) and the run's
+// private root ({{root}}), with every spelling of each.
 func normalizeLive(res *harness.Result) (*transcript, error) {
 	c := normalize.NewContext(res.Cwd, res.CwdAliases...)
+	if res.Home != "" {
+		c.AddPath("home", res.Home, normalize.Aliases(res.Home)...)
+	}
+	if res.Root != "" {
+		c.AddPath("root", res.Root, normalize.Aliases(res.Root)...)
+	}
 	logs := make([][]byte, len(res.Logs))
 	names := make([]string, len(res.Logs))
 	for i, l := range res.Logs {

@@ -20,9 +20,9 @@ type Violation struct {
 }
 
 // String is "path: msg", or msg alone when it already starts with the path
-// (parse errors carry "path:line:").
+// or a file inside it (parse errors carry "path:line:").
 func (v Violation) String() string {
-	if strings.HasPrefix(v.Msg, v.Path) {
+	if strings.HasPrefix(v.Msg, v.Path+":") || strings.HasPrefix(v.Msg, v.Path+"/") {
 		return v.Msg
 	}
 	return v.Path + ": " + v.Msg

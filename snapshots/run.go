@@ -20,7 +20,9 @@ type RunConfig struct {
 }
 
 // Run checks every selected scenario under rc.Root and returns the outcomes
-// in name order. The error is for the corpus as a whole (it cannot be listed).
+// in name order. When ctx ends, scenarios not yet started are not started:
+// they come back Skipped. The error is for the corpus as a whole (it cannot
+// be listed).
 func Run(ctx context.Context, rc RunConfig) ([]Outcome, error) {
 	names, err := Names(rc.Root)
 	if err != nil {
@@ -55,11 +57,20 @@ func Run(ctx context.Context, rc RunConfig) ([]Outcome, error) {
 			}
 		}()
 	}
-	for i := range selected {
-		jobs <- i
+	next := 0
+dispatch:
+	for ; next < len(selected); next++ {
+		select {
+		case jobs <- next:
+		case <-ctx.Done():
+			break dispatch
+		}
 	}
 	close(jobs)
 	wg.Wait()
+	for i := next; i < len(selected); i++ {
+		out[i] = Outcome{Name: selected[i], Status: Skipped, Reason: "interrupted before it ran"}
+	}
 	return out, nil
 }
 

@@ -29,40 +29,73 @@ const scaffoldInput = `{
 }
 `
 
-// newScenario scaffolds a scenario and, with -model, records it once through
-// the real DeepSeek adapter against llmreplay's scripted server.
-func (e *env) newScenario(args []string) int {
+// newFlags are the flags and argument of new.
+type newFlags struct {
+	dir, model, agent, name string
+	force                   bool
+}
+
+func (e *env) parseNew(args []string) (*newFlags, error) {
+	f := &newFlags{}
 	fset := e.flags("new")
-	dir := fset.String("dir", "snapshots", "the corpus `folder`")
-	model := fset.String("model", "", "record against this scripted model `file` (a JSON array of replay entries, or {\"primary\":[…],\"children\":{…}})")
-	agentFlag := fset.String("agent", "", "the agent `command` line (default: the bundled agent)")
+	fset.StringVar(&f.dir, "dir", "snapshots", "the corpus `folder`")
+	fset.StringVar(&f.model, "model", "", "record against this scripted model `file` (a JSON array of replay entries, or {\"primary\":[…],\"children\":{…}})")
+	fset.StringVar(&f.agent, "agent", "", "the agent `command` line (default: the bundled agent)")
+	fset.BoolVar(&f.force, "force", false, "write fixtures even when CI is set")
 	if err := parse(fset, args); err != nil {
-		return e.exit(err)
+		return nil, err
 	}
 	if fset.NArg() != 1 || !kebab.MatchString(fset.Arg(0)) {
-		return e.exit(usagef("new: want exactly one kebab-case scenario NAME (category first, e.g. tool-bash), got %q", fset.Args()))
+		return nil, usagef("new: want exactly one kebab-case scenario NAME (category first, e.g. tool-bash), got %q", fset.Args())
 	}
-	name := fset.Arg(0)
-	sdir := filepath.Join(*dir, name)
-	created, err := scaffold(sdir, name, *model != "")
+	f.name = fset.Arg(0)
+	if f.model != "" && e.getenv("CI") != "" && !f.force {
+		return nil, usagef("new -model writes fixtures and CI is set: refusing (pass -force to write anyway)")
+	}
+	return f, nil
+}
+
+// newScenario scaffolds a scenario and, with -model, records it once through
+// the real DeepSeek adapter against llmreplay's scripted server. The model
+// file is read before anything is scaffolded, so a bad one leaves no folder.
+func (e *env) newScenario(args []string) int {
+	f, err := e.parseNew(args)
+	if err != nil {
+		return e.exit(err)
+	}
+	var model llmreplay.ServerConfig
+	if f.model != "" {
+		if model, err = readModel(f.model); err != nil {
+			return e.exit(err)
+		}
+	}
+	sdir := filepath.Join(f.dir, f.name)
+	created, err := scaffold(sdir, f.name, f.model != "")
 	if err != nil {
 		return e.exit(err)
 	}
 	if created {
 		fmt.Fprintf(e.stdout, "scaffolded %s (edit %s and %s)\n", sdir, snapshots.ManifestFile, snapshots.InputFile)
 	}
-	if *model == "" {
-		fmt.Fprintf(e.stdout, "record it with: acpsnap record -run '^%s$' (or: acpsnap new -model FILE %s)\n", name, name)
+	if f.model == "" {
+		fmt.Fprintf(e.stdout, "record it with: acpsnap record -run '^%s$' (or: acpsnap new -model FILE %s)\n", f.name, f.name)
 		return ExitOK
 	}
+	return e.recordNew(sdir, f, model)
+}
+
+// recordNew records a scaffolded scenario against the scripted model.
+func (e *env) recordNew(sdir string, f *newFlags, model llmreplay.ServerConfig) int {
 	if _, err := os.Stat(filepath.Join(sdir, snapshots.SessionFile)); err == nil {
 		return e.exit(usagef("new: %s is already recorded; use 'acpsnap refresh' or 'acpsnap record'", sdir))
 	}
-	agent, err := e.agentCommand(*agentFlag)
+	agent, err := e.agentCommand(f.agent)
 	if err != nil {
 		return e.exit(err)
 	}
-	o, err := recordScripted(sdir, *model, snapshots.Config{Agent: agent, Environ: e.environ})
+	ctx, stop := interruptible()
+	defer stop()
+	o, err := recordScripted(ctx, sdir, model, snapshots.Config{Agent: agent, Environ: e.environ})
 	if err != nil {
 		return e.exit(err)
 	}
@@ -72,6 +105,20 @@ func (e *env) newScenario(args []string) int {
 		return ExitFailed
 	}
 	return ExitOK
+}
+
+// readModel decodes a model file for the scripted server.
+func readModel(path string) (llmreplay.ServerConfig, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return llmreplay.ServerConfig{}, usagef("new: %v", err)
+	}
+	defer f.Close()
+	cfg, err := llmreplay.DecodeModel(f, path)
+	if err != nil {
+		return llmreplay.ServerConfig{}, usagef("new: %v", err)
+	}
+	return cfg, nil
 }
 
 // scaffold creates the scenario folder with a manifest and a client script
@@ -104,19 +151,10 @@ func scaffold(sdir, name string, scripted bool) (bool, error) {
 }
 
 // recordScripted records the scenario in sdir through the DeepSeek adapter
-// against an llmreplay.Server serving the model file. The recording fails,
-// and writes nothing, if the agent left scripted entries unserved.
-func recordScripted(sdir, modelPath string, cfg snapshots.Config) (snapshots.Outcome, error) {
-	f, err := os.Open(modelPath)
-	if err != nil {
-		return snapshots.Outcome{}, usagef("new: %v", err)
-	}
-	scfg, err := llmreplay.DecodeModel(f, modelPath)
-	f.Close()
-	if err != nil {
-		return snapshots.Outcome{}, usagef("new: %v", err)
-	}
-	srv, err := llmreplay.NewServer(scfg)
+// against an llmreplay.Server serving model. The recording fails, and
+// writes nothing, if the agent left scripted entries unserved.
+func recordScripted(ctx context.Context, sdir string, model llmreplay.ServerConfig, cfg snapshots.Config) (snapshots.Outcome, error) {
+	srv, err := llmreplay.NewServer(model)
 	if err != nil {
 		return snapshots.Outcome{}, fmt.Errorf("new: start scripted model: %w", err)
 	}
@@ -125,7 +163,7 @@ func recordScripted(sdir, modelPath string, cfg snapshots.Config) (snapshots.Out
 	cfg.Secrets = map[string]string{envDeepSeekKey: "scripted-model-no-key", envDeepSeekBaseURL: srv.URL(), envDeepSeekModel: "deepseek-chat"}
 	cfg.OnStart = srv.SetReadyDir
 	cfg.AfterRun = func() error { return unservedError(srv.Report()) }
-	return snapshots.Check(context.Background(), sdir, cfg), nil
+	return snapshots.Check(ctx, sdir, cfg), nil
 }
 
 // unservedError fails a scripted recording that did not use its whole script.

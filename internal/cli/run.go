@@ -2,14 +2,19 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
+	"syscall"
 	"time"
 
+	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/snapshots"
 )
@@ -50,16 +55,13 @@ func (e *env) run(cmd string, args []string) int {
 		return e.exit(err)
 	}
 	rc, err := e.runConfig(cmd, f)
+	if err == nil {
+		err = e.preflight(f, rc)
+	}
 	if err != nil {
 		return e.exit(err)
 	}
-	if vs := snapshots.Verify(f.dir, snapshots.VerifyConfig{Unrecorded: e.unrecorded(rc)}); len(vs) > 0 {
-		for _, v := range vs {
-			fmt.Fprintln(e.stderr, v)
-		}
-		return e.exit(usagef("%d guard violation(s) in %s; fix them (or run 'acpsnap verify -dir %s')", len(vs), f.dir, f.dir))
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptible()
 	defer stop()
 	p := &printer{w: e.stdout, json: f.json, accept: func(o snapshots.Outcome) string { return acceptCommand(o, f) }}
 	rc.OnDone = p.outcome
@@ -67,22 +69,69 @@ func (e *env) run(cmd string, args []string) int {
 	if err != nil {
 		return e.exit(err)
 	}
-	passed, failed, skipped := snapshots.Count(outs)
+	code := e.summarize(outs, f.json)
 	if f.junit != "" {
 		if err := writeJUnit(f.junit, outs); err != nil {
 			return e.exit(err)
 		}
 	}
+	if ctx.Err() != nil {
+		return e.exit(fmt.Errorf("interrupted: scenarios not run are counted as skipped"))
+	}
+	return code
+}
+
+// interruptible is a context cancelled by SIGINT, SIGTERM or SIGHUP, so an
+// interrupted run (a CI timeout, timeout(1), Ctrl-C) still shuts its agents
+// down and removes its temporary roots.
+func interruptible() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+}
+
+// preflight refuses a run that cannot be meaningful before any agent
+// starts: a corpus failing its guards, a -run that selects nothing, a
+// -junit file whose folder does not exist.
+func (e *env) preflight(f *runFlags, rc *snapshots.RunConfig) error {
+	if vs := snapshots.Verify(f.dir, snapshots.VerifyConfig{Unrecorded: e.unrecorded(rc)}); len(vs) > 0 {
+		for _, v := range vs {
+			fmt.Fprintln(e.stderr, v)
+		}
+		return usagef("%d guard violation(s) in %s; fix them (or run 'acpsnap verify -dir %s')", len(vs), f.dir, f.dir)
+	}
+	if re := rc.Selection.Run; re != nil {
+		names, _ := snapshots.Names(f.dir)
+		if !slices.ContainsFunc(names, re.MatchString) {
+			return usagef("-run %q matches no scenario in %s", f.run, f.dir)
+		}
+	}
+	if f.junit != "" {
+		if st, err := os.Stat(filepath.Dir(f.junit)); err != nil || !st.IsDir() {
+			return usagef("-junit %s: folder %s does not exist", f.junit, filepath.Dir(f.junit))
+		}
+	}
+	return nil
+}
+
+// summarize prints the closing line (and with -json the summary object)
+// and returns the exit code the outcomes call for.
+func (e *env) summarize(outs []snapshots.Outcome, asJSON bool) int {
+	passed, failed, skipped := snapshots.Count(outs)
 	summary := fmt.Sprintf("%d passed, %d failed", passed, failed)
 	if skipped > 0 {
 		summary += fmt.Sprintf(", %d skipped", skipped)
 	}
-	if f.json {
+	if asJSON {
 		b, _ := jsonl.Marshal(map[string]int{"passed": passed, "failed": failed, "skipped": skipped})
 		e.stdout.Write(b)
 		fmt.Fprintln(e.stderr, summary)
 	} else {
 		fmt.Fprintln(e.stdout, summary)
+	}
+	for _, o := range outs {
+		if errors.Is(o.Err, harness.ErrInfrastructure) {
+			fmt.Fprintf(e.stderr, "acpsnap: %s: %v\n", o.Name, o.Err)
+			return ExitInternal
+		}
 	}
 	if failed > 0 {
 		return ExitFailed

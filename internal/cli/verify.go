@@ -13,6 +13,9 @@ func (e *env) verify(args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 {
+		return usagef("verify: unexpected arguments %q", fs.Args())
+	}
 	names, err := snapshots.Names(*dir)
 	if err != nil {
 		return usagef("%v", err)
