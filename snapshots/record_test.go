@@ -56,3 +56,48 @@ func TestRecordAgainstBaseURL(t *testing.T) {
 		t.Errorf("the recorded fixtures fail the guards: %v", vs)
 	}
 }
+
+// TestPrivatePathsNormalized: a tool that prints the agent's HOME, TMPDIR
+// and the folder above its cwd records as {{home}} and {{root}} and
+// replays, although every run has fresh private roots.
+func TestPrivatePathsNormalized(t *testing.T) {
+	dir := copyScenario(t, "tool-bash")
+	script, err := llmreplay.DecodeScript(strings.NewReader(`[
+	{"kind":"chunks","chunks":[
+		{"type":"block-start","index":0,"blockType":"tool-call"},
+		{"type":"tool-call-delta","index":0,"id":"call_1","name":"bash","argumentsDelta":"{\"command\":\"echo $HOME; echo $TMPDIR; cd .. && pwd\"}"},
+		{"type":"block-end","index":0},
+		{"type":"finish","reason":"tool-calls"}]},
+	{"kind":"chunks","chunks":[
+		{"type":"block-start","index":0,"blockType":"text"},
+		{"type":"text-delta","index":0,"text":"Done."},
+		{"type":"block-end","index":0},
+		{"type":"finish","reason":"stop"}]}]`), "script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: script})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	cfg := snapshots.Config{Agent: agentCommand(t), Mode: snapshots.Record,
+		Secrets: map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": srv.URL()}}
+	if o := snapshots.Check(context.Background(), dir, cfg); o.Status != snapshots.Passed {
+		t.Fatalf("record: %s: %s", o.Status, o.Reason)
+	}
+	log, err := os.ReadFile(filepath.Join(dir, snapshots.SessionFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`{{home}}\n`, `{{root}}/tmp\n`, `{{root}}\n`} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("the recorded tool result lacks %q", want)
+		}
+	}
+	for range 2 {
+		if o := snapshots.Check(context.Background(), dir, snapshots.Config{Agent: agentCommand(t)}); o.Status != snapshots.Passed {
+			t.Fatalf("replay: %s: %s\n%s", o.Status, o.Reason, o.Diff)
+		}
+	}
+}
