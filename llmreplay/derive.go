@@ -8,15 +8,18 @@ import (
 	"github.com/acpsnap/acpsnap/internal/sessionlog"
 )
 
-// UnterminatedError reports a model call whose chunks end without a finish
-// chunk: the stream was cancelled or hung, so the log does not say how the
-// call ended and the scenario needs a replay.override.json that replaces
-// the entry. Derive returns it together with the script, whose entry Index
-// holds the partial chunks as recorded.
+// UnterminatedError reports a model call that ends without a finish chunk:
+// the stream was cancelled or hung — possibly before its first chunk — so
+// the log does not say how the call ended and the scenario needs a
+// replay.override.json that replaces the entry. Derive returns it together
+// with the script, whose entry Index holds the partial chunks as recorded
+// (none for a call that logged no chunk).
 type UnterminatedError struct {
-	File  string // the session log
-	Line  int    // line of the call's first assistant/chunk event
-	Index int    // the call's entry in the derived script
+	File string // the session log
+	// Line is the line of the call's first assistant/chunk event, or of its
+	// request/header when the call logged no chunk.
+	Line  int
+	Index int // the call's entry in the derived script
 	Turn  int
 	Step  int
 	// More lists the further unterminated calls of the same log, in order.
@@ -50,8 +53,11 @@ func (e *UnterminatedError) indexes() []int {
 // its error as message, its code); any other group becomes a chunks entry,
 // finish included. Derive never yields accepted throws or hangs.
 //
-// A group without finish makes Derive return the script together with an
-// *UnterminatedError. Name prefixes errors ("name:line: ...").
+// A request/header event with a turn and a step opens a model call of that
+// step, so that a call that logged no chunk still takes its entry (with no
+// chunks). A group without finish, or such a call, makes Derive return the
+// script together with an *UnterminatedError. Name prefixes errors
+// ("name:line: ...").
 func Derive(r io.Reader, name string) (Script, error) {
 	l, err := sessionlog.Read(r, name)
 	if err != nil {
@@ -66,45 +72,127 @@ type call struct {
 	chunks           []Chunk
 }
 
-// deriveLog is Derive on a parsed log.
+// deriver is the state of one derivation.
+type deriver struct {
+	name   string
+	script Script
+	// header is a call opened by a request/header that has logged no chunk
+	// yet; open is a chunk group without finish yet. At most one is set.
+	header, open *call
+	unterminated []UnterminatedError
+}
+
+// deriveLog is Derive on a parsed log: a single state machine over its
+// events.
 func deriveLog(l *sessionlog.Log) (Script, error) {
-	s := Script{}
-	var open *call
-	var unterminated []UnterminatedError
-	closeOpen := func() {
-		unterminated = append(unterminated, UnterminatedError{File: l.Name, Line: open.line, Index: len(s), Turn: open.turn, Step: open.step})
-		s = append(s, Entry{Kind: KindChunks, Chunks: open.chunks})
-		open = nil
-	}
+	d := &deriver{name: l.Name, script: Script{}}
 	for _, ev := range l.Events {
-		if ev.Type != "assistant/chunk" {
-			continue
+		var err error
+		switch ev.Type {
+		case "request/header":
+			err = d.requestHeader(ev)
+		case "assistant/chunk":
+			err = d.chunk(ev)
+		case "step/end", "turn/end":
+			err = d.boundary(ev)
 		}
-		turn, step, c, err := chunkEvent(l.Name, ev)
 		if err != nil {
 			return nil, fmt.Errorf("llmreplay: derive: %w", err)
 		}
-		if open != nil && (open.turn != turn || open.step != step) {
-			closeOpen()
-		}
-		if open == nil {
-			open = &call{turn: turn, step: step, line: ev.Line}
-		}
-		open.chunks = append(open.chunks, c)
-		if c.Type == Finish {
-			s = append(s, entryOf(open.chunks))
-			open = nil
-		}
 	}
-	if open != nil {
-		closeOpen()
+	d.closeOpen()
+	d.closeHeader()
+	if len(d.unterminated) > 0 {
+		u := d.unterminated[0]
+		u.More = d.unterminated[1:]
+		return d.script, &u
 	}
-	if len(unterminated) > 0 {
-		u := unterminated[0]
-		u.More = unterminated[1:]
-		return s, &u
+	return d.script, nil
+}
+
+// requestHeader opens the call of the header's step. A header without turn
+// and step (not the reference agent's) is ignored.
+func (d *deriver) requestHeader(ev sessionlog.Event) error {
+	n, err := numbersOf(d.name, ev, "a request/header data", "turn", "step")
+	if err != nil || n == nil {
+		return err
 	}
-	return s, nil
+	d.closeOpen()
+	d.closeHeader()
+	d.header = &call{turn: n[0], step: n[1], line: ev.Line}
+	return nil
+}
+
+// chunk adds one assistant/chunk event to its group: the group of the
+// same step left open, the call its step's header opened, or a new one.
+func (d *deriver) chunk(ev sessionlog.Event) error {
+	turn, step, c, err := chunkEvent(d.name, ev)
+	if err != nil {
+		return err
+	}
+	if d.open != nil && (d.open.turn != turn || d.open.step != step) {
+		d.closeOpen()
+	}
+	if d.header != nil && (d.header.turn != turn || d.header.step != step) {
+		d.closeHeader()
+	}
+	d.header = nil // the call has its first chunk
+	if d.open == nil {
+		d.open = &call{turn: turn, step: step, line: ev.Line}
+	}
+	d.open.chunks = append(d.open.chunks, c)
+	if c.Type == Finish {
+		d.script = append(d.script, entryOf(d.open.chunks))
+		d.open = nil
+	}
+	return nil
+}
+
+// boundary handles step/end and turn/end: the end of the header's step or
+// turn ends a call that has logged no chunk. Other events are not read.
+func (d *deriver) boundary(ev sessionlog.Event) error {
+	if d.header == nil {
+		return nil
+	}
+	keys := []string{"turn", "step"}
+	if ev.Type == "turn/end" {
+		keys = keys[:1]
+	}
+	n, err := numbersOf(d.name, ev, "a "+ev.Type+" data", keys...)
+	if err != nil || n == nil {
+		return err
+	}
+	if n[0] == d.header.turn && (len(n) == 1 || n[1] == d.header.step) {
+		d.closeHeader()
+	}
+	return nil
+}
+
+// closeOpen ends the open group, if any, as an unterminated call with its
+// partial chunks.
+func (d *deriver) closeOpen() {
+	if d.open != nil {
+		d.unterminatedCall(d.open)
+		d.open = nil
+	}
+}
+
+// closeHeader ends the call opened by a request/header, if any, as an
+// unterminated call without chunks.
+func (d *deriver) closeHeader() {
+	if d.header != nil {
+		d.unterminatedCall(d.header)
+		d.header = nil
+	}
+}
+
+func (d *deriver) unterminatedCall(c *call) {
+	d.unterminated = append(d.unterminated, UnterminatedError{File: d.name, Line: c.line, Index: len(d.script), Turn: c.turn, Step: c.step})
+	chunks := c.chunks
+	if chunks == nil {
+		chunks = []Chunk{}
+	}
+	d.script = append(d.script, Entry{Kind: KindChunks, Chunks: chunks})
 }
 
 // entryOf turns the chunks of a call closed by a finish into its entry.
@@ -138,6 +226,42 @@ func chunkEvent(name string, ev sessionlog.Event) (turn, step int, c Chunk, err 
 		c, err = d.chunk(m["chunk"])
 	}
 	return turn, step, c, err
+}
+
+// numbersOf decodes the members keys of ev's data, each an integer of at
+// least 1; other members are not read. It returns nil when the data has
+// none of them (a log that does not say), and an error when it has only
+// some or one is not such a number.
+func numbersOf(name string, ev sessionlog.Event, what string, keys ...string) ([]int, error) {
+	if len(ev.Data) == 0 {
+		return nil, nil
+	}
+	d := &doc{name: name, data: ev.Data, line0: ev.Line - 1}
+	v := value{raw: ev.Data, path: "$.data"}
+	m, err := d.members(v, what)
+	if err != nil {
+		return nil, err
+	}
+	present := 0
+	for _, k := range keys {
+		if _, ok := m[k]; ok {
+			present++
+		}
+	}
+	if present == 0 {
+		return nil, nil
+	}
+	out := make([]int, len(keys))
+	for i, k := range keys {
+		mv, ok := m[k]
+		if !ok {
+			return nil, d.errorf(v.off, v.path+"."+k, "missing")
+		}
+		if out[i], err = d.positive(mv); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // positive decodes an integer of at least 1 (turns and steps count from 1).

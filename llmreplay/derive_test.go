@@ -31,6 +31,16 @@ func ev(turn, step int, chunk string) string {
 	return fmt.Sprintf(`assistant/chunk {"turn":%d,"step":%d,"chunk":%s}`, turn, step, chunk)
 }
 
+// hdr is the request/header event of turn, step.
+func hdr(turn, step int) string {
+	return fmt.Sprintf(`request/header {"turn":%d,"step":%d,"model":"m","system":"","tools":[]}`, turn, step)
+}
+
+// stepEnd is the step/end event of turn, step.
+func stepEnd(turn, step int) string {
+	return fmt.Sprintf(`step/end {"turn":%d,"step":%d}`, turn, step)
+}
+
 const (
 	cText   = `{"type":"text-delta","index":0,"text":"hi"}`
 	cStop   = `{"type":"finish","reason":"stop"}`
@@ -75,6 +85,24 @@ func TestDerive(t *testing.T) {
 		{"throw without prefix", logOf(ev(1, 1, cRate)), Script{{Kind: KindThrow, Chunks: []Chunk{}, Message: "slow down", Code: "RATE_LIMIT"}}},
 		{"model-side error stays chunks", logOf(ev(1, 1, cText), ev(1, 1, cModel)),
 			Script{{Kind: KindChunks, Chunks: []Chunk{text, {Type: Finish, Reason: FinishError, Error: "refused"}}}}},
+		{"headers open the calls of their steps", logOf(hdr(1, 1), ev(1, 1, cCalled), ev(1, 1, cTools), stepEnd(1, 1), hdr(1, 2), ev(1, 2, cStop), stepEnd(1, 2)),
+			Script{
+				{Kind: KindChunks, Chunks: []Chunk{{Type: ToolCallDelta, ID: "{{toolCall:1}}", Name: "bash", ArgumentsDelta: "{}"}, {Type: Finish, Reason: FinishToolCalls}}},
+				{Kind: KindChunks, Chunks: []Chunk{stop}},
+			}},
+		{"retry after a header splits at the finish", logOf(hdr(1, 1), ev(1, 1, cStart), ev(1, 1, cRate), ev(1, 1, cText), ev(1, 1, cStop), stepEnd(1, 1)),
+			Script{
+				{Kind: KindThrow, Chunks: []Chunk{start}, Message: "slow down", Code: "RATE_LIMIT"},
+				{Kind: KindChunks, Chunks: []Chunk{text, stop}},
+			}},
+		{"retry without prefix after a header", logOf(hdr(1, 1), ev(1, 1, cRate), ev(1, 1, cStop), stepEnd(1, 1), `turn/end {"turn":1,"reason":{"kind":"completed"}}`),
+			Script{{Kind: KindThrow, Chunks: []Chunk{}, Message: "slow down", Code: "RATE_LIMIT"}, {Kind: KindChunks, Chunks: []Chunk{stop}}}},
+		{"cancelled in the retry pause: one call", logOf(hdr(1, 1), ev(1, 1, cRate), stepEnd(1, 1), `turn/end {"turn":1,"reason":{"kind":"aborted","by":"user"}}`),
+			Script{{Kind: KindThrow, Chunks: []Chunk{}, Message: "slow down", Code: "RATE_LIMIT"}}},
+		{"header without turn and step is ignored", logOf(`request/header {"model":"m","system":"","tools":[]}`, stepEnd(1, 1), ev(1, 1, cStop)),
+			Script{{Kind: KindChunks, Chunks: []Chunk{stop}}}},
+		{"without headers, step/end closes nothing", logOf(ev(1, 1, cRate), stepEnd(1, 1), `step/end {}`, `turn/end []`, ev(1, 1, cStop)),
+			Script{{Kind: KindThrow, Chunks: []Chunk{}, Message: "slow down", Code: "RATE_LIMIT"}, {Kind: KindChunks, Chunks: []Chunk{stop}}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -90,6 +118,7 @@ func TestDerive(t *testing.T) {
 }
 
 func TestDeriveUnterminated(t *testing.T) {
+	noChunks := Entry{Kind: KindChunks, Chunks: []Chunk{}}
 	type testCase struct {
 		name       string
 		log        string
@@ -110,6 +139,28 @@ func TestDeriveUnterminated(t *testing.T) {
 			Script{{Kind: KindChunks, Chunks: []Chunk{text}}, {Kind: KindChunks, Chunks: []Chunk{stop}}},
 			UnterminatedError{File: "session.jsonl", Line: 2, Index: 0, Turn: 1, Step: 1, More: []UnterminatedError{}},
 			"llmreplay: derive: session.jsonl:2: model call 1 (turn 1, step 1) ends without a finish chunk; the scenario needs a replay.override.json that replaces entry 0 (e.g. with a hang)"},
+		{"no chunk between two complete calls", logOf(`turn/start {"turn":1}`, hdr(1, 1), ev(1, 1, cStop), stepEnd(1, 1), `turn/end {"turn":1,"reason":{"kind":"completed"}}`,
+			`turn/start {"turn":2}`, hdr(2, 1), stepEnd(2, 1), `turn/end {"turn":2,"reason":{"kind":"aborted","by":"user"}}`,
+			`turn/start {"turn":3}`, hdr(3, 1), ev(3, 1, cText), ev(3, 1, cStop), stepEnd(3, 1)),
+			Script{{Kind: KindChunks, Chunks: []Chunk{stop}}, noChunks, {Kind: KindChunks, Chunks: []Chunk{text, stop}}},
+			UnterminatedError{File: "session.jsonl", Line: 8, Index: 1, Turn: 2, Step: 1, More: []UnterminatedError{}},
+			"llmreplay: derive: session.jsonl:8: model call 2 (turn 2, step 1) ends without a finish chunk; the scenario needs a replay.override.json that replaces entry 1 (e.g. with a hang)"},
+		{"no chunk before turn/end", logOf(hdr(1, 1), `turn/end {"turn":1,"reason":{"kind":"aborted","by":"user"}}`, ev(1, 1, cStop)),
+			Script{noChunks, {Kind: KindChunks, Chunks: []Chunk{stop}}},
+			UnterminatedError{File: "session.jsonl", Line: 2, Index: 0, Turn: 1, Step: 1, More: []UnterminatedError{}},
+			"llmreplay: derive: session.jsonl:2: model call 1 (turn 1, step 1) ends without a finish chunk; the scenario needs a replay.override.json that replaces entry 0 (e.g. with a hang)"},
+		{"no chunk before the next header, nor at the end", logOf(hdr(1, 1), hdr(1, 2), ev(1, 2, cStop), hdr(1, 3)),
+			Script{noChunks, {Kind: KindChunks, Chunks: []Chunk{stop}}, noChunks},
+			UnterminatedError{File: "session.jsonl", Line: 2, Index: 0, Turn: 1, Step: 1, More: []UnterminatedError{{File: "session.jsonl", Line: 5, Index: 2, Turn: 1, Step: 3}}},
+			"llmreplay: derive: session.jsonl:2: model call 1 (turn 1, step 1) ends without a finish chunk; the scenario needs a replay.override.json that replaces entry 0 (e.g. with a hang); also session.jsonl:5, entry 2"},
+		{"no chunk of its own step", logOf(hdr(1, 2), ev(1, 1, cStop)),
+			Script{noChunks, {Kind: KindChunks, Chunks: []Chunk{stop}}},
+			UnterminatedError{File: "session.jsonl", Line: 2, Index: 0, Turn: 1, Step: 2, More: []UnterminatedError{}},
+			"llmreplay: derive: session.jsonl:2: model call 1 (turn 1, step 2) ends without a finish chunk; the scenario needs a replay.override.json that replaces entry 0 (e.g. with a hang)"},
+		{"partial call, then a call without chunks", logOf(hdr(1, 1), ev(1, 1, cStart), stepEnd(1, 1), hdr(1, 2), stepEnd(1, 2)),
+			Script{{Kind: KindChunks, Chunks: []Chunk{start}}, noChunks},
+			UnterminatedError{File: "session.jsonl", Line: 3, Index: 0, Turn: 1, Step: 1, More: []UnterminatedError{{File: "session.jsonl", Line: 5, Index: 1, Turn: 1, Step: 2}}},
+			"llmreplay: derive: session.jsonl:3: model call 1 (turn 1, step 1) ends without a finish chunk; the scenario needs a replay.override.json that replaces entry 0 (e.g. with a hang); also session.jsonl:5, entry 1"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -142,6 +193,10 @@ func TestDeriveErrors(t *testing.T) {
 		{"turn zero", logOf(ev(0, 1, cStop)), `session.jsonl:2: $.data.turn: 0: numbers start at 1`},
 		{"step not an integer", logOf(`assistant/chunk {"turn":1,"step":"1","chunk":` + cStop + `}`), `session.jsonl:2: $.data.step: want an integer, got "1"`},
 		{"bad finish reason", logOf(ev(1, 1, `{"type":"finish","reason":"done"}`)), `session.jsonl:2: $.data.chunk.reason: unknown finish reason "done"`},
+		{"header data not an object", logOf(`request/header []`), `session.jsonl:2: $.data: want a request/header data object, got an array`},
+		{"header with turn only", logOf(`request/header {"turn":1,"model":"m"}`), `session.jsonl:2: $.data.step: missing`},
+		{"header step zero", logOf(hdr(1, 0)), `session.jsonl:2: $.data.step: 0: numbers start at 1`},
+		{"step/end turn not an integer after a header", logOf(hdr(1, 1), `step/end {"turn":"1","step":1}`), `session.jsonl:3: $.data.turn: want an integer, got "1"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -241,6 +296,8 @@ func FuzzDerive(f *testing.F) {
 	for _, s := range seedScripts() {
 		f.Add([]byte(s))
 	}
+	// A hang between two calls, and one in a retry.
+	f.Add([]byte(`[{"kind":"chunks","chunks":[` + cStop + `]},{"kind":"hang"},{"kind":"throw","chunks":[],"message":"m","code":"RATE_LIMIT"},{"kind":"hang"},{"kind":"chunks","chunks":[` + cStop + `]}]`))
 	for _, path := range fixtureSeeds() {
 		if b, err := os.ReadFile(path); err == nil {
 			f.Add(b)
@@ -260,12 +317,50 @@ func FuzzDerive(f *testing.F) {
 			e.Accepted = false
 			want = append(want, e)
 		}
-		got, err := Derive(bytes.NewReader(renderLog(t, sessionlog.Header{ID: "{{session:1}}"}, s)), "session.jsonl")
+		h := sessionlog.Header{ID: "{{session:1}}"}
+		got, err := Derive(bytes.NewReader(renderLog(t, h, s)), "session.jsonl")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("Derive(render(s)) (-want +got):\n%s", diff)
 		}
+		checkCancelled(t, s, renderCancelled(t, h, s))
 	})
+}
+
+// checkCancelled: deriving log, rendered from s with each hang as a call
+// cancelled before its first chunk, gives s back with an entry without
+// chunks at each such hang, each one reported as unterminated.
+func checkCancelled(t *testing.T, s Script, log []byte) {
+	t.Helper()
+	want, hangs, retry := Script{}, []int{}, false
+	for _, e := range s {
+		switch {
+		case e.Kind == KindHang && retry:
+			continue // a retry cancelled before its first chunk leaves no trace
+		case e.Kind == KindHang:
+			hangs = append(hangs, len(want))
+			want = append(want, Entry{Kind: KindChunks, Chunks: []Chunk{}})
+		default:
+			e.Accepted = false
+			want = append(want, e)
+		}
+		retry = e.Kind == KindThrow && (&ProviderError{Code: e.Code}).Retryable()
+	}
+	got, err := Derive(bytes.NewReader(log), "session.jsonl")
+	var u *UnterminatedError
+	switch {
+	case len(hangs) == 0 && err != nil:
+		t.Fatal(err)
+	case len(hangs) > 0 && !errors.As(err, &u):
+		t.Fatalf("error = %v, want an *UnterminatedError at %v", err, hangs)
+	case len(hangs) > 0:
+		if diff := cmp.Diff(hangs, u.indexes()); diff != "" {
+			t.Errorf("unterminated entries (-want +got):\n%s", diff)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Derive(renderCancelled(s)) (-want +got):\n%s", diff)
+	}
 }

@@ -44,22 +44,38 @@
 // # Derivation
 //
 // Derive turns a session log into a script (SPEC §6.2). It walks the
-// assistant/chunk events ({turn, step, chunk}) and ignores every other
-// event. Chunks of the same (turn, step) form a group; a finish chunk closes
-// the group, so an agent's retry within one step starts a new entry. A group
-// closed by finish{reason:"error", code:X} becomes a throw entry: the chunks
-// before the finish as prefix, the finish's error as message, X as code,
-// accepted false (the log does not say). Any other group becomes a chunks
-// entry, finish included; a model-side error (finish with reason "error"
-// and no code) stays a chunks entry.
+// request/header events ({turn, step, …}), the assistant/chunk events
+// ({turn, step, chunk}) and, to end a call, step/end and turn/end; it
+// ignores every other event. Chunks of the same (turn, step) form a group;
+// a finish chunk closes the group, so an agent's retry within one step
+// starts a new entry. A group closed by finish{reason:"error", code:X}
+// becomes a throw entry: the chunks before the finish as prefix, the
+// finish's error as message, X as code, accepted false (the log does not
+// say). Any other group becomes a chunks entry, finish included; a
+// model-side error (finish with reason "error" and no code) stays a chunks
+// entry.
 //
-// A group that ends without finish — the next event belongs to another
-// (turn, step), or the log ends — was cancelled or hung: the log cannot say
-// how the call ended. Derive still returns the whole script, with the
-// partial chunks as recorded at that entry, and an *UnterminatedError that
-// names the file, the line of the group's first chunk and the entry index,
-// and says the scenario needs a replay.override.json replacing that entry.
-// Load accepts it only when the override replaces every such entry.
+// A request/header opens a model call of its (turn, step) — the reference
+// agent logs one per step, before the step's first attempt — and the
+// step's first chunk joins it. A call whose request/header is followed by
+// no chunk of its step before the step's step/end, the turn's turn/end, the
+// next request/header or the end of the log (the call was cancelled before
+// its first chunk) still takes its entry, with no chunks, so that the calls
+// after it keep their positions. A request/header without turn and step,
+// and logs without request/header events (other agents, older logs), leave
+// derivation to the chunks alone; such a log cannot show a call that
+// logged no chunk. Nor can the reference agent's log show a retry cancelled
+// before its first chunk: the retry logs no request/header of its own.
+//
+// A group that ends without finish — the next chunk belongs to another
+// (turn, step), or a request/header follows, or the log ends — and a call
+// that logged no chunk were cancelled or hung: the log cannot say how the
+// call ended. Derive still returns the whole script, with the partial
+// chunks as recorded at that entry (none for a call without chunks), and an
+// *UnterminatedError that names the file, the line of the group's first
+// chunk (of the request/header, for a call without chunks) and the entry
+// index, and says the scenario needs a replay.override.json replacing that
+// entry. Load accepts it only when the override replaces every such entry.
 //
 // # Overrides
 //
@@ -176,6 +192,16 @@
 //	                         away or Close
 //	exhausted / no child     500 with the error body, code "REPLAY", a message that
 //	                         says "re-record"; kept in Report().Errors
+//
+// A hang's opening event is the one DeepSeek sends first; the live adapter
+// turns it into no chunk at all, while the Player's hang emits a partial
+// block-start. The Server does not make up a non-empty delta to close that
+// gap: the adapter maps any non-empty content, reasoning or tool call to a
+// block-start plus a delta, so every candidate would put a text the Player
+// never sends into the log and before the client. A scenario recorded
+// against a Server hang therefore logs a call without chunks; Derive
+// reports it as unterminated like the Player's partial call, and the
+// scenario's override replaces it all the same.
 //
 // Close breaks open connections (a hung stream ends without [DONE]) and
 // returns once every handler has returned.

@@ -271,28 +271,44 @@ func TestPlayerBindingErrors(t *testing.T) {
 	}
 }
 
+// TestLoadUnterminated: an unterminated call — a partial one, or one
+// cancelled before its first chunk, which keeps its entry all the same —
+// loads only with an override that replaces its entry by position.
 func TestLoadUnterminated(t *testing.T) {
 	dir := t.TempDir()
-	log := logOf(ev(1, 1, cStop), ev(2, 1, cStart), ev(3, 1, cText), ev(3, 1, cStop))
-	primary := writeFile(t, dir, "session.jsonl", log)
+	partial := writeFile(t, dir, "partial.jsonl", logOf(ev(1, 1, cStop), ev(2, 1, cStart), ev(3, 1, cText), ev(3, 1, cStop)))
+	noChunk := writeFile(t, dir, "nochunk.jsonl", logOf(hdr(1, 1), ev(1, 1, cStop), stepEnd(1, 1),
+		hdr(2, 1), stepEnd(2, 1), hdr(3, 1), ev(3, 1, cText), ev(3, 1, cStop), stepEnd(3, 1)))
+	derr := func(path string, line int) string {
+		return fmt.Sprintf("llmreplay: derive: %s:%d: model call 2 (turn 2, step 1) ends without a finish chunk; "+
+			"the scenario needs a replay.override.json that replaces entry 1 (e.g. with a hang)", path, line)
+	}
+	notReplaced := "llmreplay: load: " + filepath.Join(dir, "o.json") + " does not replace entry 1: "
 	type testCase struct {
 		name     string
+		primary  string
 		override string
 		want     Script // nil: wantErr
 		wantErr  string
 	}
-	tests := []testCase{
-		{"no override", "", nil,
-			"llmreplay: derive: " + primary + ":3: model call 2 (turn 2, step 1) ends without a finish chunk; the scenario needs a replay.override.json that replaces entry 1 (e.g. with a hang)"},
-		{"patch elsewhere", `{"patches":[{"at":0,"entry":{"kind":"hang"}}]}`, nil,
-			"llmreplay: load: " + filepath.Join(dir, "o.json") + " does not replace entry 1: llmreplay: derive: " + primary + ":3: model call 2 (turn 2, step 1) ends without a finish chunk; the scenario needs a replay.override.json that replaces entry 1 (e.g. with a hang)"},
-		{"patch replaces it", `{"patches":[{"at":1,"entry":{"kind":"hang"}}]}`,
-			Script{{Kind: KindChunks, Chunks: []Chunk{stop}}, {Kind: KindHang}, {Kind: KindChunks, Chunks: []Chunk{text, stop}}}, ""},
-		{"bare array", `[{"kind":"hang"}]`, Script{{Kind: KindHang}}, ""},
+	var tests []testCase
+	for _, log := range []struct {
+		name, path string
+		line       int
+	}{{"partial", partial, 3}, {"no chunk", noChunk, 5}} {
+		tests = append(tests,
+			testCase{log.name + ": no override", log.path, "", nil, derr(log.path, log.line)},
+			testCase{log.name + ": patch elsewhere", log.path, `{"patches":[{"at":0,"entry":{"kind":"hang"}},{"at":2,"entry":{"kind":"hang"}}]}`, nil,
+				notReplaced + derr(log.path, log.line)},
+			testCase{log.name + ": patch replaces it", log.path, `{"patches":[{"at":1,"entry":{"kind":"hang","readyFile":"ready"}}]}`,
+				Script{{Kind: KindChunks, Chunks: []Chunk{stop}}, {Kind: KindHang, ReadyFile: "ready"}, {Kind: KindChunks, Chunks: []Chunk{text, stop}}}, ""},
+			testCase{log.name + ": bare array", log.path, `[{"kind":"chunks","chunks":[` + cStop + `]},{"kind":"hang"}]`,
+				Script{{Kind: KindChunks, Chunks: []Chunk{stop}}, {Kind: KindHang}}, ""},
+		)
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := Config{Primary: primary}
+			cfg := Config{Primary: tc.primary}
 			if tc.override != "" {
 				cfg.Override = writeFile(t, dir, "o.json", tc.override)
 			}

@@ -12,12 +12,25 @@ import (
 )
 
 // renderLog renders s back into the session log the reference agent would
-// have written: each entry is one model call of turn 1 with its
-// assistant/chunk events between step/start and step/end; a throw is its
-// prefix plus finish{error, code}; a call after a retryable throw stays in
-// the same step, as the agent's single retry does. Hang entries have no
-// log form and are skipped.
+// have written: each entry is one model call of turn 1, its step logs
+// step/start, request/header, its assistant/chunk events and step/end; a
+// throw is its prefix plus finish{error, code}; a call after a retryable
+// throw stays in the same step, as the agent's single retry does. Hang
+// entries are skipped (see renderCancelled).
 func renderLog(t testing.TB, h sessionlog.Header, s Script) []byte {
+	t.Helper()
+	return render(t, h, s, false)
+}
+
+// renderCancelled is renderLog with each hang rendered as a call cancelled
+// before its first chunk: a step with its request/header and no chunk. A
+// hang in a retry has no log form and is still skipped.
+func renderCancelled(t testing.TB, h sessionlog.Header, s Script) []byte {
+	t.Helper()
+	return render(t, h, s, true)
+}
+
+func render(t testing.TB, h sessionlog.Header, s Script, hangs bool) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	write := func(v any) {
@@ -40,12 +53,13 @@ func renderLog(t testing.TB, h sessionlog.Header, s Script) []byte {
 	}
 	step, retry := 0, false
 	for _, e := range s {
-		if e.Kind == KindHang {
+		if e.Kind == KindHang && (!hangs || retry) {
 			continue
 		}
 		if !retry {
 			step++
 			event("step/start", map[string]int{"turn": 1, "step": step})
+			event("request/header", map[string]any{"turn": 1, "step": step, "model": "replay", "system": "", "tools": []any{}})
 		}
 		chunks := e.Chunks
 		if e.Kind == KindThrow {

@@ -225,6 +225,8 @@ func (s *Server) serve(w http.ResponseWriter, ctx context.Context, e Entry, id, 
 	}
 	sse := newSSEWriter(w, id, model)
 	if e.Kind == KindHang {
+		// DeepSeek's opening event: the adapter makes no chunk of it, and
+		// no event makes the Player's lone block-start (see doc.go).
 		empty := ""
 		if sse.delta(wireDelta{Role: "assistant", Content: &empty}, nil) != nil {
 			return
