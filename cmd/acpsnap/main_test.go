@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,6 +48,16 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("CI", "")
+			// $WORK/sleeper is sleep(1) under a name unique to this script,
+			// so the drills' leftover-process checks (pgrep -f) cannot see
+			// another run's processes.
+			sleep, err := exec.LookPath("sleep")
+			if err != nil {
+				return err
+			}
+			if err := os.Symlink(sleep, filepath.Join(env.WorkDir, "sleeper")); err != nil {
+				return err
+			}
 			return copyCorpus("../../snapshots", filepath.Join(env.WorkDir, "snapshots"))
 		},
 	})
