@@ -1,14 +1,11 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/joho/godotenv"
@@ -42,24 +39,48 @@ var deepseekVars = []string{envDeepSeekKey, envDeepSeekBaseURL, envDeepSeekModel
 // provider: replay (llmreplay from the fixtures; never reads .env, never
 // dials out), record (DeepSeek from DEEPSEEK_*), or unset: a standalone
 // agent for an editor, DeepSeek configured from the environment or ./.env.
+// In replay it writes replay-report.json into the sessions folder at exit.
 func (e *env) agent(args []string) error {
 	fset := e.flags("agent")
 	if err := parse(fset, args); err != nil {
 		return err
 	}
-	cfg := agent.Config{
-		SessionsDir: e.getenv(envSessionsDir),
-		Permission:  e.getenv(envPermission),
-		Stderr:      e.stderr,
+	cfg := agent.Config{Permission: e.getenv(envPermission), Stderr: e.stderr}
+	sessions, err := e.sessionsDir()
+	if err != nil {
+		return err
 	}
-	if cfg.SessionsDir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return fmt.Errorf("agent: no %s and no home directory: %w", envSessionsDir, err)
+	cfg.SessionsDir = sessions
+	player, err := e.provider(&cfg)
+	if err != nil {
+		return err
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	err = agent.Serve(ctx, cfg, e.stdin, e.stdout)
+	if player != nil {
+		if werr := llmreplay.WriteReport(cfg.SessionsDir, player.Report()); werr != nil && err == nil {
+			err = fmt.Errorf("agent: write replay report: %w", werr)
 		}
-		cfg.SessionsDir = filepath.Join(home, defaultSessionsPath)
 	}
-	var player *llmreplay.Player
+	return err
+}
+
+// sessionsDir is ACPSNAP_SESSIONS_DIR, or ~/.acpsnap/sessions.
+func (e *env) sessionsDir() (string, error) {
+	if dir := e.getenv(envSessionsDir); dir != "" {
+		return dir, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("agent: no %s and no home directory: %w", envSessionsDir, err)
+	}
+	return filepath.Join(home, defaultSessionsPath), nil
+}
+
+// provider sets cfg's model provider from ACPSNAP_MODE; in replay it also
+// returns the player whose consumption report is written at exit.
+func (e *env) provider(cfg *agent.Config) (*llmreplay.Player, error) {
 	switch mode := e.getenv(envMode); mode {
 	case "replay":
 		p, err := llmreplay.Load(llmreplay.Config{
@@ -68,29 +89,21 @@ func (e *env) agent(args []string) error {
 			Override: e.getenv(envOverride),
 		})
 		if err != nil {
-			return usagef("agent: load the replay script (%s=%q): %v", envFixture, e.getenv(envFixture), err)
+			return nil, usagef("agent: load the replay script (%s=%q): %v", envFixture, e.getenv(envFixture), err)
 		}
-		player, cfg.Provider = p, agent.Replay(p)
+		cfg.Provider = agent.Replay(p)
+		return p, nil
 	case "record", "":
 		vars, err := e.deepseekEnv(mode == "")
 		if err != nil {
-			return err
+			return nil, err
 		}
-		cfg.Model = vars[envDeepSeekModel]
-		cfg.RetryDelay = liveRetryDelay
+		cfg.Model, cfg.RetryDelay = vars[envDeepSeekModel], liveRetryDelay
 		cfg.Provider = deepseek.New(deepseek.Config{APIKey: vars[envDeepSeekKey], BaseURL: vars[envDeepSeekBaseURL], Model: cfg.Model})
+		return nil, nil
 	default:
-		return usagef("agent: %s=%q: want replay, record or unset", envMode, mode)
+		return nil, usagef("agent: %s=%q: want replay, record or unset", envMode, mode)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	err := agent.Serve(ctx, cfg, e.stdin, e.stdout)
-	if player != nil {
-		if werr := llmreplay.WriteReport(cfg.SessionsDir, player.Report()); werr != nil && err == nil {
-			err = fmt.Errorf("agent: write replay report: %w", werr)
-		}
-	}
-	return err
 }
 
 // deepseekEnv returns the DEEPSEEK_* variables from the environment, and,
