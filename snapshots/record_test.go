@@ -16,23 +16,12 @@ import (
 // the new fixtures replay.
 func TestRecordAgainstBaseURL(t *testing.T) {
 	dir := copyScenario(t, "text-turn")
-	script, err := llmreplay.DecodeScript(strings.NewReader(`[{"kind":"chunks","chunks":[
+	srv, o := recordScripted(t, dir, `[{"kind":"chunks","chunks":[
 		{"type":"block-start","index":0,"blockType":"text"},
 		{"type":"text-delta","index":0,"text":"Freshly recorded."},
 		{"type":"block-end","index":0},
 		{"type":"usage","inputTokens":7,"outputTokens":3},
-		{"type":"finish","reason":"stop"}]}]`), "script")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: script})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	cfg := snapshots.Config{Agent: agentCommand(t), Mode: snapshots.Record,
-		Secrets: map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": srv.URL()}}
-	o := snapshots.Check(context.Background(), dir, cfg)
+		{"type":"finish","reason":"stop"}]}]`)
 	if o.Status != snapshots.Passed || len(o.Wrote) != 2 {
 		t.Fatalf("record: status %s, wrote %v: %s", o.Status, o.Wrote, o.Reason)
 	}
@@ -62,7 +51,7 @@ func TestRecordAgainstBaseURL(t *testing.T) {
 // replays, although every run has fresh private roots.
 func TestPrivatePathsNormalized(t *testing.T) {
 	dir := copyScenario(t, "tool-bash")
-	script, err := llmreplay.DecodeScript(strings.NewReader(`[
+	if _, o := recordScripted(t, dir, `[
 	{"kind":"chunks","chunks":[
 		{"type":"block-start","index":0,"blockType":"tool-call"},
 		{"type":"tool-call-delta","index":0,"id":"call_1","name":"bash","argumentsDelta":"{\"command\":\"echo $HOME; echo $TMPDIR; cd .. && pwd\"}"},
@@ -72,18 +61,7 @@ func TestPrivatePathsNormalized(t *testing.T) {
 		{"type":"block-start","index":0,"blockType":"text"},
 		{"type":"text-delta","index":0,"text":"Done."},
 		{"type":"block-end","index":0},
-		{"type":"finish","reason":"stop"}]}]`), "script")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: script})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	cfg := snapshots.Config{Agent: agentCommand(t), Mode: snapshots.Record,
-		Secrets: map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": srv.URL()}}
-	if o := snapshots.Check(context.Background(), dir, cfg); o.Status != snapshots.Passed {
+		{"type":"finish","reason":"stop"}]}]`); o.Status != snapshots.Passed {
 		t.Fatalf("record: %s: %s", o.Status, o.Reason)
 	}
 	log, err := os.ReadFile(filepath.Join(dir, snapshots.SessionFile))
@@ -100,4 +78,23 @@ func TestPrivatePathsNormalized(t *testing.T) {
 			t.Fatalf("replay: %s: %s\n%s", o.Status, o.Reason, o.Diff)
 		}
 	}
+}
+
+// recordScripted records the scenario in dir in Record mode against an
+// llmreplay.Server serving script (JSON), as `acpsnap record` does with
+// DEEPSEEK_BASE_URL pointing at it.
+func recordScripted(t *testing.T, dir, script string) (*llmreplay.Server, snapshots.Outcome) {
+	t.Helper()
+	sc, err := llmreplay.DecodeScript(strings.NewReader(script), "script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	cfg := snapshots.Config{Agent: agentCommand(t), Mode: snapshots.Record,
+		Secrets: map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": srv.URL()}}
+	return srv, snapshots.Check(context.Background(), dir, cfg)
 }
