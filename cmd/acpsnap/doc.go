@@ -5,7 +5,7 @@
 //	acpsnap refresh [flags]   replay; accept stdout and session-log changes (authored scenarios too)
 //	acpsnap record  [flags]   run recording: live scenarios against the live model and write both
 //	acpsnap verify  [-dir DIR]
-//	acpsnap new     [-dir DIR] [-model FILE] [-agent CMD] NAME
+//	acpsnap new     [-dir DIR] [-model FILE] [-agent CMD] [-force] NAME
 //	acpsnap agent             the reference ACP agent on stdin/stdout
 //
 // Flags of run, update, refresh and record:
@@ -23,7 +23,11 @@
 //	-force          write even when CI is set (the writing modes refuse otherwise)
 //
 // Every run first checks the corpus guards (as `verify` does) and refuses a
-// corpus that fails them. It prints one line per scenario with its time
+// corpus that fails them, a -run that selects no scenario, and a -junit
+// file in a folder that does not exist (exit 2) before any agent starts.
+// SIGINT, SIGTERM and SIGHUP stop a run cleanly: running agents are shut
+// down, temporary roots removed, scenarios not started count as skipped,
+// and the exit code is 3. It prints one line per scenario with its time
 // ("ok", "FAIL", "skip", or "wrote" in the writing modes); a failure shows
 // a unified diff labelled -want +got and the exact command that accepts
 // it; the run ends with "N passed, N failed" (", N skipped").
@@ -34,7 +38,8 @@
 // a scenario once through the same DeepSeek adapter against llmreplay's
 // scripted server on 127.0.0.1 (FILE: a JSON array of replay entries, or
 // {"primary":[…],"children":{"<tool-call id>":[…]}}), so scenarios can be
-// authored without a key; without -model, new only scaffolds.
+// authored without a key; without -model, new only scaffolds. new -model
+// writes fixtures, so with CI set it refuses unless given -force.
 //
 // The agent subcommand reads ACPSNAP_MODE: replay (the model is llmreplay,
 // from ACPSNAP_FIXTURE, ACPSNAP_FIXTURE_CHILDREN and ACPSNAP_OVERRIDE; it
@@ -44,5 +49,6 @@
 // or ./.env, logs under ~/.acpsnap/sessions unless ACPSNAP_SESSIONS_DIR).
 //
 // Exit codes: 0 every scenario passed, 1 a scenario failed, 2 usage or
-// fixture error, 3 internal error.
+// fixture error, 3 internal error (an agent that cannot be started, a
+// temporary root that cannot be made, an interrupted run).
 package main
