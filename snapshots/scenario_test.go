@@ -110,6 +110,9 @@ func TestWriteFixturePrunesChildren(t *testing.T) {
 	if d := cmp.Diff([]string{ChildFile(1), SessionFile}, wrote); d != "" {
 		t.Errorf("wrote (-want +got):\n%s", d)
 	}
+	if st, err := os.Stat(filepath.Join(dir, SessionFile)); err != nil || st.Mode().Perm() != 0o644 {
+		t.Errorf("written fixture mode = %v, %v; want 0644", st.Mode().Perm(), err)
+	}
 	if _, err := os.Stat(filepath.Join(dir, ChildFile(2))); !os.IsNotExist(err) {
 		t.Errorf("stale %s survived: %v", ChildFile(2), err)
 	}

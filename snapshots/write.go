@@ -64,5 +64,10 @@ func writeTemp(dir, name string, b []byte) (string, error) {
 		os.Remove(f.Name())
 		return "", err
 	}
+	// CreateTemp makes 0600 files; fixtures are ordinary committed files.
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
 	return f.Name(), nil
 }

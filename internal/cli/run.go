@@ -45,6 +45,9 @@ func (e *env) parseRun(cmd string, args []string) (*runFlags, error) {
 	if fs.NArg() > 0 {
 		return nil, usagef("%s: unexpected arguments %q", cmd, fs.Args())
 	}
+	if f.parallel < 1 {
+		return nil, usagef("%s: -parallel %d: want at least 1", cmd, f.parallel)
+	}
 	return f, nil
 }
 
