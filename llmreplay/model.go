@@ -28,7 +28,7 @@ func (d *doc) model(v value) (ServerConfig, error) {
 	var cfg ServerConfig
 	var err error
 	if v.raw[0] == '[' {
-		cfg.Primary, err = d.script(v)
+		cfg.Primary, err = d.servable(v)
 		return cfg, err
 	}
 	m, err := d.members(v, "a model")
@@ -38,7 +38,7 @@ func (d *doc) model(v value) (ServerConfig, error) {
 	if err := d.checkMembers(v, m, []string{"primary"}, []string{"children"}); err != nil {
 		return cfg, err
 	}
-	if cfg.Primary, err = d.script(m["primary"]); err != nil {
+	if cfg.Primary, err = d.servable(m["primary"]); err != nil {
 		return cfg, err
 	}
 	cv, ok := m["children"]
@@ -59,9 +59,33 @@ func (d *doc) model(v value) (ServerConfig, error) {
 		if id == "" {
 			return cfg, d.errorf(children[id].off, children[id].path, "empty tool call id")
 		}
-		if cfg.Children[id], err = d.script(children[id]); err != nil {
+		if cfg.Children[id], err = d.servable(children[id]); err != nil {
 			return cfg, err
 		}
 	}
 	return cfg, nil
+}
+
+// servable decodes a script the Server is to serve and refuses what the
+// chat-completions wire cannot carry faithfully: a model-side error finish
+// (reason "error" without a code) other than a ModelStopFormat stop would
+// reach the adapter as an INTERNAL provider error, so a recording would
+// differ from an in-process replay of the same entry.
+func (d *doc) servable(v value) (Script, error) {
+	s, err := d.script(v)
+	if err != nil {
+		return nil, err
+	}
+	els, _ := d.elements(v, "entries")
+	for i, e := range s {
+		if e.Kind != KindChunks {
+			continue
+		}
+		last := e.Chunks[len(e.Chunks)-1]
+		if _, ok := ModelStopReason(last); last.Reason == FinishError && last.Code == "" && !ok {
+			return nil, d.errorf(els[i].off, fmt.Sprintf("%s.chunks[%d]", els[i].path, len(e.Chunks)-1),
+				"a model-side error finish cannot go over HTTP unless it reads %q (a finish_reason the API may send); use a throw entry with a code for a provider error", fmt.Sprintf(ModelStopFormat, "X"))
+		}
+	}
+	return s, nil
 }

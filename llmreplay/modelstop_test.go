@@ -1,6 +1,9 @@
 package llmreplay
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestModelStopReason(t *testing.T) {
 	type testCase struct {
@@ -20,5 +23,25 @@ func TestModelStopReason(t *testing.T) {
 		if reason != tc.reason || ok != tc.ok {
 			t.Errorf("ModelStopReason(%+v) = %q, %v; want %q, %v", tc.chunk, reason, ok, tc.reason, tc.ok)
 		}
+	}
+}
+
+// TestDecodeModelRefusesUnservableErrorFinish: the Server can carry a
+// model-side stop only as a finish_reason, so other code-less error
+// finishes are refused in a model file (and accepted in a plain script).
+func TestDecodeModelRefusesUnservableErrorFinish(t *testing.T) {
+	const custom = `[{"kind":"chunks","chunks":[{"type":"finish","reason":"error","error":"refused by policy"}]}]`
+	const stop = `[{"kind":"chunks","chunks":[{"type":"finish","reason":"error","error":"model stopped with finish_reason \"content_filter\""}]}]`
+	if _, err := DecodeModel(strings.NewReader(custom), "m.json"); err == nil || !strings.Contains(err.Error(), "m.json:1: $[0].chunks[0]: a model-side error finish cannot go over HTTP") {
+		t.Errorf("DecodeModel(custom error finish) error = %v", err)
+	}
+	if _, err := DecodeModel(strings.NewReader(`{"primary":[],"children":{"c1":`+custom+`}}`), "m.json"); err == nil {
+		t.Error("DecodeModel accepted a custom error finish in a child script")
+	}
+	if _, err := DecodeModel(strings.NewReader(stop), "m.json"); err != nil {
+		t.Errorf("DecodeModel(model stop) = %v", err)
+	}
+	if _, err := DecodeScript(strings.NewReader(custom), "s.json"); err != nil {
+		t.Errorf("DecodeScript(custom error finish) = %v; the Player serves it as is", err)
 	}
 }
