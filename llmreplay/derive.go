@@ -22,14 +22,23 @@ type UnterminatedError struct {
 	Index int // the call's entry in the derived script
 	Turn  int
 	Step  int
+	// AbandonedRetry marks the retry of a retryable provider error that the
+	// agent never made (cancelled during its retry pause): the log has no
+	// call for it, but a replay makes it.
+	AbandonedRetry bool
 	// More lists the further unterminated calls of the same log, in order.
 	More []UnterminatedError
 }
 
 func (e *UnterminatedError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "llmreplay: derive: %s:%d: model call %d (turn %d, step %d) ends without a finish chunk; "+
-		"the scenario needs a replay.override.json that replaces entry %d (e.g. with a hang)", e.File, e.Line, e.Index+1, e.Turn, e.Step, e.Index)
+	if e.AbandonedRetry {
+		fmt.Fprintf(&b, "llmreplay: derive: %s:%d: model call %d (turn %d, step %d) is the retry the agent abandoned when cancelled in its retry pause; "+
+			"a replay makes it, so the scenario needs a replay.override.json that supplies entry %d (e.g. a hang)", e.File, e.Line, e.Index+1, e.Turn, e.Step, e.Index)
+	} else {
+		fmt.Fprintf(&b, "llmreplay: derive: %s:%d: model call %d (turn %d, step %d) ends without a finish chunk; "+
+			"the scenario needs a replay.override.json that replaces entry %d (e.g. with a hang)", e.File, e.Line, e.Index+1, e.Turn, e.Step, e.Index)
+	}
 	for _, m := range e.More {
 		fmt.Fprintf(&b, "; also %s:%d, entry %d", m.File, m.Line, m.Index)
 	}
@@ -80,6 +89,15 @@ type deriver struct {
 	// yet; open is a chunk group without finish yet. At most one is set.
 	header, open *call
 	unterminated []UnterminatedError
+	// step is the step whose request/header came last: its entries are
+	// checked for an abandoned retry when the step ends.
+	step *stepCalls
+}
+
+// stepCalls follows the entries one request/header's step derived.
+type stepCalls struct {
+	turn, step, line int
+	first, n         int // index of its first entry, and how many
 }
 
 // deriveLog is Derive on a parsed log: a single state machine over its
@@ -102,6 +120,7 @@ func deriveLog(l *sessionlog.Log) (Script, error) {
 	}
 	d.closeOpen()
 	d.closeHeader()
+	d.endStep()
 	if len(d.unterminated) > 0 {
 		u := d.unterminated[0]
 		u.More = d.unterminated[1:]
@@ -119,8 +138,28 @@ func (d *deriver) requestHeader(ev sessionlog.Event) error {
 	}
 	d.closeOpen()
 	d.closeHeader()
+	d.endStep()
 	d.header = &call{turn: n[0], step: n[1], line: ev.Line}
+	d.step = &stepCalls{turn: n[0], step: n[1], line: ev.Line, first: len(d.script)}
 	return nil
+}
+
+// endStep checks the step that ends for an abandoned retry: a step whose
+// only call failed with a retryable error (RATE_LIMIT, UNAVAILABLE) was
+// cancelled during the agent's pause before its one retry. A replay makes
+// that retry, and the log has no entry for it, so it is an unterminated
+// call (no chunks) the scenario must supply by override.
+func (d *deriver) endStep() {
+	st := d.step
+	d.step = nil
+	if st == nil || len(d.script)-st.first != 1 {
+		return
+	}
+	if e := d.script[st.first]; e.Kind != KindThrow || !(&ProviderError{Code: e.Code}).Retryable() {
+		return
+	}
+	d.unterminatedCall(&call{turn: st.turn, step: st.step, line: st.line})
+	d.unterminated[len(d.unterminated)-1].AbandonedRetry = true
 }
 
 // chunk adds one assistant/chunk event to its group: the group of the
@@ -151,7 +190,7 @@ func (d *deriver) chunk(ev sessionlog.Event) error {
 // boundary handles step/end and turn/end: the end of the header's step or
 // turn ends a call that has logged no chunk. Other events are not read.
 func (d *deriver) boundary(ev sessionlog.Event) error {
-	if d.header == nil {
+	if d.header == nil && d.step == nil {
 		return nil
 	}
 	keys := []string{"turn", "step"}
@@ -162,8 +201,12 @@ func (d *deriver) boundary(ev sessionlog.Event) error {
 	if err != nil || n == nil {
 		return err
 	}
-	if n[0] == d.header.turn && (len(n) == 1 || n[1] == d.header.step) {
+	if h := d.header; h != nil && n[0] == h.turn && (len(n) == 1 || n[1] == h.step) {
 		d.closeHeader()
+	}
+	if st := d.step; st != nil && n[0] == st.turn && (len(n) == 1 || n[1] == st.step) {
+		d.closeOpen()
+		d.endStep()
 	}
 	return nil
 }

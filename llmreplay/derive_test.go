@@ -97,8 +97,6 @@ func TestDerive(t *testing.T) {
 			}},
 		{"retry without prefix after a header", logOf(hdr(1, 1), ev(1, 1, cRate), ev(1, 1, cStop), stepEnd(1, 1), `turn/end {"turn":1,"reason":{"kind":"completed"}}`),
 			Script{{Kind: KindThrow, Chunks: []Chunk{}, Message: "slow down", Code: "RATE_LIMIT"}, {Kind: KindChunks, Chunks: []Chunk{stop}}}},
-		{"cancelled in the retry pause: one call", logOf(hdr(1, 1), ev(1, 1, cRate), stepEnd(1, 1), `turn/end {"turn":1,"reason":{"kind":"aborted","by":"user"}}`),
-			Script{{Kind: KindThrow, Chunks: []Chunk{}, Message: "slow down", Code: "RATE_LIMIT"}}},
 		{"header without turn and step is ignored", logOf(`request/header {"model":"m","system":"","tools":[]}`, stepEnd(1, 1), ev(1, 1, cStop)),
 			Script{{Kind: KindChunks, Chunks: []Chunk{stop}}}},
 		{"without headers, step/end closes nothing", logOf(ev(1, 1, cRate), stepEnd(1, 1), `step/end {}`, `turn/end []`, ev(1, 1, cStop)),
@@ -157,6 +155,14 @@ func TestDeriveUnterminated(t *testing.T) {
 			Script{noChunks, {Kind: KindChunks, Chunks: []Chunk{stop}}},
 			UnterminatedError{File: "session.jsonl", Line: 2, Index: 0, Turn: 1, Step: 2, More: []UnterminatedError{}},
 			"llmreplay: derive: session.jsonl:2: model call 1 (turn 1, step 2) ends without a finish chunk; the scenario needs a replay.override.json that replaces entry 0 (e.g. with a hang)"},
+		{"cancelled in the retry pause: the abandoned retry", logOf(hdr(1, 1), ev(1, 1, cRate), stepEnd(1, 1), `turn/end {"turn":1,"reason":{"kind":"aborted","by":"user"}}`),
+			Script{{Kind: KindThrow, Chunks: []Chunk{}, Message: "slow down", Code: "RATE_LIMIT"}, noChunks},
+			UnterminatedError{File: "session.jsonl", Line: 2, Index: 1, Turn: 1, Step: 1, AbandonedRetry: true, More: []UnterminatedError{}},
+			"llmreplay: derive: session.jsonl:2: model call 2 (turn 1, step 1) is the retry the agent abandoned when cancelled in its retry pause; a replay makes it, so the scenario needs a replay.override.json that supplies entry 1 (e.g. a hang)"},
+		{"abandoned retry at the end of the log", logOf(hdr(1, 1), ev(1, 1, cRate)),
+			Script{{Kind: KindThrow, Chunks: []Chunk{}, Message: "slow down", Code: "RATE_LIMIT"}, noChunks},
+			UnterminatedError{File: "session.jsonl", Line: 2, Index: 1, Turn: 1, Step: 1, AbandonedRetry: true, More: []UnterminatedError{}},
+			"llmreplay: derive: session.jsonl:2: model call 2 (turn 1, step 1) is the retry the agent abandoned when cancelled in its retry pause; a replay makes it, so the scenario needs a replay.override.json that supplies entry 1 (e.g. a hang)"},
 		{"partial call, then a call without chunks", logOf(hdr(1, 1), ev(1, 1, cStart), stepEnd(1, 1), hdr(1, 2), stepEnd(1, 2)),
 			Script{{Kind: KindChunks, Chunks: []Chunk{start}}, noChunks},
 			UnterminatedError{File: "session.jsonl", Line: 3, Index: 0, Turn: 1, Step: 1, More: []UnterminatedError{{File: "session.jsonl", Line: 5, Index: 1, Turn: 1, Step: 2}}},
@@ -296,6 +302,9 @@ func FuzzDerive(f *testing.F) {
 	for _, s := range seedScripts() {
 		f.Add([]byte(s))
 	}
+	// A retryable throw that ends the script: the agent's retry was
+	// abandoned.
+	f.Add([]byte(`[{"kind":"chunks","chunks":[` + cStop + `]},{"kind":"throw","chunks":[],"message":"m","code":"UNAVAILABLE"}]`))
 	// A hang between two calls, and one in a retry.
 	f.Add([]byte(`[{"kind":"chunks","chunks":[` + cStop + `]},{"kind":"hang"},{"kind":"throw","chunks":[],"message":"m","code":"RATE_LIMIT"},{"kind":"hang"},{"kind":"chunks","chunks":[` + cStop + `]}]`))
 	for _, path := range fixtureSeeds() {
@@ -309,58 +318,31 @@ func FuzzDerive(f *testing.F) {
 		if err != nil {
 			return
 		}
-		want := Script{}
-		for _, e := range s {
-			if e.Kind == KindHang {
-				continue
-			}
-			e.Accepted = false
-			want = append(want, e)
-		}
 		h := sessionlog.Header{ID: "{{session:1}}"}
-		got, err := Derive(bytes.NewReader(renderLog(t, h, s)), "session.jsonl")
-		if err != nil {
-			t.Fatal(err)
+		for _, hangs := range []bool{false, true} {
+			checkRendered(t, s, hangs, render(t, h, s, hangs))
 		}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("Derive(render(s)) (-want +got):\n%s", diff)
-		}
-		checkCancelled(t, s, renderCancelled(t, h, s))
 	})
 }
 
-// checkCancelled: deriving log, rendered from s with each hang as a call
-// cancelled before its first chunk, gives s back with an entry without
-// chunks at each such hang, each one reported as unterminated.
-func checkCancelled(t *testing.T, s Script, log []byte) {
+// checkRendered: deriving log, rendered from s, gives what rendered says,
+// with exactly its unterminated entries reported.
+func checkRendered(t *testing.T, s Script, hangs bool, log []byte) {
 	t.Helper()
-	want, hangs, retry := Script{}, []int{}, false
-	for _, e := range s {
-		switch {
-		case e.Kind == KindHang && retry:
-			continue // a retry cancelled before its first chunk leaves no trace
-		case e.Kind == KindHang:
-			hangs = append(hangs, len(want))
-			want = append(want, Entry{Kind: KindChunks, Chunks: []Chunk{}})
-		default:
-			e.Accepted = false
-			want = append(want, e)
-		}
-		retry = e.Kind == KindThrow && (&ProviderError{Code: e.Code}).Retryable()
-	}
+	want, unterminated := rendered(s, hangs)
 	got, err := Derive(bytes.NewReader(log), "session.jsonl")
 	var u *UnterminatedError
 	switch {
-	case len(hangs) == 0 && err != nil:
+	case len(unterminated) == 0 && err != nil:
 		t.Fatal(err)
-	case len(hangs) > 0 && !errors.As(err, &u):
-		t.Fatalf("error = %v, want an *UnterminatedError at %v", err, hangs)
-	case len(hangs) > 0:
-		if diff := cmp.Diff(hangs, u.indexes()); diff != "" {
+	case len(unterminated) > 0 && !errors.As(err, &u):
+		t.Fatalf("error = %v, want an *UnterminatedError at %v", err, unterminated)
+	case len(unterminated) > 0:
+		if diff := cmp.Diff(unterminated, u.indexes()); diff != "" {
 			t.Errorf("unterminated entries (-want +got):\n%s", diff)
 		}
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Derive(renderCancelled(s)) (-want +got):\n%s", diff)
+		t.Errorf("Derive(render(s, hangs=%v)) (-want +got):\n%s", hangs, diff)
 	}
 }

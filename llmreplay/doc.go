@@ -64,8 +64,12 @@
 // after it keep their positions. A request/header without turn and step,
 // and logs without request/header events (other agents, older logs), leave
 // derivation to the chunks alone; such a log cannot show a call that
-// logged no chunk. Nor can the reference agent's log show a retry cancelled
-// before its first chunk: the retry logs no request/header of its own.
+// logged no chunk. A step whose only call failed with a retryable code
+// (RATE_LIMIT, UNAVAILABLE) is one whose retry the agent never finished:
+// cancelled in its retry pause, or before the retry's first chunk (the
+// retry logs no request/header of its own). A replay makes that retry, so
+// it takes an entry without chunks, reported as unterminated with
+// AbandonedRetry set.
 //
 // A group that ends without finish — the next chunk belongs to another
 // (turn, step), or a request/header follows, or the log ends — and a call

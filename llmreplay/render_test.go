@@ -14,20 +14,15 @@ import (
 // renderLog renders s back into the session log the reference agent would
 // have written: each entry is one model call of turn 1, its step logs
 // step/start, request/header, its assistant/chunk events and step/end; a
-// throw is its prefix plus finish{error, code}; a call after a retryable
-// throw stays in the same step, as the agent's single retry does. Hang
-// entries are skipped (see renderCancelled).
+// throw is its prefix plus finish{error, code}; the call after a step's
+// first call failed with a retryable error is its retry, in the same step,
+// as the agent's single retry is. A hang in that retry position is the
+// retry cancelled before its first chunk: the step ends without it. Other
+// hang entries are skipped (render with hangs renders them as calls
+// cancelled before their first chunk).
 func renderLog(t testing.TB, h sessionlog.Header, s Script) []byte {
 	t.Helper()
 	return render(t, h, s, false)
-}
-
-// renderCancelled is renderLog with each hang rendered as a call cancelled
-// before its first chunk: a step with its request/header and no chunk. A
-// hang in a retry has no log form and is still skipped.
-func renderCancelled(t testing.TB, h sessionlog.Header, s Script) []byte {
-	t.Helper()
-	return render(t, h, s, true)
 }
 
 func render(t testing.TB, h sessionlog.Header, s Script, hangs bool) []byte {
@@ -51,12 +46,18 @@ func render(t testing.TB, h sessionlog.Header, s Script, hangs bool) []byte {
 		write(sessionlog.Event{Type: typ, Seq: seq, Data: raw})
 		seq++
 	}
-	step, retry := 0, false
+	step, pending := 0, false // pending: the step's first call failed retryably
 	for _, e := range s {
-		if e.Kind == KindHang && (!hangs || retry) {
+		switch {
+		case e.Kind == KindHang && pending:
+			event("step/end", map[string]int{"turn": 1, "step": step})
+			pending = false
+			continue
+		case e.Kind == KindHang && !hangs:
 			continue
 		}
-		if !retry {
+		isRetry := pending
+		if !isRetry {
 			step++
 			event("step/start", map[string]int{"turn": 1, "step": step})
 			event("request/header", map[string]any{"turn": 1, "step": step, "model": "replay", "system": "", "tools": []any{}})
@@ -68,12 +69,55 @@ func render(t testing.TB, h sessionlog.Header, s Script, hangs bool) []byte {
 		for _, c := range chunks {
 			event("assistant/chunk", map[string]any{"turn": 1, "step": step, "chunk": c})
 		}
-		retry = e.Kind == KindThrow && (&ProviderError{Code: e.Code}).Retryable()
-		if !retry {
+		pending = !isRetry && retryable(e)
+		if !pending {
 			event("step/end", map[string]int{"turn": 1, "step": step})
 		}
 	}
+	if pending {
+		event("step/end", map[string]int{"turn": 1, "step": step})
+	}
 	return buf.Bytes()
+}
+
+// retryable reports whether the agent retries after e (a throw with
+// RATE_LIMIT or UNAVAILABLE).
+func retryable(e Entry) bool {
+	return e.Kind == KindThrow && (&ProviderError{Code: e.Code}).Retryable()
+}
+
+// rendered is what Derive must give for render(s, hangs): s without the
+// hangs render skips, accepted dropped, and an entry without chunks where
+// the log has a call that never finished (a rendered hang, or an abandoned
+// retry), whose indexes come back as unterminated.
+func rendered(s Script, hangs bool) (want Script, unterminated []int) {
+	want, unterminated = Script{}, []int{}
+	empty := func() {
+		unterminated = append(unterminated, len(want))
+		want = append(want, Entry{Kind: KindChunks, Chunks: []Chunk{}})
+	}
+	pending := false
+	for _, e := range s {
+		switch {
+		case e.Kind == KindHang && pending:
+			empty()
+			pending = false
+			continue
+		case e.Kind == KindHang && hangs:
+			empty()
+			continue
+		case e.Kind == KindHang:
+			continue
+		}
+		isRetry := pending
+		e.Accepted = false
+		want = append(want, e)
+		pending = !isRetry && retryable(e)
+	}
+	if pending {
+		empty()
+	}
+	return want, unterminated
 }
 
 // writeFixture writes renderLog's log into dir/name and returns its path.
