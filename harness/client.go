@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/acpsnap/acpsnap/internal/fspath"
 )
 
 // client is the harness's side of ACP (acp.Client): it answers permission
@@ -107,42 +109,27 @@ func (c *client) WriteTextFile(_ context.Context, req acp.WriteTextFileRequest) 
 }
 
 // inside maps an absolute path under the cwd (or one of its aliases) to
-// the cwd, refusing anything outside, symbolic links that lead out included.
+// the cwd, refusing anything outside, and symbolic links that lead out,
+// dangling ones included (writing through one would create its target).
 func (c *client) inside(path string) (string, error) {
 	if !filepath.IsAbs(path) {
 		return "", fmt.Errorf("path %q is not absolute", path)
 	}
 	clean := filepath.Clean(path)
 	for _, root := range append([]string{c.cwd}, c.aliases...) {
-		rel, err := filepath.Rel(root, clean)
-		if err != nil || !filepath.IsLocal(rel) && rel != "." {
+		if !fspath.Within(root, clean) {
 			continue
 		}
-		p := filepath.Join(c.cwd, rel)
-		if !c.staysInside(p) {
+		if !fspath.Confined(root, clean) {
 			return "", fmt.Errorf("path %q leaves the session cwd through a symbolic link", path)
 		}
-		return p, nil
+		rel, err := filepath.Rel(root, clean)
+		if err != nil {
+			return "", fmt.Errorf("path %q: %w", path, err)
+		}
+		return filepath.Join(c.cwd, rel), nil
 	}
 	return "", fmt.Errorf("path %q is outside the session cwd %s", path, c.cwd)
-}
-
-// staysInside resolves the longest existing prefix of p and checks that it
-// is still under the cwd's real path.
-func (c *client) staysInside(p string) bool {
-	realCwd, err := filepath.EvalSymlinks(c.cwd)
-	if err != nil {
-		return false
-	}
-	for q := p; ; q = filepath.Dir(q) {
-		if r, err := filepath.EvalSymlinks(q); err == nil {
-			rel, err := filepath.Rel(realCwd, r)
-			return err == nil && (rel == "." || filepath.IsLocal(rel))
-		}
-		if q == filepath.Dir(q) {
-			return false
-		}
-	}
 }
 
 // CreateTerminal starts a command in a pty; its cwd must be inside the

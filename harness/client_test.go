@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/fakeagent"
 )
 
@@ -48,6 +49,7 @@ func TestClientMethods(t *testing.T) {
 		{call("fs/read_text_file", `{"sessionId":"{{session}}","path":"/etc/hostname"}`), want{"fs/read_text_file", "", -32603, "outside the session cwd"}},
 		{call("fs/write_text_file", `{"sessionId":"{{session}}","path":"{{cwd}}/../escape.txt","content":"x"}`), want{"fs/write_text_file", "", -32603, "outside the session cwd"}},
 		{call("fs/read_text_file", `{"sessionId":"{{session}}","path":"{{cwd}}/out/passwd"}`), want{"fs/read_text_file", "", -32603, "symbolic link"}},
+		{call("fs/write_text_file", `{"sessionId":"{{session}}","path":"{{cwd}}/dang","content":"x"}`), want{"fs/write_text_file", "", -32603, "symbolic link"}},
 		{call("fs/read_text_file", `{"sessionId":"{{session}}","path":"seed.txt"}`), want{"fs/read_text_file", "", -32603, "not absolute"}},
 		{call("terminal/create", `{"sessionId":"{{session}}","command":"sh","args":["-c","printf hello; exit 3"]}`), want{"terminal/create", `{"terminalId":"term-1"}`, 0, ""}},
 		{call("terminal/wait_for_exit", `{"sessionId":"{{session}}","terminalId":"{{terminal}}"}`), want{"terminal/wait_for_exit", `{"exitCode":3}`, 0, ""}},
@@ -78,10 +80,12 @@ func TestClientMethods(t *testing.T) {
 		files: map[string]string{"workspace/seed.txt": "seeded\n"},
 	}
 	dir := sc.write(t)
-	if err := os.Symlink("/etc", dir+"/workspace/out"); err != nil {
-		t.Fatal(err)
+	for name, target := range map[string]string{"out": "/etc", "dang": "../../outside.txt"} {
+		if err := os.Symlink(target, dir+"/workspace/"+name); err != nil {
+			t.Fatal(err)
+		}
 	}
-	res, err, _ := run(t, dir, nil)
+	res, err, _ := run(t, dir, nil) // run fails if ../../outside.txt (in its TempDir) was made
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,5 +112,68 @@ func TestClientMethods(t *testing.T) {
 	}
 	if diff := cmp.Diff(wants, got, cmp.AllowUnexported(want{})); diff != "" {
 		t.Errorf("answers to the agent's requests (-want +got):\n%s", diff)
+	}
+}
+
+// TestTerminalEnvironment runs env in a client terminal: it sees the
+// agent's environment and the request's env, never a secret or ACPSNAP_*
+// (a recorded fixture would keep them).
+func TestTerminalEnvironment(t *testing.T) {
+	tests := []struct {
+		name string
+		mode string
+	}{
+		{"replay", "replay"},
+		{"record", "record"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			call := func(method, params string) fakeagent.Action {
+				return fakeagent.Action{Call: method, Params: json.RawMessage(params)}
+			}
+			sc := scenario{
+				script: fakeagent.Script{Prompts: [][]fakeagent.Action{{
+					call("terminal/create", `{"sessionId":"{{session}}","command":"env","env":[{"name":"REQUEST_VAR","value":"from-request"}]}`),
+					call("terminal/wait_for_exit", `{"sessionId":"{{session}}","terminalId":"{{terminal}}"}`),
+					call("terminal/output", `{"sessionId":"{{session}}","terminalId":"{{terminal}}"}`),
+				}}},
+				input: input(t, []map[string]any{op("initialize"), op("newSession"), op("prompt", "text", "env")}, nil),
+				files: map[string]string{"session.jsonl": "", "replay.override.json": "[]"},
+			}
+			res, err, _ := run(t, sc.write(t), func(c *harness.Config) {
+				c.Mode = tt.mode
+				c.Secrets = map[string]string{"DEEPSEEK_API_KEY": "sk-test", "DEEPSEEK_MODEL": "m"}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			answers := events(t, res.Logs[0], "client/answer")
+			var out struct {
+				Result struct {
+					Output string `json:"output"`
+				} `json:"result"`
+			}
+			if err := json.Unmarshal(answers[len(answers)-1], &out); err != nil {
+				t.Fatal(err)
+			}
+			type view struct {
+				Hidden []string          // DEEPSEEK_* and ACPSNAP_* names
+				Seen   map[string]string // the variables that must get through
+			}
+			got := view{Seen: map[string]string{}}
+			for _, line := range strings.Split(out.Result.Output, "\r\n") {
+				k, v, _ := strings.Cut(line, "=")
+				switch {
+				case strings.HasPrefix(k, "DEEPSEEK_") || strings.HasPrefix(k, "ACPSNAP_"):
+					got.Hidden = append(got.Hidden, k)
+				case k == "REQUEST_VAR" || k == "SCENARIO_VAR" || k == "TZ":
+					got.Seen[k] = v
+				}
+			}
+			want := view{Seen: map[string]string{"REQUEST_VAR": "from-request", "SCENARIO_VAR": "from-manifest", "TZ": "UTC"}}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("terminal env (-want +got):\n%s\noutput:\n%s", diff, out.Result.Output)
+			}
+		})
 	}
 }

@@ -78,12 +78,17 @@
 // fs/read_text_file (line is 1-based, limit counts lines) and
 // fs/write_text_file (creating parent folders) serve absolute paths inside
 // the cwd or one of its aliases; paths outside it, relative paths and
-// symbolic links that lead out are refused. terminal/create runs the
+// symbolic links that lead out are refused, dangling ones included (writing
+// through one would create its target outside): every link is followed the
+// way opening the path would (internal/fspath). terminal/create runs the
 // command in a pseudo-terminal (github.com/creack/pty, so output has "\r\n"
-// line ends) in its own session and process group, with the agent's
-// environment plus the request's env, in the cwd or a folder inside it;
-// outputByteLimit keeps the last bytes, cut at a character boundary, and
-// sets truncated. terminal/output, wait_for_exit, kill (SIGKILL to the
+// line ends) in its own session and process group, in the cwd or a folder
+// inside it (checked the same way), with the agent's environment minus
+// every DEEPSEEK_* and ACPSNAP_* variable and every Config.Secrets name,
+// plus the request's env: a command such as env would otherwise write the
+// API key into recorded fixtures, and ACPSNAP_FIXTURE's machine path would
+// make replay differ from record. outputByteLimit keeps the last bytes,
+// cut at a character boundary, and sets truncated. terminal/output, wait_for_exit, kill (SIGKILL to the
 // group) and release (kill, then forget) work on terminal ids "term-N".
 // Every terminal is killed when the run ends. Methods the harness does not
 // implement are answered -32601 by the SDK; errors of implemented methods
@@ -107,6 +112,9 @@
 //	                            present ones) joined by os.PathListSeparator, when any
 //	ACPSNAP_OVERRIDE            Dir/replay.override.json, when present
 //	Config.Secrets              in record mode only
+//
+// Terminals the agent asks for get this environment less DEEPSEEK_*,
+// ACPSNAP_* and the Config.Secrets names (see The client side).
 //
 // # Temporary roots
 //

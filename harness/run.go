@@ -175,7 +175,7 @@ func (r *run) execute(m *Manifest) (*Result, []error) {
 	}
 	r.agent = a
 	res := &Result{Cwd: r.roots.cwd, CwdAliases: cwdAliases(r.roots.cwd), Home: r.roots.home, Root: r.roots.base}
-	terms := &terminals{env: env, grace: r.cfg.Grace}
+	terms := &terminals{env: terminalEnv(env, r.cfg.Secrets), grace: r.cfg.Grace}
 	cl := &client{cwd: r.roots.cwd, aliases: res.CwdAliases, terms: terms, fail: r.fail, answers: r.in.PermissionAnswers}
 	r.conn = acp.NewClientSideConnection(cl, a.stdin, a.sdk)
 	r.conn.SetLogger(slog.New(slog.DiscardHandler))
@@ -264,6 +264,22 @@ func agentEnv(cfg Config, m *Manifest, rts *roots) []string {
 		env = append(env, sortedEnv(cfg.Secrets)...)
 	}
 	return env
+}
+
+// terminalEnv is the agent's environment without what a terminal's output
+// must never show: secrets (DEEPSEEK_* and every Config.Secrets name), which
+// a command like env would write into recorded fixtures, and ACPSNAP_*,
+// whose machine paths would make replay differ from record.
+func terminalEnv(env []string, secrets map[string]string) []string {
+	var out []string
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		_, secret := secrets[name]
+		if !secret && !strings.HasPrefix(name, "DEEPSEEK_") && !strings.HasPrefix(name, "ACPSNAP_") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 func sortedEnv(m map[string]string) []string {

@@ -18,7 +18,7 @@ import (
 // pty (creack/pty) in its own session, so its process group can be killed
 // as a whole; all are killed when the run ends.
 type terminals struct {
-	env   []string      // the agent's environment; a request's env is added
+	env   []string      // the agent's environment less secrets and ACPSNAP_* (terminalEnv); a request's env is added
 	grace time.Duration // how long release waits for output after a kill
 
 	mu   sync.Mutex
