@@ -125,23 +125,33 @@ func skipReason(m *harness.Manifest, mode Mode, allRecordings bool) string {
 // mode allows. A scenario with no fixture yet (scaffolded by `new`) compares
 // against empty files in Record mode.
 func (o Outcome) compare(dir string, got *transcript, mode Mode) Outcome {
-	want := &transcript{}
+	want, stale := &transcript{}, Mode("")
 	if f, err := readFixture(dir); err == nil {
 		if want, err = f.normalize(); err != nil {
 			return o.fail(err)
 		}
+		stale = f.stale(want)
 	} else if mode != Record {
 		return o.fail(err)
 	}
 	stdoutDiff, logDiffs := diffTranscripts(dir, want, got)
 	o.Diff = strings.Join(append(logDiffs, stdoutDiff), "")
-	if o.Diff == "" {
+	switch {
+	case len(logDiffs) > 0:
+		o.Accept = Refresh
+	case stdoutDiff != "":
+		o.Accept = Update
+	case mode.Writes() && stale != "":
+		// Equal once normalized, but the committed bytes are not in normal
+		// form: a writing mode rewrites them, if it may write those files.
+		if !canAccept(mode, stale) {
+			o.Status, o.Reason, o.Accept = Failed, "a session log is not in normal form", stale
+			return o
+		}
+		return o.write(dir, got, mode)
+	default:
 		o.Status = Passed
 		return o
-	}
-	o.Accept = Update
-	if len(logDiffs) > 0 {
-		o.Accept = Refresh
 	}
 	if !canAccept(mode, o.Accept) {
 		o.Status, o.Reason = Failed, "output differs from the fixture"

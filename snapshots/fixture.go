@@ -57,6 +57,21 @@ func (f *fixtureFiles) normalize() (*transcript, error) {
 	return normalizeSide(c, f.Stdout, f.Logs, f.StdoutPath, f.LogPaths)
 }
 
+// stale says which mode would rewrite the committed files that are not
+// byte-identical to their normalized form: Refresh for a log, Update for
+// stdout only, "" when every file is in normal form.
+func (f *fixtureFiles) stale(norm *transcript) Mode {
+	for i, raw := range f.Logs {
+		if !bytes.Equal(raw, norm.Logs[i]) {
+			return Refresh
+		}
+	}
+	if !bytes.Equal(f.Stdout, norm.Stdout) {
+		return Update
+	}
+	return ""
+}
+
 // normalizeLive normalizes what a run produced with the run's own context:
 // its cwd ({{cwd}}), the agent's private HOME ({{home}}) and the run's
 // private root ({{root}}), with every spelling of each.

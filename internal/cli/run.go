@@ -95,7 +95,11 @@ func interruptible() (context.Context, context.CancelFunc) {
 // starts: a corpus failing its guards, a -run that selects nothing, a
 // -junit file whose folder does not exist.
 func (e *env) preflight(f *runFlags, rc *snapshots.RunConfig) error {
-	if vs := snapshots.Verify(f.dir, snapshots.VerifyConfig{Unrecorded: e.unrecorded(rc)}); len(vs) > 0 {
+	vc := snapshots.VerifyConfig{Unrecorded: e.unrecorded(rc)}
+	if rc.Mode.Writes() {
+		vc.Rewritten = rc.Selection.Match
+	}
+	if vs := snapshots.Verify(f.dir, vc); len(vs) > 0 {
 		for _, v := range vs {
 			fmt.Fprintln(e.stderr, v)
 		}
