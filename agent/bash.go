@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	acp "github.com/coder/acp-go-sdk"
 )
@@ -37,7 +38,8 @@ var bashTool = &tool{
 
 // exitStatus is how a command ended.
 type exitStatus struct {
-	output   string
+	output   string // the output, or its start when size is larger
+	size     int    // the whole output's size in bytes; 0: len(output)
 	code     int    // exit code, when signal is ""
 	signal   string // the signal that killed it, if any
 	timedOut bool
@@ -74,7 +76,7 @@ func runBash(t *turn, c ToolCall) (string, error) {
 // result is what the model sees: the output, then a note when the command
 // failed (an error result).
 func (st exitStatus) result(timeout time.Duration) (string, error) {
-	out := truncate(st.output)
+	out := truncateOf(st.output, max(st.size, len(st.output)))
 	switch {
 	case st.timedOut:
 		return "", fmt.Errorf("%s\n[timed out after %s]", out, timeout)
@@ -89,21 +91,31 @@ func (st exitStatus) result(timeout time.Duration) (string, error) {
 }
 
 // runLocal runs command with bash -c in dir, in its own process group,
-// stdout and stderr into one temporary file (so a background job holding
-// the output open cannot block the wait). The group is killed when ctx
-// ends or the timeout passes, and again after the shell exits so no
-// background job outlives the call.
+// with the tool environment (toolEnv), stdout and stderr into one
+// temporary file (so a background job holding the output open cannot block
+// the wait). The file is unlinked as soon as it is created, so the command
+// never sees it and nothing is left behind if the agent dies. The group is
+// killed when ctx ends or the timeout passes, and again after the shell
+// exits so no background job outlives the call.
 func runLocal(ctx context.Context, dir, command string, timeout time.Duration) (exitStatus, error) {
 	f, err := os.CreateTemp("", "acpsnap-bash-*")
 	if err != nil {
 		return exitStatus{}, fmt.Errorf("bash: output file: %v", err)
 	}
-	defer os.Remove(f.Name())
-	defer f.Close()
+	// POSIX keeps an unlinked file alive while it is open; where removing
+	// an open file fails (Windows), remove it after closing.
+	unlinked := os.Remove(f.Name()) == nil
+	defer func() {
+		f.Close()
+		if !unlinked {
+			os.Remove(f.Name())
+		}
+	}()
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(tctx, "bash", "-c", command)
 	cmd.Dir = dir
+	cmd.Env = append(toolEnv(os.Environ()), "PWD="+dir) // exec sets PWD only when Env is nil
 	cmd.Stdout, cmd.Stderr = f, f
 	cmd.WaitDelay = cleanupTimeout
 	ownProcessGroup(cmd)
@@ -115,10 +127,7 @@ func runLocal(ctx context.Context, dir, command string, timeout time.Duration) (
 		return exitStatus{}, ctx.Err()
 	}
 	st := exitStatus{timedOut: tctx.Err() != nil}
-	if _, err := f.Seek(0, io.SeekStart); err == nil {
-		b, _ := io.ReadAll(io.LimitReader(f, maxToolOutput+1<<10))
-		st.output = string(b)
-	}
+	st.output, st.size = readOutput(f)
 	var ee *exec.ExitError
 	switch {
 	case runErr == nil:
@@ -128,6 +137,36 @@ func runLocal(ctx context.Context, dir, command string, timeout time.Duration) (
 		return exitStatus{}, fmt.Errorf("bash: %v", runErr)
 	}
 	return st, nil
+}
+
+// readOutput returns the start of the command's output file (enough for
+// truncate to cut it) and its whole size in bytes.
+func readOutput(f *os.File) (string, int) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return "", 0
+	}
+	b, _ := io.ReadAll(io.LimitReader(f, maxToolOutput+utf8.UTFMax))
+	size := len(b)
+	if fi, err := f.Stat(); err == nil {
+		size = max(size, int(fi.Size()))
+	}
+	return string(b), size
+}
+
+// toolEnv returns environ without the variables no tool process may see:
+// the model provider's (DEEPSEEK_*, the API key among them) and acpsnap's
+// own (ACPSNAP_*, which hold machine paths). A command the model runs could
+// otherwise print them into a recorded fixture.
+func toolEnv(environ []string) []string {
+	env := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		name := strings.ToUpper(kv)
+		if strings.HasPrefix(name, "DEEPSEEK_") || strings.HasPrefix(name, "ACPSNAP_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
 }
 
 // runTerminal runs command in a client terminal: terminal/create, then

@@ -65,7 +65,9 @@
 // A turn logs turn/start and user/message, then runs steps. A step logs
 // step/start and request/header, streams one model call — each chunk is
 // logged as assistant/chunk and forwarded to the client as it arrives —
-// logs assistant/message, runs the message's tool calls (tool/call,
+// logs assistant/message (tool-call deltas assembled into calls by id, in
+// order of first appearance: a call whose deltas interleave with another's
+// spans several blocks), runs the message's tool calls (tool/call,
 // tool/result) and logs step/end. The turn ends (turn/end) when a message
 // has no tool calls (completed), the model is cut off (max-tokens; its
 // tool calls are dropped, their arguments may be truncated), MaxSteps
@@ -100,17 +102,26 @@
 //	task       {description, prompt}     runs a subagent; its final text is the result
 //
 // Paths resolve against the session cwd; a path that leaves the cwd (by
-// ".." or an absolute path elsewhere, or through a symbolic link on the
-// part of the path that exists) is an error result. Results are capped at
-// 256 KiB. File tools use the client's fs/read_text_file and
+// ".." or an absolute path elsewhere, or through a symbolic link anywhere
+// on the path, dangling links included: writing through one would create
+// its target) is an error result (internal/fspath). Results are capped at
+// 256 KiB, cut on a UTF-8 character boundary and followed by
+// "\n[truncated: N more bytes]" (N counts the whole rest, however long a
+// command's output was). File tools use the client's fs/read_text_file and
 // fs/write_text_file when the client advertised them (edit_file reads and
 // writes through the client), else the local file system; list_dir is
 // always local. bash runs in a client terminal (terminal/create,
 // wait_for_exit bounded by the timeout, kill if it did not exit, output,
 // release) when the client advertised terminal, else locally: bash -c in
-// the cwd in its own process group, output to a temporary file, the group
-// killed (SIGKILL) on timeout, on cancel and after the shell exits, so no
-// background job outlives the call. The default timeout is
+// the cwd in its own process group, output to a temporary file (unlinked
+// as soon as it is created, so the command never sees it in $TMPDIR and
+// an agent killed mid-call leaves nothing behind), the group killed
+// (SIGKILL) on timeout, on cancel and after the shell exits, so no
+// background job outlives the call. A local command gets the agent's
+// environment without every DEEPSEEK_* and ACPSNAP_* variable (the API key,
+// the base URL, acpsnap's modes and machine paths), so a model that runs
+// `env` cannot write the key or a path of the recording machine into a
+// fixture; PWD is the cwd. The default timeout is
 // Config.BashTimeout; timeoutMs may ask for up to 10 minutes.
 //
 // A failing tool (bad arguments, missing file, unknown tool, denied

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	acp "github.com/coder/acp-go-sdk"
 )
@@ -118,11 +119,21 @@ func lines(text string, offset, limit int) (string, error) {
 	return strings.Join(all[start:end], ""), nil
 }
 
-func truncate(s string) string {
-	if len(s) <= maxToolOutput {
+// truncate caps s at maxToolOutput bytes (see truncateOf).
+func truncate(s string) string { return truncateOf(s, len(s)) }
+
+// truncateOf caps s, the first bytes of a text of total bytes, at
+// maxToolOutput bytes, cut on a UTF-8 character boundary, and notes how
+// many bytes of the text were left out.
+func truncateOf(s string, total int) string {
+	if total <= maxToolOutput && len(s) == total {
 		return s
 	}
-	return s[:maxToolOutput] + fmt.Sprintf("\n[truncated: %d more bytes]", len(s)-maxToolOutput)
+	n := min(maxToolOutput, len(s))
+	for i := 0; i < utf8.UTFMax-1 && n > 0 && n < len(s) && !utf8.RuneStart(s[n]); i++ {
+		n--
+	}
+	return s[:n] + fmt.Sprintf("\n[truncated: %d more bytes]", total-n)
 }
 
 func writeFile(t *turn, c ToolCall) (string, error) {

@@ -7,14 +7,20 @@ import (
 )
 
 // reply assembles one model call's chunks into an assistant message: text
-// and reasoning deltas are concatenated, tool-call deltas are grouped by
-// block index (one block per call, in order of appearance) and their
-// argument pieces concatenated. Chunks after the finish are ignored.
+// and reasoning deltas are concatenated, tool-call deltas are grouped into
+// calls (in order of first appearance) and their argument pieces
+// concatenated. Chunks after the finish are ignored.
+//
+// A call is keyed by its id: a stream that interleaves the deltas of two
+// calls has one block per switch (one open block at a time), so one call
+// may span several blocks. A delta without an id (or the first id of a
+// call whose earlier deltas had none) belongs to the call of its block.
 type reply struct {
 	text      strings.Builder
 	reasoning strings.Builder
 	calls     []ToolCall
-	byIndex   map[int]int // block index → position in calls
+	byID      map[string]int // tool-call id → position in calls
+	byBlock   map[int]int    // block index → position in calls
 	finish    *llmreplay.Chunk
 }
 
@@ -36,15 +42,21 @@ func (r *reply) add(c llmreplay.Chunk) {
 }
 
 func (r *reply) addToolDelta(c llmreplay.Chunk) {
-	if r.byIndex == nil {
-		r.byIndex = map[int]int{}
+	if r.byID == nil {
+		r.byID, r.byBlock = map[string]int{}, map[int]int{}
 	}
-	i, ok := r.byIndex[c.Index]
+	i, ok := r.byID[c.ID]
+	if j, inBlock := r.byBlock[c.Index]; !ok && inBlock && (c.ID == "" || r.calls[j].ID == "") {
+		i, ok = j, true
+	}
 	if !ok {
 		i = len(r.calls)
-		r.byIndex[c.Index] = i
 		r.calls = append(r.calls, ToolCall{})
 	}
+	if c.ID != "" {
+		r.byID[c.ID] = i
+	}
+	r.byBlock[c.Index] = i
 	tc := &r.calls[i]
 	if tc.ID == "" {
 		tc.ID = c.ID

@@ -32,6 +32,25 @@ func TestReplyAssemblesChunks(t *testing.T) {
 			want: Message{Role: "assistant", Content: "t", ToolCalls: []ToolCall{
 				{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`},
 				{ID: "c2", Name: "bash", Arguments: `{"command":"ls"}`}}}},
+		{name: "two calls interleaved across five blocks", chunks: interleavedCalls(),
+			want: Message{Role: "assistant", ToolCalls: []ToolCall{
+				{ID: "c1", Name: "read_file", Arguments: `{"path":"a.txt"}`},
+				{ID: "c2", Name: "list_dir", Arguments: `{"path":"d"}`}}}},
+		{name: "deltas without id grouped by block", chunks: []llmreplay.Chunk{
+			{Type: llmreplay.ToolCallDelta, Index: 0, Name: "bash", ArgumentsDelta: `{"command":`},
+			{Type: llmreplay.ToolCallDelta, Index: 0, ArgumentsDelta: `"ls"}`},
+			{Type: llmreplay.ToolCallDelta, Index: 1, Name: "list_dir", ArgumentsDelta: `{}`},
+			{Type: llmreplay.Finish, Reason: llmreplay.FinishToolCalls},
+		}, want: Message{Role: "assistant", ToolCalls: []ToolCall{
+			{Name: "bash", Arguments: `{"command":"ls"}`},
+			{Name: "list_dir", Arguments: `{}`}}}},
+		{name: "an id after id-less deltas of the block", chunks: []llmreplay.Chunk{
+			{Type: llmreplay.ToolCallDelta, Index: 0, Name: "bash", ArgumentsDelta: `{"command":`},
+			{Type: llmreplay.ToolCallDelta, Index: 0, ID: "c1", ArgumentsDelta: `"ls"}`},
+			{Type: llmreplay.ToolCallDelta, Index: 1, ID: "c1", ArgumentsDelta: ``},
+			{Type: llmreplay.Finish, Reason: llmreplay.FinishToolCalls},
+		}, want: Message{Role: "assistant", ToolCalls: []ToolCall{
+			{ID: "c1", Name: "bash", Arguments: `{"command":"ls"}`}}}},
 		{name: "max-tokens drops tool calls", chunks: []llmreplay.Chunk{
 			{Type: llmreplay.ToolCallDelta, Index: 0, ID: "c1", Name: "bash", ArgumentsDelta: `{"comm`},
 			{Type: llmreplay.Finish, Reason: llmreplay.FinishMaxTokens},
@@ -52,6 +71,72 @@ func TestReplyAssemblesChunks(t *testing.T) {
 			}
 		})
 	}
+}
+
+// interleavedCalls is a message whose two tool calls' deltas alternate, as
+// the deepseek decoder renders it: a new block at every switch (five in
+// all), the id on every delta, the name only on a call's first.
+func interleavedCalls() []llmreplay.Chunk {
+	var cs []llmreplay.Chunk
+	for i, d := range []struct{ id, name, args string }{
+		{"c1", "read_file", `{"pa`}, // block 0
+		{"c2", "list_dir", `{"pa`},  // block 1
+		{"c1", "", `th":"a.txt"}`},  // block 2
+		{"c2", "", `th":`},          // block 3
+		{"c2", "", `"d"}`},          // block 3
+		{"c1", "", ``},              // block 4
+	} {
+		if i > 0 && d.id == cs[len(cs)-1].ID {
+			cs = append(cs, llmreplay.Chunk{Type: llmreplay.ToolCallDelta, Index: cs[len(cs)-1].Index, ID: d.id, Name: d.name, ArgumentsDelta: d.args})
+			continue
+		}
+		block := 0
+		if i > 0 {
+			block = cs[len(cs)-1].Index + 1
+			cs = append(cs, llmreplay.Chunk{Type: llmreplay.BlockEnd, Index: block - 1})
+		}
+		cs = append(cs,
+			llmreplay.Chunk{Type: llmreplay.BlockStart, Index: block, BlockType: llmreplay.BlockToolCall},
+			llmreplay.Chunk{Type: llmreplay.ToolCallDelta, Index: block, ID: d.id, Name: d.name, ArgumentsDelta: d.args})
+	}
+	return append(cs, llmreplay.Chunk{Type: llmreplay.BlockEnd, Index: cs[len(cs)-1].Index}, llmreplay.Chunk{Type: llmreplay.Finish, Reason: llmreplay.FinishToolCalls})
+}
+
+// TestInterleavedToolCallsRunOnce: a message whose two calls span five
+// blocks runs two tools, and the next request carries each call and its
+// result once.
+func TestInterleavedToolCallsRunOnce(t *testing.T) {
+	cs := interleavedCalls()
+	if n := blockCount(cs); n != 5 {
+		t.Fatalf("the message has %d blocks, want 5", n)
+	}
+	sc := newScript(chunks(cs...), say("ok"))
+	r := newRig(t, sc.provider(), nil, nil)
+	seed(t, r.cwd, map[string]string{"a.txt": "A", "d/x": ""})
+	sid := r.session(acp.ClientCapabilities{})
+	r.mustPrompt(sid, "go", acp.StopReasonEndTurn)
+	reqs := sc.requests()
+	if diff := cmp.Diff([]string{"c1: A", "c2: x\n"}, toolMessages(reqs)); diff != "" {
+		t.Errorf("tool messages (-want +got):\n%s", diff)
+	}
+	var calls []ToolCall
+	for _, m := range reqs[len(reqs)-1].Messages {
+		calls = append(calls, m.ToolCalls...)
+	}
+	want := []ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a.txt"}`}, {ID: "c2", Name: "list_dir", Arguments: `{"path":"d"}`}}
+	if diff := cmp.Diff(want, calls); diff != "" {
+		t.Errorf("tool calls sent back (-want +got):\n%s", diff)
+	}
+}
+
+func blockCount(cs []llmreplay.Chunk) int {
+	n := 0
+	for _, c := range cs {
+		if c.Type == llmreplay.BlockStart {
+			n++
+		}
+	}
+	return n
 }
 
 func TestLines(t *testing.T) {

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	acp "github.com/coder/acp-go-sdk"
 
+	"github.com/acpsnap/acpsnap/internal/fspath"
 	"github.com/acpsnap/acpsnap/internal/sessionlog"
 )
 
@@ -198,7 +198,8 @@ func (s *session) clientTerminal() bool {
 
 // resolve turns a tool's path argument into an absolute path inside the
 // session's cwd: ".." may not climb out of it, and neither may a symbolic
-// link on the part of the path that exists.
+// link anywhere on the path, dangling ones included (writing through a
+// dangling link would create its target).
 func (s *session) resolve(p string) (string, error) {
 	if p == "" {
 		return "", errors.New("path is required")
@@ -208,31 +209,10 @@ func (s *session) resolve(p string) (string, error) {
 		abs = filepath.Join(s.cwd, abs)
 	}
 	abs = filepath.Clean(abs)
-	if !within(s.cwd, abs) || !within(realPath(s.cwd), realPath(abs)) {
+	if !fspath.Confined(s.cwd, abs) {
 		return "", fmt.Errorf("path %q is outside the working directory", p)
 	}
 	return abs, nil
-}
-
-// within reports whether the clean absolute path abs is root or below it.
-func within(root, abs string) bool {
-	rel, err := filepath.Rel(root, abs)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
-// realPath resolves the symbolic links of the longest existing prefix of
-// the clean absolute path abs and appends the rest unchanged.
-func realPath(abs string) string {
-	var rest []string
-	for p := abs; ; p = filepath.Dir(p) {
-		if r, err := filepath.EvalSymlinks(p); err == nil {
-			return filepath.Join(append([]string{r}, rest...)...)
-		}
-		if filepath.Dir(p) == p {
-			return abs
-		}
-		rest = append([]string{filepath.Base(p)}, rest...)
-	}
 }
 
 // display is the cwd-relative spelling of an absolute path inside the cwd.

@@ -372,7 +372,8 @@ func TestCancelDuringLocalBashKillsTheProcessGroup(t *testing.T) {
 }
 
 // TestSymlinkOutOfCwdRefused: a symbolic link inside the cwd may not carry
-// a file tool outside it; a link that stays inside is fine.
+// a file tool outside it, even a dangling one (writing through it would
+// create its target); a link that stays inside is fine, dangling or not.
 func TestSymlinkOutOfCwdRefused(t *testing.T) {
 	outside := t.TempDir()
 	seed(t, outside, map[string]string{"secret.txt": "s3cret\n"})
@@ -381,21 +382,34 @@ func TestSymlinkOutOfCwdRefused(t *testing.T) {
 		call  ToolCall
 		want  string
 		isErr bool
+		files map[string]string // files in the cwd afterwards
 	}
+	refused := func(p string) string { return fmt.Sprintf("path %q is outside the working directory", p) }
 	for _, tc := range []testCase{
-		{"read through a link out", call("c1", "read_file", map[string]any{"path": "out/secret.txt"}), `path "out/secret.txt" is outside the working directory`, true},
-		{"write through a link out", call("c1", "write_file", map[string]any{"path": "out/new.txt", "content": "x"}), `path "out/new.txt" is outside the working directory`, true},
-		{"write a new dir through a link out", call("c1", "write_file", map[string]any{"path": "out/d/new.txt", "content": "x"}), `path "out/d/new.txt" is outside the working directory`, true},
-		{"read through a link inside", call("c1", "read_file", map[string]any{"path": "in/a.txt"}), "inside\n", false},
+		{name: "read through a link out", call: call("c1", "read_file", map[string]any{"path": "out/secret.txt"}), want: refused("out/secret.txt"), isErr: true},
+		{name: "write through a link out", call: call("c1", "write_file", map[string]any{"path": "out/new.txt", "content": "x"}), want: refused("out/new.txt"), isErr: true},
+		{name: "write a new dir through a link out", call: call("c1", "write_file", map[string]any{"path": "out/d/new.txt", "content": "x"}), want: refused("out/d/new.txt"), isErr: true},
+		{name: "write through a dangling relative link out", call: call("c1", "write_file", map[string]any{"path": "dang", "content": "x"}), want: refused("dang"), isErr: true},
+		{name: "write through a dangling absolute link out", call: call("c1", "write_file", map[string]any{"path": "dangabs", "content": "x"}), want: refused("dangabs"), isErr: true},
+		{name: "edit through a dangling link out", call: call("c1", "edit_file", map[string]any{"path": "dang", "old_string": "a", "new_string": "b"}), want: refused("dang"), isErr: true},
+		{name: "read through a link inside", call: call("c1", "read_file", map[string]any{"path": "in/a.txt"}), want: "inside\n"},
+		{name: "write through a dangling link inside", call: call("c1", "write_file", map[string]any{"path": "indang", "content": "x"}), want: "wrote 1 bytes to indang",
+			files: map[string]string{"sub/new.txt": "x"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cwd := t.TempDir()
 			seed(t, cwd, map[string]string{"sub/a.txt": "inside\n"})
-			if err := os.Symlink(outside, filepath.Join(cwd, "out")); err != nil {
-				t.Fatal(err)
+			links := map[string]string{
+				"out":     outside,
+				"in":      filepath.Join(cwd, "sub"),
+				"dang":    "../outside.txt",
+				"dangabs": filepath.Join(outside, "dangabs.txt"),
+				"indang":  "sub/new.txt",
 			}
-			if err := os.Symlink(filepath.Join(cwd, "sub"), filepath.Join(cwd, "in")); err != nil {
-				t.Fatal(err)
+			for name, target := range links {
+				if err := os.Symlink(target, filepath.Join(cwd, name)); err != nil {
+					t.Fatal(err)
+				}
 			}
 			sc := newScript(use(tc.call), say("ok"))
 			r := newRigAt(t, sc.provider(), nil, nil, cwd)
@@ -405,9 +419,12 @@ func TestSymlinkOutOfCwdRefused(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("tool/result (-want +got):\n%s", diff)
 			}
-			if _, err := os.Stat(filepath.Join(outside, "new.txt")); err == nil {
-				t.Error("a file was written outside the working directory")
+			for _, p := range []string{filepath.Join(outside, "new.txt"), filepath.Join(outside, "d"), filepath.Join(outside, "dangabs.txt"), filepath.Join(cwd, "..", "outside.txt")} {
+				if _, err := os.Lstat(p); err == nil {
+					t.Errorf("%s was created outside the working directory", p)
+				}
 			}
+			checkFiles(t, cwd, tc.files)
 		})
 	}
 }

@@ -112,7 +112,7 @@ func (p *Provider) Stream(ctx context.Context, req agent.Request, emit func(llmr
 		return &llmreplay.ProviderError{Code: "UNAVAILABLE", Message: err.Error()}
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
+	if resp.StatusCode != http.StatusOK || !isEventStream(resp.Header.Get("Content-Type")) {
 		perr := httpError(resp)
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -19,9 +19,12 @@ import (
 
 // response is one scripted answer of sseServer.
 type response struct {
-	status int      // 0: 200
-	body   string   // the body of a non-200 answer
-	parts  []string // a 200 answer: written and flushed one by one
+	status int      // 0: a 200 stream of parts; else an answer of body
+	body   string   // the body of a status answer
+	parts  []string // a stream: written and flushed one by one
+	// contentType overrides the Content-Type (application/json for a
+	// status answer, text/event-stream for a stream).
+	contentType string
 	// After the parts: drop aborts the connection; hang blocks until the
 	// client goes away, then closes gone.
 	drop bool
@@ -64,13 +67,19 @@ func (s *sseServer) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	resp := s.responses[n]
+	contentType := func(def string) string {
+		if resp.contentType != "" {
+			return resp.contentType
+		}
+		return def
+	}
 	if resp.status != 0 {
-		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Type", contentType("application/json"))
 		w.WriteHeader(resp.status)
 		io.WriteString(w, resp.body)
 		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Content-Type", contentType("text/event-stream"))
 	w.WriteHeader(http.StatusOK)
 	for _, p := range resp.parts {
 		io.WriteString(w, p)
@@ -212,6 +221,23 @@ func TestStream(t *testing.T) {
 			use(12, 34), finish("tool-calls"),
 		},
 	}, {
+		name: "[DONE] at EOF without its blank line",
+		resp: response{parts: []string{strings.TrimSuffix(textMessage, "\n")}},
+		want: textChunks,
+	}, {
+		name: "[DONE] at EOF without a line end",
+		resp: response{parts: []string{strings.TrimSuffix(textMessage, "\n\n")}},
+		want: textChunks,
+	}, {
+		name:    "finish at EOF without its blank line, no [DONE]",
+		resp:    response{parts: []string{roleEv + deltaEv(`{"content":"Hello"}`) + strings.TrimSuffix(finishEv("stop"), "\n")}},
+		want:    []llmreplay.Chunk{start(0, "text"), text(0, "Hello")},
+		wantErr: perr("STREAM", "stream ended before [DONE]"),
+	}, {
+		name: "event-stream with a charset",
+		resp: response{parts: []string{textMessage}, contentType: "text/event-stream; charset=utf-8"},
+		want: textChunks,
+	}, {
 		name: "length without usage",
 		resp: response{parts: []string{deltaEv(`{"content":"Once upon"}`), finishEv("length"), doneEv}},
 		want: []llmreplay.Chunk{start(0, "text"), text(0, "Once upon"), end(0), finish("max-tokens")},
@@ -251,6 +277,22 @@ func TestStream(t *testing.T) {
 		name:    "404",
 		resp:    response{status: 404},
 		wantErr: perr("BAD_REQUEST", "HTTP 404 Not Found"),
+	}, {
+		name:    "200 with a JSON error body",
+		resp:    response{status: 200, body: `{"error":{"message":"Insufficient Balance","type":"unknown_error","param":null,"code":"invalid_request_error"}}`},
+		wantErr: perr("BAD_REQUEST", "Insufficient Balance"),
+	}, {
+		name:    "200 with a JSON error body and one of our codes",
+		resp:    response{status: 200, body: `{"error":{"message":"slow down","code":"RATE_LIMIT"}}`},
+		wantErr: perr("RATE_LIMIT", "slow down"),
+	}, {
+		name:    "200 with an HTML body",
+		resp:    response{status: 200, contentType: "text/html; charset=utf-8", body: "<html>please log in</html>\n"},
+		wantErr: perr("BAD_REQUEST", `HTTP 200 OK with Content-Type "text/html; charset=utf-8", not text/event-stream: <html>please log in</html>`),
+	}, {
+		name:    "200 with JSON that is not an error",
+		resp:    response{status: 200, body: `{"choices":[]}`},
+		wantErr: perr("BAD_REQUEST", `HTTP 200 OK with Content-Type "application/json", not text/event-stream: {"choices":[]}`),
 	}, {
 		name:    "500 with one of our codes",
 		resp:    response{status: 500, body: `{"error":{"message":"script exhausted: re-record","type":"api_error","code":"REPLAY"}}`},

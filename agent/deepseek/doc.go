@@ -47,9 +47,14 @@
 // # Dialect mapping
 //
 // The response is server-sent events: `data: <json>` lines (possibly split
-// across reads, "\n" or "\r\n" line ends), each event ended by a blank line;
-// comment lines (":", DeepSeek's keep-alives) and other fields are ignored;
-// `data: [DONE]` ends the stream. Each event maps as follows:
+// across reads, "\n" or "\r\n" line ends), each event ended by a blank line
+// or by the end of the body (so `data: [DONE]` right before EOF, without
+// its blank line or even its line end, still ends the stream); comment
+// lines (":", DeepSeek's keep-alives) and other fields are ignored;
+// `data: [DONE]` ends the stream. A 200 response must be
+// text/event-stream (a missing Content-Type is read as one); any other
+// Content-Type is read as an error body (see Errors). Each event maps as
+// follows:
 //
 //	API event                                         chunks
 //	choices[0].delta.reasoning_content: s (s != "")   [block-start reasoning], reasoning-delta{text: s}
@@ -86,13 +91,15 @@
 //	AUTH         HTTP 401 or 403
 //	RATE_LIMIT   HTTP 429
 //	UNAVAILABLE  HTTP 5xx, or the request could not be sent (connection refused, DNS, …)
-//	BAD_REQUEST  any other HTTP status but 200
+//	BAD_REQUEST  any other HTTP status but 200, or a 200 whose Content-Type
+//	             is not text/event-stream
 //	STREAM       a 200 stream that ends or breaks without [DONE], an
 //	             unparsable event, [DONE] without a finish_reason, or an
 //	             {"error":…} event whose code is not one of these codes
 //
 // The message is the body's error.message, else "HTTP <status>: " and the
-// first 200 bytes of the body. When an error body or event carries one of
+// first 200 bytes of the body ("HTTP 200 OK with Content-Type "…", not
+// text/event-stream: " and the body for a 200 that is not a stream). When an error body or event carries one of
 // these codes, or REPLAY or INTERNAL, as its error.code (llmreplay.Server
 // does), that code wins over the status mapping, so that a replayed throw
 // comes back with the code it was recorded with. Stream never retries: the

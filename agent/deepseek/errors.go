@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"strings"
 	"unicode/utf8"
@@ -54,9 +55,21 @@ func statusCode(status int) string {
 // maxErrorBody bounds how much of an error response is read.
 const maxErrorBody = 64 << 10
 
-// httpError turns a non-200 response into a provider error: the code by
-// status (or the body's code when it is one of ours), the message from the
-// body's error.message, else the status text and the start of the body.
+// isEventStream reports whether a 200 response's Content-Type announces a
+// stream: text/event-stream, or no Content-Type at all.
+func isEventStream(contentType string) bool {
+	if contentType == "" {
+		return true
+	}
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == "text/event-stream"
+}
+
+// httpError turns a non-200 response, or a 200 response that is not an
+// event stream, into a provider error: the code by status (or the body's
+// code when it is one of ours), the message from the body's error.message,
+// else the status text (and, for a 200, the unexpected Content-Type) and
+// the start of the body.
 func httpError(resp *http.Response) *llmreplay.ProviderError {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	var env struct {
@@ -66,6 +79,9 @@ func httpError(resp *http.Response) *llmreplay.ProviderError {
 		return env.Error.providerError(statusCode(resp.StatusCode))
 	}
 	msg := fmt.Sprintf("HTTP %s", resp.Status)
+	if resp.StatusCode == http.StatusOK {
+		msg += fmt.Sprintf(" with Content-Type %q, not text/event-stream", resp.Header.Get("Content-Type"))
+	}
 	if b := strings.TrimSpace(string(body)); b != "" {
 		msg += ": " + truncate([]byte(b))
 	}

@@ -18,12 +18,15 @@ var errEventTooLarge = errors.New("event larger than 16 MiB")
 // WHATWG EventSource format that chat-completion streams use): lines end
 // with "\n" or "\r\n"; "data:" lines (one optional space after the colon)
 // accumulate, joined by "\n"; a blank line dispatches the event; comment
-// lines (":") and other fields (event, id, retry) are ignored. An event not
-// closed by a blank line before EOF is discarded, as the format says.
+// lines (":") and other fields (event, id, retry) are ignored. Unlike
+// EventSource, which discards it, an event cut off by EOF (its blank line,
+// or even its last line end, missing) is dispatched: servers that end the
+// stream with "data: [DONE]" and close the connection at once are common.
 type sseReader struct {
 	r    *bufio.Reader
 	data []byte
 	has  bool // a data line was seen since the last dispatch
+	eof  bool // the input has ended
 }
 
 func newSSEReader(r io.Reader) *sseReader {
@@ -37,6 +40,9 @@ func (s *sseReader) Next() ([]byte, error) {
 	s.data, s.has = s.data[:0], false
 	for {
 		line, err := s.line()
+		if err == io.EOF && s.has {
+			return s.data, nil
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -64,8 +70,12 @@ func (s *sseReader) Next() ([]byte, error) {
 	}
 }
 
-// line returns the next line without its terminator.
+// line returns the next line without its terminator; an unterminated
+// last line is returned as a line, and io.EOF after it.
 func (s *sseReader) line() ([]byte, error) {
+	if s.eof {
+		return nil, io.EOF
+	}
 	var long []byte
 	for {
 		frag, err := s.r.ReadSlice('\n')
@@ -76,9 +86,9 @@ func (s *sseReader) line() ([]byte, error) {
 			}
 			long = append(long, frag...)
 			continue
+		case err == io.EOF && len(long)+len(frag) > 0:
+			s.eof = true
 		case err != nil:
-			// Includes io.EOF after an unterminated last line: that line
-			// could only belong to an event never dispatched.
 			return nil, err
 		}
 		if long != nil {

@@ -46,8 +46,12 @@ func TestSSEReader(t *testing.T) {
 		{"comments and blank lines", ": keep-alive\n\n\n: x\ndata: a\n\n", []string{"a"}},
 		{"other fields ignored", "event: message\nid: 7\nretry: 10\ndata: a\n\n", []string{"a"}},
 		{"line without colon is a field without value", "data\nfoo\ndata: a\n\n", []string{"\na"}},
-		{"unterminated event discarded", "data: a\n\ndata: b\n", []string{"a"}},
-		{"unterminated line discarded", "data: a\n\ndata: b", []string{"a"}},
+		{"event cut off by EOF dispatched", "data: a\n\ndata: b\n", []string{"a", "b"}},
+		{"last line cut off by EOF dispatched", "data: a\n\ndata: b", []string{"a", "b"}},
+		{"multi-line event cut off by EOF", "data: a\ndata: b\r\n", []string{"a\nb"}},
+		{"[DONE] cut off by EOF after CR", "data: [DONE]\r", []string{"[DONE]"}},
+		{"comment at EOF dispatches nothing", "data: a\n\n: bye", []string{"a"}},
+		{"long last line cut off by EOF", "data: " + long, []string{long}},
 		{"long line", "data: " + long + "\n\n", []string{long}},
 		{"empty", "", nil},
 	}
@@ -80,6 +84,38 @@ func TestSSEReaderErrors(t *testing.T) {
 	if _, err := readEvents(strings.NewReader(lines)); err != errEventTooLarge {
 		t.Errorf("data lines over the limit: error = %v, want %v", err, errEventTooLarge)
 	}
+}
+
+// TestDecodeInterleavedToolCalls: when the deltas of two tool calls
+// alternate, the chunks stay canonical: a new block at every switch (one
+// open block at a time), every delta with its call's id, each name once.
+func TestDecodeInterleavedToolCalls(t *testing.T) {
+	body := strings.Join([]string{
+		roleEv,
+		deltaEv(`{"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"read_file","arguments":"{\"pa"}}]}`),
+		deltaEv(`{"tool_calls":[{"index":1,"id":"call_b","type":"function","function":{"name":"list_dir","arguments":"{\"pa"}}]}`),
+		deltaEv(`{"tool_calls":[{"index":0,"function":{"arguments":"th\":\"a.go\"}"}}]}`),
+		deltaEv(`{"tool_calls":[{"index":1,"function":{"arguments":"th\":"}},{"index":1,"function":{"arguments":"\"d\"}"}}]}`),
+		deltaEv(`{"tool_calls":[{"index":0,"function":{"arguments":""}}]}`),
+		finishEv("tool_calls"),
+		doneEv,
+	}, "")
+	want := []llmreplay.Chunk{
+		start(0, "tool-call"), tool(0, "call_a", "read_file", `{"pa`), end(0),
+		start(1, "tool-call"), tool(1, "call_b", "list_dir", `{"pa`), end(1),
+		start(2, "tool-call"), tool(2, "call_a", "", `th":"a.go"}`), end(2),
+		start(3, "tool-call"), tool(3, "call_b", "", `th":`), tool(3, "call_b", "", `"d"}`), end(3),
+		start(4, "tool-call"), tool(4, "call_a", "", ""), end(4),
+		finish("tool-calls"),
+	}
+	got, err := decode(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("chunks (-want +got):\n%s", diff)
+	}
+	checkCanonical(t, got)
 }
 
 // decode runs the decoder over r and returns the chunks and the error.
@@ -123,6 +159,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(roleEv+deltaEv(`{"content":"Hel"}`)+data(`{"error":{"message":"x","code":"RATE_LIMIT"}}`)), []byte{9, 2})
 	f.Add([]byte(deltaEv(`{"content":"a"}`)+finishEv("length")+usageEv+doneEv), []byte{})
 	f.Add([]byte("data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":3}]}}]}\n\ndata: [DONE]\n\n"), []byte{1})
+	f.Add([]byte(deltaEv(`{"content":"a"}`)+finishEv("stop")+"data: [DONE]"), []byte{5})
 	f.Fuzz(func(t *testing.T, body, cuts []byte) {
 		want, wantErr := decode(strings.NewReader(string(body)))
 		got, gotErr := decode(&pieces{data: body, cuts: cuts})
