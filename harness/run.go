@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -177,8 +178,12 @@ func (r *run) execute(m *Manifest) (*Result, []error) {
 	res := &Result{Cwd: r.roots.cwd, CwdAliases: cwdAliases(r.roots.cwd), Home: r.roots.home, Root: r.roots.base}
 	terms := &terminals{env: terminalEnv(env, r.cfg.Secrets), grace: r.cfg.Grace}
 	cl := &client{cwd: r.roots.cwd, aliases: res.CwdAliases, terms: terms, fail: r.fail, answers: r.in.PermissionAnswers}
-	r.conn = acp.NewClientSideConnection(cl, a.stdin, a.sdk)
+	// The SDK starts reading at once; its first read waits until the logger
+	// is set, or an early end of stdout would log through a racing field.
+	ready := make(chan struct{})
+	r.conn = acp.NewClientSideConnection(cl, a.stdin, gatedReader{ready: ready, r: a.sdk})
 	r.conn.SetLogger(slog.New(slog.DiscardHandler))
+	close(ready)
 
 	var errs []error
 	if err := r.runSteps(); err != nil {
@@ -294,4 +299,15 @@ func sortedEnv(m map[string]string) []string {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// gatedReader blocks every Read until ready is closed.
+type gatedReader struct {
+	ready <-chan struct{}
+	r     io.Reader
+}
+
+func (g gatedReader) Read(p []byte) (int, error) {
+	<-g.ready
+	return g.r.Read(p)
 }
