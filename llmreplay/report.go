@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/acpsnap/acpsnap/internal/atomicfile"
 )
 
 // ReportFile is the name of the consumption report the agent writes into its
@@ -34,19 +36,7 @@ func WriteReport(dir string, r Report) error {
 	if err != nil {
 		return fmt.Errorf("llmreplay: write report: %w", err)
 	}
-	f, err := os.CreateTemp(dir, ReportFile+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("llmreplay: write report: %w", err)
-	}
-	_, err = f.Write(append(b, '\n'))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), filepath.Join(dir, ReportFile))
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if err := atomicfile.Write(filepath.Join(dir, ReportFile), append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("llmreplay: write report: %w", err)
 	}
 	return nil

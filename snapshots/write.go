@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/acpsnap/acpsnap/internal/atomicfile"
 )
 
 // writeFixture writes files (name → content) into dir all-or-nothing: every
@@ -24,7 +26,7 @@ func writeFixture(dir string, files map[string][]byte, pruneChildren bool) ([]st
 		}
 	}
 	for _, n := range names {
-		t, err := writeTemp(dir, n, files[n])
+		t, err := atomicfile.Stage(dir, n, files[n], 0o644)
 		if err != nil {
 			cleanup()
 			return nil, fmt.Errorf("snapshots: write %s: %w", filepath.Join(dir, n), err)
@@ -48,26 +50,4 @@ func writeFixture(dir string, files map[string][]byte, pruneChildren bool) ([]st
 		}
 	}
 	return names, nil
-}
-
-func writeTemp(dir, name string, b []byte) (string, error) {
-	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
-	if err != nil {
-		return "", err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return "", err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return "", err
-	}
-	// CreateTemp makes 0600 files; fixtures are ordinary committed files.
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		os.Remove(f.Name())
-		return "", err
-	}
-	return f.Name(), nil
 }

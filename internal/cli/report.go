@@ -4,11 +4,10 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/snapshots"
 )
@@ -111,17 +110,8 @@ func writeJUnit(path string, outs []snapshots.Outcome) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".junit-*")
-	if err != nil {
+	if err := atomicfile.Write(path, append([]byte(xml.Header), append(b, '\n')...), 0o644); err != nil {
 		return fmt.Errorf("write junit report: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append([]byte(xml.Header), append(b, '\n')...)); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write junit report: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write junit report: %w", err)
-	}
-	return os.Rename(tmp.Name(), path)
+	return nil
 }

@@ -1,0 +1,45 @@
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWrite(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.json")
+	for _, content := range []string{"first\n", "second\n"} {
+		if err := Write(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil || string(b) != content {
+			t.Fatalf("read back %q, %v; want %q", b, err, content)
+		}
+	}
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().Perm() != 0o644 {
+		t.Errorf("mode = %v, %v; want 0644", st.Mode().Perm(), err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("%d files in the folder, want only the target (no temporary left)", len(entries))
+	}
+}
+
+func TestWriteFailsCleanly(t *testing.T) {
+	dir := t.TempDir()
+	if err := Write(filepath.Join(dir, "missing", "x"), []byte("x"), 0o644); err == nil {
+		t.Error("Write into a missing folder succeeded")
+	}
+	target := filepath.Join(dir, "sub")
+	if err := os.Mkdir(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(target, []byte("x"), 0o644); err == nil {
+		t.Error("Write over a folder succeeded")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("%d entries left, want only the folder", len(entries))
+	}
+}
