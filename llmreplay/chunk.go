@@ -1,11 +1,12 @@
 package llmreplay
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/acpsnap/acpsnap/internal/jsonl"
 )
 
 // Chunk types of the model stream (SPEC §3). A Chunk's JSON form carries
@@ -96,13 +97,7 @@ func (c Chunk) MarshalJSON() ([]byte, error) {
 		return nil, fmt.Errorf("unknown chunk %q", c.Type)
 	}
 	// encoding/json sorts map keys: a stable order for free.
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(m); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return jsonl.Value(m)
 }
 
 // UnmarshalJSON decodes strictly: the type must be known and the key set

@@ -2,10 +2,11 @@ package llmreplay
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
+
+	"github.com/acpsnap/acpsnap/internal/jsonl"
 )
 
 // Entry kinds (SPEC §6.1).
@@ -212,11 +213,5 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("llmreplay: unknown entry kind %q", e.Kind)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return jsonl.Value(v)
 }

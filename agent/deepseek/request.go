@@ -1,11 +1,11 @@
 package deepseek
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
 	"github.com/acpsnap/acpsnap/agent"
+	"github.com/acpsnap/acpsnap/internal/jsonl"
 )
 
 // chatRequest is the body of POST /chat/completions.
@@ -82,13 +82,11 @@ func (p *Provider) body(req agent.Request) ([]byte, error) {
 		}
 		cr.Tools = append(cr.Tools, chatTool{Type: "function", Function: toolFunction{Name: t.Name, Description: t.Description, Parameters: params}})
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(cr); err != nil {
+	b, err := jsonl.Value(cr)
+	if err != nil {
 		return nil, fmt.Errorf("deepseek: build request: %w", err)
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return b, nil
 }
 
 // message maps one agent message to the API's form.

@@ -60,6 +60,13 @@ func (w *Writer) Write(v any) error {
 	return err
 }
 
+// Value encodes v as compact JSON without HTML escaping and without a
+// trailing newline (for MarshalJSON methods and request bodies).
+func Value(v any) ([]byte, error) {
+	b, err := Marshal(v)
+	return bytes.TrimSuffix(b, []byte("\n")), err
+}
+
 // Marshal encodes v as compact JSON without HTML escaping, plus "\n".
 func Marshal(v any) ([]byte, error) {
 	var buf bytes.Buffer
