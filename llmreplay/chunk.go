@@ -3,7 +3,6 @@ package llmreplay
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
@@ -144,30 +143,17 @@ func (c *Chunk) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// checkKeys reports the first missing required key or unexpected key, in
-// sorted order so errors are stable.
+// checkKeys reports the first missing required key or unexpected key
+// ("type" is always allowed), in sorted order so errors are stable.
 func checkKeys(raw map[string]json.RawMessage, required, optional []string) error {
-	allowed := map[string]bool{"type": true}
-	for _, k := range required {
-		if _, ok := raw[k]; !ok {
-			return fmt.Errorf("$.%s: missing", k)
-		}
-		allowed[k] = true
+	key, missing := keyProblem(raw, required, append([]string{"type"}, optional...))
+	switch {
+	case key == "":
+		return nil
+	case missing:
+		return fmt.Errorf("$.%s: missing", key)
 	}
-	for _, k := range optional {
-		allowed[k] = true
-	}
-	var extra []string
-	for k := range raw {
-		if !allowed[k] {
-			extra = append(extra, k)
-		}
-	}
-	if len(extra) > 0 {
-		sort.Strings(extra)
-		return fmt.Errorf("$.%s: unknown key (allowed: %s)", extra[0], strings.Join(append(append([]string{"type"}, required...), optional...), ", "))
-	}
-	return nil
+	return fmt.Errorf("$.%s: unknown key (allowed: %s)", key, strings.Join(append(append([]string{"type"}, required...), optional...), ", "))
 }
 
 // ProviderError is a model-provider failure with a stable code: AUTH,

@@ -129,10 +129,25 @@ func (d *doc) members(v value, what string) (map[string]value, error) {
 // checkMembers reports a missing required key (at the object) or an
 // unknown key (at that key's value), in a stable order.
 func (d *doc) checkMembers(obj value, m map[string]value, required, optional []string) error {
+	key, missing := keyProblem(m, required, optional)
+	switch {
+	case key == "":
+		return nil
+	case missing:
+		return d.errorf(obj.off, obj.path+"."+key, "missing")
+	}
+	v := m[key]
+	return d.errorf(v.off, v.path, "unknown key (allowed: %s)", strings.Join(append(required, optional...), ", "))
+}
+
+// keyProblem returns the first required key missing from present (missing
+// true), else the first key in sorted order that is neither required nor
+// optional, else "".
+func keyProblem[V any](present map[string]V, required, optional []string) (key string, missing bool) {
 	allowed := map[string]bool{}
 	for _, k := range required {
-		if _, ok := m[k]; !ok {
-			return d.errorf(obj.off, obj.path+"."+k, "missing")
+		if _, ok := present[k]; !ok {
+			return k, true
 		}
 		allowed[k] = true
 	}
@@ -140,17 +155,16 @@ func (d *doc) checkMembers(obj value, m map[string]value, required, optional []s
 		allowed[k] = true
 	}
 	var extra []string
-	for k := range m {
+	for k := range present {
 		if !allowed[k] {
 			extra = append(extra, k)
 		}
 	}
 	if len(extra) == 0 {
-		return nil
+		return "", false
 	}
 	sort.Strings(extra)
-	v := m[extra[0]]
-	return d.errorf(v.off, v.path, "unknown key (allowed: %s)", strings.Join(append(required, optional...), ", "))
+	return extra[0], false
 }
 
 // str decodes the string v.
