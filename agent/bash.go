@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/acpsnap/acpsnap/internal/envscrub"
 )
 
 // maxBashTimeout caps a command's own timeoutMs.
@@ -153,21 +155,11 @@ func readOutput(f *os.File) (string, int) {
 	return string(b), size
 }
 
-// toolEnv returns environ without the variables no tool process may see:
-// the model provider's (DEEPSEEK_*, the API key among them) and acpsnap's
-// own (ACPSNAP_*, which hold machine paths). A command the model runs could
-// otherwise print them into a recorded fixture.
-func toolEnv(environ []string) []string {
-	env := make([]string, 0, len(environ))
-	for _, kv := range environ {
-		name := strings.ToUpper(kv)
-		if strings.HasPrefix(name, "DEEPSEEK_") || strings.HasPrefix(name, "ACPSNAP_") {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return env
-}
+// toolEnv returns environ without the variables no tool process may see
+// (envscrub: DEEPSEEK_*, the API key among them, and ACPSNAP_*, which hold
+// machine paths). A command the model runs could otherwise print them into
+// a recorded fixture.
+func toolEnv(environ []string) []string { return envscrub.Scrub(environ) }
 
 // runTerminal runs command in a client terminal: terminal/create, then
 // terminal/wait_for_exit bounded by the timeout, terminal/kill when it

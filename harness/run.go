@@ -16,6 +16,7 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
+	"github.com/acpsnap/acpsnap/internal/envscrub"
 	"github.com/acpsnap/acpsnap/llmreplay"
 )
 
@@ -276,15 +277,11 @@ func agentEnv(cfg Config, m *Manifest, rts *roots) []string {
 // a command like env would write into recorded fixtures, and ACPSNAP_*,
 // whose machine paths would make replay differ from record.
 func terminalEnv(env []string, secrets map[string]string) []string {
-	var out []string
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		_, secret := secrets[name]
-		if !secret && !strings.HasPrefix(name, "DEEPSEEK_") && !strings.HasPrefix(name, "ACPSNAP_") {
-			out = append(out, kv)
-		}
+	names := make([]string, 0, len(secrets))
+	for name := range secrets {
+		names = append(names, name)
 	}
-	return out
+	return envscrub.Scrub(env, names...)
 }
 
 func sortedEnv(m map[string]string) []string {
