@@ -253,17 +253,13 @@ func agentEnv(cfg Config, m *Manifest, rts *roots) []string {
 		"ACPSNAP_MODE="+cfg.Mode,
 		"ACPSNAP_SESSIONS_DIR="+rts.sessions,
 		"ACPSNAP_PERMISSION="+cmp.Or(m.Permission, "auto"))
-	if f := filepath.Join(cfg.Dir, "session.jsonl"); exists(f) {
+	if f := filepath.Join(cfg.Dir, SessionFile); exists(f) {
 		env = append(env, "ACPSNAP_FIXTURE="+f)
 	}
-	var children []string
-	for n := 1; exists(filepath.Join(cfg.Dir, fmt.Sprintf("session.%d.jsonl", n))); n++ {
-		children = append(children, filepath.Join(cfg.Dir, fmt.Sprintf("session.%d.jsonl", n)))
-	}
-	if len(children) > 0 {
+	if children := ChildLogs(cfg.Dir); len(children) > 0 {
 		env = append(env, "ACPSNAP_FIXTURE_CHILDREN="+strings.Join(children, string(os.PathListSeparator)))
 	}
-	if f := filepath.Join(cfg.Dir, "replay.override.json"); exists(f) {
+	if f := filepath.Join(cfg.Dir, OverrideFile); exists(f) {
 		env = append(env, "ACPSNAP_OVERRIDE="+f)
 	}
 	if cfg.Mode == "record" {

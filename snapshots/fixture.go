@@ -34,7 +34,7 @@ func readFixture(dir string) (*fixtureFiles, error) {
 	if f.Stdout, err = os.ReadFile(f.StdoutPath); err != nil {
 		return nil, err
 	}
-	paths := append([]string{filepath.Join(dir, SessionFile)}, childFiles(dir)...)
+	paths := append([]string{filepath.Join(dir, SessionFile)}, harness.ChildLogs(dir)...)
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -120,7 +120,7 @@ func logName(i int) string {
 	if i == 0 {
 		return SessionFile
 	}
-	return ChildFile(i)
+	return harness.ChildFile(i)
 }
 
 // positioned formats a normalization error as "name:line: why".

@@ -111,7 +111,7 @@ func checkFiles(dir string, m *harness.Manifest, unrecorded bool) []Violation {
 	sort.Ints(children)
 	for i, n := range children {
 		if n != i+1 {
-			vs = append(vs, Violation{filepath.Join(dir, ChildFile(n)), fmt.Sprintf("child logs must be contiguous from 1: found %s without %s", ChildFile(n), ChildFile(i+1))})
+			vs = append(vs, Violation{filepath.Join(dir, harness.ChildFile(n)), fmt.Sprintf("child logs must be contiguous from 1: found %s without %s", harness.ChildFile(n), harness.ChildFile(i+1))})
 			break
 		}
 	}

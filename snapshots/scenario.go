@@ -4,25 +4,24 @@ import (
 	"fmt"
 	"hash/fnv"
 	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/acpsnap/acpsnap/harness"
 )
 
-// Fixed file names of a scenario folder (SPEC §2).
+// Fixed file names of a scenario folder (SPEC §2); those the harness reads
+// are its names, and child logs are named by harness.ChildFile.
 const (
-	ManifestFile = "snapshot.yml"
-	InputFile    = "input.json"
+	ManifestFile = harness.ManifestFile
+	InputFile    = harness.InputFile
 	StdoutFile   = "stdout.expected.jsonl"
-	SessionFile  = "session.jsonl"
-	OverrideFile = "replay.override.json"
+	SessionFile  = harness.SessionFile
+	OverrideFile = harness.OverrideFile
 	WorkspaceDir = "workspace"
 )
-
-// ChildFile returns the file name of the n-th child log (n ≥ 1).
-func ChildFile(n int) string { return "session." + strconv.Itoa(n) + ".jsonl" }
 
 // childIndex parses "session.<n>.jsonl" and reports n, or 0 when name is not
 // a child log name (leading zeros are not a child log name).
@@ -91,16 +90,4 @@ func (s Selection) Match(name string) bool {
 		return int(h.Sum32()%uint32(s.Shards)) == s.Shard-1
 	}
 	return true
-}
-
-// childFiles lists dir's child logs in order 1..n (only the contiguous run).
-func childFiles(dir string) []string {
-	var out []string
-	for n := 1; ; n++ {
-		p := filepath.Join(dir, ChildFile(n))
-		if _, err := os.Stat(p); err != nil {
-			return out
-		}
-		out = append(out, p)
-	}
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/acpsnap/acpsnap/harness"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -98,23 +99,23 @@ func TestWriteFixtureAllOrNothing(t *testing.T) {
 // longer produced.
 func TestWriteFixturePrunesChildren(t *testing.T) {
 	dir := t.TempDir()
-	for _, f := range []string{ChildFile(1), ChildFile(2)} {
+	for _, f := range []string{harness.ChildFile(1), harness.ChildFile(2)} {
 		if err := os.WriteFile(filepath.Join(dir, f), []byte("old\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	wrote, err := writeFixture(dir, map[string][]byte{SessionFile: []byte("s\n"), ChildFile(1): []byte("c\n")}, true)
+	wrote, err := writeFixture(dir, map[string][]byte{SessionFile: []byte("s\n"), harness.ChildFile(1): []byte("c\n")}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff([]string{ChildFile(1), SessionFile}, wrote); d != "" {
+	if d := cmp.Diff([]string{harness.ChildFile(1), SessionFile}, wrote); d != "" {
 		t.Errorf("wrote (-want +got):\n%s", d)
 	}
 	if st, err := os.Stat(filepath.Join(dir, SessionFile)); err != nil || st.Mode().Perm() != 0o644 {
 		t.Errorf("written fixture mode = %v, %v; want 0644", st.Mode().Perm(), err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, ChildFile(2))); !os.IsNotExist(err) {
-		t.Errorf("stale %s survived: %v", ChildFile(2), err)
+	if _, err := os.Stat(filepath.Join(dir, harness.ChildFile(2))); !os.IsNotExist(err) {
+		t.Errorf("stale %s survived: %v", harness.ChildFile(2), err)
 	}
 }
 

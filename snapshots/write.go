@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 )
 
@@ -41,7 +42,7 @@ func writeFixture(dir string, files map[string][]byte, pruneChildren bool) ([]st
 		delete(temps, n)
 	}
 	if pruneChildren {
-		for _, p := range childFiles(dir) {
+		for _, p := range harness.ChildLogs(dir) {
 			if _, ok := files[filepath.Base(p)]; !ok {
 				if err := os.Remove(p); err != nil {
 					return names, fmt.Errorf("snapshots: remove stale %s: %w", p, err)
