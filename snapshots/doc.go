@@ -34,7 +34,10 @@
 //
 // Writes are all-or-nothing: every file is written to a temporary file in the
 // scenario folder first and only renamed into place once all are written; a
-// failed run writes nothing, and stale child logs are removed. The CI guard
+// failed run writes nothing, and stale child logs are removed. A fixture
+// whose bytes are not in normal form (a hand edit) is rewritten in normal
+// form by the mode that may write it, even when the sides compare equal;
+// VerifyConfig.Rewritten lets such a run past the fixed-point guard. The CI guard
 // (refuse to write when CI is set, unless forced) belongs to the callers that
 // read the environment: the test suite's flags and the CLI.
 //
