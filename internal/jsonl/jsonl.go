@@ -1,6 +1,7 @@
 // Package jsonl is the one JSONL framing the project uses: read line by line
-// with an explicitly sized buffer (agents send large tool results), write one
-// marshalled value plus "\n" in a single Write under a lock.
+// with an explicitly sized buffer (agents send large tool results); encode
+// one compact value plus "\n" (Marshal) so a caller writes a record in one
+// Write.
 package jsonl
 
 import (
@@ -9,7 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sync"
 )
 
 // MaxLine is the longest line the readers accept (64 MiB).
@@ -37,27 +37,6 @@ func Each(r io.Reader, fn func(n int, line []byte) error) error {
 		return fmt.Errorf("line %d: %w", n+1, err)
 	}
 	return nil
-}
-
-// Writer writes JSON values one per line; it is safe for concurrent use.
-type Writer struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-// NewWriter returns a Writer on w.
-func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
-
-// Write marshals v and writes it with a trailing newline in one Write call.
-func (w *Writer) Write(v any) error {
-	b, err := Marshal(v)
-	if err != nil {
-		return err
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	_, err = w.w.Write(b)
-	return err
 }
 
 // Value encodes v as compact JSON without HTML escaping and without a

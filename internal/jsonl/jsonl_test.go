@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -34,28 +33,25 @@ func TestEachReportsTheLineTooLong(t *testing.T) {
 	}
 }
 
-func TestWriterWritesWholeLines(t *testing.T) {
-	var buf bytes.Buffer
-	w := NewWriter(&buf)
-	var wg sync.WaitGroup
+func TestMarshalWritesWholeLines(t *testing.T) {
+	var lines []string
 	for i := range 100 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := w.Write(map[string]any{"i": i, "html": "<&>"}); err != nil {
-				t.Error(err)
-			}
-		}()
-	}
-	wg.Wait()
-	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
-	if len(lines) != 100 {
-		t.Fatalf("got %d lines, want 100", len(lines))
+		b, err := Marshal(map[string]any{"i": i, "html": "<&>", "nl": "a\nb"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Count(b, []byte("\n")) != 1 || b[len(b)-1] != '\n' {
+			t.Fatalf("Marshal = %q: want exactly one newline, at the end", b)
+		}
+		lines = append(lines, strings.TrimSuffix(string(b), "\n"))
 	}
 	for _, l := range lines {
 		var v map[string]any
 		if err := json.Unmarshal([]byte(l), &v); err != nil || !strings.Contains(l, "<&>") {
 			t.Fatalf("line %q: %v (want valid JSON without HTML escaping)", l, err)
 		}
+	}
+	if b, err := Value([]int{1}); err != nil || string(b) != "[1]" {
+		t.Errorf("Value = %q, %v; want [1] without a newline", b, err)
 	}
 }
