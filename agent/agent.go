@@ -10,13 +10,15 @@ import (
 	"time"
 
 	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/acpsnap/acpsnap/model"
 )
 
-// Config configures one agent process. Provider and SessionsDir are
+// Config configures one agent process. model.Provider and SessionsDir are
 // required; every other zero value picks the documented default.
 type Config struct {
 	// Provider is the model: live (record) or replaying. Required.
-	Provider Provider
+	Provider model.Provider
 	// SessionsDir receives one log per session, at
 	// SessionsDir/<session-id>/session.jsonl. Required.
 	SessionsDir string
@@ -58,7 +60,7 @@ const (
 
 func (c Config) withDefaults() (Config, error) {
 	if c.Provider == nil {
-		return c, errors.New("agent: config: Provider is required")
+		return c, errors.New("agent: config: model.Provider is required")
 	}
 	if c.SessionsDir == "" {
 		return c, errors.New("agent: config: SessionsDir is required")

@@ -16,8 +16,8 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/internal/sessionlog"
-	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/model"
+	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 func TestInitialize(t *testing.T) {
@@ -36,7 +36,7 @@ func TestServeRejectsBadConfig(t *testing.T) {
 	}
 	prov := newScript().provider()
 	for _, tc := range []testCase{
-		{"no provider", Config{SessionsDir: "x"}, "Provider is required"},
+		{"no provider", Config{SessionsDir: "x"}, "model.Provider is required"},
 		{"no sessions dir", Config{Provider: prov}, "SessionsDir is required"},
 		{"bad permission", Config{Provider: prov, SessionsDir: "x", Permission: "never"}, `permission mode "never"`},
 	} {
@@ -111,16 +111,16 @@ func assertRPCError(t *testing.T, err error, code int, want string) {
 
 func TestTextTurnStreamsAndLogs(t *testing.T) {
 	sc := newScript(chunks(
-		llmreplay.Chunk{Type: llmreplay.BlockStart, Index: 0, BlockType: llmreplay.BlockReasoning},
-		llmreplay.Chunk{Type: llmreplay.ReasoningDelta, Index: 0, Text: "hmm, "},
-		llmreplay.Chunk{Type: llmreplay.ReasoningDelta, Index: 0, Text: "greet"},
-		llmreplay.Chunk{Type: llmreplay.BlockEnd, Index: 0},
-		llmreplay.Chunk{Type: llmreplay.BlockStart, Index: 1, BlockType: llmreplay.BlockText},
-		llmreplay.Chunk{Type: llmreplay.TextDelta, Index: 1, Text: "Hello"},
-		llmreplay.Chunk{Type: llmreplay.TextDelta, Index: 1, Text: ", world"},
-		llmreplay.Chunk{Type: llmreplay.BlockEnd, Index: 1},
-		llmreplay.Chunk{Type: llmreplay.Usage, InputTokens: 10, OutputTokens: 5},
-		llmreplay.Chunk{Type: llmreplay.Finish, Reason: llmreplay.FinishStop},
+		model.Chunk{Type: model.BlockStart, Index: 0, BlockType: model.BlockReasoning},
+		model.Chunk{Type: model.ReasoningDelta, Index: 0, Text: "hmm, "},
+		model.Chunk{Type: model.ReasoningDelta, Index: 0, Text: "greet"},
+		model.Chunk{Type: model.BlockEnd, Index: 0},
+		model.Chunk{Type: model.BlockStart, Index: 1, BlockType: model.BlockText},
+		model.Chunk{Type: model.TextDelta, Index: 1, Text: "Hello"},
+		model.Chunk{Type: model.TextDelta, Index: 1, Text: ", world"},
+		model.Chunk{Type: model.BlockEnd, Index: 1},
+		model.Chunk{Type: model.Usage, InputTokens: 10, OutputTokens: 5},
+		model.Chunk{Type: model.Finish, Reason: model.FinishStop},
 	))
 	r := newRig(t, sc.provider(), nil, nil)
 	sid := r.session(acp.ClientCapabilities{})
@@ -142,7 +142,7 @@ func TestTextTurnStreamsAndLogs(t *testing.T) {
 	if req.SessionID != sid || req.SpawnedBy != "" || req.Cwd != r.cwd || req.Model != DefaultModel {
 		t.Errorf("request = session %q, spawnedBy %q, cwd %q, model %q", req.SessionID, req.SpawnedBy, req.Cwd, req.Model)
 	}
-	if diff := cmp.Diff([]Message{{Role: "user", Content: "say hello"}}, req.Messages); diff != "" {
+	if diff := cmp.Diff([]model.Message{{Role: "user", Content: "say hello"}}, req.Messages); diff != "" {
 		t.Errorf("request messages (-want +got):\n%s", diff)
 	}
 	var names []string
@@ -191,7 +191,7 @@ func TestSecondTurnSeesHistory(t *testing.T) {
 	sid := r.session(acp.ClientCapabilities{})
 	r.mustPrompt(sid, "first", acp.StopReasonEndTurn)
 	r.mustPrompt(sid, "second", acp.StopReasonEndTurn)
-	want := []Message{
+	want := []model.Message{
 		{Role: "user", Content: "first"},
 		{Role: "assistant", Content: "one"},
 		{Role: "user", Content: "second"},
@@ -227,9 +227,9 @@ func TestCreatedAtStrictlyIncreases(t *testing.T) {
 }
 
 func TestRetryOnceThenSucceed(t *testing.T) {
-	prefix := []llmreplay.Chunk{
-		{Type: llmreplay.BlockStart, Index: 0, BlockType: llmreplay.BlockText},
-		{Type: llmreplay.TextDelta, Index: 0, Text: "par"},
+	prefix := []model.Chunk{
+		{Type: model.BlockStart, Index: 0, BlockType: model.BlockText},
+		{Type: model.TextDelta, Index: 0, Text: "par"},
 	}
 	sc := newScript(fail("RATE_LIMIT", "slow down", prefix...), say("done"))
 	r := newRig(t, sc.provider(), nil, nil)
@@ -271,11 +271,11 @@ func TestProviderErrorsEndTheTurn(t *testing.T) {
 			endReason{Kind: "error", Message: "bad key", Code: "AUTH"}, "code:AUTH"},
 		{"retried once only", newScript(fail("UNAVAILABLE", "down"), fail("UNAVAILABLE", "still down")), 2,
 			endReason{Kind: "error", Message: "still down", Code: "UNAVAILABLE"}, "message:still down"},
-		{"model error finish", newScript(chunks(llmreplay.Chunk{Type: llmreplay.Finish, Reason: llmreplay.FinishError, Error: "content filter"})), 1,
+		{"model error finish", newScript(chunks(model.Chunk{Type: model.Finish, Reason: model.FinishError, Error: "content filter"})), 1,
 			endReason{Kind: "error", Message: "content filter"}, "message:content filter"},
 		{"stream without finish", newScript(chunks(textChunks("x", "")[:2]...)), 1,
 			endReason{Kind: "error", Message: "the model stream ended without a finish chunk", Code: "STREAM"}, "code:STREAM"},
-		{"plain error", newScript(func(context.Context, Request, func(llmreplay.Chunk) error) error { return errors.New("boom") }), 1,
+		{"plain error", newScript(func(context.Context, model.Request, func(model.Chunk) error) error { return errors.New("boom") }), 1,
 			endReason{Kind: "error", Message: "boom", Code: "INTERNAL"}, "code:INTERNAL"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -290,7 +290,7 @@ func TestProviderErrorsEndTheTurn(t *testing.T) {
 			checkTurnEnds(t, l, tc.wantEnd)
 			chunks := data[chunkData](t, l, "assistant/chunk")
 			last := chunks[len(chunks)-1].Chunk
-			if last.Type != llmreplay.Finish || last.Reason != llmreplay.FinishError || last.Code != tc.wantEnd.Code {
+			if last.Type != model.Finish || last.Reason != model.FinishError || last.Code != tc.wantEnd.Code {
 				t.Errorf("last chunk = %+v, want finish{error, code %q}", last, tc.wantEnd.Code)
 			}
 		})
@@ -298,8 +298,8 @@ func TestProviderErrorsEndTheTurn(t *testing.T) {
 }
 
 func TestMaxTokens(t *testing.T) {
-	cut := append(textChunks("partial", llmreplay.FinishMaxTokens)[:3:3], callChunks(call("c1", "bash", map[string]any{"command": "ec"}))...)
-	cut[len(cut)-1].Reason = llmreplay.FinishMaxTokens
+	cut := append(textChunks("partial", model.FinishMaxTokens)[:3:3], callChunks(call("c1", "bash", map[string]any{"command": "ec"}))...)
+	cut[len(cut)-1].Reason = model.FinishMaxTokens
 	sc := newScript(chunks(cut...))
 	r := newRig(t, sc.provider(), nil, nil)
 	sid := r.session(acp.ClientCapabilities{})
@@ -392,10 +392,10 @@ func TestServeContextCancelDisposesTurns(t *testing.T) {
 func TestRetryDelay(t *testing.T) {
 	var calls atomic.Int32
 	failed := make(chan struct{})
-	prov := fakeProvider{StreamFunc: func(ctx context.Context, req Request, emit func(llmreplay.Chunk) error) error {
+	prov := fakeProvider{StreamFunc: func(ctx context.Context, req model.Request, emit func(model.Chunk) error) error {
 		if calls.Add(1) == 1 {
 			defer close(failed)
-			return &llmreplay.ProviderError{Code: "RATE_LIMIT", Message: "slow down"}
+			return &model.ProviderError{Code: "RATE_LIMIT", Message: "slow down"}
 		}
 		return errors.New("retried although the turn was cancelled during the delay")
 	}}

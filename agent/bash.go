@@ -14,6 +14,7 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/acpsnap/acpsnap/internal/envscrub"
+	"github.com/acpsnap/acpsnap/model"
 )
 
 // maxBashTimeout caps a command's own timeoutMs.
@@ -24,7 +25,7 @@ const maxBashTimeout = 10 * time.Minute
 const cleanupTimeout = 5 * time.Second
 
 var bashTool = &tool{
-	spec: ToolSpec{
+	spec: model.ToolSpec{
 		Name:        toolBash,
 		Description: "Run a bash command in the working directory and return its combined stdout and stderr. A non-zero exit status is an error.",
 		Parameters: []byte(`{"type":"object","properties":{` +
@@ -47,7 +48,7 @@ type exitStatus struct {
 	timedOut bool
 }
 
-func runBash(t *turn, c ToolCall) (string, error) {
+func runBash(t *turn, c model.ToolCall) (string, error) {
 	var a struct {
 		Command   string `json:"command"`
 		TimeoutMs int    `json:"timeoutMs"`
@@ -164,7 +165,7 @@ func toolEnv(environ []string) []string { return envscrub.Scrub(environ) }
 // runTerminal runs command in a client terminal: terminal/create, then
 // terminal/wait_for_exit bounded by the timeout, terminal/kill when it
 // did not exit, terminal/output, and always terminal/release.
-func (t *turn) runTerminal(c ToolCall, command string, timeout time.Duration) (exitStatus, error) {
+func (t *turn) runTerminal(c model.ToolCall, command string, timeout time.Duration) (exitStatus, error) {
 	conn, sid := t.s.srv.conn, acp.SessionId(t.s.id)
 	term, err := conn.CreateTerminal(t.ctx, acp.CreateTerminalRequest{
 		SessionId: sid, Command: "bash", Args: []string{"-c", command},

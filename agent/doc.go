@@ -15,7 +15,7 @@
 // `acpsnap agent` does exactly this: internal/cli reads the ACPSNAP_*
 // environment (mode, sessions dir, fixtures, permission mode) and builds
 // the Config; this package never reads the environment, prints or exits.
-// Record and replay boot the same agent: the Provider is the only seam.
+// Record and replay boot the same agent: the model.Provider is the only seam.
 // Everything on the writer is protocol; diagnostics go to Config.Stderr.
 //
 // On EOF Serve cancels the turns still running (they end
@@ -25,7 +25,7 @@
 //
 // # Config
 //
-//	Provider     required; the model (see Provider). It must be safe for
+//	model.Provider     required; the model (see model.Provider). It must be safe for
 //	             concurrent use: sibling subagents stream at the same time.
 //	SessionsDir  required; logs go to SessionsDir/<session-id>/session.jsonl
 //	Permission   "auto" | "ask"; "": "auto"
@@ -155,7 +155,7 @@
 // A task call creates a child session with its own log (header
 // parentSession, origin "subagent", spawnedBy = the task's tool-call id,
 // delegationDepth = parent + 1) and runs one turn in it with the same
-// Provider (Request.SpawnedBy set to the tool-call id, which is how a
+// Provider (model.Request.SpawnedBy set to the tool-call id, which is how a
 // replaying provider finds the child's script). Children have a read-only
 // toolset — read_file and list_dir, always local, no permission asks, no
 // task (so delegation is one level deep) — and never send session/update.
@@ -202,7 +202,7 @@
 //	user/message        {turn, id, content}                     content: the prompt's ACP content blocks
 //	step/start          {turn, step}                            steps count from 1 per turn
 //	request/header      {turn, step, model, system, tools}      tools: [{name, description, parameters}]
-//	assistant/chunk     {turn, step, chunk}                     one stream chunk (llmreplay.Chunk JSON)
+//	assistant/chunk     {turn, step, chunk}                     one stream chunk (model.Chunk JSON)
 //	assistant/message   {turn, step, id, text, reasoning?, toolCalls?:[{id, name, arguments}]}
 //	tool/call           {turn, step, callId, name, arguments}   arguments: the raw JSON text the model sent
 //	approval/asked      {turn, callId, approvalId, options}     options: the offered kinds, in order
@@ -225,7 +225,7 @@
 //
 // # Determinism
 //
-// Given the same Provider output, client answers, Now and NewID, the agent
+// Given the same model.Provider output, client answers, Now and NewID, the agent
 // writes the same bytes to stdout and the same logs: ids come only from
 // NewID (session, message and approval ids) and the model (tool-call ids;
 // an empty one becomes "call_"+NewID()), notifications of one session are

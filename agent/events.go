@@ -3,7 +3,7 @@ package agent
 import (
 	acp "github.com/coder/acp-go-sdk"
 
-	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/model"
 )
 
 // Session log event types; doc.go documents each one's data.
@@ -42,7 +42,7 @@ type turnEndData struct {
 }
 
 // endReason is why a turn ended. By is set for aborted turns ("user" or
-// "disposed"); Message and Code for failed ones.
+// "disposed"); model.Message and Code for failed ones.
 type endReason struct {
 	Kind    string `json:"kind"`
 	By      string `json:"by,omitempty"`
@@ -62,26 +62,26 @@ type userMessageData struct {
 }
 
 type requestHeaderData struct {
-	Turn   int        `json:"turn"`
-	Step   int        `json:"step"`
-	Model  string     `json:"model"`
-	System string     `json:"system"`
-	Tools  []ToolSpec `json:"tools"`
+	Turn   int              `json:"turn"`
+	Step   int              `json:"step"`
+	Model  string           `json:"model"`
+	System string           `json:"system"`
+	Tools  []model.ToolSpec `json:"tools"`
 }
 
 type chunkData struct {
-	Turn  int             `json:"turn"`
-	Step  int             `json:"step"`
-	Chunk llmreplay.Chunk `json:"chunk"`
+	Turn  int         `json:"turn"`
+	Step  int         `json:"step"`
+	Chunk model.Chunk `json:"chunk"`
 }
 
 type assistantMessageData struct {
-	Turn      int        `json:"turn"`
-	Step      int        `json:"step"`
-	ID        string     `json:"id"`
-	Text      string     `json:"text"`
-	Reasoning string     `json:"reasoning,omitempty"`
-	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
+	Turn      int              `json:"turn"`
+	Step      int              `json:"step"`
+	ID        string           `json:"id"`
+	Text      string           `json:"text"`
+	Reasoning string           `json:"reasoning,omitempty"`
+	ToolCalls []model.ToolCall `json:"toolCalls,omitempty"`
 }
 
 type toolCallData struct {

@@ -9,18 +9,18 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/acpsnap/acpsnap/agent"
-	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/model"
 )
 
-// hello is a Provider that always answers "Hello!".
+// hello is a model.Provider that always answers "Hello!".
 type hello struct{}
 
-func (hello) Stream(ctx context.Context, req agent.Request, emit func(llmreplay.Chunk) error) error {
-	for _, c := range []llmreplay.Chunk{
-		{Type: llmreplay.BlockStart, Index: 0, BlockType: llmreplay.BlockText},
-		{Type: llmreplay.TextDelta, Index: 0, Text: "Hello!"},
-		{Type: llmreplay.BlockEnd, Index: 0},
-		{Type: llmreplay.Finish, Reason: llmreplay.FinishStop},
+func (hello) Stream(ctx context.Context, req model.Request, emit func(model.Chunk) error) error {
+	for _, c := range []model.Chunk{
+		{Type: model.BlockStart, Index: 0, BlockType: model.BlockText},
+		{Type: model.TextDelta, Index: 0, Text: "Hello!"},
+		{Type: model.BlockEnd, Index: 0},
+		{Type: model.Finish, Reason: model.FinishStop},
 	} {
 		if err := emit(c); err != nil {
 			return err

@@ -10,13 +10,15 @@ import (
 	"unicode/utf8"
 
 	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/acpsnap/acpsnap/model"
 )
 
 // maxToolOutput caps the text a tool returns to the model.
 const maxToolOutput = 256 << 10
 
 var readFileTool = &tool{
-	spec: ToolSpec{
+	spec: model.ToolSpec{
 		Name:        toolReadFile,
 		Description: "Read a text file. Paths are relative to the working directory. offset is the 1-based line to start at, limit the number of lines.",
 		Parameters: []byte(`{"type":"object","properties":{` +
@@ -31,7 +33,7 @@ var readFileTool = &tool{
 }
 
 var writeFileTool = &tool{
-	spec: ToolSpec{
+	spec: model.ToolSpec{
 		Name:        toolWriteFile,
 		Description: "Create or overwrite a text file with the given content. Parent directories are created.",
 		Parameters: []byte(`{"type":"object","properties":{` +
@@ -46,7 +48,7 @@ var writeFileTool = &tool{
 }
 
 var editFileTool = &tool{
-	spec: ToolSpec{
+	spec: model.ToolSpec{
 		Name:        toolEditFile,
 		Description: "Replace old_string with new_string in a text file. old_string must occur exactly once unless replace_all is true.",
 		Parameters: []byte(`{"type":"object","properties":{` +
@@ -63,7 +65,7 @@ var editFileTool = &tool{
 }
 
 var listDirTool = &tool{
-	spec: ToolSpec{
+	spec: model.ToolSpec{
 		Name:        toolListDir,
 		Description: "List a directory, sorted by name; directories end with a slash. path defaults to the working directory.",
 		Parameters: []byte(`{"type":"object","properties":{` +
@@ -75,7 +77,7 @@ var listDirTool = &tool{
 	run:   listDir,
 }
 
-func readFile(t *turn, c ToolCall) (string, error) {
+func readFile(t *turn, c model.ToolCall) (string, error) {
 	var a struct {
 		Path   string `json:"path"`
 		Offset int    `json:"offset"`
@@ -136,7 +138,7 @@ func truncateOf(s string, total int) string {
 	return s[:n] + fmt.Sprintf("\n[truncated: %d more bytes]", total-n)
 }
 
-func writeFile(t *turn, c ToolCall) (string, error) {
+func writeFile(t *turn, c model.ToolCall) (string, error) {
 	var a struct {
 		Path    string  `json:"path"`
 		Content *string `json:"content"`
@@ -157,7 +159,7 @@ func writeFile(t *turn, c ToolCall) (string, error) {
 	return fmt.Sprintf("wrote %d bytes to %s", len(*a.Content), t.s.display(abs)), nil
 }
 
-func editFile(t *turn, c ToolCall) (string, error) {
+func editFile(t *turn, c model.ToolCall) (string, error) {
 	var a struct {
 		Path       string `json:"path"`
 		OldString  string `json:"old_string"`
@@ -252,7 +254,7 @@ func (t *turn) writeText(abs, content string) error {
 	return nil
 }
 
-func listDir(t *turn, c ToolCall) (string, error) {
+func listDir(t *turn, c model.ToolCall) (string, error) {
 	var a struct {
 		Path string `json:"path"`
 	}

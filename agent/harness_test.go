@@ -16,24 +16,24 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/internal/sessionlog"
-	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/model"
+	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // testTimeout bounds every client call, so a hang fails instead of blocking.
 const testTimeout = 20 * time.Second
 
-// fakeProvider is a Provider whose behaviour is a func.
+// fakeProvider is a model.Provider whose behaviour is a func.
 type fakeProvider struct {
-	StreamFunc func(ctx context.Context, req Request, emit func(llmreplay.Chunk) error) error
+	StreamFunc func(ctx context.Context, req model.Request, emit func(model.Chunk) error) error
 }
 
-func (p fakeProvider) Stream(ctx context.Context, req Request, emit func(llmreplay.Chunk) error) error {
+func (p fakeProvider) Stream(ctx context.Context, req model.Request, emit func(model.Chunk) error) error {
 	return p.StreamFunc(ctx, req, emit)
 }
 
 // attempt is one scripted model call.
-type attempt func(ctx context.Context, req Request, emit func(llmreplay.Chunk) error) error
+type attempt func(ctx context.Context, req model.Request, emit func(model.Chunk) error) error
 
 // script serves scripted attempts positionally per route (the request's
 // SpawnedBy; "" is the primary session) and records every request.
@@ -41,7 +41,7 @@ type script struct {
 	mu     sync.Mutex
 	routes map[string][]attempt
 	next   map[string]int
-	reqs   []Request
+	reqs   []model.Request
 }
 
 func newScript(primary ...attempt) *script {
@@ -53,9 +53,9 @@ func (s *script) route(spawnedBy string, as ...attempt) *script {
 	return s
 }
 
-func (s *script) provider() Provider { return fakeProvider{StreamFunc: s.stream} }
+func (s *script) provider() model.Provider { return fakeProvider{StreamFunc: s.stream} }
 
-func (s *script) stream(ctx context.Context, req Request, emit func(llmreplay.Chunk) error) error {
+func (s *script) stream(ctx context.Context, req model.Request, emit func(model.Chunk) error) error {
 	s.mu.Lock()
 	s.reqs = append(s.reqs, req)
 	i := s.next[req.SpawnedBy]
@@ -63,19 +63,19 @@ func (s *script) stream(ctx context.Context, req Request, emit func(llmreplay.Ch
 	as := s.routes[req.SpawnedBy]
 	s.mu.Unlock()
 	if i >= len(as) {
-		return &llmreplay.ProviderError{Code: "REPLAY", Message: fmt.Sprintf("no attempt %d for route %q", i, req.SpawnedBy)}
+		return &model.ProviderError{Code: "REPLAY", Message: fmt.Sprintf("no attempt %d for route %q", i, req.SpawnedBy)}
 	}
 	return as[i](ctx, req, emit)
 }
 
-func (s *script) requests() []Request {
+func (s *script) requests() []model.Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]Request(nil), s.reqs...)
+	return append([]model.Request(nil), s.reqs...)
 }
 
 // emitAll emits chunks in order.
-func emitAll(emit func(llmreplay.Chunk) error, cs []llmreplay.Chunk) error {
+func emitAll(emit func(model.Chunk) error, cs []model.Chunk) error {
 	for _, c := range cs {
 		if err := emit(c); err != nil {
 			return err
@@ -85,68 +85,68 @@ func emitAll(emit func(llmreplay.Chunk) error, cs []llmreplay.Chunk) error {
 }
 
 // chunks is an attempt that emits cs and ends.
-func chunks(cs ...llmreplay.Chunk) attempt {
-	return func(ctx context.Context, req Request, emit func(llmreplay.Chunk) error) error {
+func chunks(cs ...model.Chunk) attempt {
+	return func(ctx context.Context, req model.Request, emit func(model.Chunk) error) error {
 		return emitAll(emit, cs)
 	}
 }
 
 // textChunks is one text block and its finish.
-func textChunks(text, reason string) []llmreplay.Chunk {
-	return []llmreplay.Chunk{
-		{Type: llmreplay.BlockStart, Index: 0, BlockType: llmreplay.BlockText},
-		{Type: llmreplay.TextDelta, Index: 0, Text: text},
-		{Type: llmreplay.BlockEnd, Index: 0},
-		{Type: llmreplay.Finish, Reason: reason},
+func textChunks(text, reason string) []model.Chunk {
+	return []model.Chunk{
+		{Type: model.BlockStart, Index: 0, BlockType: model.BlockText},
+		{Type: model.TextDelta, Index: 0, Text: text},
+		{Type: model.BlockEnd, Index: 0},
+		{Type: model.Finish, Reason: reason},
 	}
 }
 
 // say is an attempt answering text.
-func say(text string) attempt { return chunks(textChunks(text, llmreplay.FinishStop)...) }
+func say(text string) attempt { return chunks(textChunks(text, model.FinishStop)...) }
 
 // call builds a tool call with JSON arguments.
-func call(id, name string, args any) ToolCall {
+func call(id, name string, args any) model.ToolCall {
 	b, err := json.Marshal(args)
 	if err != nil {
 		panic(err)
 	}
-	return ToolCall{ID: id, Name: name, Arguments: string(b)}
+	return model.ToolCall{ID: id, Name: name, Arguments: string(b)}
 }
 
 // callChunks is one tool-call block per call (arguments split in two
 // deltas) and a tool-calls finish.
-func callChunks(calls ...ToolCall) []llmreplay.Chunk {
-	var cs []llmreplay.Chunk
+func callChunks(calls ...model.ToolCall) []model.Chunk {
+	var cs []model.Chunk
 	for i, c := range calls {
 		half := len(c.Arguments) / 2
 		cs = append(cs,
-			llmreplay.Chunk{Type: llmreplay.BlockStart, Index: i, BlockType: llmreplay.BlockToolCall},
-			llmreplay.Chunk{Type: llmreplay.ToolCallDelta, Index: i, ID: c.ID, Name: c.Name, ArgumentsDelta: c.Arguments[:half]},
-			llmreplay.Chunk{Type: llmreplay.ToolCallDelta, Index: i, ID: c.ID, ArgumentsDelta: c.Arguments[half:]},
-			llmreplay.Chunk{Type: llmreplay.BlockEnd, Index: i})
+			model.Chunk{Type: model.BlockStart, Index: i, BlockType: model.BlockToolCall},
+			model.Chunk{Type: model.ToolCallDelta, Index: i, ID: c.ID, Name: c.Name, ArgumentsDelta: c.Arguments[:half]},
+			model.Chunk{Type: model.ToolCallDelta, Index: i, ID: c.ID, ArgumentsDelta: c.Arguments[half:]},
+			model.Chunk{Type: model.BlockEnd, Index: i})
 	}
-	return append(cs, llmreplay.Chunk{Type: llmreplay.Finish, Reason: llmreplay.FinishToolCalls})
+	return append(cs, model.Chunk{Type: model.Finish, Reason: model.FinishToolCalls})
 }
 
 // use is an attempt asking for tool calls.
-func use(calls ...ToolCall) attempt { return chunks(callChunks(calls...)...) }
+func use(calls ...model.ToolCall) attempt { return chunks(callChunks(calls...)...) }
 
 // fail is an attempt that emits prefix and fails with a provider error.
-func fail(code, msg string, prefix ...llmreplay.Chunk) attempt {
-	return func(ctx context.Context, req Request, emit func(llmreplay.Chunk) error) error {
+func fail(code, msg string, prefix ...model.Chunk) attempt {
+	return func(ctx context.Context, req model.Request, emit func(model.Chunk) error) error {
 		if err := emitAll(emit, prefix); err != nil {
 			return err
 		}
-		return &llmreplay.ProviderError{Code: code, Message: msg}
+		return &model.ProviderError{Code: code, Message: msg}
 	}
 }
 
 // hang emits a partial text block, closes ready and waits for cancellation.
 func hang(ready chan<- struct{}) attempt {
-	return func(ctx context.Context, req Request, emit func(llmreplay.Chunk) error) error {
-		if err := emitAll(emit, []llmreplay.Chunk{
-			{Type: llmreplay.BlockStart, Index: 0, BlockType: llmreplay.BlockText},
-			{Type: llmreplay.TextDelta, Index: 0, Text: "thinking about it"},
+	return func(ctx context.Context, req model.Request, emit func(model.Chunk) error) error {
+		if err := emitAll(emit, []model.Chunk{
+			{Type: model.BlockStart, Index: 0, BlockType: model.BlockText},
+			{Type: model.TextDelta, Index: 0, Text: "thinking about it"},
 		}); err != nil {
 			return err
 		}
@@ -295,13 +295,13 @@ func counter() func() string {
 func fixedClock() time.Time { return time.UnixMilli(1_700_000_000_000) }
 
 // newRig starts Serve with prov and a client. mod may adjust the config.
-func newRig(t *testing.T, prov Provider, client *fakeClient, mod func(*Config)) *rig {
+func newRig(t *testing.T, prov model.Provider, client *fakeClient, mod func(*Config)) *rig {
 	t.Helper()
 	return newRigAt(t, prov, client, mod, t.TempDir())
 }
 
 // newRigAt is newRig with sessions created in cwd.
-func newRigAt(t *testing.T, prov Provider, client *fakeClient, mod func(*Config), cwd string) *rig {
+func newRigAt(t *testing.T, prov model.Provider, client *fakeClient, mod func(*Config), cwd string) *rig {
 	t.Helper()
 	if client == nil {
 		client = &fakeClient{}
@@ -421,7 +421,7 @@ func data[T any](t *testing.T, l *sessionlog.Log, typ string) []T {
 
 // toolMessages returns the tool messages of the last request the provider
 // saw, as "callId: content" (error-ness is in the log, not the request).
-func toolMessages(reqs []Request) []string {
+func toolMessages(reqs []model.Request) []string {
 	var out []string
 	if len(reqs) == 0 {
 		return nil

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/acpsnap/acpsnap/model"
 )
 
 // permissionKinds are the options offered, in this order; each option's
@@ -31,7 +33,7 @@ const outcomeCancelled = "cancelled"
 // answer it does not ask. Otherwise it asks the client through
 // session/request_permission, logging approval/asked and approval/decided.
 // An error means the client could not be asked.
-func (t *turn) permit(c ToolCall, tl *tool) (bool, error) {
+func (t *turn) permit(c model.ToolCall, tl *tool) (bool, error) {
 	s := t.s
 	if !s.primary || s.permissionMode() != PermissionAsk {
 		return true, nil
@@ -92,7 +94,7 @@ func (s *session) apply(tool, outcome string) (bool, error) {
 
 // permissionToolCall describes the call in a permission request, as its
 // tool_call announcement did.
-func (t *turn) permissionToolCall(c ToolCall) acp.ToolCallUpdate {
+func (t *turn) permissionToolCall(c model.ToolCall) acp.ToolCallUpdate {
 	u := t.startUpdate(c).ToolCall
 	return acp.ToolCallUpdate{
 		ToolCallId: u.ToolCallId,

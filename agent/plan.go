@@ -5,10 +5,12 @@ import (
 	"fmt"
 
 	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/acpsnap/acpsnap/model"
 )
 
 var todoWriteTool = &tool{
-	spec: ToolSpec{
+	spec: model.ToolSpec{
 		Name:        toolTodoWrite,
 		Description: "Replace the plan shown to the user with this todo list. Send the whole list every time; mark items in_progress and completed as you go.",
 		Parameters: []byte(`{"type":"object","properties":{` +
@@ -25,7 +27,7 @@ var todoWriteTool = &tool{
 
 // todoWrite validates the todos and sends them to the client as an ACP
 // plan update (every entry at medium priority).
-func todoWrite(t *turn, c ToolCall) (string, error) {
+func todoWrite(t *turn, c model.ToolCall) (string, error) {
 	var a struct {
 		Todos *[]struct {
 			Content string `json:"content"`

@@ -7,8 +7,9 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/internal/sessionlog"
 	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/model"
+	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // TestReplayReproducesARecording records a turn with a scripted model,
@@ -18,7 +19,7 @@ func TestReplayReproducesARecording(t *testing.T) {
 	cwd := t.TempDir()
 	seed(t, cwd, map[string]string{"a.txt": "alpha"})
 	sc := newScript(
-		chunks(append(textChunks("let me look", llmreplay.FinishToolCalls)[:3:3], callChunks(call("c1", "read_file", map[string]any{"path": "a.txt"}))...)...),
+		chunks(append(textChunks("let me look", model.FinishToolCalls)[:3:3], callChunks(call("c1", "read_file", map[string]any{"path": "a.txt"}))...)...),
 		say("it says alpha"))
 	rec := newRigAt(t, sc.provider(), nil, nil, cwd)
 	sid := rec.session(acp.ClientCapabilities{})

@@ -3,7 +3,7 @@ package agent
 import (
 	"strings"
 
-	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/model"
 )
 
 // reply assembles one model call's chunks into an assistant message: text
@@ -18,30 +18,30 @@ import (
 type reply struct {
 	text      strings.Builder
 	reasoning strings.Builder
-	calls     []ToolCall
+	calls     []model.ToolCall
 	byID      map[string]int // tool-call id → position in calls
 	byBlock   map[int]int    // block index → position in calls
-	finish    *llmreplay.Chunk
+	finish    *model.Chunk
 }
 
-func (r *reply) add(c llmreplay.Chunk) {
+func (r *reply) add(c model.Chunk) {
 	if r.finish != nil {
 		return
 	}
 	switch c.Type {
-	case llmreplay.TextDelta:
+	case model.TextDelta:
 		r.text.WriteString(c.Text)
-	case llmreplay.ReasoningDelta:
+	case model.ReasoningDelta:
 		r.reasoning.WriteString(c.Text)
-	case llmreplay.ToolCallDelta:
+	case model.ToolCallDelta:
 		r.addToolDelta(c)
-	case llmreplay.Finish:
+	case model.Finish:
 		f := c
 		r.finish = &f
 	}
 }
 
-func (r *reply) addToolDelta(c llmreplay.Chunk) {
+func (r *reply) addToolDelta(c model.Chunk) {
 	if r.byID == nil {
 		r.byID, r.byBlock = map[string]int{}, map[int]int{}
 	}
@@ -51,7 +51,7 @@ func (r *reply) addToolDelta(c llmreplay.Chunk) {
 	}
 	if !ok {
 		i = len(r.calls)
-		r.calls = append(r.calls, ToolCall{})
+		r.calls = append(r.calls, model.ToolCall{})
 	}
 	if c.ID != "" {
 		r.byID[c.ID] = i
@@ -69,9 +69,9 @@ func (r *reply) addToolDelta(c llmreplay.Chunk) {
 
 // message is the assembled assistant message. Tool calls are dropped when
 // the model was cut off (max-tokens): their arguments may be truncated.
-func (r *reply) message() Message {
-	m := Message{Role: "assistant", Content: r.text.String(), Reasoning: r.reasoning.String(), ToolCalls: r.calls}
-	if r.finish != nil && r.finish.Reason == llmreplay.FinishMaxTokens {
+func (r *reply) message() model.Message {
+	m := model.Message{Role: "assistant", Content: r.text.String(), Reasoning: r.reasoning.String(), ToolCalls: r.calls}
+	if r.finish != nil && r.finish.Reason == model.FinishMaxTokens {
 		m.ToolCalls = nil
 	}
 	return m

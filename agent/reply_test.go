@@ -6,60 +6,60 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/model"
 )
 
 func TestReplyAssemblesChunks(t *testing.T) {
 	type testCase struct {
 		name   string
-		chunks []llmreplay.Chunk
-		want   Message
+		chunks []model.Chunk
+		want   model.Message
 	}
 	for _, tc := range []testCase{
-		{name: "text and reasoning", chunks: []llmreplay.Chunk{
-			{Type: llmreplay.BlockStart, Index: 0, BlockType: llmreplay.BlockReasoning},
-			{Type: llmreplay.ReasoningDelta, Index: 0, Text: "a"},
-			{Type: llmreplay.ReasoningDelta, Index: 0, Text: "b"},
-			{Type: llmreplay.BlockEnd, Index: 0},
-			{Type: llmreplay.BlockStart, Index: 1, BlockType: llmreplay.BlockText},
-			{Type: llmreplay.TextDelta, Index: 1, Text: "x"},
-			{Type: llmreplay.TextDelta, Index: 1, Text: "y"},
-			{Type: llmreplay.Finish, Reason: llmreplay.FinishStop},
-		}, want: Message{Role: "assistant", Content: "xy", Reasoning: "ab"}},
+		{name: "text and reasoning", chunks: []model.Chunk{
+			{Type: model.BlockStart, Index: 0, BlockType: model.BlockReasoning},
+			{Type: model.ReasoningDelta, Index: 0, Text: "a"},
+			{Type: model.ReasoningDelta, Index: 0, Text: "b"},
+			{Type: model.BlockEnd, Index: 0},
+			{Type: model.BlockStart, Index: 1, BlockType: model.BlockText},
+			{Type: model.TextDelta, Index: 1, Text: "x"},
+			{Type: model.TextDelta, Index: 1, Text: "y"},
+			{Type: model.Finish, Reason: model.FinishStop},
+		}, want: model.Message{Role: "assistant", Content: "xy", Reasoning: "ab"}},
 		{name: "two tool calls in pieces", chunks: append(textChunks("t", "")[:3:3], callChunks(
-			ToolCall{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`},
-			ToolCall{ID: "c2", Name: "bash", Arguments: `{"command":"ls"}`})...),
-			want: Message{Role: "assistant", Content: "t", ToolCalls: []ToolCall{
+			model.ToolCall{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`},
+			model.ToolCall{ID: "c2", Name: "bash", Arguments: `{"command":"ls"}`})...),
+			want: model.Message{Role: "assistant", Content: "t", ToolCalls: []model.ToolCall{
 				{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`},
 				{ID: "c2", Name: "bash", Arguments: `{"command":"ls"}`}}}},
 		{name: "two calls interleaved across five blocks", chunks: interleavedCalls(),
-			want: Message{Role: "assistant", ToolCalls: []ToolCall{
+			want: model.Message{Role: "assistant", ToolCalls: []model.ToolCall{
 				{ID: "c1", Name: "read_file", Arguments: `{"path":"a.txt"}`},
 				{ID: "c2", Name: "list_dir", Arguments: `{"path":"d"}`}}}},
-		{name: "deltas without id grouped by block", chunks: []llmreplay.Chunk{
-			{Type: llmreplay.ToolCallDelta, Index: 0, Name: "bash", ArgumentsDelta: `{"command":`},
-			{Type: llmreplay.ToolCallDelta, Index: 0, ArgumentsDelta: `"ls"}`},
-			{Type: llmreplay.ToolCallDelta, Index: 1, Name: "list_dir", ArgumentsDelta: `{}`},
-			{Type: llmreplay.Finish, Reason: llmreplay.FinishToolCalls},
-		}, want: Message{Role: "assistant", ToolCalls: []ToolCall{
+		{name: "deltas without id grouped by block", chunks: []model.Chunk{
+			{Type: model.ToolCallDelta, Index: 0, Name: "bash", ArgumentsDelta: `{"command":`},
+			{Type: model.ToolCallDelta, Index: 0, ArgumentsDelta: `"ls"}`},
+			{Type: model.ToolCallDelta, Index: 1, Name: "list_dir", ArgumentsDelta: `{}`},
+			{Type: model.Finish, Reason: model.FinishToolCalls},
+		}, want: model.Message{Role: "assistant", ToolCalls: []model.ToolCall{
 			{Name: "bash", Arguments: `{"command":"ls"}`},
 			{Name: "list_dir", Arguments: `{}`}}}},
-		{name: "an id after id-less deltas of the block", chunks: []llmreplay.Chunk{
-			{Type: llmreplay.ToolCallDelta, Index: 0, Name: "bash", ArgumentsDelta: `{"command":`},
-			{Type: llmreplay.ToolCallDelta, Index: 0, ID: "c1", ArgumentsDelta: `"ls"}`},
-			{Type: llmreplay.ToolCallDelta, Index: 1, ID: "c1", ArgumentsDelta: ``},
-			{Type: llmreplay.Finish, Reason: llmreplay.FinishToolCalls},
-		}, want: Message{Role: "assistant", ToolCalls: []ToolCall{
+		{name: "an id after id-less deltas of the block", chunks: []model.Chunk{
+			{Type: model.ToolCallDelta, Index: 0, Name: "bash", ArgumentsDelta: `{"command":`},
+			{Type: model.ToolCallDelta, Index: 0, ID: "c1", ArgumentsDelta: `"ls"}`},
+			{Type: model.ToolCallDelta, Index: 1, ID: "c1", ArgumentsDelta: ``},
+			{Type: model.Finish, Reason: model.FinishToolCalls},
+		}, want: model.Message{Role: "assistant", ToolCalls: []model.ToolCall{
 			{ID: "c1", Name: "bash", Arguments: `{"command":"ls"}`}}}},
-		{name: "max-tokens drops tool calls", chunks: []llmreplay.Chunk{
-			{Type: llmreplay.ToolCallDelta, Index: 0, ID: "c1", Name: "bash", ArgumentsDelta: `{"comm`},
-			{Type: llmreplay.Finish, Reason: llmreplay.FinishMaxTokens},
-		}, want: Message{Role: "assistant"}},
-		{name: "chunks after finish are ignored", chunks: []llmreplay.Chunk{
-			{Type: llmreplay.TextDelta, Text: "a"},
-			{Type: llmreplay.Finish, Reason: llmreplay.FinishStop},
-			{Type: llmreplay.TextDelta, Text: "b"},
-		}, want: Message{Role: "assistant", Content: "a"}},
+		{name: "max-tokens drops tool calls", chunks: []model.Chunk{
+			{Type: model.ToolCallDelta, Index: 0, ID: "c1", Name: "bash", ArgumentsDelta: `{"comm`},
+			{Type: model.Finish, Reason: model.FinishMaxTokens},
+		}, want: model.Message{Role: "assistant"}},
+		{name: "chunks after finish are ignored", chunks: []model.Chunk{
+			{Type: model.TextDelta, Text: "a"},
+			{Type: model.Finish, Reason: model.FinishStop},
+			{Type: model.TextDelta, Text: "b"},
+		}, want: model.Message{Role: "assistant", Content: "a"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var r reply
@@ -76,8 +76,8 @@ func TestReplyAssemblesChunks(t *testing.T) {
 // interleavedCalls is a message whose two tool calls' deltas alternate, as
 // the deepseek decoder renders it: a new block at every switch (five in
 // all), the id on every delta, the name only on a call's first.
-func interleavedCalls() []llmreplay.Chunk {
-	var cs []llmreplay.Chunk
+func interleavedCalls() []model.Chunk {
+	var cs []model.Chunk
 	for i, d := range []struct{ id, name, args string }{
 		{"c1", "read_file", `{"pa`}, // block 0
 		{"c2", "list_dir", `{"pa`},  // block 1
@@ -87,19 +87,19 @@ func interleavedCalls() []llmreplay.Chunk {
 		{"c1", "", ``},              // block 4
 	} {
 		if i > 0 && d.id == cs[len(cs)-1].ID {
-			cs = append(cs, llmreplay.Chunk{Type: llmreplay.ToolCallDelta, Index: cs[len(cs)-1].Index, ID: d.id, Name: d.name, ArgumentsDelta: d.args})
+			cs = append(cs, model.Chunk{Type: model.ToolCallDelta, Index: cs[len(cs)-1].Index, ID: d.id, Name: d.name, ArgumentsDelta: d.args})
 			continue
 		}
 		block := 0
 		if i > 0 {
 			block = cs[len(cs)-1].Index + 1
-			cs = append(cs, llmreplay.Chunk{Type: llmreplay.BlockEnd, Index: block - 1})
+			cs = append(cs, model.Chunk{Type: model.BlockEnd, Index: block - 1})
 		}
 		cs = append(cs,
-			llmreplay.Chunk{Type: llmreplay.BlockStart, Index: block, BlockType: llmreplay.BlockToolCall},
-			llmreplay.Chunk{Type: llmreplay.ToolCallDelta, Index: block, ID: d.id, Name: d.name, ArgumentsDelta: d.args})
+			model.Chunk{Type: model.BlockStart, Index: block, BlockType: model.BlockToolCall},
+			model.Chunk{Type: model.ToolCallDelta, Index: block, ID: d.id, Name: d.name, ArgumentsDelta: d.args})
 	}
-	return append(cs, llmreplay.Chunk{Type: llmreplay.BlockEnd, Index: cs[len(cs)-1].Index}, llmreplay.Chunk{Type: llmreplay.Finish, Reason: llmreplay.FinishToolCalls})
+	return append(cs, model.Chunk{Type: model.BlockEnd, Index: cs[len(cs)-1].Index}, model.Chunk{Type: model.Finish, Reason: model.FinishToolCalls})
 }
 
 // TestInterleavedToolCallsRunOnce: a message whose two calls span five
@@ -119,20 +119,20 @@ func TestInterleavedToolCallsRunOnce(t *testing.T) {
 	if diff := cmp.Diff([]string{"c1: A", "c2: x\n"}, toolMessages(reqs)); diff != "" {
 		t.Errorf("tool messages (-want +got):\n%s", diff)
 	}
-	var calls []ToolCall
+	var calls []model.ToolCall
 	for _, m := range reqs[len(reqs)-1].Messages {
 		calls = append(calls, m.ToolCalls...)
 	}
-	want := []ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a.txt"}`}, {ID: "c2", Name: "list_dir", Arguments: `{"path":"d"}`}}
+	want := []model.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a.txt"}`}, {ID: "c2", Name: "list_dir", Arguments: `{"path":"d"}`}}
 	if diff := cmp.Diff(want, calls); diff != "" {
 		t.Errorf("tool calls sent back (-want +got):\n%s", diff)
 	}
 }
 
-func blockCount(cs []llmreplay.Chunk) int {
+func blockCount(cs []model.Chunk) int {
 	n := 0
 	for _, c := range cs {
-		if c.Type == llmreplay.BlockStart {
+		if c.Type == model.BlockStart {
 			n++
 		}
 	}

@@ -12,7 +12,8 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/acpsnap/acpsnap/internal/fspath"
-	"github.com/acpsnap/acpsnap/internal/sessionlog"
+	"github.com/acpsnap/acpsnap/model"
+	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // session is one conversation with its own log: a primary session the
@@ -34,7 +35,7 @@ type session struct {
 	cancel     context.CancelCauseFunc
 
 	turnMu  sync.Mutex // serializes turns; guards history and turns
-	history []Message
+	history []model.Message
 	turns   int
 }
 

@@ -6,10 +6,12 @@ import (
 	"sync"
 
 	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/acpsnap/acpsnap/model"
 )
 
 var taskTool = &tool{
-	spec: ToolSpec{
+	spec: model.ToolSpec{
 		Name: toolTask,
 		Description: "Delegate a read-only investigation to a subagent that can read files and list directories. " +
 			"Its final answer is the result. Several task calls in one message run concurrently.",
@@ -20,7 +22,7 @@ var taskTool = &tool{
 	},
 	kind:  acp.ToolKindThink,
 	title: titled("Task:", "description", "Task"),
-	run: func(*turn, ToolCall) (string, error) {
+	run: func(*turn, model.ToolCall) (string, error) {
 		return "", errors.New("task calls run as a batch") // never called: runTools hands task calls to runTasks
 	},
 }
@@ -39,7 +41,7 @@ type subagentJob struct {
 // is call order), logging subagent/descriptor for each; then runs their
 // turns concurrently; then, after all have ended, records the results in
 // call order. Results stay nil when the turn was cancelled.
-func (t *turn) runTasks(calls []ToolCall, idx []int, results []*Message) {
+func (t *turn) runTasks(calls []model.ToolCall, idx []int, results []*model.Message) {
 	type early struct {
 		content string
 		isErr   bool
@@ -81,7 +83,7 @@ func (t *turn) runTasks(calls []ToolCall, idx []int, results []*Message) {
 }
 
 // spawn validates a task call and creates its child session.
-func (t *turn) spawn(c ToolCall) (*subagentJob, error) {
+func (t *turn) spawn(c model.ToolCall) (*subagentJob, error) {
 	var a struct {
 		Description string `json:"description"`
 		Prompt      string `json:"prompt"`

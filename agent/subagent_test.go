@@ -11,8 +11,8 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/internal/sessionlog"
-	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/model"
+	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // barrier releases its waiters once n of them have arrived.
@@ -27,7 +27,7 @@ func newBarrier(n int) *barrier { return &barrier{n: n, release: make(chan struc
 // gate is an attempt that waits at the barrier (or for cancellation), then
 // runs next: two gated children can only finish if they run concurrently.
 func (b *barrier) gate(next attempt) attempt {
-	return func(ctx context.Context, req Request, emit func(llmreplay.Chunk) error) error {
+	return func(ctx context.Context, req model.Request, emit func(model.Chunk) error) error {
 		b.mu.Lock()
 		b.n--
 		if b.n == 0 {

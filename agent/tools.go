@@ -6,15 +6,17 @@ import (
 	"strings"
 
 	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/acpsnap/acpsnap/model"
 )
 
 // tool is one tool the model may call.
 type tool struct {
-	spec  ToolSpec
+	spec  model.ToolSpec
 	kind  acp.ToolKind
-	asks  bool                                      // asks permission in "ask" mode
-	title func(args map[string]any) string          // the client-facing title
-	run   func(t *turn, c ToolCall) (string, error) // the result text, or an error the model sees
+	asks  bool                                            // asks permission in "ask" mode
+	title func(args map[string]any) string                // the client-facing title
+	run   func(t *turn, c model.ToolCall) (string, error) // the result text, or an error the model sees
 }
 
 // Tool names.
@@ -63,12 +65,12 @@ func decodeArgs(raw string, v any) error {
 // then the task calls as one concurrent batch. It returns false when the
 // turn was cancelled; calls left without a result then get a "cancelled"
 // error result.
-func (t *turn) runTools(calls []ToolCall) bool {
+func (t *turn) runTools(calls []model.ToolCall) bool {
 	for _, c := range calls {
 		t.s.event(evToolCall, toolCallData{Turn: t.n, Step: t.step, CallID: c.ID, Name: c.Name, Arguments: c.Arguments})
 		t.s.notify(t.startUpdate(c))
 	}
-	results := make([]*Message, len(calls))
+	results := make([]*model.Message, len(calls))
 	var tasks []int
 	for i, c := range calls {
 		if c.Name == toolTask && t.s.lookup(toolTask) != nil {
@@ -94,7 +96,7 @@ func (t *turn) runTools(calls []ToolCall) bool {
 
 // runTool runs one non-task call: permission (in ask mode), in_progress,
 // the tool, its result. It returns nil when the turn was cancelled.
-func (t *turn) runTool(c ToolCall) *Message {
+func (t *turn) runTool(c model.ToolCall) *model.Message {
 	tl := t.s.lookup(c.Name)
 	if tl == nil {
 		return t.finish(c, fmt.Sprintf("unknown tool %q", c.Name), true)
@@ -123,7 +125,7 @@ func (t *turn) runTool(c ToolCall) *Message {
 
 // finish logs a call's result, closes it on the client (completed or
 // failed) and returns the tool message for the history.
-func (t *turn) finish(c ToolCall, content string, isErr bool) *Message {
+func (t *turn) finish(c model.ToolCall, content string, isErr bool) *model.Message {
 	t.s.event(evToolResult, toolResultData{Turn: t.n, Step: t.step, CallID: c.ID, Content: content, Error: isErr})
 	status := acp.ToolCallStatusCompleted
 	if isErr {
@@ -132,12 +134,12 @@ func (t *turn) finish(c ToolCall, content string, isErr bool) *Message {
 	t.s.notify(acp.UpdateToolCall(acp.ToolCallId(c.ID),
 		acp.WithUpdateStatus(status),
 		acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock(content))})))
-	return &Message{Role: "tool", ToolCallID: c.ID, Content: content}
+	return &model.Message{Role: "tool", ToolCallID: c.ID, Content: content}
 }
 
 // startUpdate is the tool_call announcement of a call: title, kind, raw
 // input, status pending.
-func (t *turn) startUpdate(c ToolCall) acp.SessionUpdate {
+func (t *turn) startUpdate(c model.ToolCall) acp.SessionUpdate {
 	title, kind := c.Name, acp.ToolKindOther
 	var args map[string]any
 	_ = json.Unmarshal([]byte(c.Arguments), &args)

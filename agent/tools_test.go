@@ -12,6 +12,8 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/acpsnap/acpsnap/model"
 )
 
 // seed writes files (a name ending in "/" is a directory) under dir.
@@ -65,7 +67,7 @@ func TestLocalTools(t *testing.T) {
 	type testCase struct {
 		name  string
 		seed  map[string]string
-		call  ToolCall
+		call  model.ToolCall
 		want  string // the result; {{cwd}} stands for the session cwd
 		isErr bool
 		files map[string]string // file contents afterwards
@@ -79,7 +81,7 @@ func TestLocalTools(t *testing.T) {
 		{name: "read escaping path", call: call("c1", "read_file", map[string]any{"path": "../x"}), want: `path "../x" is outside the working directory`, isErr: true},
 		{name: "read absolute outside", call: call("c1", "read_file", map[string]any{"path": "/etc/hostname"}), want: `path "/etc/hostname" is outside the working directory`, isErr: true},
 		{name: "read absolute inside", seed: abc, call: call("c1", "read_file", map[string]any{"path": "{{cwd}}/a.txt", "limit": 1}), want: "1\n"},
-		{name: "invalid arguments", call: ToolCall{ID: "c1", Name: "read_file", Arguments: `{"path":`}, want: "invalid arguments: unexpected end of JSON input", isErr: true},
+		{name: "invalid arguments", call: model.ToolCall{ID: "c1", Name: "read_file", Arguments: `{"path":`}, want: "invalid arguments: unexpected end of JSON input", isErr: true},
 		{name: "write new file", call: call("c1", "write_file", map[string]any{"path": "d/b.txt", "content": "hi"}), want: "wrote 2 bytes to d/b.txt", files: map[string]string{"d/b.txt": "hi"}},
 		{name: "write without content", call: call("c1", "write_file", map[string]any{"path": "b.txt"}), want: "content is required", isErr: true},
 		{name: "edit once", seed: map[string]string{"a.txt": "hello world"}, call: call("c1", "edit_file", map[string]any{"path": "a.txt", "old_string": "world", "new_string": "there"}),
@@ -379,7 +381,7 @@ func TestSymlinkOutOfCwdRefused(t *testing.T) {
 	seed(t, outside, map[string]string{"secret.txt": "s3cret\n"})
 	type testCase struct {
 		name  string
-		call  ToolCall
+		call  model.ToolCall
 		want  string
 		isErr bool
 		files map[string]string // files in the cwd afterwards

@@ -7,7 +7,7 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
-	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/model"
 )
 
 // errAborted reports that the turn's context ended; the turn's cause says
@@ -43,7 +43,7 @@ func (s *session) runTurn(ctx context.Context, cancel context.CancelCauseFunc, c
 	t := &turn{s: s, ctx: ctx, n: s.turns}
 	s.event(evTurnStart, turnData{Turn: t.n})
 	s.event(evUserMessage, userMessageData{Turn: t.n, ID: s.srv.cfg.NewID(), Content: content})
-	s.history = append(s.history, Message{Role: "user", Content: promptText(content)})
+	s.history = append(s.history, model.Message{Role: "user", Content: promptText(content)})
 	out := t.loop()
 	s.event(evTurnEnd, turnEndData{Turn: t.n, Reason: out.reason})
 	return out
@@ -87,7 +87,7 @@ func (t *turn) runStep() (out turnOutcome, done bool) {
 	t.s.history = append(t.s.history, msg)
 	t.lastText = msg.Content
 	switch {
-	case r.finish.Reason == llmreplay.FinishMaxTokens:
+	case r.finish.Reason == model.FinishMaxTokens:
 		return turnOutcome{stop: acp.StopReasonMaxTokens, reason: endReason{Kind: endMaxTokens}, text: msg.Content}, true
 	case len(msg.ToolCalls) == 0:
 		return turnOutcome{stop: acp.StopReasonEndTurn, reason: endReason{Kind: endCompleted}, text: msg.Content}, true
@@ -98,23 +98,23 @@ func (t *turn) runStep() (out turnOutcome, done bool) {
 	return turnOutcome{}, false
 }
 
-func (t *turn) request() Request {
-	specs := make([]ToolSpec, len(t.s.tools))
+func (t *turn) request() model.Request {
+	specs := make([]model.ToolSpec, len(t.s.tools))
 	for i, tl := range t.s.tools {
 		specs[i] = tl.spec
 	}
-	return Request{
+	return model.Request{
 		SessionID: t.s.id, SpawnedBy: t.s.spawnedBy, Cwd: t.s.cwd,
 		Model: t.s.srv.cfg.Model, System: t.s.system,
-		Messages: append([]Message(nil), t.s.history...), Tools: specs,
+		Messages: append([]model.Message(nil), t.s.history...), Tools: specs,
 	}
 }
 
 // callModel streams one model call, retrying once, within the same step,
 // after a retryable provider error (RATE_LIMIT, UNAVAILABLE).
-func (t *turn) callModel(req Request) (*reply, error) {
+func (t *turn) callModel(req model.Request) (*reply, error) {
 	r, err := t.stream(req)
-	var pe *llmreplay.ProviderError
+	var pe *model.ProviderError
 	if err != nil && t.ctx.Err() == nil && errors.As(err, &pe) && pe.Retryable() {
 		t.s.srv.diag("session %s: turn %d step %d: %v; retrying once", t.s.id, t.n, t.step, pe)
 		if !t.pause(t.s.srv.cfg.RetryDelay) {
@@ -145,9 +145,9 @@ func (t *turn) pause(d time.Duration) bool {
 // arrives. A failed attempt ends with a logged finish{reason:error} chunk
 // carrying the error's message and code, and returns a ProviderError; a
 // model-side error finish (already logged) returns one without a code.
-func (t *turn) stream(req Request) (*reply, error) {
+func (t *turn) stream(req model.Request) (*reply, error) {
 	r := &reply{}
-	err := t.s.srv.cfg.Provider.Stream(t.ctx, req, func(c llmreplay.Chunk) error {
+	err := t.s.srv.cfg.Provider.Stream(t.ctx, req, func(c model.Chunk) error {
 		if err := t.ctx.Err(); err != nil {
 			return err
 		}
@@ -159,34 +159,34 @@ func (t *turn) stream(req Request) (*reply, error) {
 	if t.ctx.Err() != nil {
 		return nil, errAborted
 	}
-	var pe *llmreplay.ProviderError
+	var pe *model.ProviderError
 	switch {
 	case err != nil:
 		if !errors.As(err, &pe) {
-			pe = &llmreplay.ProviderError{Code: "INTERNAL", Message: err.Error()}
+			pe = &model.ProviderError{Code: "INTERNAL", Message: err.Error()}
 		}
 	case r.finish == nil:
-		pe = &llmreplay.ProviderError{Code: "STREAM", Message: "the model stream ended without a finish chunk"}
-	case r.finish.Reason == llmreplay.FinishError:
+		pe = &model.ProviderError{Code: "STREAM", Message: "the model stream ended without a finish chunk"}
+	case r.finish.Reason == model.FinishError:
 		msg := r.finish.Error
 		if msg == "" {
 			msg = "the model finished with an error"
 		}
-		return nil, &llmreplay.ProviderError{Code: r.finish.Code, Message: msg}
+		return nil, &model.ProviderError{Code: r.finish.Code, Message: msg}
 	default:
 		return r, nil
 	}
-	fin := llmreplay.Chunk{Type: llmreplay.Finish, Reason: llmreplay.FinishError, Error: pe.Message, Code: pe.Code}
+	fin := model.Chunk{Type: model.Finish, Reason: model.FinishError, Error: pe.Message, Code: pe.Code}
 	t.s.event(evAssistantChunk, chunkData{Turn: t.n, Step: t.step, Chunk: fin})
 	return nil, pe
 }
 
 // forward streams text and reasoning to the client as they arrive.
-func (t *turn) forward(c llmreplay.Chunk) {
+func (t *turn) forward(c model.Chunk) {
 	switch c.Type {
-	case llmreplay.TextDelta:
+	case model.TextDelta:
 		t.s.notify(acp.UpdateAgentMessageText(c.Text))
-	case llmreplay.ReasoningDelta:
+	case model.ReasoningDelta:
 		t.s.notify(acp.UpdateAgentThoughtText(c.Text))
 	}
 }
@@ -198,9 +198,9 @@ func (t *turn) failed(err error) turnOutcome {
 	if errors.Is(err, errAborted) || t.stopped() {
 		return t.aborted()
 	}
-	var pe *llmreplay.ProviderError
+	var pe *model.ProviderError
 	if !errors.As(err, &pe) {
-		pe = &llmreplay.ProviderError{Code: "INTERNAL", Message: err.Error()}
+		pe = &model.ProviderError{Code: "INTERNAL", Message: err.Error()}
 	}
 	data := map[string]any{"message": pe.Message}
 	if pe.Code != "" {

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/acpsnap/acpsnap/internal/sessionlog"
 	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // Log is one harvested session log: its raw bytes and its parsed header.

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acpsnap/acpsnap/internal/sessionlog"
 	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // BenchmarkDerive derives the replay script of a large session log, written

@@ -5,7 +5,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/sessionlog"
+	"github.com/acpsnap/acpsnap/internal/jsonpos"
+	"github.com/acpsnap/acpsnap/model"
+	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // UnterminatedError reports a model call that ends without a finish chunk:
@@ -78,7 +80,7 @@ func Derive(r io.Reader, name string) (Script, error) {
 // call is one model call being collected.
 type call struct {
 	turn, step, line int
-	chunks           []Chunk
+	chunks           []model.Chunk
 }
 
 // deriver is the state of one derivation.
@@ -155,7 +157,7 @@ func (d *deriver) endStep() {
 	if st == nil || len(d.script)-st.first != 1 {
 		return
 	}
-	if e := d.script[st.first]; e.Kind != KindThrow || !(&ProviderError{Code: e.Code}).Retryable() {
+	if e := d.script[st.first]; e.Kind != KindThrow || !(&model.ProviderError{Code: e.Code}).Retryable() {
 		return
 	}
 	d.unterminatedCall(&call{turn: st.turn, step: st.step, line: st.line})
@@ -180,7 +182,7 @@ func (d *deriver) chunk(ev sessionlog.Event) error {
 		d.open = &call{turn: turn, step: step, line: ev.Line}
 	}
 	d.open.chunks = append(d.open.chunks, c)
-	if c.Type == Finish {
+	if c.Type == model.Finish {
 		d.script = append(d.script, entryOf(d.open.chunks))
 		d.open = nil
 	}
@@ -233,15 +235,15 @@ func (d *deriver) unterminatedCall(c *call) {
 	d.unterminated = append(d.unterminated, UnterminatedError{File: d.name, Line: c.line, Index: len(d.script), Turn: c.turn, Step: c.step})
 	chunks := c.chunks
 	if chunks == nil {
-		chunks = []Chunk{}
+		chunks = []model.Chunk{}
 	}
 	d.script = append(d.script, Entry{Kind: KindChunks, Chunks: chunks})
 }
 
 // entryOf turns the chunks of a call closed by a finish into its entry.
-func entryOf(chunks []Chunk) Entry {
+func entryOf(chunks []model.Chunk) Entry {
 	last := chunks[len(chunks)-1]
-	if last.Reason == FinishError && last.Code != "" {
+	if last.Reason == model.FinishError && last.Code != "" {
 		return Entry{Kind: KindThrow, Chunks: chunks[:len(chunks)-1], Message: last.Error, Code: last.Code}
 	}
 	return Entry{Kind: KindChunks, Chunks: chunks}
@@ -249,15 +251,14 @@ func entryOf(chunks []Chunk) Entry {
 
 // chunkEvent decodes the data {turn, step, chunk} of an assistant/chunk
 // event strictly; errors read "name:line: $.data.chunk.type: ...".
-func chunkEvent(name string, ev sessionlog.Event) (turn, step int, c Chunk, err error) {
-	d := &doc{name: name, data: ev.Data, line0: ev.Line - 1}
-	v := value{raw: ev.Data, path: "$.data"}
-	if len(v.raw) == 0 {
-		return 0, 0, c, d.errorf(0, v.path, "missing")
+func chunkEvent(name string, ev sessionlog.Event) (turn, step int, c model.Chunk, err error) {
+	d, v, err := parseData(name, ev)
+	if err != nil {
+		return 0, 0, c, err
 	}
-	m, err := d.members(v, "an assistant/chunk data")
+	m, err := d.Members(v, "an assistant/chunk data")
 	if err == nil {
-		err = d.checkMembers(v, m, []string{"turn", "step", "chunk"}, nil)
+		err = d.CheckMembers(v, m, []string{"turn", "step", "chunk"}, nil)
 	}
 	if err == nil {
 		turn, err = d.positive(m["turn"])
@@ -279,9 +280,11 @@ func numbersOf(name string, ev sessionlog.Event, what string, keys ...string) ([
 	if len(ev.Data) == 0 {
 		return nil, nil
 	}
-	d := &doc{name: name, data: ev.Data, line0: ev.Line - 1}
-	v := value{raw: ev.Data, path: "$.data"}
-	m, err := d.members(v, what)
+	d, v, err := parseData(name, ev)
+	if err != nil {
+		return nil, err
+	}
+	m, err := d.Members(v, what)
 	if err != nil {
 		return nil, err
 	}
@@ -298,7 +301,7 @@ func numbersOf(name string, ev sessionlog.Event, what string, keys ...string) ([
 	for i, k := range keys {
 		mv, ok := m[k]
 		if !ok {
-			return nil, d.errorf(v.off, v.path+"."+k, "missing")
+			return nil, d.Errorf(v.Off, v.Path+"."+k, "missing")
 		}
 		if out[i], err = d.positive(mv); err != nil {
 			return nil, err
@@ -308,10 +311,10 @@ func numbersOf(name string, ev sessionlog.Event, what string, keys ...string) ([
 }
 
 // positive decodes an integer of at least 1 (turns and steps count from 1).
-func (d *doc) positive(v value) (int, error) {
-	n, err := d.integer(v)
+func (d *doc) positive(v jsonpos.Value) (int, error) {
+	n, err := d.Int(v)
 	if err == nil && n < 1 {
-		err = d.errorf(v.off, v.path, "%d: numbers start at 1", n)
+		err = d.Errorf(v.Off, v.Path, "%d: numbers start at 1", n)
 	}
 	return n, err
 }

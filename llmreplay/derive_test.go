@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/internal/sessionlog"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/acpsnap/acpsnap/model"
+	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 const header = `{"type":"session","version":1,"id":"{{session:1}}","createdAt":0,"cwd":"{{cwd}}","delegationDepth":0}`
@@ -54,9 +56,9 @@ const (
 )
 
 var (
-	text  = Chunk{Type: TextDelta, Text: "hi"}
-	stop  = Chunk{Type: Finish, Reason: FinishStop}
-	start = Chunk{Type: BlockStart, BlockType: BlockText}
+	text  = model.Chunk{Type: model.TextDelta, Text: "hi"}
+	stop  = model.Chunk{Type: model.Finish, Reason: model.FinishStop}
+	start = model.Chunk{Type: model.BlockStart, BlockType: model.BlockText}
 )
 
 func TestDerive(t *testing.T) {
@@ -69,38 +71,38 @@ func TestDerive(t *testing.T) {
 		{"no model call", logOf(`turn/start {"turn":1}`, `turn/end {"turn":1,"reason":{"kind":"completed"}}`), Script{}},
 		{"one call, other events ignored", logOf(`step/start {"turn":1,"step":1}`, ev(1, 1, cStart), ev(1, 1, cText), ev(1, 1, cEnd),
 			`assistant/message {"turn":1,"step":1,"id":"m","text":"hi"}`, ev(1, 1, cUsage), ev(1, 1, cStop), `step/end {"turn":1,"step":1}`),
-			Script{{Kind: KindChunks, Chunks: []Chunk{start, text, {Type: BlockEnd}, {Type: Usage, InputTokens: 3, OutputTokens: 4}, stop}}}},
+			Script{{Kind: KindChunks, Chunks: []model.Chunk{start, text, {Type: model.BlockEnd}, {Type: model.Usage, InputTokens: 3, OutputTokens: 4}, stop}}}},
 		{"steps and turns", logOf(ev(1, 1, cCalled), ev(1, 1, cTools), `tool/call {"turn":1,"step":1,"callId":"{{toolCall:1}}","name":"bash","arguments":"{}"}`,
 			ev(1, 2, cText), ev(1, 2, cStop), ev(2, 1, cStop)),
 			Script{
-				{Kind: KindChunks, Chunks: []Chunk{{Type: ToolCallDelta, ID: "{{toolCall:1}}", Name: "bash", ArgumentsDelta: "{}"}, {Type: Finish, Reason: FinishToolCalls}}},
-				{Kind: KindChunks, Chunks: []Chunk{text, stop}},
-				{Kind: KindChunks, Chunks: []Chunk{stop}},
+				{Kind: KindChunks, Chunks: []model.Chunk{{Type: model.ToolCallDelta, ID: "{{toolCall:1}}", Name: "bash", ArgumentsDelta: "{}"}, {Type: model.Finish, Reason: model.FinishToolCalls}}},
+				{Kind: KindChunks, Chunks: []model.Chunk{text, stop}},
+				{Kind: KindChunks, Chunks: []model.Chunk{stop}},
 			}},
 		{"retry in one step splits at the finish", logOf(ev(1, 1, cStart), ev(1, 1, cRate), ev(1, 1, cText), ev(1, 1, cStop)),
 			Script{
-				{Kind: KindThrow, Chunks: []Chunk{start}, Message: "slow down", Code: "RATE_LIMIT"},
-				{Kind: KindChunks, Chunks: []Chunk{text, stop}},
+				{Kind: KindThrow, Chunks: []model.Chunk{start}, Message: "slow down", Code: "RATE_LIMIT"},
+				{Kind: KindChunks, Chunks: []model.Chunk{text, stop}},
 			}},
-		{"throw without prefix", logOf(ev(1, 1, cRate)), Script{{Kind: KindThrow, Chunks: []Chunk{}, Message: "slow down", Code: "RATE_LIMIT"}}},
+		{"throw without prefix", logOf(ev(1, 1, cRate)), Script{{Kind: KindThrow, Chunks: []model.Chunk{}, Message: "slow down", Code: "RATE_LIMIT"}}},
 		{"model-side error stays chunks", logOf(ev(1, 1, cText), ev(1, 1, cModel)),
-			Script{{Kind: KindChunks, Chunks: []Chunk{text, {Type: Finish, Reason: FinishError, Error: "refused"}}}}},
+			Script{{Kind: KindChunks, Chunks: []model.Chunk{text, {Type: model.Finish, Reason: model.FinishError, Error: "refused"}}}}},
 		{"headers open the calls of their steps", logOf(hdr(1, 1), ev(1, 1, cCalled), ev(1, 1, cTools), stepEnd(1, 1), hdr(1, 2), ev(1, 2, cStop), stepEnd(1, 2)),
 			Script{
-				{Kind: KindChunks, Chunks: []Chunk{{Type: ToolCallDelta, ID: "{{toolCall:1}}", Name: "bash", ArgumentsDelta: "{}"}, {Type: Finish, Reason: FinishToolCalls}}},
-				{Kind: KindChunks, Chunks: []Chunk{stop}},
+				{Kind: KindChunks, Chunks: []model.Chunk{{Type: model.ToolCallDelta, ID: "{{toolCall:1}}", Name: "bash", ArgumentsDelta: "{}"}, {Type: model.Finish, Reason: model.FinishToolCalls}}},
+				{Kind: KindChunks, Chunks: []model.Chunk{stop}},
 			}},
 		{"retry after a header splits at the finish", logOf(hdr(1, 1), ev(1, 1, cStart), ev(1, 1, cRate), ev(1, 1, cText), ev(1, 1, cStop), stepEnd(1, 1)),
 			Script{
-				{Kind: KindThrow, Chunks: []Chunk{start}, Message: "slow down", Code: "RATE_LIMIT"},
-				{Kind: KindChunks, Chunks: []Chunk{text, stop}},
+				{Kind: KindThrow, Chunks: []model.Chunk{start}, Message: "slow down", Code: "RATE_LIMIT"},
+				{Kind: KindChunks, Chunks: []model.Chunk{text, stop}},
 			}},
 		{"retry without prefix after a header", logOf(hdr(1, 1), ev(1, 1, cRate), ev(1, 1, cStop), stepEnd(1, 1), `turn/end {"turn":1,"reason":{"kind":"completed"}}`),
-			Script{{Kind: KindThrow, Chunks: []Chunk{}, Message: "slow down", Code: "RATE_LIMIT"}, {Kind: KindChunks, Chunks: []Chunk{stop}}}},
+			Script{{Kind: KindThrow, Chunks: []model.Chunk{}, Message: "slow down", Code: "RATE_LIMIT"}, {Kind: KindChunks, Chunks: []model.Chunk{stop}}}},
 		{"header without turn and step is ignored", logOf(`request/header {"model":"m","system":"","tools":[]}`, stepEnd(1, 1), ev(1, 1, cStop)),
-			Script{{Kind: KindChunks, Chunks: []Chunk{stop}}}},
+			Script{{Kind: KindChunks, Chunks: []model.Chunk{stop}}}},
 		{"without headers, step/end closes nothing", logOf(ev(1, 1, cRate), stepEnd(1, 1), `step/end {}`, `turn/end []`, ev(1, 1, cStop)),
-			Script{{Kind: KindThrow, Chunks: []Chunk{}, Message: "slow down", Code: "RATE_LIMIT"}, {Kind: KindChunks, Chunks: []Chunk{stop}}}},
+			Script{{Kind: KindThrow, Chunks: []model.Chunk{}, Message: "slow down", Code: "RATE_LIMIT"}, {Kind: KindChunks, Chunks: []model.Chunk{stop}}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -116,7 +118,7 @@ func TestDerive(t *testing.T) {
 }
 
 func TestDeriveUnterminated(t *testing.T) {
-	noChunks := Entry{Kind: KindChunks, Chunks: []Chunk{}}
+	noChunks := Entry{Kind: KindChunks, Chunks: []model.Chunk{}}
 	type testCase struct {
 		name       string
 		log        string
@@ -126,45 +128,45 @@ func TestDeriveUnterminated(t *testing.T) {
 	}
 	tests := []testCase{
 		{"at the end", logOf(ev(1, 1, cStop), `turn/start {"turn":2}`, ev(2, 1, cStart), ev(2, 1, cText)),
-			Script{{Kind: KindChunks, Chunks: []Chunk{stop}}, {Kind: KindChunks, Chunks: []Chunk{start, text}}},
+			Script{{Kind: KindChunks, Chunks: []model.Chunk{stop}}, {Kind: KindChunks, Chunks: []model.Chunk{start, text}}},
 			UnterminatedError{File: "session.jsonl", Line: 4, Index: 1, Turn: 2, Step: 1, More: []UnterminatedError{}},
 			"llmreplay: derive: session.jsonl:4: model call 2 (turn 2, step 1) ends without a finish chunk; the scenario needs a replay.override.json that replaces entry 1 (e.g. with a hang)"},
 		{"followed by a later turn, twice", logOf(ev(1, 1, cStart), ev(2, 1, cStop), ev(3, 1, cText)),
-			Script{{Kind: KindChunks, Chunks: []Chunk{start}}, {Kind: KindChunks, Chunks: []Chunk{stop}}, {Kind: KindChunks, Chunks: []Chunk{text}}},
+			Script{{Kind: KindChunks, Chunks: []model.Chunk{start}}, {Kind: KindChunks, Chunks: []model.Chunk{stop}}, {Kind: KindChunks, Chunks: []model.Chunk{text}}},
 			UnterminatedError{File: "session.jsonl", Line: 2, Index: 0, Turn: 1, Step: 1, More: []UnterminatedError{{File: "session.jsonl", Line: 4, Index: 2, Turn: 3, Step: 1}}},
 			"llmreplay: derive: session.jsonl:2: model call 1 (turn 1, step 1) ends without a finish chunk; the scenario needs a replay.override.json that replaces entry 0 (e.g. with a hang); also session.jsonl:4, entry 2"},
 		{"next step", logOf(ev(1, 1, cText), ev(1, 2, cStop)),
-			Script{{Kind: KindChunks, Chunks: []Chunk{text}}, {Kind: KindChunks, Chunks: []Chunk{stop}}},
+			Script{{Kind: KindChunks, Chunks: []model.Chunk{text}}, {Kind: KindChunks, Chunks: []model.Chunk{stop}}},
 			UnterminatedError{File: "session.jsonl", Line: 2, Index: 0, Turn: 1, Step: 1, More: []UnterminatedError{}},
 			"llmreplay: derive: session.jsonl:2: model call 1 (turn 1, step 1) ends without a finish chunk; the scenario needs a replay.override.json that replaces entry 0 (e.g. with a hang)"},
 		{"no chunk between two complete calls", logOf(`turn/start {"turn":1}`, hdr(1, 1), ev(1, 1, cStop), stepEnd(1, 1), `turn/end {"turn":1,"reason":{"kind":"completed"}}`,
 			`turn/start {"turn":2}`, hdr(2, 1), stepEnd(2, 1), `turn/end {"turn":2,"reason":{"kind":"aborted","by":"user"}}`,
 			`turn/start {"turn":3}`, hdr(3, 1), ev(3, 1, cText), ev(3, 1, cStop), stepEnd(3, 1)),
-			Script{{Kind: KindChunks, Chunks: []Chunk{stop}}, noChunks, {Kind: KindChunks, Chunks: []Chunk{text, stop}}},
+			Script{{Kind: KindChunks, Chunks: []model.Chunk{stop}}, noChunks, {Kind: KindChunks, Chunks: []model.Chunk{text, stop}}},
 			UnterminatedError{File: "session.jsonl", Line: 8, Index: 1, Turn: 2, Step: 1, More: []UnterminatedError{}},
 			"llmreplay: derive: session.jsonl:8: model call 2 (turn 2, step 1) ends without a finish chunk; the scenario needs a replay.override.json that replaces entry 1 (e.g. with a hang)"},
 		{"no chunk before turn/end", logOf(hdr(1, 1), `turn/end {"turn":1,"reason":{"kind":"aborted","by":"user"}}`, ev(1, 1, cStop)),
-			Script{noChunks, {Kind: KindChunks, Chunks: []Chunk{stop}}},
+			Script{noChunks, {Kind: KindChunks, Chunks: []model.Chunk{stop}}},
 			UnterminatedError{File: "session.jsonl", Line: 2, Index: 0, Turn: 1, Step: 1, More: []UnterminatedError{}},
 			"llmreplay: derive: session.jsonl:2: model call 1 (turn 1, step 1) ends without a finish chunk; the scenario needs a replay.override.json that replaces entry 0 (e.g. with a hang)"},
 		{"no chunk before the next header, nor at the end", logOf(hdr(1, 1), hdr(1, 2), ev(1, 2, cStop), hdr(1, 3)),
-			Script{noChunks, {Kind: KindChunks, Chunks: []Chunk{stop}}, noChunks},
+			Script{noChunks, {Kind: KindChunks, Chunks: []model.Chunk{stop}}, noChunks},
 			UnterminatedError{File: "session.jsonl", Line: 2, Index: 0, Turn: 1, Step: 1, More: []UnterminatedError{{File: "session.jsonl", Line: 5, Index: 2, Turn: 1, Step: 3}}},
 			"llmreplay: derive: session.jsonl:2: model call 1 (turn 1, step 1) ends without a finish chunk; the scenario needs a replay.override.json that replaces entry 0 (e.g. with a hang); also session.jsonl:5, entry 2"},
 		{"no chunk of its own step", logOf(hdr(1, 2), ev(1, 1, cStop)),
-			Script{noChunks, {Kind: KindChunks, Chunks: []Chunk{stop}}},
+			Script{noChunks, {Kind: KindChunks, Chunks: []model.Chunk{stop}}},
 			UnterminatedError{File: "session.jsonl", Line: 2, Index: 0, Turn: 1, Step: 2, More: []UnterminatedError{}},
 			"llmreplay: derive: session.jsonl:2: model call 1 (turn 1, step 2) ends without a finish chunk; the scenario needs a replay.override.json that replaces entry 0 (e.g. with a hang)"},
 		{"cancelled in the retry pause: the abandoned retry", logOf(hdr(1, 1), ev(1, 1, cRate), stepEnd(1, 1), `turn/end {"turn":1,"reason":{"kind":"aborted","by":"user"}}`),
-			Script{{Kind: KindThrow, Chunks: []Chunk{}, Message: "slow down", Code: "RATE_LIMIT"}, noChunks},
+			Script{{Kind: KindThrow, Chunks: []model.Chunk{}, Message: "slow down", Code: "RATE_LIMIT"}, noChunks},
 			UnterminatedError{File: "session.jsonl", Line: 2, Index: 1, Turn: 1, Step: 1, AbandonedRetry: true, More: []UnterminatedError{}},
 			"llmreplay: derive: session.jsonl:2: model call 2 (turn 1, step 1) is the retry the agent abandoned when cancelled in its retry pause; a replay makes it, so the scenario needs a replay.override.json that supplies entry 1 (e.g. a hang)"},
 		{"abandoned retry at the end of the log", logOf(hdr(1, 1), ev(1, 1, cRate)),
-			Script{{Kind: KindThrow, Chunks: []Chunk{}, Message: "slow down", Code: "RATE_LIMIT"}, noChunks},
+			Script{{Kind: KindThrow, Chunks: []model.Chunk{}, Message: "slow down", Code: "RATE_LIMIT"}, noChunks},
 			UnterminatedError{File: "session.jsonl", Line: 2, Index: 1, Turn: 1, Step: 1, AbandonedRetry: true, More: []UnterminatedError{}},
 			"llmreplay: derive: session.jsonl:2: model call 2 (turn 1, step 1) is the retry the agent abandoned when cancelled in its retry pause; a replay makes it, so the scenario needs a replay.override.json that supplies entry 1 (e.g. a hang)"},
 		{"partial call, then a call without chunks", logOf(hdr(1, 1), ev(1, 1, cStart), stepEnd(1, 1), hdr(1, 2), stepEnd(1, 2)),
-			Script{{Kind: KindChunks, Chunks: []Chunk{start}}, noChunks},
+			Script{{Kind: KindChunks, Chunks: []model.Chunk{start}}, noChunks},
 			UnterminatedError{File: "session.jsonl", Line: 3, Index: 0, Turn: 1, Step: 1, More: []UnterminatedError{{File: "session.jsonl", Line: 5, Index: 1, Turn: 1, Step: 2}}},
 			"llmreplay: derive: session.jsonl:3: model call 1 (turn 1, step 1) ends without a finish chunk; the scenario needs a replay.override.json that replaces entry 0 (e.g. with a hang); also session.jsonl:5, entry 1"},
 	}
@@ -222,10 +224,10 @@ func TestDeriveErrors(t *testing.T) {
 func TestDeriveRendered(t *testing.T) {
 	want := Script{
 		canonical,
-		{Kind: KindThrow, Chunks: []Chunk{start, text}, Message: "busy", Code: "UNAVAILABLE"},
+		{Kind: KindThrow, Chunks: []model.Chunk{start, text}, Message: "busy", Code: "UNAVAILABLE"},
 		stopEntry("retried"),
-		{Kind: KindThrow, Chunks: []Chunk{}, Message: "", Code: "AUTH"},
-		{Kind: KindChunks, Chunks: []Chunk{{Type: Finish, Reason: FinishError, Error: "model refused"}}},
+		{Kind: KindThrow, Chunks: []model.Chunk{}, Message: "", Code: "AUTH"},
+		{Kind: KindChunks, Chunks: []model.Chunk{{Type: model.Finish, Reason: model.FinishError, Error: "model refused"}}},
 	}
 	log := renderLog(t, sessionlog.Header{ID: "{{session:1}}"}, want)
 	got, err := Derive(bytes.NewReader(log), "session.jsonl")

@@ -33,7 +33,7 @@
 //	    create readyFile (a local relative path, resolved in the request's
 //	    cwd; its directory is created too), then wait for cancellation.
 //
-// Chunks are those of SPEC §3 (see Chunk). Decoding is strict everywhere
+// Chunks are those of SPEC §3 (see model.Chunk). Decoding is strict everywhere
 // (DecodeScript, DecodeOverride, DecodeModel, Derive): exact key sets per
 // entry kind and chunk type, known chunk types, block types and finish
 // reasons, no duplicate keys, no trailing data. Errors carry the file, the
@@ -120,7 +120,7 @@
 //
 // Other tokens ({{message:N}}, {{id:N}}, …) are served as they are.
 //
-// Failures the script cannot answer are *ProviderError{Code: "REPLAY"} whose
+// Failures the script cannot answer are *model.ProviderError{Code: "REPLAY"} whose
 // message says "re-record": script exhausted, unrecorded session (a second
 // primary, a spawner the replay never served, a fixture already serving
 // another session), missing child fixture. Each one, and each overlapping

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/jsonpos"
+	"github.com/acpsnap/acpsnap/model"
 )
 
 // Entry kinds (SPEC §6.1).
@@ -24,7 +26,7 @@ const (
 //	{"kind":"hang","readyFile"?:"…"}
 type Entry struct {
 	Kind      string
-	Chunks    []Chunk
+	Chunks    []model.Chunk
 	Message   string // throw: the provider error message
 	Code      string // throw: the provider error code (RATE_LIMIT, AUTH, …)
 	Accepted  bool   // throw: the provider accepted the request (HTTP 200) and failed mid-stream
@@ -44,7 +46,7 @@ var entryKeys = map[string]struct{ required, optional []string }{
 
 // DecodeScript decodes a script (a JSON array of entries) strictly: exact key
 // sets per kind, known chunk types, and the entry rules of the package
-// documentation. Errors read "name:line: $[i].path: what".
+// documentation. Errors read "name:line: $[i].Path: what".
 func DecodeScript(r io.Reader, name string) (Script, error) {
 	d, root, err := readDoc(r, name)
 	if err == nil {
@@ -70,8 +72,8 @@ func (s *Script) UnmarshalJSON(b []byte) error {
 }
 
 // script decodes the array v of entries.
-func (d *doc) script(v value) (Script, error) {
-	els, err := d.elements(v, "entries")
+func (d *doc) script(v jsonpos.Value) (Script, error) {
+	els, err := d.Elements(v, "entries")
 	if err != nil {
 		return nil, err
 	}
@@ -87,24 +89,24 @@ func (d *doc) script(v value) (Script, error) {
 }
 
 // entry decodes and validates one entry.
-func (d *doc) entry(v value) (Entry, error) {
-	m, err := d.members(v, "an entry")
+func (d *doc) entry(v jsonpos.Value) (Entry, error) {
+	m, err := d.Members(v, "an entry")
 	if err != nil {
 		return Entry{}, err
 	}
 	kv, ok := m["kind"]
 	if !ok {
-		return Entry{}, d.errorf(v.off, v.path+".kind", "missing")
+		return Entry{}, d.Errorf(v.Off, v.Path+".kind", "missing")
 	}
 	var e Entry
-	if e.Kind, err = d.str(kv); err != nil {
+	if e.Kind, err = d.Str(kv); err != nil {
 		return Entry{}, err
 	}
 	keys, ok := entryKeys[e.Kind]
 	if !ok {
-		return Entry{}, d.errorf(kv.off, kv.path, "unknown entry kind %q (want chunks, throw or hang)", e.Kind)
+		return Entry{}, d.Errorf(kv.Off, kv.Path, "unknown entry kind %q (want chunks, throw or hang)", e.Kind)
 	}
-	if err := d.checkMembers(v, m, keys.required, keys.optional); err != nil {
+	if err := d.CheckMembers(v, m, keys.required, keys.optional); err != nil {
 		return Entry{}, err
 	}
 	if err := d.entryFields(m, &e); err != nil {
@@ -115,7 +117,7 @@ func (d *doc) entry(v value) (Entry, error) {
 
 // entryFields decodes the members other than kind into e and checks the
 // rules each kind imposes on them.
-func (d *doc) entryFields(m map[string]value, e *Entry) error {
+func (d *doc) entryFields(m map[string]jsonpos.Value, e *Entry) error {
 	var err error
 	strs := []struct {
 		key string
@@ -123,11 +125,11 @@ func (d *doc) entryFields(m map[string]value, e *Entry) error {
 	}{{"message", &e.Message}, {"code", &e.Code}, {"readyFile", &e.ReadyFile}}
 	for _, f := range strs {
 		if v, ok := m[f.key]; ok && err == nil {
-			*f.dst, err = d.str(v)
+			*f.dst, err = d.Str(v)
 		}
 	}
 	if v, ok := m["accepted"]; ok && err == nil {
-		e.Accepted, err = d.boolean(v)
+		e.Accepted, err = d.Bool(v)
 	}
 	if v, ok := m["chunks"]; ok && err == nil {
 		err = d.entryChunks(v, e)
@@ -136,49 +138,49 @@ func (d *doc) entryFields(m map[string]value, e *Entry) error {
 		return err
 	}
 	if v, ok := m["code"]; ok && e.Code == "" {
-		return d.errorf(v.off, v.path, "empty code: a throw needs a provider error code (RATE_LIMIT, UNAVAILABLE, AUTH, …)")
+		return d.Errorf(v.Off, v.Path, "empty code: a throw needs a provider error code (RATE_LIMIT, UNAVAILABLE, AUTH, …)")
 	}
 	if v, ok := m["readyFile"]; ok && !filepath.IsLocal(e.ReadyFile) {
-		return d.errorf(v.off, v.path, "%q is not a local relative path", e.ReadyFile)
+		return d.Errorf(v.Off, v.Path, "%q is not a local relative path", e.ReadyFile)
 	}
 	return nil
 }
 
 // entryChunks decodes the chunks of e and checks where finish chunks may
 // stand: a chunks entry ends with its only finish, a throw prefix has none.
-func (d *doc) entryChunks(v value, e *Entry) error {
-	els, err := d.elements(v, "chunks")
+func (d *doc) entryChunks(v jsonpos.Value, e *Entry) error {
+	els, err := d.Elements(v, "chunks")
 	if err != nil {
 		return err
 	}
-	e.Chunks = []Chunk{}
+	e.Chunks = []model.Chunk{}
 	for i, el := range els {
 		c, err := d.chunk(el)
 		if err != nil {
 			return err
 		}
 		if msg := finishRule(e.Kind, c, i == len(els)-1); msg != "" {
-			return d.errorf(el.off, el.path, "%s", msg)
+			return d.Errorf(el.Off, el.Path, "%s", msg)
 		}
 		e.Chunks = append(e.Chunks, c)
 	}
 	if e.Kind == KindChunks && len(els) == 0 {
-		return d.errorf(v.off, v.path, "a chunks entry needs at least its finish chunk")
+		return d.Errorf(v.Off, v.Path, "a chunks entry needs at least its finish chunk")
 	}
 	return nil
 }
 
 // finishRule returns what is wrong with chunk c of an entry of the given
 // kind, or "".
-func finishRule(kind string, c Chunk, last bool) string {
+func finishRule(kind string, c model.Chunk, last bool) string {
 	switch {
-	case kind == KindThrow && c.Type == Finish:
+	case kind == KindThrow && c.Type == model.Finish:
 		return "a throw prefix has no finish chunk: the throw itself ends the call"
-	case kind == KindChunks && last && c.Type != Finish:
+	case kind == KindChunks && last && c.Type != model.Finish:
 		return fmt.Sprintf("a chunks entry ends with a finish chunk, not %q", c.Type)
-	case kind == KindChunks && !last && c.Type == Finish:
+	case kind == KindChunks && !last && c.Type == model.Finish:
 		return "finish before the last chunk: one entry is one model call; split it"
-	case kind == KindChunks && c.Type == Finish && c.Reason == FinishError && c.Code != "":
+	case kind == KindChunks && c.Type == model.Finish && c.Reason == model.FinishError && c.Code != "":
 		return "a finish with reason error and a code is a provider error: write it as a throw entry"
 	}
 	return ""
@@ -188,22 +190,22 @@ func finishRule(kind string, c Chunk, last bool) string {
 func (e Entry) MarshalJSON() ([]byte, error) {
 	chunks := e.Chunks
 	if chunks == nil {
-		chunks = []Chunk{}
+		chunks = []model.Chunk{}
 	}
 	var v any
 	switch e.Kind {
 	case KindChunks:
 		v = struct {
-			Kind   string  `json:"kind"`
-			Chunks []Chunk `json:"chunks"`
+			Kind   string        `json:"kind"`
+			Chunks []model.Chunk `json:"chunks"`
 		}{e.Kind, chunks}
 	case KindThrow:
 		v = struct {
-			Kind     string  `json:"kind"`
-			Chunks   []Chunk `json:"chunks"`
-			Message  string  `json:"message"`
-			Code     string  `json:"code"`
-			Accepted bool    `json:"accepted,omitempty"`
+			Kind     string        `json:"kind"`
+			Chunks   []model.Chunk `json:"chunks"`
+			Message  string        `json:"message"`
+			Code     string        `json:"code"`
+			Accepted bool          `json:"accepted,omitempty"`
 		}{e.Kind, chunks, e.Message, e.Code, e.Accepted}
 	case KindHang:
 		v = struct {

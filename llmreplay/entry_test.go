@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/acpsnap/acpsnap/model"
 )
 
 func TestDecodeScript(t *testing.T) {
@@ -17,9 +19,9 @@ func TestDecodeScript(t *testing.T) {
   {"kind": "hang", "readyFile": "dir/ready"}
 ]`
 	want := Script{
-		{Kind: KindChunks, Chunks: []Chunk{{Type: TextDelta, Text: "hi {{cwd}}"}, {Type: Finish, Reason: FinishStop}}},
-		{Kind: KindThrow, Chunks: []Chunk{}, Message: "slow down", Code: "RATE_LIMIT"},
-		{Kind: KindThrow, Chunks: []Chunk{{Type: BlockStart, BlockType: BlockText}}, Message: "cut", Code: "STREAM", Accepted: true},
+		{Kind: KindChunks, Chunks: []model.Chunk{{Type: model.TextDelta, Text: "hi {{cwd}}"}, {Type: model.Finish, Reason: model.FinishStop}}},
+		{Kind: KindThrow, Chunks: []model.Chunk{}, Message: "slow down", Code: "RATE_LIMIT"},
+		{Kind: KindThrow, Chunks: []model.Chunk{{Type: model.BlockStart, BlockType: model.BlockText}}, Message: "cut", Code: "STREAM", Accepted: true},
 		{Kind: KindHang},
 		{Kind: KindHang, ReadyFile: "dir/ready"},
 	}
@@ -159,7 +161,7 @@ func TestScriptUnmarshalJSONError(t *testing.T) {
 }
 
 func TestDecodeModel(t *testing.T) {
-	stop := Entry{Kind: KindChunks, Chunks: []Chunk{{Type: Finish, Reason: FinishStop}}}
+	stop := Entry{Kind: KindChunks, Chunks: []model.Chunk{{Type: model.Finish, Reason: model.FinishStop}}}
 	type testCase struct {
 		name string
 		in   string

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 	"sort"
+
+	"github.com/acpsnap/acpsnap/internal/jsonpos"
+	"github.com/acpsnap/acpsnap/model"
 )
 
 // DecodeModel decodes a model file (`acpsnap new -model FILE`): either a
@@ -24,18 +27,18 @@ func DecodeModel(r io.Reader, name string) (ServerConfig, error) {
 	return ServerConfig{}, fmt.Errorf("llmreplay: decode model: %w", err)
 }
 
-func (d *doc) model(v value) (ServerConfig, error) {
+func (d *doc) model(v jsonpos.Value) (ServerConfig, error) {
 	var cfg ServerConfig
 	var err error
-	if v.raw[0] == '[' {
+	if v.Raw[0] == '[' {
 		cfg.Primary, err = d.servable(v)
 		return cfg, err
 	}
-	m, err := d.members(v, "a model")
+	m, err := d.Members(v, "a model")
 	if err != nil {
 		return cfg, err
 	}
-	if err := d.checkMembers(v, m, []string{"primary"}, []string{"children"}); err != nil {
+	if err := d.CheckMembers(v, m, []string{"primary"}, []string{"children"}); err != nil {
 		return cfg, err
 	}
 	if cfg.Primary, err = d.servable(m["primary"]); err != nil {
@@ -45,7 +48,7 @@ func (d *doc) model(v value) (ServerConfig, error) {
 	if !ok {
 		return cfg, nil
 	}
-	children, err := d.members(cv, "a children")
+	children, err := d.Members(cv, "a children")
 	if err != nil {
 		return cfg, err
 	}
@@ -57,7 +60,7 @@ func (d *doc) model(v value) (ServerConfig, error) {
 	cfg.Children = map[string]Script{}
 	for _, id := range ids {
 		if id == "" {
-			return cfg, d.errorf(children[id].off, children[id].path, "empty tool call id")
+			return cfg, d.Errorf(children[id].Off, children[id].Path, "empty tool call id")
 		}
 		if cfg.Children[id], err = d.servable(children[id]); err != nil {
 			return cfg, err
@@ -71,19 +74,19 @@ func (d *doc) model(v value) (ServerConfig, error) {
 // (reason "error" without a code) other than a ModelStopFormat stop would
 // reach the adapter as an INTERNAL provider error, so a recording would
 // differ from an in-process replay of the same entry.
-func (d *doc) servable(v value) (Script, error) {
+func (d *doc) servable(v jsonpos.Value) (Script, error) {
 	s, err := d.script(v)
 	if err != nil {
 		return nil, err
 	}
-	els, _ := d.elements(v, "entries")
+	els, _ := d.Elements(v, "entries")
 	for i, e := range s {
 		if e.Kind != KindChunks {
 			continue
 		}
 		last := e.Chunks[len(e.Chunks)-1]
-		if _, ok := ModelStopReason(last); last.Reason == FinishError && last.Code == "" && !ok {
-			return nil, d.errorf(els[i].off, fmt.Sprintf("%s.chunks[%d]", els[i].path, len(e.Chunks)-1),
+		if _, ok := ModelStopReason(last); last.Reason == model.FinishError && last.Code == "" && !ok {
+			return nil, d.Errorf(els[i].Off, fmt.Sprintf("%s.chunks[%d]", els[i].Path, len(e.Chunks)-1),
 				"a model-side error finish cannot go over HTTP unless it reads %q (a finish_reason the API may send); use a throw entry with a code for a provider error", fmt.Sprintf(ModelStopFormat, "X"))
 		}
 	}

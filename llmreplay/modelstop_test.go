@@ -3,21 +3,23 @@ package llmreplay
 import (
 	"strings"
 	"testing"
+
+	"github.com/acpsnap/acpsnap/model"
 )
 
 func TestModelStopReason(t *testing.T) {
 	type testCase struct {
-		chunk  Chunk
+		chunk  model.Chunk
 		reason string
 		ok     bool
 	}
 	for _, tc := range []testCase{
-		{Chunk{Type: Finish, Reason: FinishError, Error: `model stopped with finish_reason "content_filter"`}, "content_filter", true},
-		{Chunk{Type: Finish, Reason: FinishError, Error: `model stopped with finish_reason "a b"`}, "a b", true},
-		{Chunk{Type: Finish, Reason: FinishError, Error: `model stopped with finish_reason "x" and more`}, "", false},
-		{Chunk{Type: Finish, Reason: FinishError, Error: "upstream exploded"}, "", false},
-		{Chunk{Type: Finish, Reason: FinishError, Error: `model stopped with finish_reason "x"`, Code: "STREAM"}, "", false},
-		{Chunk{Type: Finish, Reason: FinishStop}, "", false},
+		{model.Chunk{Type: model.Finish, Reason: model.FinishError, Error: `model stopped with finish_reason "content_filter"`}, "content_filter", true},
+		{model.Chunk{Type: model.Finish, Reason: model.FinishError, Error: `model stopped with finish_reason "a b"`}, "a b", true},
+		{model.Chunk{Type: model.Finish, Reason: model.FinishError, Error: `model stopped with finish_reason "x" and more`}, "", false},
+		{model.Chunk{Type: model.Finish, Reason: model.FinishError, Error: "upstream exploded"}, "", false},
+		{model.Chunk{Type: model.Finish, Reason: model.FinishError, Error: `model stopped with finish_reason "x"`, Code: "STREAM"}, "", false},
+		{model.Chunk{Type: model.Finish, Reason: model.FinishStop}, "", false},
 	} {
 		reason, ok := ModelStopReason(tc.chunk)
 		if reason != tc.reason || ok != tc.ok {

@@ -3,6 +3,8 @@ package llmreplay
 import (
 	"fmt"
 	"io"
+
+	"github.com/acpsnap/acpsnap/internal/jsonpos"
 )
 
 // Override is an authored change to the primary session's derived script
@@ -27,7 +29,7 @@ type Patch struct {
 }
 
 // DecodeOverride decodes an override strictly (exact key sets, known chunk
-// types, the entry rules). Errors read "name:line: $.patches[i].path: what".
+// types, the entry rules). Errors read "name:line: $.patches[i].Path: what".
 func DecodeOverride(r io.Reader, name string) (*Override, error) {
 	d, root, err := readDoc(r, name)
 	if err == nil {
@@ -39,21 +41,21 @@ func DecodeOverride(r io.Reader, name string) (*Override, error) {
 	return nil, fmt.Errorf("llmreplay: decode override: %w", err)
 }
 
-func (d *doc) override(v value) (*Override, error) {
-	o := &Override{name: d.name}
+func (d *doc) override(v jsonpos.Value) (*Override, error) {
+	o := &Override{name: d.Name}
 	var err error
-	if v.raw[0] == '[' {
+	if v.Raw[0] == '[' {
 		o.Script, err = d.script(v)
 		return o, err
 	}
-	m, err := d.members(v, "an override (a bare array of entries or a patches)")
+	m, err := d.Members(v, "an override (a bare array of entries or a patches)")
 	if err == nil {
-		err = d.checkMembers(v, m, []string{"patches"}, nil)
+		err = d.CheckMembers(v, m, []string{"patches"}, nil)
 	}
 	if err != nil {
 		return nil, err
 	}
-	els, err := d.elements(m["patches"], "patches")
+	els, err := d.Elements(m["patches"], "patches")
 	if err != nil {
 		return nil, err
 	}
@@ -69,17 +71,17 @@ func (d *doc) override(v value) (*Override, error) {
 }
 
 // patch decodes {"at":i,"entry":{…}}.
-func (d *doc) patch(v value) (Patch, error) {
-	p := Patch{line: d.line(v.off)}
-	m, err := d.members(v, "a patch")
+func (d *doc) patch(v jsonpos.Value) (Patch, error) {
+	p := Patch{line: d.Line(v.Off)}
+	m, err := d.Members(v, "a patch")
 	if err == nil {
-		err = d.checkMembers(v, m, []string{"at", "entry"}, nil)
+		err = d.CheckMembers(v, m, []string{"at", "entry"}, nil)
 	}
 	if err == nil {
-		p.At, err = d.integer(m["at"])
+		p.At, err = d.Int(m["at"])
 	}
 	if err == nil && p.At < 0 {
-		err = d.errorf(m["at"].off, m["at"].path, "%d: entries count from 0", p.At)
+		err = d.Errorf(m["at"].Off, m["at"].Path, "%d: entries count from 0", p.At)
 	}
 	if err == nil {
 		p.Entry, err = d.entry(m["entry"])

@@ -11,7 +11,8 @@ import (
 	"regexp"
 	"sync"
 
-	"github.com/acpsnap/acpsnap/internal/sessionlog"
+	"github.com/acpsnap/acpsnap/model"
+	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // Config says which fixtures a Player serves.
@@ -154,11 +155,11 @@ func randomID() string {
 
 // Stream serves the next entry of req's session through emit: a chunks
 // entry emits its chunks; a throw emits its prefix, then returns a
-// *ProviderError; a hang emits a partial block-start, creates its ready file
+// *model.ProviderError; a hang emits a partial block-start, creates its ready file
 // and returns ctx.Err() once ctx is done. Chunks are token-expanded (see
-// doc.go). Replay failures are *ProviderError{Code: "REPLAY"} and also go to
+// doc.go). Replay failures are *model.ProviderError{Code: "REPLAY"} and also go to
 // the Report.
-func (p *Player) Stream(ctx context.Context, req StreamRequest, emit func(Chunk) error) error {
+func (p *Player) Stream(ctx context.Context, req StreamRequest, emit func(model.Chunk) error) error {
 	e, err := p.take(req)
 	if err != nil {
 		return err
@@ -171,9 +172,9 @@ func (p *Player) Stream(ctx context.Context, req StreamRequest, emit func(Chunk)
 	}
 	switch e.Kind {
 	case KindThrow:
-		return &ProviderError{Code: e.Code, Message: e.Message}
+		return &model.ProviderError{Code: e.Code, Message: e.Message}
 	case KindHang:
-		if err := emit(Chunk{Type: BlockStart, Index: 0, BlockType: BlockText}); err != nil {
+		if err := emit(model.Chunk{Type: model.BlockStart, Index: 0, BlockType: model.BlockText}); err != nil {
 			return err
 		}
 		if e.ReadyFile != "" {
@@ -256,8 +257,8 @@ func (p *Player) bind(req StreamRequest) (*fixture, error) {
 }
 
 // fail records and returns a REPLAY error; p.mu is held.
-func (p *Player) fail(format string, args ...any) *ProviderError {
-	err := &ProviderError{Code: "REPLAY", Message: "llmreplay: " + fmt.Sprintf(format, args...)}
+func (p *Player) fail(format string, args ...any) *model.ProviderError {
+	err := &model.ProviderError{Code: "REPLAY", Message: "llmreplay: " + fmt.Sprintf(format, args...)}
 	p.errs = append(p.errs, err.Error())
 	return err
 }
@@ -285,7 +286,7 @@ func (p *Player) expand(e Entry, cwd string) Entry {
 	ex := func(s string) string { return tokenRE.ReplaceAllStringFunc(s, repl) }
 	out := e
 	out.Message = ex(e.Message)
-	out.Chunks = make([]Chunk, len(e.Chunks))
+	out.Chunks = make([]model.Chunk, len(e.Chunks))
 	for i, c := range e.Chunks {
 		c.Text, c.ID, c.Name, c.ArgumentsDelta, c.Error = ex(c.Text), ex(c.ID), ex(c.Name), ex(c.ArgumentsDelta), ex(c.Error)
 		out.Chunks[i] = c

@@ -11,8 +11,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/internal/sessionlog"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/acpsnap/acpsnap/model"
+	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // counter is a NewID seam: "1", "2", … Safe for concurrent use.
@@ -35,9 +37,9 @@ func childHeader(n, toolCall int) sessionlog.Header {
 }
 
 // collect streams one call and returns what was emitted and the error.
-func collect(p *Player, req StreamRequest) ([]Chunk, error) {
-	var got []Chunk
-	err := p.Stream(context.Background(), req, func(c Chunk) error {
+func collect(p *Player, req StreamRequest) ([]model.Chunk, error) {
+	var got []model.Chunk
+	err := p.Stream(context.Background(), req, func(c model.Chunk) error {
 		got = append(got, c)
 		return nil
 	})
@@ -47,13 +49,13 @@ func collect(p *Player, req StreamRequest) ([]Chunk, error) {
 func TestPlayerServes(t *testing.T) {
 	dir := t.TempDir()
 	script := Script{
-		{Kind: KindChunks, Chunks: []Chunk{
-			{Type: TextDelta, Text: "in {{cwd}} as {{session:1}}, not {{session:2}} nor {{message:1}}"},
-			{Type: ToolCallDelta, Index: 1, ID: "{{toolCall:1}}", Name: "read", ArgumentsDelta: `{"path":"{{cwd}}/a"}`},
-			{Type: ToolCallDelta, Index: 1, ID: "{{toolCall:1}}", ArgumentsDelta: `}`},
-			{Type: ToolCallDelta, Index: 2, ID: "{{toolCall:2}}", Name: "read", ArgumentsDelta: `{}`},
-			{Type: Finish, Reason: FinishToolCalls}}},
-		{Kind: KindThrow, Chunks: []Chunk{{Type: TextDelta, Text: "again {{toolCall:1}}"}}, Message: "busy at {{cwd}}", Code: "UNAVAILABLE"},
+		{Kind: KindChunks, Chunks: []model.Chunk{
+			{Type: model.TextDelta, Text: "in {{cwd}} as {{session:1}}, not {{session:2}} nor {{message:1}}"},
+			{Type: model.ToolCallDelta, Index: 1, ID: "{{toolCall:1}}", Name: "read", ArgumentsDelta: `{"path":"{{cwd}}/a"}`},
+			{Type: model.ToolCallDelta, Index: 1, ID: "{{toolCall:1}}", ArgumentsDelta: `}`},
+			{Type: model.ToolCallDelta, Index: 2, ID: "{{toolCall:2}}", Name: "read", ArgumentsDelta: `{}`},
+			{Type: model.Finish, Reason: model.FinishToolCalls}}},
+		{Kind: KindThrow, Chunks: []model.Chunk{{Type: model.TextDelta, Text: "again {{toolCall:1}}"}}, Message: "busy at {{cwd}}", Code: "UNAVAILABLE"},
 		stopEntry("done"),
 	}
 	p, err := Load(Config{Primary: writeFixture(t, dir, "session.jsonl", primaryHeader, script), NewID: counter()})
@@ -63,12 +65,12 @@ func TestPlayerServes(t *testing.T) {
 	req := StreamRequest{SessionID: "sess-live", Cwd: "/live"}
 
 	got, err := collect(p, req)
-	want := []Chunk{
-		{Type: TextDelta, Text: "in /live as sess-live, not {{session:2}} nor {{message:1}}"},
-		{Type: ToolCallDelta, Index: 1, ID: "call_1", Name: "read", ArgumentsDelta: `{"path":"/live/a"}`},
-		{Type: ToolCallDelta, Index: 1, ID: "call_1", ArgumentsDelta: `}`},
-		{Type: ToolCallDelta, Index: 2, ID: "call_2", Name: "read", ArgumentsDelta: `{}`},
-		{Type: Finish, Reason: FinishToolCalls},
+	want := []model.Chunk{
+		{Type: model.TextDelta, Text: "in /live as sess-live, not {{session:2}} nor {{message:1}}"},
+		{Type: model.ToolCallDelta, Index: 1, ID: "call_1", Name: "read", ArgumentsDelta: `{"path":"/live/a"}`},
+		{Type: model.ToolCallDelta, Index: 1, ID: "call_1", ArgumentsDelta: `}`},
+		{Type: model.ToolCallDelta, Index: 2, ID: "call_2", Name: "read", ArgumentsDelta: `{}`},
+		{Type: model.Finish, Reason: model.FinishToolCalls},
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -78,11 +80,11 @@ func TestPlayerServes(t *testing.T) {
 	}
 
 	got, err = collect(p, req)
-	if diff := cmp.Diff([]Chunk{{Type: TextDelta, Text: "again call_1"}}, got); diff != "" {
+	if diff := cmp.Diff([]model.Chunk{{Type: model.TextDelta, Text: "again call_1"}}, got); diff != "" {
 		t.Errorf("throw prefix (-want +got):\n%s", diff)
 	}
-	var pe *ProviderError
-	if !errors.As(err, &pe) || *pe != (ProviderError{Code: "UNAVAILABLE", Message: "busy at /live"}) {
+	var pe *model.ProviderError
+	if !errors.As(err, &pe) || *pe != (model.ProviderError{Code: "UNAVAILABLE", Message: "busy at /live"}) {
 		t.Errorf("throw error = %#v, want UNAVAILABLE", err)
 	}
 
@@ -113,10 +115,10 @@ func TestPlayerHang(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	req := StreamRequest{SessionID: "s", Cwd: cwd}
-	emitted := make(chan Chunk, 1)
+	emitted := make(chan model.Chunk, 1)
 	done := make(chan error)
-	go func() { done <- p.Stream(ctx, req, func(c Chunk) error { emitted <- c; return nil }) }()
-	if diff := cmp.Diff(Chunk{Type: BlockStart, Index: 0, BlockType: BlockText}, <-emitted); diff != "" {
+	go func() { done <- p.Stream(ctx, req, func(c model.Chunk) error { emitted <- c; return nil }) }()
+	if diff := cmp.Diff(model.Chunk{Type: model.BlockStart, Index: 0, BlockType: model.BlockText}, <-emitted); diff != "" {
 		t.Errorf("partial chunk (-want +got):\n%s", diff)
 	}
 	// A second call of the same session while the first hangs is an error.
@@ -146,7 +148,7 @@ func TestPlayerEmitError(t *testing.T) {
 	}
 	stopErr := errors.New("client gone")
 	req := StreamRequest{SessionID: "s"}
-	if err := p.Stream(context.Background(), req, func(Chunk) error { return stopErr }); err != stopErr {
+	if err := p.Stream(context.Background(), req, func(model.Chunk) error { return stopErr }); err != stopErr {
 		t.Errorf("Stream = %v, want the emit error", err)
 	}
 	// The call counts as served and the session is free again.
@@ -256,9 +258,9 @@ func TestPlayerBindingErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := collect(p, tc.req)
-			var pe *ProviderError
+			var pe *model.ProviderError
 			if !errors.As(err, &pe) || pe.Code != "REPLAY" {
-				t.Fatalf("error = %v, want a REPLAY ProviderError", err)
+				t.Fatalf("error = %v, want a REPLAY model.ProviderError", err)
 			}
 			if diff := cmp.Diff(tc.want, err.Error()); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
@@ -301,9 +303,9 @@ func TestLoadUnterminated(t *testing.T) {
 			testCase{log.name + ": patch elsewhere", log.path, `{"patches":[{"at":0,"entry":{"kind":"hang"}},{"at":2,"entry":{"kind":"hang"}}]}`, nil,
 				notReplaced + derr(log.path, log.line)},
 			testCase{log.name + ": patch replaces it", log.path, `{"patches":[{"at":1,"entry":{"kind":"hang","readyFile":"ready"}}]}`,
-				Script{{Kind: KindChunks, Chunks: []Chunk{stop}}, {Kind: KindHang, ReadyFile: "ready"}, {Kind: KindChunks, Chunks: []Chunk{text, stop}}}, ""},
+				Script{{Kind: KindChunks, Chunks: []model.Chunk{stop}}, {Kind: KindHang, ReadyFile: "ready"}, {Kind: KindChunks, Chunks: []model.Chunk{text, stop}}}, ""},
 			testCase{log.name + ": bare array", log.path, `[{"kind":"chunks","chunks":[` + cStop + `]},{"kind":"hang"}]`,
-				Script{{Kind: KindChunks, Chunks: []Chunk{stop}}, {Kind: KindHang}}, ""},
+				Script{{Kind: KindChunks, Chunks: []model.Chunk{stop}}, {Kind: KindHang}}, ""},
 		)
 	}
 	for _, tc := range tests {
@@ -454,7 +456,7 @@ func ExampleLoad() {
 	}
 	req := StreamRequest{SessionID: "s-live", Cwd: "/home/me/work"}
 	for range 2 {
-		err := p.Stream(context.Background(), req, func(c Chunk) error {
+		err := p.Stream(context.Background(), req, func(c model.Chunk) error {
 			fmt.Println(strings.TrimSpace(c.Type + " " + c.ID + " " + c.ArgumentsDelta))
 			return nil
 		})

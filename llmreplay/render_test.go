@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
-	"github.com/acpsnap/acpsnap/internal/sessionlog"
+	"github.com/acpsnap/acpsnap/model"
+	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // renderLog renders s back into the session log the reference agent would
@@ -64,7 +65,7 @@ func render(t testing.TB, h sessionlog.Header, s Script, hangs bool) []byte {
 		}
 		chunks := e.Chunks
 		if e.Kind == KindThrow {
-			chunks = append(chunks[:len(chunks):len(chunks)], Chunk{Type: Finish, Reason: FinishError, Error: e.Message, Code: e.Code})
+			chunks = append(chunks[:len(chunks):len(chunks)], model.Chunk{Type: model.Finish, Reason: model.FinishError, Error: e.Message, Code: e.Code})
 		}
 		for _, c := range chunks {
 			event("assistant/chunk", map[string]any{"turn": 1, "step": step, "chunk": c})
@@ -83,7 +84,7 @@ func render(t testing.TB, h sessionlog.Header, s Script, hangs bool) []byte {
 // retryable reports whether the agent retries after e (a throw with
 // RATE_LIMIT or UNAVAILABLE).
 func retryable(e Entry) bool {
-	return e.Kind == KindThrow && (&ProviderError{Code: e.Code}).Retryable()
+	return e.Kind == KindThrow && (&model.ProviderError{Code: e.Code}).Retryable()
 }
 
 // rendered is what Derive must give for render(s, hangs): s without the
@@ -94,7 +95,7 @@ func rendered(s Script, hangs bool) (want Script, unterminated []int) {
 	want, unterminated = Script{}, []int{}
 	empty := func() {
 		unterminated = append(unterminated, len(want))
-		want = append(want, Entry{Kind: KindChunks, Chunks: []Chunk{}})
+		want = append(want, Entry{Kind: KindChunks, Chunks: []model.Chunk{}})
 	}
 	pending := false
 	for _, e := range s {
@@ -142,24 +143,24 @@ func writeFile(t testing.TB, dir, name, content string) string {
 
 // stopEntry is a finished text call.
 func stopEntry(text string) Entry {
-	return Entry{Kind: KindChunks, Chunks: []Chunk{
-		{Type: BlockStart, Index: 0, BlockType: BlockText},
-		{Type: TextDelta, Index: 0, Text: text},
-		{Type: BlockEnd, Index: 0},
-		{Type: Finish, Reason: FinishStop},
+	return Entry{Kind: KindChunks, Chunks: []model.Chunk{
+		{Type: model.BlockStart, Index: 0, BlockType: model.BlockText},
+		{Type: model.TextDelta, Index: 0, Text: text},
+		{Type: model.BlockEnd, Index: 0},
+		{Type: model.Finish, Reason: model.FinishStop},
 	}}
 }
 
 // toolEntry calls one tool per id, each in its own block.
 func toolEntry(ids ...string) Entry {
-	var cs []Chunk
+	var cs []model.Chunk
 	for i, id := range ids {
 		cs = append(cs,
-			Chunk{Type: BlockStart, Index: i, BlockType: BlockToolCall},
-			Chunk{Type: ToolCallDelta, Index: i, ID: id, Name: "task", ArgumentsDelta: `{"cwd":"{{cwd}}"}`},
-			Chunk{Type: BlockEnd, Index: i})
+			model.Chunk{Type: model.BlockStart, Index: i, BlockType: model.BlockToolCall},
+			model.Chunk{Type: model.ToolCallDelta, Index: i, ID: id, Name: "task", ArgumentsDelta: `{"cwd":"{{cwd}}"}`},
+			model.Chunk{Type: model.BlockEnd, Index: i})
 	}
-	return Entry{Kind: KindChunks, Chunks: append(cs, Chunk{Type: Finish, Reason: FinishToolCalls})}
+	return Entry{Kind: KindChunks, Chunks: append(cs, model.Chunk{Type: model.Finish, Reason: model.FinishToolCalls})}
 }
 
 // fixtureSeeds lists the corpus's session logs, to seed fuzzers with real

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+
+	"github.com/acpsnap/acpsnap/model"
 )
 
 // SpawnedByHeader is the request header that routes a request to a child
@@ -171,23 +173,23 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.active.Done()
-	var model struct {
+	var req struct {
 		Model string `json:"model"`
 	}
-	json.Unmarshal(body, &model)
-	if model.Model == "" {
-		model.Model = "replay"
+	json.Unmarshal(body, &req)
+	if req.Model == "" {
+		req.Model = "replay"
 	}
-	s.serve(w, r.Context(), e, "chatcmpl-"+strconv.Itoa(n), model.Model, readyDir)
+	s.serve(w, r.Context(), e, "chatcmpl-"+strconv.Itoa(n), req.Model, readyDir)
 }
 
 // take records the request and claims the next entry of its route. On
 // success the caller must call s.active.Done.
-func (s *Server) take(r *http.Request, body []byte) (Entry, int, string, *ProviderError) {
+func (s *Server) take(r *http.Request, body []byte) (Entry, int, string, *model.ProviderError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return Entry{}, 0, "", &ProviderError{Code: "CLOSED", Message: "llmreplay: server closed"}
+		return Entry{}, 0, "", &model.ProviderError{Code: "CLOSED", Message: "llmreplay: server closed"}
 	}
 	s.requests = append(s.requests, RecordedRequest{r.Method, r.URL.Path, r.Header.Clone(), body})
 	n := len(s.requests)
@@ -211,8 +213,8 @@ func (s *Server) take(r *http.Request, body []byte) (Entry, int, string, *Provid
 }
 
 // fail records a REPLAY error; s.mu is held.
-func (s *Server) fail(format string, args ...any) *ProviderError {
-	err := &ProviderError{Code: "REPLAY", Message: "llmreplay: " + fmt.Sprintf(format, args...)}
+func (s *Server) fail(format string, args ...any) *model.ProviderError {
+	err := &model.ProviderError{Code: "REPLAY", Message: "llmreplay: " + fmt.Sprintf(format, args...)}
 	s.errs = append(s.errs, err.Error())
 	return err
 }

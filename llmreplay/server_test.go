@@ -11,27 +11,29 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/acpsnap/acpsnap/model"
 )
 
 // canonical is one model call in the adapter's canonical chunk order:
 // reasoning, text, two tool calls with arguments in pieces, usage, finish.
-var canonical = Entry{Kind: KindChunks, Chunks: []Chunk{
-	{Type: BlockStart, Index: 0, BlockType: BlockReasoning},
-	{Type: ReasoningDelta, Index: 0, Text: "think"},
-	{Type: BlockEnd, Index: 0},
-	{Type: BlockStart, Index: 1, BlockType: BlockText},
-	{Type: TextDelta, Index: 1, Text: "Hi "},
-	{Type: TextDelta, Index: 1, Text: "there"},
-	{Type: BlockEnd, Index: 1},
-	{Type: BlockStart, Index: 2, BlockType: BlockToolCall},
-	{Type: ToolCallDelta, Index: 2, ID: "call_a", Name: "read", ArgumentsDelta: `{"pa`},
-	{Type: ToolCallDelta, Index: 2, ID: "call_a", ArgumentsDelta: `th":"x"}`},
-	{Type: BlockEnd, Index: 2},
-	{Type: BlockStart, Index: 3, BlockType: BlockToolCall},
-	{Type: ToolCallDelta, Index: 3, ID: "call_b", Name: "bash", ArgumentsDelta: `{}`},
-	{Type: BlockEnd, Index: 3},
-	{Type: Usage, InputTokens: 10, OutputTokens: 5},
-	{Type: Finish, Reason: FinishToolCalls},
+var canonical = Entry{Kind: KindChunks, Chunks: []model.Chunk{
+	{Type: model.BlockStart, Index: 0, BlockType: model.BlockReasoning},
+	{Type: model.ReasoningDelta, Index: 0, Text: "think"},
+	{Type: model.BlockEnd, Index: 0},
+	{Type: model.BlockStart, Index: 1, BlockType: model.BlockText},
+	{Type: model.TextDelta, Index: 1, Text: "Hi "},
+	{Type: model.TextDelta, Index: 1, Text: "there"},
+	{Type: model.BlockEnd, Index: 1},
+	{Type: model.BlockStart, Index: 2, BlockType: model.BlockToolCall},
+	{Type: model.ToolCallDelta, Index: 2, ID: "call_a", Name: "read", ArgumentsDelta: `{"pa`},
+	{Type: model.ToolCallDelta, Index: 2, ID: "call_a", ArgumentsDelta: `th":"x"}`},
+	{Type: model.BlockEnd, Index: 2},
+	{Type: model.BlockStart, Index: 3, BlockType: model.BlockToolCall},
+	{Type: model.ToolCallDelta, Index: 3, ID: "call_b", Name: "bash", ArgumentsDelta: `{}`},
+	{Type: model.BlockEnd, Index: 3},
+	{Type: model.Usage, InputTokens: 10, OutputTokens: 5},
+	{Type: model.Finish, Reason: model.FinishToolCalls},
 }}
 
 const canonicalWire = `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"deepseek-chat","choices":[{"index":0,"delta":{"reasoning_content":"think"},"finish_reason":null}]}
@@ -104,7 +106,7 @@ func TestServerCanonicalWire(t *testing.T) {
 }
 
 func TestServerEntries(t *testing.T) {
-	text := Entry{Kind: KindChunks, Chunks: []Chunk{{Type: TextDelta, Index: 0, Text: "ok"}, {Type: Finish, Reason: FinishStop}}}
+	text := Entry{Kind: KindChunks, Chunks: []model.Chunk{{Type: model.TextDelta, Index: 0, Text: "ok"}, {Type: model.Finish, Reason: model.FinishStop}}}
 	const textWire = `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"deepseek-chat","choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":null}]}` + "\n\n" +
 		`data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"deepseek-chat","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\n" +
 		"data: [DONE]\n\n"
@@ -115,7 +117,7 @@ func TestServerEntries(t *testing.T) {
 	}
 	tests := []testCase{
 		{"text", text, response{200, "text/event-stream", textWire}},
-		{"max-tokens", Entry{Kind: KindChunks, Chunks: []Chunk{{Type: Finish, Reason: FinishMaxTokens}}}, response{200, "text/event-stream",
+		{"max-tokens", Entry{Kind: KindChunks, Chunks: []model.Chunk{{Type: model.Finish, Reason: model.FinishMaxTokens}}}, response{200, "text/event-stream",
 			`data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"deepseek-chat","choices":[{"index":0,"delta":{},"finish_reason":"length"}]}` + "\n\ndata: [DONE]\n\n"}},
 		{"auth", Entry{Kind: KindThrow, Code: "AUTH", Message: "bad key"}, response{401, "application/json",
 			`{"error":{"message":"bad key","type":"api_error","code":"AUTH"}}` + "\n"}},
@@ -142,7 +144,7 @@ func TestServerEntries(t *testing.T) {
 }
 
 func TestServerRoutesAndReport(t *testing.T) {
-	stop := Entry{Kind: KindChunks, Chunks: []Chunk{{Type: Finish, Reason: FinishStop}}}
+	stop := Entry{Kind: KindChunks, Chunks: []model.Chunk{{Type: model.Finish, Reason: model.FinishStop}}}
 	s := startServer(t, ServerConfig{Primary: Script{stop, stop}, Children: map[string]Script{"call_1": {stop}, "call_2": {stop}}})
 	ctx := context.Background()
 	var statuses []int
@@ -264,10 +266,10 @@ func TestServerHangEndsOnClose(t *testing.T) {
 }
 
 func TestServerModelErrorAndHeldUsage(t *testing.T) {
-	usage := Chunk{Type: Usage, InputTokens: 1, OutputTokens: 2}
+	usage := model.Chunk{Type: model.Usage, InputTokens: 1, OutputTokens: 2}
 	s := startServer(t, ServerConfig{Primary: Script{
-		{Kind: KindChunks, Chunks: []Chunk{{Type: Finish, Reason: FinishError, Error: "refused"}}},
-		{Kind: KindThrow, Accepted: true, Chunks: []Chunk{usage}, Code: "STREAM", Message: "cut"},
+		{Kind: KindChunks, Chunks: []model.Chunk{{Type: model.Finish, Reason: model.FinishError, Error: "refused"}}},
+		{Kind: KindThrow, Accepted: true, Chunks: []model.Chunk{usage}, Code: "STREAM", Message: "cut"},
 	}})
 	const usageEvent = `data: {"id":"chatcmpl-2","object":"chat.completion.chunk","created":0,"model":"deepseek-chat","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}` + "\n\n"
 	want := []response{

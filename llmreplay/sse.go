@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+
+	"github.com/acpsnap/acpsnap/model"
 )
 
 // The OpenAI chat-completions streaming dialect, Server side: chunks in,
@@ -59,7 +61,7 @@ type wireError struct {
 }
 
 // wireFinish maps finish reasons to finish_reason values.
-var wireFinish = map[string]string{FinishStop: "stop", FinishToolCalls: "tool_calls", FinishMaxTokens: "length"}
+var wireFinish = map[string]string{model.FinishStop: "stop", model.FinishToolCalls: "tool_calls", model.FinishMaxTokens: "length"}
 
 // errorStatus is the HTTP status a refused request (throw, accepted false)
 // answers with, by error code.
@@ -77,7 +79,7 @@ func errorStatus(code string) int {
 	return http.StatusInternalServerError
 }
 
-// sseWriter writes one streamed response. Usage is held back until after
+// sseWriter writes one streamed response. model.Usage is held back until after
 // the finish_reason event, where the dialect puts it.
 type sseWriter struct {
 	w     io.Writer
@@ -121,19 +123,19 @@ func (s *sseWriter) delta(d wireDelta, finish *string) error {
 
 // chunk writes the event(s) of c, if any: block-start and block-end have no
 // wire form, usage waits for the end.
-func (s *sseWriter) chunk(c Chunk) error {
+func (s *sseWriter) chunk(c model.Chunk) error {
 	switch c.Type {
-	case TextDelta:
+	case model.TextDelta:
 		return s.delta(wireDelta{Content: &c.Text}, nil)
-	case ReasoningDelta:
+	case model.ReasoningDelta:
 		return s.delta(wireDelta{ReasoningContent: &c.Text}, nil)
-	case ToolCallDelta:
+	case model.ToolCallDelta:
 		return s.delta(wireDelta{ToolCalls: []wireToolCall{s.toolCall(c)}}, nil)
-	case Usage:
+	case model.Usage:
 		s.usage = &wireUsage{c.InputTokens, c.OutputTokens, c.InputTokens + c.OutputTokens}
-	case Finish:
+	case model.Finish:
 		reason := wireFinish[c.Reason]
-		if c.Reason == FinishError {
+		if c.Reason == model.FinishError {
 			var ok bool
 			if reason, ok = ModelStopReason(c); !ok {
 				code := c.Code
@@ -153,7 +155,7 @@ func (s *sseWriter) chunk(c Chunk) error {
 
 // toolCall returns the wire form of a tool-call delta: id, type and name on
 // the first delta of a call only.
-func (s *sseWriter) toolCall(c Chunk) wireToolCall {
+func (s *sseWriter) toolCall(c model.Chunk) wireToolCall {
 	k, seen := s.calls[c.Index]
 	if !seen {
 		k = len(s.calls)
@@ -212,8 +214,8 @@ const ModelStopFormat = "model stopped with finish_reason %q"
 
 // ModelStopReason returns the wire finish_reason of a model-side error
 // finish written with ModelStopFormat.
-func ModelStopReason(c Chunk) (string, bool) {
-	if c.Type != Finish || c.Reason != FinishError || c.Code != "" {
+func ModelStopReason(c model.Chunk) (string, bool) {
+	if c.Type != model.Finish || c.Reason != model.FinishError || c.Code != "" {
 		return "", false
 	}
 	var reason string

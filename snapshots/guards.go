@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/harness"
-	"github.com/acpsnap/acpsnap/internal/sessionlog"
 	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // Violation is one guard failure, with the path it concerns.

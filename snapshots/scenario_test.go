@@ -7,8 +7,9 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/harness"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/acpsnap/acpsnap/harness"
 )
 
 func TestChildIndex(t *testing.T) {

@@ -9,8 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/acpsnap/acpsnap/agent"
-	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/model"
 )
 
 // Defaults of Config.
@@ -19,7 +18,7 @@ const (
 	DefaultModel   = "deepseek-chat"
 )
 
-// SpawnedByHeader carries agent.Request.SpawnedBy so that a replay Server
+// SpawnedByHeader carries model.Request.SpawnedBy so that a replay Server
 // can route a child session's calls to its script.
 const SpawnedByHeader = "X-Acpsnap-Spawned-By"
 
@@ -30,7 +29,7 @@ type Config struct {
 	// BaseURL is the API root; "" means DefaultBaseURL. A trailing slash
 	// or a "/v1" suffix is fine: requests go to BaseURL + "/chat/completions".
 	BaseURL string
-	// Model is the model name; "" means DefaultModel. agent.Request.Model
+	// Model is the model name; "" means DefaultModel. model.Request.Model
 	// overrides it when set.
 	Model string
 	// HTTPClient sends the requests; nil means a client with connect, TLS
@@ -38,20 +37,20 @@ type Config struct {
 	// as long as the model writes; cancel it through the context).
 	HTTPClient *http.Client
 	// MaxTokens is sent as max_tokens; 0 means the API's default.
-	// agent.Request.MaxTokens overrides it when set.
+	// model.Request.MaxTokens overrides it when set.
 	MaxTokens int
 }
 
 // Provider streams chat completions from DeepSeek (or any server speaking
 // the same OpenAI-compatible dialect, such as llmreplay.Server). It
-// implements agent.Provider and is safe for concurrent use.
+// implements model.Provider and is safe for concurrent use.
 type Provider struct {
 	cfg    Config
 	url    string
 	client *http.Client
 }
 
-var _ agent.Provider = (*Provider)(nil)
+var _ model.Provider = (*Provider)(nil)
 
 // New returns a Provider for cfg.
 func New(cfg Config) *Provider {
@@ -87,9 +86,9 @@ func defaultClient() *http.Client {
 // Stream sends req as one streaming chat completion and calls emit with
 // each chunk, in canonical order, from the calling goroutine. It returns
 // nil after the finish chunk; ctx.Err() when ctx is cancelled; the error
-// of emit as is; or a *llmreplay.ProviderError (see the package doc for
+// of emit as is; or a *model.ProviderError (see the package doc for
 // the codes). Stream never retries.
-func (p *Provider) Stream(ctx context.Context, req agent.Request, emit func(llmreplay.Chunk) error) error {
+func (p *Provider) Stream(ctx context.Context, req model.Request, emit func(model.Chunk) error) error {
 	body, err := p.body(req)
 	if err != nil {
 		return err
@@ -109,7 +108,7 @@ func (p *Provider) Stream(ctx context.Context, req agent.Request, emit func(llmr
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return &llmreplay.ProviderError{Code: "UNAVAILABLE", Message: err.Error()}
+		return &model.ProviderError{Code: "UNAVAILABLE", Message: err.Error()}
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || !isEventStream(resp.Header.Get("Content-Type")) {

@@ -13,8 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/agent"
-	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/model"
 )
 
 // response is one scripted answer of sseServer.
@@ -131,42 +130,42 @@ func split(s string, at ...int) []string {
 
 // Chunk builders.
 
-func start(i int, typ string) llmreplay.Chunk {
-	return llmreplay.Chunk{Type: llmreplay.BlockStart, Index: i, BlockType: typ}
+func start(i int, typ string) model.Chunk {
+	return model.Chunk{Type: model.BlockStart, Index: i, BlockType: typ}
 }
-func text(i int, s string) llmreplay.Chunk {
-	return llmreplay.Chunk{Type: llmreplay.TextDelta, Index: i, Text: s}
+func text(i int, s string) model.Chunk {
+	return model.Chunk{Type: model.TextDelta, Index: i, Text: s}
 }
-func reasoning(i int, s string) llmreplay.Chunk {
-	return llmreplay.Chunk{Type: llmreplay.ReasoningDelta, Index: i, Text: s}
+func reasoning(i int, s string) model.Chunk {
+	return model.Chunk{Type: model.ReasoningDelta, Index: i, Text: s}
 }
-func tool(i int, id, name, args string) llmreplay.Chunk {
-	return llmreplay.Chunk{Type: llmreplay.ToolCallDelta, Index: i, ID: id, Name: name, ArgumentsDelta: args}
+func tool(i int, id, name, args string) model.Chunk {
+	return model.Chunk{Type: model.ToolCallDelta, Index: i, ID: id, Name: name, ArgumentsDelta: args}
 }
-func end(i int) llmreplay.Chunk { return llmreplay.Chunk{Type: llmreplay.BlockEnd, Index: i} }
-func use(in, out int) llmreplay.Chunk {
-	return llmreplay.Chunk{Type: llmreplay.Usage, InputTokens: in, OutputTokens: out}
+func end(i int) model.Chunk { return model.Chunk{Type: model.BlockEnd, Index: i} }
+func use(in, out int) model.Chunk {
+	return model.Chunk{Type: model.Usage, InputTokens: in, OutputTokens: out}
 }
-func finish(reason string) llmreplay.Chunk {
-	return llmreplay.Chunk{Type: llmreplay.Finish, Reason: reason}
+func finish(reason string) model.Chunk {
+	return model.Chunk{Type: model.Finish, Reason: reason}
 }
 
-func perr(code, msg string) *llmreplay.ProviderError {
-	return &llmreplay.ProviderError{Code: code, Message: msg}
+func perr(code, msg string) *model.ProviderError {
+	return &model.ProviderError{Code: code, Message: msg}
 }
 
 // collect runs one Stream and returns the chunks emitted and the provider
 // error (nil if Stream returned nil); any other error fails the test.
-func collect(t *testing.T, p *Provider, req agent.Request) ([]llmreplay.Chunk, *llmreplay.ProviderError) {
+func collect(t *testing.T, p *Provider, req model.Request) ([]model.Chunk, *model.ProviderError) {
 	t.Helper()
-	var got []llmreplay.Chunk
-	err := p.Stream(context.Background(), req, func(c llmreplay.Chunk) error {
+	var got []model.Chunk
+	err := p.Stream(context.Background(), req, func(c model.Chunk) error {
 		got = append(got, c)
 		return nil
 	})
-	var pe *llmreplay.ProviderError
+	var pe *model.ProviderError
 	if err != nil && !errors.As(err, &pe) {
-		t.Fatalf("Stream: %v (%T), want nil or *llmreplay.ProviderError", err, err)
+		t.Fatalf("Stream: %v (%T), want nil or *model.ProviderError", err, err)
 	}
 	return got, pe
 }
@@ -189,14 +188,14 @@ var toolsMessage = strings.Join([]string{
 
 func TestStream(t *testing.T) {
 	textMessage := roleEv + deltaEv(`{"content":"Hello"}`) + ": keep-alive\n\n" + deltaEv(`{"content":", world"}`) + finishEv("stop") + usageEv + doneEv
-	textChunks := []llmreplay.Chunk{start(0, "text"), text(0, "Hello"), text(0, ", world"), end(0), use(12, 34), finish("stop")}
+	textChunks := []model.Chunk{start(0, "text"), text(0, "Hello"), text(0, ", world"), end(0), use(12, 34), finish("stop")}
 	broken := roleEv + deltaEv(`{"content":"Hel"}`)
-	brokenChunks := []llmreplay.Chunk{start(0, "text"), text(0, "Hel")}
+	brokenChunks := []model.Chunk{start(0, "text"), text(0, "Hel")}
 	type testCase struct {
 		name    string
 		resp    response
-		want    []llmreplay.Chunk
-		wantErr *llmreplay.ProviderError
+		want    []model.Chunk
+		wantErr *model.ProviderError
 	}
 	tests := []testCase{{
 		name: "text",
@@ -213,7 +212,7 @@ func TestStream(t *testing.T) {
 	}, {
 		name: "reasoning, text, two tool calls in pieces",
 		resp: response{parts: split(toolsMessage, 100, 1000, 1500)},
-		want: []llmreplay.Chunk{
+		want: []model.Chunk{
 			start(0, "reasoning"), reasoning(0, "Let me "), reasoning(0, "look."), end(0),
 			start(1, "text"), text(1, "Reading "), text(1, "both."), end(1),
 			start(2, "tool-call"), tool(2, "call_a", "read_file", ""), tool(2, "call_a", "", `{"pa`), tool(2, "call_a", "", `th":"a.go"}`), end(2),
@@ -231,7 +230,7 @@ func TestStream(t *testing.T) {
 	}, {
 		name:    "finish at EOF without its blank line, no [DONE]",
 		resp:    response{parts: []string{roleEv + deltaEv(`{"content":"Hello"}`) + strings.TrimSuffix(finishEv("stop"), "\n")}},
-		want:    []llmreplay.Chunk{start(0, "text"), text(0, "Hello")},
+		want:    []model.Chunk{start(0, "text"), text(0, "Hello")},
 		wantErr: perr("STREAM", "stream ended before [DONE]"),
 	}, {
 		name: "event-stream with a charset",
@@ -240,15 +239,15 @@ func TestStream(t *testing.T) {
 	}, {
 		name: "length without usage",
 		resp: response{parts: []string{deltaEv(`{"content":"Once upon"}`), finishEv("length"), doneEv}},
-		want: []llmreplay.Chunk{start(0, "text"), text(0, "Once upon"), end(0), finish("max-tokens")},
+		want: []model.Chunk{start(0, "text"), text(0, "Once upon"), end(0), finish("max-tokens")},
 	}, {
 		name: "content_filter",
 		resp: response{parts: []string{roleEv, finishEv("content_filter"), usageEv, doneEv}},
-		want: []llmreplay.Chunk{use(12, 34), {Type: llmreplay.Finish, Reason: "error", Error: `model stopped with finish_reason "content_filter"`}},
+		want: []model.Chunk{use(12, 34), {Type: model.Finish, Reason: "error", Error: `model stopped with finish_reason "content_filter"`}},
 	}, {
 		name: "finish and usage in one event",
 		resp: response{parts: []string{deltaEv(`{"content":"ok"}`), data(`{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":2}}`), doneEv}},
-		want: []llmreplay.Chunk{start(0, "text"), text(0, "ok"), end(0), use(1, 2), finish("stop")},
+		want: []model.Chunk{start(0, "text"), text(0, "ok"), end(0), use(1, 2), finish("stop")},
 	}, {
 		name:    "401",
 		resp:    response{status: 401, body: `{"error":{"message":"Authentication Fails (no such user)","type":"authentication_error","param":null,"code":"invalid_request_error"}}`},
@@ -326,7 +325,7 @@ func TestStream(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := newSSEServer(t, tc.resp)
-			got, gotErr := collect(t, New(Config{APIKey: "k", BaseURL: srv.URL}), agent.Request{})
+			got, gotErr := collect(t, New(Config{APIKey: "k", BaseURL: srv.URL}), model.Request{})
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("chunks (-want +got):\n%s", diff)
 			}
@@ -339,8 +338,8 @@ func TestStream(t *testing.T) {
 
 func TestStreamDroppedConnection(t *testing.T) {
 	srv := newSSEServer(t, response{parts: []string{roleEv, deltaEv(`{"content":"Hel"}`)}, drop: true})
-	got, gotErr := collect(t, New(Config{BaseURL: srv.URL}), agent.Request{})
-	if diff := cmp.Diff([]llmreplay.Chunk{start(0, "text"), text(0, "Hel")}, got); diff != "" {
+	got, gotErr := collect(t, New(Config{BaseURL: srv.URL}), model.Request{})
+	if diff := cmp.Diff([]model.Chunk{start(0, "text"), text(0, "Hel")}, got); diff != "" {
 		t.Errorf("chunks (-want +got):\n%s", diff)
 	}
 	if gotErr == nil || gotErr.Code != "STREAM" || !strings.HasPrefix(gotErr.Message, "read stream: ") {
@@ -353,10 +352,10 @@ func TestStreamCancelHungStream(t *testing.T) {
 	srv := newSSEServer(t, response{parts: []string{roleEv, deltaEv(`{"content":"Hel"}`)}, hang: true, gone: gone})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var got []llmreplay.Chunk
-	err := New(Config{BaseURL: srv.URL}).Stream(ctx, agent.Request{}, func(c llmreplay.Chunk) error {
+	var got []model.Chunk
+	err := New(Config{BaseURL: srv.URL}).Stream(ctx, model.Request{}, func(c model.Chunk) error {
 		got = append(got, c)
-		if c.Type == llmreplay.TextDelta {
+		if c.Type == model.TextDelta {
 			cancel() // the server now hangs: only the cancellation can end the stream
 		}
 		return nil
@@ -364,7 +363,7 @@ func TestStreamCancelHungStream(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Stream = %v, want context.Canceled", err)
 	}
-	if diff := cmp.Diff([]llmreplay.Chunk{start(0, "text"), text(0, "Hel")}, got); diff != "" {
+	if diff := cmp.Diff([]model.Chunk{start(0, "text"), text(0, "Hel")}, got); diff != "" {
 		t.Errorf("chunks (-want +got):\n%s", diff)
 	}
 	<-gone // the server saw the client go away: the body was closed
@@ -374,7 +373,7 @@ func TestStreamCancelBeforeResponse(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	srv := newSSEServer(t)
-	err := New(Config{BaseURL: srv.URL}).Stream(ctx, agent.Request{}, func(llmreplay.Chunk) error { return nil })
+	err := New(Config{BaseURL: srv.URL}).Stream(ctx, model.Request{}, func(model.Chunk) error { return nil })
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Stream = %v, want context.Canceled", err)
 	}
@@ -384,7 +383,7 @@ func TestStreamEmitError(t *testing.T) {
 	srv := newSSEServer(t, response{parts: []string{toolsMessage}})
 	stop := errors.New("stop here")
 	var n int
-	err := New(Config{BaseURL: srv.URL}).Stream(context.Background(), agent.Request{}, func(llmreplay.Chunk) error {
+	err := New(Config{BaseURL: srv.URL}).Stream(context.Background(), model.Request{}, func(model.Chunk) error {
 		n++
 		if n == 3 {
 			return stop
@@ -400,7 +399,7 @@ func TestStreamConnectionRefused(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close()
-	_, gotErr := collect(t, New(Config{BaseURL: url}), agent.Request{})
+	_, gotErr := collect(t, New(Config{BaseURL: url}), model.Request{})
 	if gotErr == nil || gotErr.Code != "UNAVAILABLE" {
 		t.Errorf("error = %v, want UNAVAILABLE", gotErr)
 	}
@@ -408,20 +407,20 @@ func TestStreamConnectionRefused(t *testing.T) {
 
 func TestRequest(t *testing.T) {
 	ok := response{parts: []string{finishEv("stop"), doneEv}}
-	full := agent.Request{
+	full := model.Request{
 		SessionID: "s1", SpawnedBy: "call_parent", Cwd: "/tmp/w",
 		Model:  "deepseek-reasoner",
 		System: "You are <terse> & helpful.",
-		Messages: []agent.Message{
+		Messages: []model.Message{
 			{Role: "user", Content: "list and read"},
-			{Role: "assistant", Content: "", Reasoning: "secret thoughts", ToolCalls: []agent.ToolCall{
+			{Role: "assistant", Content: "", Reasoning: "secret thoughts", ToolCalls: []model.ToolCall{
 				{ID: "call_a", Name: "list_dir", Arguments: `{"path":"."}`},
 				{ID: "call_b", Name: "todo_write"},
 			}},
 			{Role: "tool", ToolCallID: "call_a", Content: "a.go"},
 			{Role: "tool", ToolCallID: "call_b", Content: "ok"},
 		},
-		Tools: []agent.ToolSpec{
+		Tools: []model.ToolSpec{
 			{Name: "list_dir", Description: "List a directory.", Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`)},
 			{Name: "todo_write", Description: "Write the plan."},
 		},
@@ -429,7 +428,7 @@ func TestRequest(t *testing.T) {
 	type testCase struct {
 		name       string
 		cfg        Config
-		req        agent.Request
+		req        model.Request
 		wantPath   string
 		wantHeader map[string]string // "" value: header absent
 		wantBody   string
@@ -458,14 +457,14 @@ func TestRequest(t *testing.T) {
 	}, {
 		name:       "defaults, base URL with /v1/",
 		cfg:        Config{APIKey: "sk-2"},
-		req:        agent.Request{Messages: []agent.Message{{Role: "user", Content: "hi"}}},
+		req:        model.Request{Messages: []model.Message{{Role: "user", Content: "hi"}}},
 		wantPath:   "/v1/chat/completions",
 		wantHeader: map[string]string{"Authorization": "Bearer sk-2", "X-Acpsnap-Spawned-By": ""},
 		wantBody:   `{"model":"deepseek-chat","messages":[{"role":"user","content":"hi"}],"stream":true,"stream_options":{"include_usage":true}}`,
 	}, {
 		name:     "request max tokens wins",
 		cfg:      Config{MaxTokens: 5},
-		req:      agent.Request{MaxTokens: 7},
+		req:      model.Request{MaxTokens: 7},
 		wantPath: "/chat/completions",
 		wantBody: `{"model":"deepseek-chat","messages":null,"stream":true,"stream_options":{"include_usage":true},"max_tokens":7}`,
 	}}
@@ -500,7 +499,7 @@ func TestRequest(t *testing.T) {
 }
 
 func TestRequestUnknownRole(t *testing.T) {
-	err := New(Config{}).Stream(context.Background(), agent.Request{Messages: []agent.Message{{Role: "user"}, {Role: "robot"}}}, nil)
+	err := New(Config{}).Stream(context.Background(), model.Request{Messages: []model.Message{{Role: "user"}, {Role: "robot"}}}, nil)
 	want := `deepseek: build request: messages[1]: unknown role "robot"`
 	if err == nil || err.Error() != want {
 		t.Errorf("Stream = %v, want %s", err, want)

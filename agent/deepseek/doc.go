@@ -1,12 +1,12 @@
 // Package deepseek is the live model provider of the reference agent: it
 // streams DeepSeek's OpenAI-compatible chat completions and turns them into
-// the chunks of SPEC §3 (llmreplay.Chunk), the unit the session log records
+// the chunks of SPEC §3 (model.Chunk), the unit the session log records
 // and llmreplay replays.
 //
 // The happy path:
 //
 //	p := deepseek.New(deepseek.Config{APIKey: key})
-//	err := p.Stream(ctx, agent.Request{System: sys, Messages: msgs, Tools: tools}, func(c llmreplay.Chunk) error {
+//	err := p.Stream(ctx, model.Request{System: sys, Messages: msgs, Tools: tools}, func(c model.Chunk) error {
 //		log(c)
 //		return nil
 //	})
@@ -29,7 +29,7 @@
 //
 // POST {BaseURL}/chat/completions with headers Authorization: Bearer <key>,
 // Content-Type: application/json, Accept: text/event-stream and, when
-// agent.Request.SpawnedBy is set, X-Acpsnap-Spawned-By: <SpawnedBy> (the
+// model.Request.SpawnedBy is set, X-Acpsnap-Spawned-By: <SpawnedBy> (the
 // replay Server routes child sessions by it; DeepSeek ignores it). Body:
 //
 //	{"model": Request.Model or Config.Model,
@@ -41,7 +41,7 @@
 //	 "stream": true, "stream_options": {"include_usage": true},
 //	 "max_tokens": Request.MaxTokens or Config.MaxTokens}  // omitted when 0
 //
-// Reasoning (agent.Message.Reasoning) is never sent back: DeepSeek rejects
+// Reasoning (model.Message.Reasoning) is never sent back: DeepSeek rejects
 // reasoning_content in input messages.
 //
 // # Dialect mapping
@@ -85,7 +85,7 @@
 //
 // Stream returns nil after the finish chunk; ctx.Err() when the context is
 // cancelled (even mid-stream); the error of emit as is; any other failure is
-// a *llmreplay.ProviderError, after the chunks already emitted (no block-end,
+// a *model.ProviderError, after the chunks already emitted (no block-end,
 // no finish):
 //
 //	AUTH         HTTP 401 or 403

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/model"
 )
 
-// codes are the provider error codes of llmreplay.ProviderError. An API
+// codes are the provider error codes of model.ProviderError. An API
 // error that carries one of them as its code (the replay Server does) keeps
 // it; any other code is mapped (see httpError and apiError.providerError).
 var codes = map[string]bool{
@@ -30,12 +30,12 @@ type apiError struct {
 
 // providerError returns the error with its own code when it is one of ours,
 // else with fallback.
-func (e *apiError) providerError(fallback string) *llmreplay.ProviderError {
+func (e *apiError) providerError(fallback string) *model.ProviderError {
 	var code string
 	if json.Unmarshal(e.Code, &code) != nil || !codes[code] {
 		code = fallback
 	}
-	return &llmreplay.ProviderError{Code: code, Message: e.Message}
+	return &model.ProviderError{Code: code, Message: e.Message}
 }
 
 // statusCode maps an HTTP error status to a provider error code.
@@ -70,7 +70,7 @@ func isEventStream(contentType string) bool {
 // code when it is one of ours), the message from the body's error.message,
 // else the status text (and, for a 200, the unexpected Content-Type) and
 // the start of the body.
-func httpError(resp *http.Response) *llmreplay.ProviderError {
+func httpError(resp *http.Response) *model.ProviderError {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	var env struct {
 		Error *apiError `json:"error"`
@@ -85,11 +85,11 @@ func httpError(resp *http.Response) *llmreplay.ProviderError {
 	if b := strings.TrimSpace(string(body)); b != "" {
 		msg += ": " + truncate([]byte(b))
 	}
-	return &llmreplay.ProviderError{Code: statusCode(resp.StatusCode), Message: msg}
+	return &model.ProviderError{Code: statusCode(resp.StatusCode), Message: msg}
 }
 
-func streamError(msg string) *llmreplay.ProviderError {
-	return &llmreplay.ProviderError{Code: "STREAM", Message: msg}
+func streamError(msg string) *model.ProviderError {
+	return &model.ProviderError{Code: "STREAM", Message: msg}
 }
 
 // truncate shortens b to about 200 bytes for an error message, on a rune

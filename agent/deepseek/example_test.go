@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/agent"
 	"github.com/acpsnap/acpsnap/agent/deepseek"
 	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/model"
 )
 
 // Stream against llmreplay's scripted server, which speaks DeepSeek's
@@ -34,8 +34,8 @@ func ExampleProvider_Stream() {
 	defer srv.Close()
 
 	p := deepseek.New(deepseek.Config{APIKey: "sk-test", BaseURL: srv.URL()})
-	req := agent.Request{System: "Be terse.", Messages: []agent.Message{{Role: "user", Content: "Hi"}}}
-	err = p.Stream(context.Background(), req, func(c llmreplay.Chunk) error {
+	req := model.Request{System: "Be terse.", Messages: []model.Message{{Role: "user", Content: "Hi"}}}
+	err = p.Stream(context.Background(), req, func(c model.Chunk) error {
 		b, err := json.Marshal(c)
 		fmt.Println(string(b))
 		return err

@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/acpsnap/acpsnap/agent"
 	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/model"
 )
 
 // The agreement tests: llmreplay.Server renders scripts into the dialect,
@@ -128,9 +128,9 @@ func TestAgreementWithReplayServer(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			script := decodeScript(t, tc.script)
 			srv := newReplayServer(t, llmreplay.ServerConfig{Primary: script})
-			got, gotErr := collect(t, New(Config{APIKey: "k", BaseURL: srv.URL()}), agent.Request{Messages: []agent.Message{{Role: "user", Content: "hi"}}})
+			got, gotErr := collect(t, New(Config{APIKey: "k", BaseURL: srv.URL()}), model.Request{Messages: []model.Message{{Role: "user", Content: "hi"}}})
 			e := script[0]
-			var wantErr *llmreplay.ProviderError
+			var wantErr *model.ProviderError
 			if e.Kind == llmreplay.KindThrow {
 				wantErr = perr(e.Code, e.Message)
 			}
@@ -167,7 +167,7 @@ func TestAgreementRouting(t *testing.T) {
 		{"call_a", "REPLAY"}, // exhausted
 		{"call_z", "REPLAY"}, // unknown child
 	} {
-		chunks, err := collect(t, p, agent.Request{SpawnedBy: tc.spawnedBy})
+		chunks, err := collect(t, p, model.Request{SpawnedBy: tc.spawnedBy})
 		var got string
 		switch {
 		case err != nil && strings.Contains(err.Message, "re-record"):
@@ -224,9 +224,9 @@ func TestAgreementHang(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	errc := make(chan error, 1)
-	var got []llmreplay.Chunk
+	var got []model.Chunk
 	go func() {
-		errc <- p.Stream(ctx, agent.Request{}, func(c llmreplay.Chunk) error {
+		errc <- p.Stream(ctx, model.Request{}, func(c model.Chunk) error {
 			got = append(got, c)
 			return nil
 		})

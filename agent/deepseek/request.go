@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/acpsnap/acpsnap/agent"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/model"
 )
 
 // chatRequest is the body of POST /chat/completions.
@@ -57,7 +57,7 @@ type toolFunction struct {
 var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
 // body renders req as the JSON request body.
-func (p *Provider) body(req agent.Request) ([]byte, error) {
+func (p *Provider) body(req model.Request) ([]byte, error) {
 	cr := chatRequest{Model: p.cfg.Model, Stream: true, StreamOptions: streamOptions{IncludeUsage: true}, MaxTokens: p.cfg.MaxTokens}
 	if req.Model != "" {
 		cr.Model = req.Model
@@ -90,7 +90,7 @@ func (p *Provider) body(req agent.Request) ([]byte, error) {
 }
 
 // message maps one agent message to the API's form.
-func message(m agent.Message) (chatMessage, error) {
+func message(m model.Message) (chatMessage, error) {
 	switch m.Role {
 	case "user":
 		return chatMessage{Role: "user", Content: m.Content}, nil

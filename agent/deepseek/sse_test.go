@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/model"
 )
 
 // readEvents returns the data of every event of r and the error that ended
@@ -100,7 +100,7 @@ func TestDecodeInterleavedToolCalls(t *testing.T) {
 		finishEv("tool_calls"),
 		doneEv,
 	}, "")
-	want := []llmreplay.Chunk{
+	want := []model.Chunk{
 		start(0, "tool-call"), tool(0, "call_a", "read_file", `{"pa`), end(0),
 		start(1, "tool-call"), tool(1, "call_b", "list_dir", `{"pa`), end(1),
 		start(2, "tool-call"), tool(2, "call_a", "", `th":"a.go"}`), end(2),
@@ -119,9 +119,9 @@ func TestDecodeInterleavedToolCalls(t *testing.T) {
 }
 
 // decode runs the decoder over r and returns the chunks and the error.
-func decode(r io.Reader) ([]llmreplay.Chunk, error) {
-	var got []llmreplay.Chunk
-	err := newDecoder(func(c llmreplay.Chunk) error {
+func decode(r io.Reader) ([]model.Chunk, error) {
+	var got []model.Chunk
+	err := newDecoder(func(c model.Chunk) error {
 		got = append(got, c)
 		return nil
 	}).run(r)
@@ -183,33 +183,33 @@ func errString(err error) string {
 // checkCanonical fails unless chunks follow the canonical order: one open
 // block at a time, indices 0, 1, 2…, deltas only inside their open block,
 // finish last.
-func checkCanonical(t *testing.T, chunks []llmreplay.Chunk) {
+func checkCanonical(t *testing.T, chunks []model.Chunk) {
 	t.Helper()
 	open, next := -1, 0
 	for i, c := range chunks {
 		switch c.Type {
-		case llmreplay.BlockStart:
+		case model.BlockStart:
 			if open != -1 || c.Index != next {
 				t.Fatalf("chunk %d: %+v with block %d open, next index %d", i, c, open, next)
 			}
 			open, next = c.Index, next+1
-		case llmreplay.BlockEnd:
+		case model.BlockEnd:
 			if c.Index != open {
 				t.Fatalf("chunk %d: %+v with block %d open", i, c, open)
 			}
 			open = -1
-		case llmreplay.Usage, llmreplay.Finish:
+		case model.Usage, model.Finish:
 			if open != -1 {
 				t.Fatalf("chunk %d: %+v with block %d open", i, c, open)
 			}
-			if c.Type == llmreplay.Finish && i != len(chunks)-1 {
+			if c.Type == model.Finish && i != len(chunks)-1 {
 				t.Fatalf("chunk %d: finish is not last", i)
 			}
 		default:
 			if c.Index != open {
 				t.Fatalf("chunk %d: %+v outside its block (open %d)", i, c, open)
 			}
-			if c.Type == llmreplay.ToolCallDelta && c.ID == "" {
+			if c.Type == model.ToolCallDelta && c.ID == "" {
 				t.Fatalf("chunk %d: %+v without id", i, c)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/model"
 )
 
 // event is one data event of a chat-completion stream: a delta, a usage
@@ -44,9 +45,9 @@ type usage struct {
 // finishReasons maps the API's finish_reason to the chunk's; any other
 // value ends the message with a finish{reason: error}.
 var finishReasons = map[string]string{
-	"stop":       llmreplay.FinishStop,
-	"tool_calls": llmreplay.FinishToolCalls,
-	"length":     llmreplay.FinishMaxTokens,
+	"stop":       model.FinishStop,
+	"tool_calls": model.FinishToolCalls,
+	"length":     model.FinishMaxTokens,
 }
 
 // decoder turns the events of one stream into canonical chunks: one open
@@ -54,7 +55,7 @@ var finishReasons = map[string]string{
 // closed when the next one starts, and at [DONE] the block-end of the open
 // block, the usage (if any) and the finish.
 type decoder struct {
-	emit    func(llmreplay.Chunk) error
+	emit    func(model.Chunk) error
 	emitErr error // the error emit returned, if any: passed through as is
 
 	next     int    // index of the next block
@@ -73,12 +74,12 @@ type call struct {
 	named bool // the name has been emitted
 }
 
-func newDecoder(emit func(llmreplay.Chunk) error) *decoder {
+func newDecoder(emit func(model.Chunk) error) *decoder {
 	return &decoder{emit: emit, open: -1, calls: map[int]*call{}}
 }
 
 // run reads the SSE body to [DONE]. It returns nil after the finish chunk,
-// the emit error as is, or a *llmreplay.ProviderError: STREAM when the body
+// the emit error as is, or a *model.ProviderError: STREAM when the body
 // ends or breaks before [DONE], or the code of an error event.
 func (d *decoder) run(body io.Reader) error {
 	events := newSSEReader(body)
@@ -129,10 +130,10 @@ func (d *decoder) event(data []byte) error {
 // tool calls. Empty text and reasoning (DeepSeek opens every message with
 // content "") start no block.
 func (d *decoder) delta(c choice) error {
-	if err := d.text(llmreplay.BlockReasoning, llmreplay.ReasoningDelta, c.Delta.ReasoningContent); err != nil {
+	if err := d.text(model.BlockReasoning, model.ReasoningDelta, c.Delta.ReasoningContent); err != nil {
 		return err
 	}
-	if err := d.text(llmreplay.BlockText, llmreplay.TextDelta, c.Delta.Content); err != nil {
+	if err := d.text(model.BlockText, model.TextDelta, c.Delta.Content); err != nil {
 		return err
 	}
 	for _, tc := range c.Delta.ToolCalls {
@@ -150,7 +151,7 @@ func (d *decoder) text(blockType, chunkType, text string) error {
 	if err := d.start(blockType, -1); err != nil {
 		return err
 	}
-	return d.send(llmreplay.Chunk{Type: chunkType, Index: d.open, Text: text})
+	return d.send(model.Chunk{Type: chunkType, Index: d.open, Text: text})
 }
 
 // toolCall emits one tool-call delta. Deltas are keyed by the call's
@@ -169,10 +170,10 @@ func (d *decoder) toolCall(tc toolCallDelta) error {
 	if !c.named && tc.Function.Name != "" {
 		name, c.named = tc.Function.Name, true
 	}
-	if err := d.start(llmreplay.BlockToolCall, tc.Index); err != nil {
+	if err := d.start(model.BlockToolCall, tc.Index); err != nil {
 		return err
 	}
-	return d.send(llmreplay.Chunk{Type: llmreplay.ToolCallDelta, Index: d.open, ID: c.id, Name: name, ArgumentsDelta: tc.Function.Arguments})
+	return d.send(model.Chunk{Type: model.ToolCallDelta, Index: d.open, ID: c.id, Name: name, ArgumentsDelta: tc.Function.Arguments})
 }
 
 // start makes a block of blockType (for tool calls: of call) the open one,
@@ -186,7 +187,7 @@ func (d *decoder) start(blockType string, call int) error {
 	}
 	d.open, d.openType, d.openCall = d.next, blockType, call
 	d.next++
-	return d.send(llmreplay.Chunk{Type: llmreplay.BlockStart, Index: d.open, BlockType: blockType})
+	return d.send(model.Chunk{Type: model.BlockStart, Index: d.open, BlockType: blockType})
 }
 
 func (d *decoder) closeBlock() error {
@@ -195,7 +196,7 @@ func (d *decoder) closeBlock() error {
 	}
 	i := d.open
 	d.open = -1
-	return d.send(llmreplay.Chunk{Type: llmreplay.BlockEnd, Index: i})
+	return d.send(model.Chunk{Type: model.BlockEnd, Index: i})
 }
 
 // end emits the closing chunks at [DONE].
@@ -207,19 +208,19 @@ func (d *decoder) end() error {
 		return err
 	}
 	if d.usage != nil {
-		if err := d.send(llmreplay.Chunk{Type: llmreplay.Usage, InputTokens: d.usage.PromptTokens, OutputTokens: d.usage.CompletionTokens}); err != nil {
+		if err := d.send(model.Chunk{Type: model.Usage, InputTokens: d.usage.PromptTokens, OutputTokens: d.usage.CompletionTokens}); err != nil {
 			return err
 		}
 	}
-	fin := llmreplay.Chunk{Type: llmreplay.Finish, Reason: finishReasons[d.finish]}
+	fin := model.Chunk{Type: model.Finish, Reason: finishReasons[d.finish]}
 	if fin.Reason == "" {
-		fin.Reason, fin.Error = llmreplay.FinishError, fmt.Sprintf(llmreplay.ModelStopFormat, d.finish)
+		fin.Reason, fin.Error = model.FinishError, fmt.Sprintf(llmreplay.ModelStopFormat, d.finish)
 	}
 	return d.send(fin)
 }
 
 // send calls emit and remembers its error so that Stream returns it as is.
-func (d *decoder) send(c llmreplay.Chunk) error {
+func (d *decoder) send(c model.Chunk) error {
 	if err := d.emit(c); err != nil {
 		d.emitErr = err
 		return err

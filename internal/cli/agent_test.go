@@ -20,8 +20,9 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/internal/sessionlog"
 	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/model"
+	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // Bounds of the subprocess tests: nothing waits longer than this.
@@ -205,26 +206,26 @@ const (
 // the DeepSeek adapter rebuilds them, so the recorded log derives back to
 // exactly this script.
 var recordScript = llmreplay.Script{
-	{Kind: llmreplay.KindChunks, Chunks: []llmreplay.Chunk{
-		{Type: llmreplay.BlockStart, Index: 0, BlockType: llmreplay.BlockReasoning},
-		{Type: llmreplay.ReasoningDelta, Index: 0, Text: "The user wants the notes; "},
-		{Type: llmreplay.ReasoningDelta, Index: 0, Text: "read notes.txt."},
-		{Type: llmreplay.BlockEnd, Index: 0},
-		{Type: llmreplay.BlockStart, Index: 1, BlockType: llmreplay.BlockToolCall},
-		{Type: llmreplay.ToolCallDelta, Index: 1, ID: callID, Name: "read_file", ArgumentsDelta: `{"pa`},
-		{Type: llmreplay.ToolCallDelta, Index: 1, ID: callID, ArgumentsDelta: `th":"no`},
-		{Type: llmreplay.ToolCallDelta, Index: 1, ID: callID, ArgumentsDelta: `tes.txt"}`},
-		{Type: llmreplay.BlockEnd, Index: 1},
-		{Type: llmreplay.Usage, InputTokens: 120, OutputTokens: 30},
-		{Type: llmreplay.Finish, Reason: llmreplay.FinishToolCalls},
+	{Kind: llmreplay.KindChunks, Chunks: []model.Chunk{
+		{Type: model.BlockStart, Index: 0, BlockType: model.BlockReasoning},
+		{Type: model.ReasoningDelta, Index: 0, Text: "The user wants the notes; "},
+		{Type: model.ReasoningDelta, Index: 0, Text: "read notes.txt."},
+		{Type: model.BlockEnd, Index: 0},
+		{Type: model.BlockStart, Index: 1, BlockType: model.BlockToolCall},
+		{Type: model.ToolCallDelta, Index: 1, ID: callID, Name: "read_file", ArgumentsDelta: `{"pa`},
+		{Type: model.ToolCallDelta, Index: 1, ID: callID, ArgumentsDelta: `th":"no`},
+		{Type: model.ToolCallDelta, Index: 1, ID: callID, ArgumentsDelta: `tes.txt"}`},
+		{Type: model.BlockEnd, Index: 1},
+		{Type: model.Usage, InputTokens: 120, OutputTokens: 30},
+		{Type: model.Finish, Reason: model.FinishToolCalls},
 	}},
-	{Kind: llmreplay.KindChunks, Chunks: []llmreplay.Chunk{
-		{Type: llmreplay.BlockStart, Index: 0, BlockType: llmreplay.BlockText},
-		{Type: llmreplay.TextDelta, Index: 0, Text: "notes.txt says: "},
-		{Type: llmreplay.TextDelta, Index: 0, Text: "hello from the workspace"},
-		{Type: llmreplay.BlockEnd, Index: 0},
-		{Type: llmreplay.Usage, InputTokens: 160, OutputTokens: 9},
-		{Type: llmreplay.Finish, Reason: llmreplay.FinishStop},
+	{Kind: llmreplay.KindChunks, Chunks: []model.Chunk{
+		{Type: model.BlockStart, Index: 0, BlockType: model.BlockText},
+		{Type: model.TextDelta, Index: 0, Text: "notes.txt says: "},
+		{Type: model.TextDelta, Index: 0, Text: "hello from the workspace"},
+		{Type: model.BlockEnd, Index: 0},
+		{Type: model.Usage, InputTokens: 160, OutputTokens: 9},
+		{Type: model.Finish, Reason: model.FinishStop},
 	}},
 }
 

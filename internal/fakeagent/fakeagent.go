@@ -34,8 +34,8 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
-	"github.com/acpsnap/acpsnap/internal/sessionlog"
 	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // Env names the environment variable that selects the fake agent and holds

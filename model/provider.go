@@ -1,21 +1,19 @@
-package agent
+package model
 
 import (
 	"context"
 	"encoding/json"
-
-	"github.com/acpsnap/acpsnap/llmreplay"
 )
 
 // Provider is the model seam: the only thing that differs between a live
 // (record) run and a replay. Stream sends one request and calls emit for each
 // chunk of SPEC §3, in order, from the calling goroutine. It returns when the
 // stream ends (after a finish chunk), when ctx is cancelled (ctx.Err()), or
-// with a *llmreplay.ProviderError for a coded provider failure; chunks
+// with a *ProviderError for a coded provider failure; chunks
 // emitted before such an error are the failed attempt's prefix. An error
 // returned by emit aborts the stream and is returned as is.
 type Provider interface {
-	Stream(ctx context.Context, req Request, emit func(llmreplay.Chunk) error) error
+	Stream(ctx context.Context, req Request, emit func(Chunk) error) error
 }
 
 // Request is one model call.

@@ -1,4 +1,4 @@
-package llmreplay
+package model
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/jsonpos"
 )
 
 // Chunk types of the model stream (SPEC §3). A Chunk's JSON form carries
@@ -146,7 +147,7 @@ func (c *Chunk) UnmarshalJSON(b []byte) error {
 // checkKeys reports the first missing required key or unexpected key
 // ("type" is always allowed), in sorted order so errors are stable.
 func checkKeys(raw map[string]json.RawMessage, required, optional []string) error {
-	key, missing := keyProblem(raw, required, append([]string{"type"}, optional...))
+	key, missing := jsonpos.KeyProblem(raw, required, append([]string{"type"}, optional...))
 	switch {
 	case key == "":
 		return nil
@@ -155,18 +156,3 @@ func checkKeys(raw map[string]json.RawMessage, required, optional []string) erro
 	}
 	return fmt.Errorf("$.%s: unknown key (allowed: %s)", key, strings.Join(append(append([]string{"type"}, required...), optional...), ", "))
 }
-
-// ProviderError is a model-provider failure with a stable code: AUTH,
-// RATE_LIMIT, UNAVAILABLE, BAD_REQUEST, STREAM (the stream broke mid-way),
-// REPLAY (the replay script cannot serve the call) or INTERNAL. Both the
-// live provider and the replay Player return it.
-type ProviderError struct {
-	Code    string
-	Message string
-}
-
-func (e *ProviderError) Error() string { return e.Code + ": " + e.Message }
-
-// Retryable reports whether a caller may retry the call once (RATE_LIMIT and
-// UNAVAILABLE).
-func (e *ProviderError) Retryable() bool { return e.Code == "RATE_LIMIT" || e.Code == "UNAVAILABLE" }

@@ -1,0 +1,312 @@
+// Package jsonpos is the project's one strict JSON decoder for files people
+// write: fixtures, scripts, overrides, client scripts, cassettes. It reads a
+// whole document, refuses duplicate object keys at every depth (encoding/json
+// would silently keep the last) and keeps every value's byte offset and JSON
+// path, so that each error reads "file:line: $.path: message".
+package jsonpos
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Doc is one JSON document being decoded strictly. It keeps the bytes so
+// that every error can name the line of the value it is about.
+type Doc struct {
+	Name  string
+	data  []byte
+	line0 int // the line of data's first byte, minus one (0 for a whole file)
+	pos   map[string]int
+}
+
+// Value is one JSON value inside a Doc: its exact bytes, its byte offset in
+// the Doc and its JSON path ("$[2].chunks[0]").
+type Value struct {
+	Raw  []byte
+	Off  int
+	Path string
+}
+
+// Read reads r whole and checks that it is exactly one syntactically valid
+// JSON value without duplicate keys; the root value has path "$".
+func Read(r io.Reader, name string) (*Doc, Value, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, Value{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return Parse(data, name, 0, "$")
+}
+
+// Parse is Read for bytes already in memory. line0 is the line of data's
+// first byte minus one (0 for a whole file; n-1 for line n of a JSONL
+// file); root is the path of the value data holds ("$", or "$.data" for
+// the data member of a log event).
+func Parse(data []byte, name string, line0 int, root string) (*Doc, Value, error) {
+	d := &Doc{Name: name, data: data, line0: line0, pos: map[string]int{}}
+	if err := d.walk(root); err != nil {
+		return nil, Value{}, err
+	}
+	start := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
+	return d, Value{Raw: bytes.TrimSpace(data), Off: start, Path: root}, nil
+}
+
+// walk checks syntax and duplicate keys in one pass and records where each
+// path starts (for object members: where the key starts).
+func (d *Doc) walk(root string) error {
+	if len(d.data) == 0 && root != "$" {
+		return d.Errorf(0, root, "missing") // an absent member, not an empty file
+	}
+	if !json.Valid(d.data) {
+		var serr *json.SyntaxError
+		if err := json.Unmarshal(d.data, new(any)); errors.As(err, &serr) {
+			return d.Errorf(int(serr.Offset), root, "invalid JSON: %v", err)
+		}
+		return d.Errorf(len(d.data), root, "invalid JSON: unexpected end of JSON input")
+	}
+	dec := json.NewDecoder(bytes.NewReader(d.data))
+	dec.UseNumber()
+	err := d.walkValue(dec, root)
+	var dup *duplicateKey
+	if errors.As(err, &dup) {
+		return d.PathErrorf(dup.path, "duplicate key")
+	}
+	if err != nil {
+		return d.Errorf(int(dec.InputOffset()), root, "invalid JSON: %v", err)
+	}
+	return nil
+}
+
+type duplicateKey struct{ path string }
+
+func (e *duplicateKey) Error() string { return e.path + ": duplicate key" }
+
+func (d *Doc) walkValue(dec *json.Decoder, path string) error {
+	if _, ok := d.pos[path]; !ok {
+		d.pos[path] = int(dec.InputOffset())
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	switch tok {
+	case json.Delim('{'):
+		seen := map[string]bool{}
+		for dec.More() {
+			off := int(dec.InputOffset())
+			key, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			k, _ := key.(string)
+			p := path + "." + k
+			if seen[k] {
+				d.pos[p] = off // the second one
+				return &duplicateKey{path: p}
+			}
+			seen[k] = true
+			d.pos[p] = off
+			if err := d.walkValue(dec, p); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token()
+	case json.Delim('['):
+		for i := 0; dec.More(); i++ {
+			if err := d.walkValue(dec, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token()
+	}
+	return err
+}
+
+// At is the byte offset of path, or of its nearest recorded ancestor (for
+// an object member: of its key).
+func (d *Doc) At(path string) int {
+	for {
+		if off, ok := d.pos[path]; ok {
+			for off < len(d.data) && strings.IndexByte(" \t\r\n,:", d.data[off]) >= 0 {
+				off++
+			}
+			return off
+		}
+		i := strings.LastIndexAny(path, ".[")
+		if i <= 0 {
+			return 0
+		}
+		path = path[:i]
+	}
+}
+
+// Line returns the 1-based line of byte offset off.
+func (d *Doc) Line(off int) int {
+	off = min(max(off, 0), len(d.data))
+	return d.line0 + 1 + bytes.Count(d.data[:off], []byte("\n"))
+}
+
+// Errorf returns "name:line: path: message" for the value at offset off.
+func (d *Doc) Errorf(off int, path, format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s: %s", d.Name, d.Line(off), path, fmt.Sprintf(format, args...))
+}
+
+// PathErrorf is Errorf for a path whose offset the Doc recorded.
+func (d *Doc) PathErrorf(path, format string, args ...any) error {
+	return d.Errorf(d.At(path), path, format, args...)
+}
+
+// Kind names the JSON type of v for error messages.
+func (v Value) Kind() string {
+	switch v.Raw[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// Elements returns the elements of the array v, each with its own offset
+// and path.
+func (d *Doc) Elements(v Value, what string) ([]Value, error) {
+	if v.Raw[0] != '[' {
+		return nil, d.Errorf(v.Off, v.Path, "want an array of %s, got %s", what, v.Kind())
+	}
+	dec := json.NewDecoder(bytes.NewReader(v.Raw))
+	if _, err := dec.Token(); err != nil {
+		return nil, d.Errorf(v.Off, v.Path, "%v", err)
+	}
+	var out []Value
+	for dec.More() {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, d.Errorf(v.Off+int(dec.InputOffset()), v.Path, "%v", err)
+		}
+		end := int(dec.InputOffset())
+		out = append(out, Value{Raw: raw, Off: v.Off + end - len(raw), Path: fmt.Sprintf("%s[%d]", v.Path, len(out))})
+	}
+	return out, nil
+}
+
+// Members returns the members of the object v by key.
+func (d *Doc) Members(v Value, what string) (map[string]Value, error) {
+	if v.Raw[0] != '{' {
+		return nil, d.Errorf(v.Off, v.Path, "want %s object, got %s", what, v.Kind())
+	}
+	dec := json.NewDecoder(bytes.NewReader(v.Raw))
+	if _, err := dec.Token(); err != nil {
+		return nil, d.Errorf(v.Off, v.Path, "%v", err)
+	}
+	out := map[string]Value{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, d.Errorf(v.Off+int(dec.InputOffset()), v.Path, "%v", err)
+		}
+		key, _ := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, d.Errorf(v.Off+int(dec.InputOffset()), v.Path, "%v", err)
+		}
+		end := int(dec.InputOffset())
+		m := Value{Raw: raw, Off: v.Off + end - len(raw), Path: v.Path + "." + key}
+		if _, dup := out[key]; dup {
+			return nil, d.Errorf(m.Off, m.Path, "duplicate key")
+		}
+		out[key] = m
+	}
+	return out, nil
+}
+
+// CheckMembers reports a missing required key (at the object) or an
+// unknown key (at that key's value), in a stable order.
+func (d *Doc) CheckMembers(obj Value, m map[string]Value, required, optional []string) error {
+	key, missing := KeyProblem(m, required, optional)
+	switch {
+	case key == "":
+		return nil
+	case missing:
+		return d.Errorf(obj.Off, obj.Path+"."+key, "missing")
+	}
+	v := m[key]
+	return d.Errorf(v.Off, v.Path, "unknown key (allowed: %s)", strings.Join(append(required, optional...), ", "))
+}
+
+// KeyProblem returns the first required key missing from present (missing
+// true), else the first key in sorted order that is neither required nor
+// optional, else "".
+func KeyProblem[V any](present map[string]V, required, optional []string) (key string, missing bool) {
+	allowed := map[string]bool{}
+	for _, k := range required {
+		if _, ok := present[k]; !ok {
+			return k, true
+		}
+		allowed[k] = true
+	}
+	for _, k := range optional {
+		allowed[k] = true
+	}
+	var extra []string
+	for k := range present {
+		if !allowed[k] {
+			extra = append(extra, k)
+		}
+	}
+	if len(extra) == 0 {
+		return "", false
+	}
+	sort.Strings(extra)
+	return extra[0], false
+}
+
+// Str decodes the string v.
+func (d *Doc) Str(v Value) (string, error) {
+	var s string
+	if v.Raw[0] != '"' || json.Unmarshal(v.Raw, &s) != nil {
+		return "", d.Errorf(v.Off, v.Path, "want a string, got %s", v.Kind())
+	}
+	return s, nil
+}
+
+// Bool decodes the boolean v.
+func (d *Doc) Bool(v Value) (bool, error) {
+	var b bool
+	if json.Unmarshal(v.Raw, &b) != nil {
+		return false, d.Errorf(v.Off, v.Path, "want a boolean, got %s", v.Kind())
+	}
+	return b, nil
+}
+
+// Int decodes the integer v.
+func (d *Doc) Int(v Value) (int, error) {
+	var i int
+	if json.Unmarshal(v.Raw, &i) != nil {
+		return 0, d.Errorf(v.Off, v.Path, "want an integer, got %s", strings.TrimSpace(string(v.Raw)))
+	}
+	return i, nil
+}
+
+// Relative re-roots err, an error whose message starts with a path relative
+// to v ("$.type: unknown chunk"), at v's place in d.
+func (d *Doc) Relative(v Value, err error) error {
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "$"); ok {
+		sub := v.Path + rest
+		if i := strings.Index(rest, ":"); i >= 0 {
+			return fmt.Errorf("%s:%d: %s", d.Name, d.Line(d.At(v.Path+rest[:i])), sub)
+		}
+		return fmt.Errorf("%s:%d: %s", d.Name, d.Line(v.Off), sub)
+	}
+	return d.Errorf(v.Off, v.Path, "%s", msg)
+}
