@@ -26,7 +26,7 @@ type Config struct {
 	// (never ask) or "ask" (writes and bash ask the client). "": "auto".
 	Permission string
 	// Model is the model name sent to the provider and logged in every
-	// request/header event. "": "deepseek-chat".
+	// request/header event. "": none (the provider's default).
 	Model string
 	// MaxSteps bounds the model calls of one turn. 0: 25.
 	MaxSteps int
@@ -47,7 +47,6 @@ type Config struct {
 
 // Defaults of Config's zero values.
 const (
-	DefaultModel       = "deepseek-chat"
 	DefaultMaxSteps    = 25
 	DefaultBashTimeout = 2 * time.Minute
 )
@@ -71,9 +70,6 @@ func (c Config) withDefaults() (Config, error) {
 	case PermissionAuto, PermissionAsk:
 	default:
 		return c, fmt.Errorf("agent: config: permission mode %q: want %q or %q", c.Permission, PermissionAuto, PermissionAsk)
-	}
-	if c.Model == "" {
-		c.Model = DefaultModel
 	}
 	if c.MaxSteps <= 0 {
 		c.MaxSteps = DefaultMaxSteps

@@ -139,7 +139,7 @@ func TestTextTurnStreamsAndLogs(t *testing.T) {
 		t.Fatalf("%d model calls, want 1", len(reqs))
 	}
 	req := reqs[0]
-	if req.SessionID != sid || req.SpawnedBy != "" || req.Cwd != r.cwd || req.Model != DefaultModel {
+	if req.SessionID != sid || req.SpawnedBy != "" || req.Cwd != r.cwd || req.Model != testModel {
 		t.Errorf("request = session %q, spawnedBy %q, cwd %q, model %q", req.SessionID, req.SpawnedBy, req.Cwd, req.Model)
 	}
 	if diff := cmp.Diff([]model.Message{{Role: "user", Content: "say hello"}}, req.Messages); diff != "" {
@@ -172,7 +172,7 @@ func TestTextTurnStreamsAndLogs(t *testing.T) {
 	}
 	checkTurnEnds(t, l, endReason{Kind: "completed"})
 	hdr := data[requestHeaderData](t, l, "request/header")
-	if len(hdr) != 1 || hdr[0].Model != DefaultModel || !strings.Contains(hdr[0].System, r.cwd) || len(hdr[0].Tools) != 7 {
+	if len(hdr) != 1 || hdr[0].Model != testModel || !strings.Contains(hdr[0].System, r.cwd) || len(hdr[0].Tools) != 7 {
 		t.Errorf("request/header = %+v", hdr)
 	}
 	users := data[struct {

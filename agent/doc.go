@@ -21,7 +21,7 @@
 // On EOF Serve cancels the turns still running (they end
 // aborted{by:disposed}), waits for them, closes every session log and
 // returns nil. Writing replay-report.json is the caller's job
-// (llmreplay.WriteReport after Serve returns).
+// (agentenv.WriteReport after Serve returns).
 //
 // # Config
 //

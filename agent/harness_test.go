@@ -306,7 +306,7 @@ func newRigAt(t *testing.T, prov model.Provider, client *fakeClient, mod func(*C
 	if client == nil {
 		client = &fakeClient{}
 	}
-	cfg := Config{Provider: prov, SessionsDir: t.TempDir(), NewID: counter(), Now: fixedClock}
+	cfg := Config{Provider: prov, SessionsDir: t.TempDir(), Model: testModel, NewID: counter(), Now: fixedClock}
 	if mod != nil {
 		mod(&cfg)
 	}

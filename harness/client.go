@@ -11,6 +11,7 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/acpsnap/acpsnap/internal/fspath"
+	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // client is the harness's side of ACP (acp.Client): it answers permission
@@ -24,7 +25,7 @@ type client struct {
 	fail    func(error) // fails the run
 
 	mu      sync.Mutex
-	answers []PermissionAnswer
+	answers []scenario.PermissionAnswer
 	asked   int
 }
 

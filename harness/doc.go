@@ -157,7 +157,7 @@
 // it with internal/sessionlog (header, contiguous seq) and returns it raw:
 // the primary session's log first (the first newSession), then the others
 // by createdAt, then id. It reads sessions/replay-report.json
-// (llmreplay.ReadReport). In replay mode a report with any entry left or
+// (agentenv.ReadReport). In replay mode a report with any entry left or
 // any error fails the run, listing each fixture's counts; a missing report
 // fails it only if the agent wrote a session log.
 //
@@ -176,5 +176,5 @@
 // own files; ErrInfrastructure when the run could not be made at all or
 // cleaned up (Config.TempDir missing, the private roots not created or not
 // removed, the agent command not started), which says nothing about the
-// scenario or the agent; anything else is the agent failing the scenario.
+// scenario or the agent; anything else is the agent failing the
 package harness

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/fakeagent"
-	"github.com/acpsnap/acpsnap/llmreplay"
 )
 
 // TestFaultDrills runs misbehaving agents: each run must fail within its
@@ -38,7 +38,7 @@ func TestFaultDrills(t *testing.T) {
 		{
 			name: "does not exit at stdin close",
 			script: fakeagent.Script{IgnoreEOF: true, AtEOF: []fakeagent.Action{{Stderr: "still here"},
-				{Report: &llmreplay.Report{Fixtures: []llmreplay.FixtureReport{}}}}},
+				{Report: &agentenv.Report{Fixtures: []agentenv.FixtureReport{}}}}},
 			steps:  basic,
 			want:   []string{"agent did not exit within 300ms of stdin closing (sent SIGTERM)", "agent stderr (last lines):", "still here"},
 			within: 2 * time.Second,
@@ -46,7 +46,7 @@ func TestFaultDrills(t *testing.T) {
 		{
 			name: "ignores stdin close and SIGTERM",
 			script: fakeagent.Script{IgnoreEOF: true, IgnoreTerm: true,
-				AtEOF: []fakeagent.Action{{Report: &llmreplay.Report{Fixtures: []llmreplay.FixtureReport{}}}}},
+				AtEOF: []fakeagent.Action{{Report: &agentenv.Report{Fixtures: []agentenv.FixtureReport{}}}}},
 			steps:  basic,
 			want:   []string{"agent did not exit within 300ms of stdin closing (killed with SIGKILL after ignoring SIGTERM)"},
 			within: 3 * time.Second,
@@ -139,8 +139,8 @@ func TestFaultDrills(t *testing.T) {
 		},
 		{
 			name: "leaves replay entries unserved",
-			script: fakeagent.Script{AtEOF: []fakeagent.Action{{Report: &llmreplay.Report{
-				Fixtures: []llmreplay.FixtureReport{{Fixture: "session.jsonl", Served: 1, Left: 2}}, Errors: []string{"unknown session: re-record"}}}}},
+			script: fakeagent.Script{AtEOF: []fakeagent.Action{{Report: &agentenv.Report{
+				Fixtures: []agentenv.FixtureReport{{Fixture: "session.jsonl", Served: 1, Left: 2}}, Errors: []string{"unknown session: re-record"}}}}},
 			steps:  basic,
 			want:   []string{"fixture session.jsonl: 2 of 3 model calls never made", "replay error: unknown session: re-record"},
 			within: 2 * time.Second,

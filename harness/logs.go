@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
@@ -144,12 +144,12 @@ func harvest(sessions, primary string) ([]Log, error) {
 
 // readReport reads the agent's replay report from the sessions directory;
 // nil when there is none.
-func readReport(sessions string) (*llmreplay.Report, error) {
-	path := filepath.Join(sessions, llmreplay.ReportFile)
+func readReport(sessions string) (*agentenv.Report, error) {
+	path := filepath.Join(sessions, agentenv.ReportFile)
 	if _, err := os.Stat(path); os.IsNotExist(err) {
 		return nil, nil
 	}
-	r, err := llmreplay.ReadReport(path)
+	r, err := agentenv.ReadReport(path)
 	if err != nil {
 		return nil, err
 	}
@@ -158,10 +158,10 @@ func readReport(sessions string) (*llmreplay.Report, error) {
 
 // checkReport fails a replay that left entries unserved or raised errors,
 // or that wrote logs without saying what it consumed.
-func checkReport(r *llmreplay.Report, logs int) error {
+func checkReport(r *agentenv.Report, logs int) error {
 	if r == nil {
 		if logs > 0 {
-			return fmt.Errorf("replay: the agent wrote %d session log(s) but no %s in its sessions directory (does it honour ACPSNAP_MODE=replay and write its report at exit?)", logs, llmreplay.ReportFile)
+			return fmt.Errorf("replay: the agent wrote %d session log(s) but no %s in its sessions directory (does it honour ACPSNAP_MODE=replay and write its report at exit?)", logs, agentenv.ReportFile)
 		}
 		return nil
 	}

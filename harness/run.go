@@ -9,15 +9,15 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	acp "github.com/coder/acp-go-sdk"
 
+	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/internal/envscrub"
-	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // Config says which scenario to run, against which agent, in which mode.
@@ -37,16 +37,16 @@ type Config struct {
 // directories that no longer exist when Run returns; normalizers use them
 // as strings.
 type Result struct {
-	Stdout     [][]byte          // every raw stdout line, in wire order, without "\n"
-	Logs       []Log             // session logs: primary first, then by createdAt, then id
-	Stderr     string            // the agent's stderr (its last MiB)
-	Steps      []StepTiming      // one per step run, the failed one included
-	Report     *llmreplay.Report // the agent's replay-report.json; nil: none
-	Cwd        string            // the scenario cwd the agent ran in
-	CwdAliases []string          // other spellings of Cwd (real path, /private variants)
-	Home       string            // the agent's private HOME (Root/home)
-	Root       string            // the run's private root folder, <TempDir>/acpsnap-<nonce>, holding Cwd and Home
-	Duration   time.Duration     // agent start to harvest
+	Stdout     [][]byte         // every raw stdout line, in wire order, without "\n"
+	Logs       []Log            // session logs: primary first, then by createdAt, then id
+	Stderr     string           // the agent's stderr (its last MiB)
+	Steps      []StepTiming     // one per step run, the failed one included
+	Report     *agentenv.Report // the agent's replay-report.json; nil: none
+	Cwd        string           // the scenario cwd the agent ran in
+	CwdAliases []string         // other spellings of Cwd (real path, /private variants)
+	Home       string           // the agent's private HOME (Root/home)
+	Root       string           // the run's private root folder, <TempDir>/acpsnap-<nonce>, holding Cwd and Home
+	Duration   time.Duration    // agent start to harvest
 }
 
 // StepTiming is how long one step took.
@@ -78,7 +78,7 @@ func infrastructure(err error) error  { return kindError{err, ErrInfrastructure}
 type run struct {
 	cfg    Config
 	ctx    context.Context
-	in     *Input
+	in     *scenario.Input
 	roots  *roots
 	agent  *agent
 	conn   *acp.ClientSideConnection
@@ -126,11 +126,11 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if cfg.Dir, err = filepath.Abs(cfg.Dir); err != nil {
 		return nil, fmt.Errorf("harness: %w", err)
 	}
-	m, err := LoadManifest(filepath.Join(cfg.Dir, ManifestFile))
+	m, err := scenario.LoadManifest(filepath.Join(cfg.Dir, scenario.ManifestFile))
 	if err != nil {
 		return nil, invalidScenario(err)
 	}
-	in, err := LoadInput(filepath.Join(cfg.Dir, InputFile))
+	in, err := scenario.LoadInput(filepath.Join(cfg.Dir, scenario.InputFile))
 	if err != nil {
 		return nil, invalidScenario(err)
 	}
@@ -165,7 +165,7 @@ func (e *runError) Error() string   { return e.msg }
 func (e *runError) Unwrap() []error { return e.errs }
 
 // execute starts the agent, drives the steps, shuts down and harvests.
-func (r *run) execute(m *Manifest) (*Result, []error) {
+func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 	env := agentEnv(r.cfg, m, r.roots)
 	if r.cfg.OnStart != nil {
 		r.cfg.OnStart(r.roots.cwd)
@@ -235,37 +235,20 @@ func (r *run) collect(res *Result) []error {
 	return errs
 }
 
-// agentEnv builds the agent's environment from the allowlist of SPEC §7.
-func agentEnv(cfg Config, m *Manifest, rts *roots) []string {
-	environ := cfg.Environ
-	if environ == nil {
-		environ = os.Environ()
+// agentEnv builds the agent's environment (package agentenv).
+func agentEnv(cfg Config, m *scenario.Manifest, rts *roots) []string {
+	h := agentenv.Harness{
+		Mode: cfg.Mode, SessionsDir: rts.sessions, Permission: m.Permission,
+		Home: rts.home, TmpDir: rts.tmp, Env: m.Env, Secrets: cfg.Secrets, From: cfg.Environ,
 	}
-	var env []string
-	for _, kv := range environ {
-		if strings.HasPrefix(kv, "PATH=") || strings.HasPrefix(kv, "LANG=") {
-			env = append(env, kv)
-		}
+	if f := filepath.Join(cfg.Dir, scenario.SessionFile); exists(f) {
+		h.Fixture = f
 	}
-	env = append(env, "TZ=UTC", "HOME="+rts.home, "TMPDIR="+rts.tmp)
-	env = append(env, sortedEnv(m.Env)...)
-	env = append(env,
-		"ACPSNAP_MODE="+cfg.Mode,
-		"ACPSNAP_SESSIONS_DIR="+rts.sessions,
-		"ACPSNAP_PERMISSION="+cmp.Or(m.Permission, "auto"))
-	if f := filepath.Join(cfg.Dir, SessionFile); exists(f) {
-		env = append(env, "ACPSNAP_FIXTURE="+f)
+	h.FixtureChildren = scenario.ChildLogs(cfg.Dir)
+	if f := filepath.Join(cfg.Dir, scenario.OverrideFile); exists(f) {
+		h.Override = f
 	}
-	if children := ChildLogs(cfg.Dir); len(children) > 0 {
-		env = append(env, "ACPSNAP_FIXTURE_CHILDREN="+strings.Join(children, string(os.PathListSeparator)))
-	}
-	if f := filepath.Join(cfg.Dir, OverrideFile); exists(f) {
-		env = append(env, "ACPSNAP_OVERRIDE="+f)
-	}
-	if cfg.Mode == "record" {
-		env = append(env, sortedEnv(cfg.Secrets)...)
-	}
-	return env
+	return h.Environ()
 }
 
 // terminalEnv is the agent's environment without what a terminal's output
@@ -278,15 +261,6 @@ func terminalEnv(env []string, secrets map[string]string) []string {
 		names = append(names, name)
 	}
 	return envscrub.Scrub(env, names...)
-}
-
-func sortedEnv(m map[string]string) []string {
-	var env []string
-	for k, v := range m {
-		env = append(env, k+"="+v)
-	}
-	sort.Strings(env)
-	return env
 }
 
 func exists(path string) bool {

@@ -243,7 +243,7 @@ func TestRunErrorKinds(t *testing.T) {
 		},
 		{
 			name:    "temporary folder is a file",
-			edit:    func(c *harness.Config) { c.TempDir = filepath.Join(c.Dir, harness.InputFile) },
+			edit:    func(c *harness.Config) { c.TempDir = filepath.Join(c.Dir, "input.json") },
 			want:    kinds{Infrastructure: true},
 			wantErr: "is not a directory",
 		},

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/acpsnap/acpsnap/scenario"
 	acp "github.com/coder/acp-go-sdk"
 )
 
@@ -27,7 +28,7 @@ func (r *run) runSteps() error {
 		err := r.step(s, time.Now().Add(timeout), timeout)
 		r.timing = append(r.timing, StepTiming{Op: s.Op, Duration: time.Since(start)})
 		if err != nil {
-			return &stepError{i + 1, s.Op, err}
+			return &stepError{i + 1, s.Line, s.Op, err}
 		}
 	}
 	return nil
@@ -36,12 +37,14 @@ func (r *run) runSteps() error {
 // stepError says which step failed. It formats lazily, so that a cause
 // like goneError can describe the agent's end, known only after shutdown.
 type stepError struct {
-	n   int
-	op  string
-	err error
+	n, line int
+	op      string
+	err     error
 }
 
-func (e *stepError) Error() string { return fmt.Sprintf("step %d (%s): %v", e.n, e.op, e.err) }
+func (e *stepError) Error() string {
+	return fmt.Sprintf("%s:%d: step %d (%s): %v", scenario.InputFile, e.line, e.n, e.op, e.err)
+}
 func (e *stepError) Unwrap() error { return e.err }
 
 // deadline is a step's time budget.
@@ -51,34 +54,34 @@ type deadline struct {
 }
 
 // step dispatches one op of SPEC §4.
-func (r *run) step(s Step, at time.Time, total time.Duration) error {
+func (r *run) step(s scenario.Step, at time.Time, total time.Duration) error {
 	d := deadline{at, total}
 	switch s.Op {
-	case OpInitialize:
+	case scenario.OpInitialize:
 		return r.initialize(d)
-	case OpNewSession:
+	case scenario.OpNewSession:
 		return r.newSession(d)
-	case OpNewSessionExpectError:
+	case scenario.OpNewSessionExpectError:
 		return r.newSessionExpectError(d, s.Params)
-	case OpPrompt, OpPromptContent:
+	case scenario.OpPrompt, scenario.OpPromptContent:
 		blocks, err := r.blocks(s)
 		if err != nil {
 			return err
 		}
 		return r.prompt(d, blocks, false)
-	case OpPromptExpectError:
+	case scenario.OpPromptExpectError:
 		return r.prompt(d, []acp.ContentBlock{acp.TextBlock(r.expand(s.Text))}, true)
-	case OpPromptAndCancel:
+	case scenario.OpPromptAndCancel:
 		return r.promptAndCancel(d, s)
-	case OpCancel:
+	case scenario.OpCancel:
 		return r.cancel(d, s.WaitForFile)
-	case OpWaitForFile:
+	case scenario.OpWaitForFile:
 		return r.waitForFile(d, s.Path)
-	case OpWaitForTurnStart:
+	case scenario.OpWaitForTurnStart:
 		return r.waitForTurn(d, "turn/start", cmpOr(s.MinimumTurn, 1))
-	case OpWaitForTurnEnd:
+	case scenario.OpWaitForTurnEnd:
 		return r.waitForTurn(d, "turn/end", cmpOr(s.MinimumTurn, 1))
-	case OpWaitForSubagentTurnEnd:
+	case scenario.OpWaitForSubagentTurnEnd:
 		return r.waitForChild(d, cmpOr(s.Child, 1), cmpOr(s.MinimumTurn, 1))
 	}
 	return fmt.Errorf("unknown op %q", s.Op)
@@ -155,8 +158,8 @@ func (r *run) expectRPCError(method string, err error) error {
 	return r.explain(method, err)
 }
 
-func (r *run) blocks(s Step) ([]acp.ContentBlock, error) {
-	if s.Op == OpPrompt {
+func (r *run) blocks(s scenario.Step) ([]acp.ContentBlock, error) {
+	if s.Op == scenario.OpPrompt {
 		return []acp.ContentBlock{acp.TextBlock(r.expand(s.Text))}, nil
 	}
 	var blocks []acp.ContentBlock
@@ -193,7 +196,7 @@ func (r *run) prompt(d deadline, blocks []acp.ContentBlock, expectError bool) er
 // promptAndCancel prompts, waits until the turn is under way (the marker
 // file, else a durable turn/start beyond the last one), cancels, and waits
 // for the prompt's response.
-func (r *run) promptAndCancel(d deadline, s Step) error {
+func (r *run) promptAndCancel(d deadline, s scenario.Step) error {
 	id, err := r.session()
 	if err != nil {
 		return err

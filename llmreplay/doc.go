@@ -14,7 +14,7 @@
 //	// for every model call of the agent:
 //	err = p.Stream(ctx, llmreplay.StreamRequest{SessionID: id, SpawnedBy: callID, Cwd: cwd}, emit)
 //	// at shutdown:
-//	err = llmreplay.WriteReport(sessionsDir, p.Report())
+//	err = WriteReport(sessionsDir, p.Report())
 //
 // # Entries
 //
@@ -131,7 +131,7 @@
 //
 // Report returns, per fixture (primary first, then the children in Config
 // order), the entries served and left. At shutdown the agent writes it with
-// WriteReport (atomically) as ReportFile in its sessions directory; the
+// agentenv.WriteReport (atomically) as ReportFile in its sessions directory; the
 // harness reads it with ReadReport and fails on any entry left or error:
 //
 //	{

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sync"
 
+	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/model"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
@@ -296,12 +297,12 @@ func (p *Player) expand(e Entry, cwd string) Entry {
 
 // Report returns, per fixture, the entries served and left, and every
 // error Stream raised.
-func (p *Player) Report() Report {
+func (p *Player) Report() agentenv.Report {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var r Report
+	var r agentenv.Report
 	for _, fx := range p.fixtures {
-		r.Fixtures = append(r.Fixtures, FixtureReport{Fixture: fx.name, Served: fx.next, Left: len(fx.script) - fx.next})
+		r.Fixtures = append(r.Fixtures, agentenv.FixtureReport{Fixture: fx.name, Served: fx.next, Left: len(fx.script) - fx.next})
 	}
 	r.Errors = append([]string(nil), p.errs...)
 	return r

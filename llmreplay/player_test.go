@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/model"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
@@ -88,7 +89,7 @@ func TestPlayerServes(t *testing.T) {
 		t.Errorf("throw error = %#v, want UNAVAILABLE", err)
 	}
 
-	if diff := cmp.Diff(Report{Fixtures: []FixtureReport{{"session.jsonl", 2, 1}}}, p.Report()); diff != "" {
+	if diff := cmp.Diff(agentenv.Report{Fixtures: []agentenv.FixtureReport{{Fixture: "session.jsonl", Served: 2, Left: 1}}}, p.Report()); diff != "" {
 		t.Errorf("report after 2 calls (-want +got):\n%s", diff)
 	}
 	if _, err := collect(p, req); err != nil {
@@ -99,7 +100,7 @@ func TestPlayerServes(t *testing.T) {
 	if !errors.As(err, &pe) || pe.Code != "REPLAY" || err.Error() != wantErr {
 		t.Errorf("exhausted error = %v, want %s", err, wantErr)
 	}
-	wantReport := Report{Fixtures: []FixtureReport{{"session.jsonl", 3, 0}}, Errors: []string{wantErr}}
+	wantReport := agentenv.Report{Fixtures: []agentenv.FixtureReport{{Fixture: "session.jsonl", Served: 3, Left: 0}}, Errors: []string{wantErr}}
 	if diff := cmp.Diff(wantReport, p.Report()); diff != "" {
 		t.Errorf("final report (-want +got):\n%s", diff)
 	}
@@ -134,7 +135,7 @@ func TestPlayerHang(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(cwd, "marks", "ready")); err != nil {
 		t.Errorf("ready file: %v", err)
 	}
-	want := Report{Fixtures: []FixtureReport{{"session.jsonl", 1, 0}}, Errors: []string{wantErr}}
+	want := agentenv.Report{Fixtures: []agentenv.FixtureReport{{Fixture: "session.jsonl", Served: 1, Left: 0}}, Errors: []string{wantErr}}
 	if diff := cmp.Diff(want, p.Report()); diff != "" {
 		t.Errorf("report (-want +got):\n%s", diff)
 	}
@@ -211,8 +212,8 @@ func TestPlayerSiblings(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("children (-want +got):\n%s", diff)
 			}
-			wantReport := Report{
-				Fixtures: []FixtureReport{{"session.jsonl", 1, 1}, {"session.1.jsonl", 2, 0}, {"session.2.jsonl", 1, 0}},
+			wantReport := agentenv.Report{
+				Fixtures: []agentenv.FixtureReport{{Fixture: "session.jsonl", Served: 1, Left: 1}, {Fixture: "session.1.jsonl", Served: 2, Left: 0}, {Fixture: "session.2.jsonl", Served: 1, Left: 0}},
 				Errors:   []string{want["call_1"][1]},
 			}
 			if diff := cmp.Diff(wantReport, p.Report()); diff != "" {
@@ -373,13 +374,13 @@ func TestLoadErrors(t *testing.T) {
 
 func TestReportFile(t *testing.T) {
 	dir := t.TempDir()
-	want := Report{Fixtures: []FixtureReport{{"session.jsonl", 2, 1}, {"session.1.jsonl", 0, 0}}, Errors: []string{"REPLAY: x"}}
+	want := agentenv.Report{Fixtures: []agentenv.FixtureReport{{Fixture: "session.jsonl", Served: 2, Left: 1}, {Fixture: "session.1.jsonl", Served: 0, Left: 0}}, Errors: []string{"REPLAY: x"}}
 	for range 2 { // a second write replaces the first
-		if err := WriteReport(dir, want); err != nil {
+		if err := agentenv.WriteReport(dir, want); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got, err := ReadReport(filepath.Join(dir, ReportFile))
+	got, err := agentenv.ReadReport(filepath.Join(dir, agentenv.ReportFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,9 +389,9 @@ func TestReportFile(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
-		t.Errorf("dir holds %d files, want only %s (no temporary left)", len(entries), ReportFile)
+		t.Errorf("dir holds %d files, want only %s (no temporary left)", len(entries), agentenv.ReportFile)
 	}
-	b, _ := os.ReadFile(filepath.Join(dir, ReportFile))
+	b, _ := os.ReadFile(filepath.Join(dir, agentenv.ReportFile))
 	wantJSON := `{
   "fixtures": [
     {
@@ -411,33 +412,6 @@ func TestReportFile(t *testing.T) {
 `
 	if diff := cmp.Diff(wantJSON, string(b)); diff != "" {
 		t.Errorf("file (-want +got):\n%s", diff)
-	}
-}
-
-func TestReportFileErrors(t *testing.T) {
-	dir := t.TempDir()
-	unknown := writeFile(t, dir, "unknown.json", `{"fixtures":[],"left":1}`)
-	trailing := writeFile(t, dir, "trailing.json", `{"fixtures":[]} {}`)
-	type testCase struct {
-		name string
-		path string
-		want string
-	}
-	tests := []testCase{
-		{"missing", filepath.Join(dir, "nope.json"), "llmreplay: read report: open " + filepath.Join(dir, "nope.json") + ": no such file or directory"},
-		{"unknown key", unknown, "llmreplay: read report: " + unknown + `: json: unknown field "left"`},
-		{"trailing data", trailing, "llmreplay: read report: " + trailing + ": trailing data after the report"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := ReadReport(tc.path)
-			if err == nil || err.Error() != tc.want {
-				t.Errorf("error = %v, want %s", err, tc.want)
-			}
-		})
-	}
-	if err := WriteReport(filepath.Join(dir, "nope"), Report{}); err == nil || !strings.HasPrefix(err.Error(), "llmreplay: write report: ") {
-		t.Errorf("WriteReport into a missing dir = %v, want an error", err)
 	}
 }
 

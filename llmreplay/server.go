@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/model"
 )
 
@@ -118,10 +119,10 @@ func (s *Server) Requests() []RecordedRequest {
 
 // Report returns the consumption of each route ("primary", then each child
 // by tool-call id in sorted order) and the REPLAY errors answered so far.
-func (s *Server) Report() Report {
+func (s *Server) Report() agentenv.Report {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r := Report{Fixtures: []FixtureReport{s.fixtureReport("primary", "", s.cfg.Primary)}}
+	r := agentenv.Report{Fixtures: []agentenv.FixtureReport{s.fixtureReport("primary", "", s.cfg.Primary)}}
 	ids := make([]string, 0, len(s.cfg.Children))
 	for id := range s.cfg.Children {
 		ids = append(ids, id)
@@ -134,9 +135,9 @@ func (s *Server) Report() Report {
 	return r
 }
 
-func (s *Server) fixtureReport(name, route string, script Script) FixtureReport {
+func (s *Server) fixtureReport(name, route string, script Script) agentenv.FixtureReport {
 	n := s.cursors[route]
-	return FixtureReport{Fixture: name, Served: n, Left: len(script) - n}
+	return agentenv.FixtureReport{Fixture: name, Served: n, Left: len(script) - n}
 }
 
 // Close stops the server: hung streams end, connections close, and Close

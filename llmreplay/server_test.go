@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/model"
 )
 
@@ -154,8 +155,8 @@ func TestServerRoutesAndReport(t *testing.T) {
 	if diff := cmp.Diff([]int{200, 200, 500, 200, 500, 500, 200}, statuses); diff != "" {
 		t.Errorf("statuses (-want +got):\n%s", diff)
 	}
-	want := Report{
-		Fixtures: []FixtureReport{{"primary", 2, 0}, {"call_1", 1, 0}, {"call_2", 1, 0}},
+	want := agentenv.Report{
+		Fixtures: []agentenv.FixtureReport{{Fixture: "primary", Served: 2, Left: 0}, {Fixture: "call_1", Served: 1, Left: 0}, {Fixture: "call_2", Served: 1, Left: 0}},
 		Errors: []string{
 			`REPLAY: llmreplay: script exhausted: child call_1 has 1 entries, model call 2 was not recorded; re-record the scenario`,
 			`REPLAY: llmreplay: unrecorded session: no child script for tool call "call_9"; re-record the scenario`,

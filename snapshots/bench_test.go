@@ -5,22 +5,23 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/snapshots"
+	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // BenchmarkScenario replays each scenario serially. BenchmarkScenario/handshake
 // is the floor: starting the bundled agent and doing the ACP handshake.
 // scripts/bench prints every scenario as a ratio of that floor.
 func BenchmarkScenario(b *testing.B) {
-	names, err := snapshots.Names(".")
+	names, err := scenario.Names(".")
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := snapshots.Config{Agent: agentCommand(b)}
+	cfg := check.Config{Agent: agentCommand(b)}
 	for _, name := range names {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				if o := snapshots.Check(context.Background(), name, cfg); o.Status == snapshots.Failed {
+				if o := check.Check(context.Background(), name, cfg); o.Status == check.Failed {
 					b.Fatalf("%s: %s\n%s", name, o.Reason, o.Diff)
 				}
 			}
@@ -30,14 +31,14 @@ func BenchmarkScenario(b *testing.B) {
 
 // BenchmarkCorpusParallel replays the whole corpus with one worker per CPU.
 func BenchmarkCorpusParallel(b *testing.B) {
-	rc := snapshots.RunConfig{Root: ".", Parallel: runtime.NumCPU()}
+	rc := check.RunConfig{Root: ".", Parallel: runtime.NumCPU()}
 	rc.Agent = agentCommand(b)
 	for b.Loop() {
-		outs, err := snapshots.Run(context.Background(), rc)
+		outs, err := check.Run(context.Background(), rc)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, failed, _ := snapshots.Count(outs); failed > 0 {
+		if _, failed, _ := check.Count(outs); failed > 0 {
 			b.Fatalf("%d scenarios failed", failed)
 		}
 	}

@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/llmreplay"
-	"github.com/acpsnap/acpsnap/snapshots"
+	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // TestRecordAgainstBaseURL: record mode talks to whatever DEEPSEEK_BASE_URL
@@ -22,13 +23,13 @@ func TestRecordAgainstBaseURL(t *testing.T) {
 		{"type":"block-end","index":0},
 		{"type":"usage","inputTokens":7,"outputTokens":3},
 		{"type":"finish","reason":"stop"}]}]`)
-	if o.Status != snapshots.Passed || len(o.Wrote) != 2 {
+	if o.Status != check.Passed || len(o.Wrote) != 2 {
 		t.Fatalf("record: status %s, wrote %v: %s", o.Status, o.Wrote, o.Reason)
 	}
 	if n := len(srv.Requests()); n != 1 {
 		t.Errorf("the model server got %d requests, want 1", n)
 	}
-	for _, f := range []string{snapshots.SessionFile, snapshots.StdoutFile} {
+	for _, f := range []string{scenario.SessionFile, scenario.StdoutFile} {
 		b, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
 			t.Fatal(err)
@@ -37,11 +38,11 @@ func TestRecordAgainstBaseURL(t *testing.T) {
 			t.Errorf("%s does not hold the recorded answer:\n%s", f, b)
 		}
 	}
-	o = snapshots.Check(context.Background(), dir, snapshots.Config{Agent: agentCommand(t)})
-	if o.Status != snapshots.Passed {
+	o = check.Check(context.Background(), dir, check.Config{Agent: agentCommand(t)})
+	if o.Status != check.Passed {
 		t.Errorf("replay of the new recording: %s: %s\n%s", o.Status, o.Reason, o.Diff)
 	}
-	if vs := snapshots.Verify(filepath.Dir(dir), snapshots.VerifyConfig{}); len(vs) > 0 {
+	if vs := scenario.Verify(filepath.Dir(dir), scenario.VerifyConfig{}); len(vs) > 0 {
 		t.Errorf("the recorded fixtures fail the guards: %v", vs)
 	}
 }
@@ -61,10 +62,10 @@ func TestPrivatePathsNormalized(t *testing.T) {
 		{"type":"block-start","index":0,"blockType":"text"},
 		{"type":"text-delta","index":0,"text":"Done."},
 		{"type":"block-end","index":0},
-		{"type":"finish","reason":"stop"}]}]`); o.Status != snapshots.Passed {
+		{"type":"finish","reason":"stop"}]}]`); o.Status != check.Passed {
 		t.Fatalf("record: %s: %s", o.Status, o.Reason)
 	}
-	log, err := os.ReadFile(filepath.Join(dir, snapshots.SessionFile))
+	log, err := os.ReadFile(filepath.Join(dir, scenario.SessionFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestPrivatePathsNormalized(t *testing.T) {
 		}
 	}
 	for range 2 {
-		if o := snapshots.Check(context.Background(), dir, snapshots.Config{Agent: agentCommand(t)}); o.Status != snapshots.Passed {
+		if o := check.Check(context.Background(), dir, check.Config{Agent: agentCommand(t)}); o.Status != check.Passed {
 			t.Fatalf("replay: %s: %s\n%s", o.Status, o.Reason, o.Diff)
 		}
 	}
@@ -83,7 +84,7 @@ func TestPrivatePathsNormalized(t *testing.T) {
 // recordScripted records the scenario in dir in Record mode against an
 // llmreplay.Server serving script (JSON), as `acpsnap record` does with
 // DEEPSEEK_BASE_URL pointing at it.
-func recordScripted(t *testing.T, dir, script string) (*llmreplay.Server, snapshots.Outcome) {
+func recordScripted(t *testing.T, dir, script string) (*llmreplay.Server, check.Outcome) {
 	t.Helper()
 	sc, err := llmreplay.DecodeScript(strings.NewReader(script), "script")
 	if err != nil {
@@ -94,7 +95,7 @@ func recordScripted(t *testing.T, dir, script string) (*llmreplay.Server, snapsh
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	cfg := snapshots.Config{Agent: agentCommand(t), Mode: snapshots.Record,
+	cfg := check.Config{Agent: agentCommand(t), Mode: check.Record,
 		Secrets: map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": srv.URL()}}
-	return srv, snapshots.Check(context.Background(), dir, cfg)
+	return srv, check.Check(context.Background(), dir, cfg)
 }

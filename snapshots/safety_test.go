@@ -13,7 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/snapshots"
+	"github.com/acpsnap/acpsnap/check"
 )
 
 // copyScenario copies the bundled scenario name into a fresh corpus and
@@ -95,12 +95,12 @@ func TestReplayNeverSeesKeys(t *testing.T) {
 	}
 	dump := filepath.Join(t.TempDir(), "agent.env")
 	agent := agentCommand(t)
-	cfg := snapshots.Config{
+	cfg := check.Config{
 		Agent:   append([]string{"sh", "-c", `env > "$0" && exec "$@"`, dump}, agent...),
 		Environ: append(os.Environ(), "DEEPSEEK_API_KEY="+key, "DEEPSEEK_BASE_URL="+trap.URL, "OPENAI_API_KEY="+key),
 	}
-	o := snapshots.Check(context.Background(), dir, cfg)
-	if o.Status != snapshots.Passed {
+	o := check.Check(context.Background(), dir, cfg)
+	if o.Status != check.Passed {
 		t.Fatalf("replay with keys around: %s: %s\n%s", o.Status, o.Reason, o.Diff)
 	}
 	if n := hits.Load(); n != 0 {
@@ -120,15 +120,15 @@ func TestReplayNeverSeesKeys(t *testing.T) {
 func TestFailedWriteLeavesFixtures(t *testing.T) {
 	type testCase struct {
 		name   string
-		mode   snapshots.Mode
+		mode   check.Mode
 		breakf func(t *testing.T, dir string) // makes the run differ and then fail
 	}
 	for _, tc := range []testCase{
-		{"refresh times out after the turn", snapshots.Refresh, func(t *testing.T, dir string) {
+		{"refresh times out after the turn", check.Refresh, func(t *testing.T, dir string) {
 			editFile(t, filepath.Join(dir, "session.jsonl"), `"Hello"`, `"Howdy"`)
 			editFile(t, filepath.Join(dir, "input.json"), `]`, `, {"op": "waitForFile", "path": "never", "timeoutMs": 100}]`)
 		}},
-		{"record against a failing model", snapshots.Record, func(t *testing.T, dir string) {}},
+		{"record against a failing model", check.Record, func(t *testing.T, dir string) {}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := copyScenario(t, "text-turn")
@@ -138,10 +138,10 @@ func TestFailedWriteLeavesFixtures(t *testing.T) {
 				http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
 			}))
 			defer down.Close()
-			cfg := snapshots.Config{Agent: agentCommand(t), Mode: tc.mode, AllRecordings: true,
+			cfg := check.Config{Agent: agentCommand(t), Mode: tc.mode, AllRecordings: true,
 				Secrets: map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": down.URL}}
-			o := snapshots.Check(context.Background(), dir, cfg)
-			if o.Status != snapshots.Failed || len(o.Wrote) > 0 {
+			o := check.Check(context.Background(), dir, cfg)
+			if o.Status != check.Failed || len(o.Wrote) > 0 {
 				t.Fatalf("status %s, wrote %v; want a failure that writes nothing", o.Status, o.Wrote)
 			}
 			if d := cmp.Diff(before, readTree(t, dir)); d != "" {

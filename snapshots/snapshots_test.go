@@ -3,12 +3,14 @@ package snapshots_test
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"regexp"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/internal/cli"
-	"github.com/acpsnap/acpsnap/snapshots"
+	"github.com/acpsnap/acpsnap/agent/launch"
+	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/scenario"
 )
 
 var (
@@ -23,22 +25,26 @@ var (
 // built beforehand.
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "agent" {
-		os.Exit(cli.Main(os.Args[1:]))
+		if err := launch.Main(context.Background(), launch.Process{Getenv: os.Getenv, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}); err != nil {
+			fmt.Fprintln(os.Stderr, "acpsnap agent:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }
 
 // suiteConfig is the check configuration the flags and environment select.
-func suiteConfig(t *testing.T) snapshots.Config {
+func suiteConfig(t *testing.T) check.Config {
 	t.Helper()
-	cfg := snapshots.Config{Agent: agentCommand(t), Mode: snapshots.Replay}
+	cfg := check.Config{Agent: agentCommand(t), Mode: check.Replay}
 	switch {
 	case *record:
-		cfg.Mode, cfg.Secrets = snapshots.Record, liveSecrets(t)
+		cfg.Mode, cfg.Secrets = check.Record, liveSecrets(t)
 	case *refresh:
-		cfg.Mode = snapshots.Refresh
+		cfg.Mode = check.Refresh
 	case *update:
-		cfg.Mode = snapshots.Update
+		cfg.Mode = check.Update
 	}
 	if cfg.Mode.Writes() && os.Getenv("CI") != "" && !*force {
 		t.Fatalf("-%s writes fixtures and CI is set: refusing (add -force to write anyway)", cfg.Mode)
@@ -50,7 +56,7 @@ func suiteConfig(t *testing.T) snapshots.Config {
 // (the module root's), exactly as `acpsnap record` does.
 func liveSecrets(t *testing.T) map[string]string {
 	t.Helper()
-	secrets, err := cli.LiveSecrets(os.Getenv, "../.env")
+	secrets, err := launch.LiveSecrets(os.Getenv, "../.env")
 	if err != nil {
 		t.Fatalf("-record: %v", err)
 	}
@@ -61,7 +67,7 @@ func liveSecrets(t *testing.T) map[string]string {
 // per folder (so -run 'TestSnapshots/cancel' filters).
 func TestSnapshots(t *testing.T) {
 	cfg := suiteConfig(t)
-	names, err := snapshots.Names(".")
+	names, err := scenario.Names(".")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,14 +76,14 @@ func TestSnapshots(t *testing.T) {
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			if cfg.Mode != snapshots.Record {
+			if cfg.Mode != check.Record {
 				t.Parallel()
 			}
-			o := snapshots.Check(context.Background(), name, cfg)
+			o := check.Check(context.Background(), name, cfg)
 			switch o.Status {
-			case snapshots.Skipped:
+			case check.Skipped:
 				t.Skip(o.Reason)
-			case snapshots.Failed:
+			case check.Failed:
 				msg := o.Reason
 				if o.Diff != "" {
 					msg += "\ndiff (-want +got):\n" + o.Diff
@@ -96,7 +102,7 @@ func TestSnapshots(t *testing.T) {
 
 // TestGuards runs the corpus guards of SPEC §8 and reports every violation.
 func TestGuards(t *testing.T) {
-	vs := snapshots.Verify(".", snapshots.VerifyConfig{})
+	vs := scenario.Verify(".", scenario.VerifyConfig{})
 	for _, v := range vs {
 		t.Error(v)
 	}

@@ -425,7 +425,7 @@ func TestAgentModes(t *testing.T) {
 	}
 	missing := filepath.Join(t.TempDir(), "nowhere", "session.jsonl")
 	tests := []testCase{
-		{"replay without fixture", []string{"ACPSNAP_MODE=replay"}, 0, []string{"no primary fixture"}},
+		{"replay without fixture", []string{"ACPSNAP_MODE=replay"}, 0, []string{"no ACPSNAP_FIXTURE"}},
 		{"replay with missing fixture", []string{"ACPSNAP_MODE=replay", "ACPSNAP_FIXTURE=" + missing}, 0, []string{missing, "does not exist", "re-record"}},
 		{"bogus mode", []string{"ACPSNAP_MODE=bogus"}, ExitUsage, []string{`ACPSNAP_MODE="bogus"`, "want replay, record or unset"}},
 	}

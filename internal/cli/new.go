@@ -7,8 +7,12 @@ import (
 	"path/filepath"
 	"regexp"
 
+	"github.com/acpsnap/acpsnap/agent/deepseek"
+	"github.com/acpsnap/acpsnap/agent/launch"
+	"github.com/acpsnap/acpsnap/agentenv"
+	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/llmreplay"
-	"github.com/acpsnap/acpsnap/snapshots"
+	"github.com/acpsnap/acpsnap/scenario"
 )
 
 var kebab = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
@@ -75,7 +79,7 @@ func (e *env) newScenario(args []string) int {
 		return e.exit(err)
 	}
 	if created {
-		fmt.Fprintf(e.stdout, "scaffolded %s (edit %s and %s)\n", sdir, snapshots.ManifestFile, snapshots.InputFile)
+		fmt.Fprintf(e.stdout, "scaffolded %s (edit %s and %s)\n", sdir, scenario.ManifestFile, scenario.InputFile)
 	}
 	if f.model == "" {
 		fmt.Fprintf(e.stdout, "record it with: acpsnap record -run '^%s$' (or: acpsnap new -model FILE %s)\n", f.name, f.name)
@@ -86,7 +90,7 @@ func (e *env) newScenario(args []string) int {
 
 // recordNew records a scaffolded scenario against the scripted model.
 func (e *env) recordNew(sdir string, f *newFlags, model llmreplay.ServerConfig) int {
-	if _, err := os.Stat(filepath.Join(sdir, snapshots.SessionFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(sdir, scenario.SessionFile)); err == nil {
 		return e.exit(usagef("new: %s is already recorded; use 'acpsnap refresh' or 'acpsnap record'", sdir))
 	}
 	agent, err := e.agentCommand(f.agent)
@@ -95,13 +99,13 @@ func (e *env) recordNew(sdir string, f *newFlags, model llmreplay.ServerConfig) 
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	o, err := recordScripted(ctx, sdir, model, snapshots.Config{Agent: agent, Environ: e.environ})
+	o, err := recordScripted(ctx, sdir, model, check.Config{Agent: agent, Environ: e.environ})
 	if err != nil {
 		return e.exit(err)
 	}
-	p := &printer{w: e.stdout, accept: func(snapshots.Outcome) string { return "" }}
+	p := &printer{w: e.stdout, accept: func(check.Outcome) string { return "" }}
 	p.outcome(o)
-	if o.Status != snapshots.Passed {
+	if o.Status != check.Passed {
 		return ExitFailed
 	}
 	return ExitOK
@@ -124,7 +128,7 @@ func readModel(path string) (llmreplay.ServerConfig, error) {
 // scaffold creates the scenario folder with a manifest and a client script
 // unless it already has them; it reports whether it created anything.
 func scaffold(sdir, name string, scripted bool) (bool, error) {
-	if _, err := os.Stat(filepath.Join(sdir, snapshots.ManifestFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(sdir, scenario.ManifestFile)); err == nil {
 		return false, nil
 	}
 	if err := os.MkdirAll(sdir, 0o755); err != nil {
@@ -135,8 +139,8 @@ func scaffold(sdir, name string, scripted bool) (bool, error) {
 		recording = "authored"
 	}
 	files := map[string][]byte{
-		snapshots.ManifestFile: fmt.Appendf(nil, scaffoldManifest, name, reason, recording),
-		snapshots.InputFile:    []byte(scaffoldInput),
+		scenario.ManifestFile: fmt.Appendf(nil, scaffoldManifest, name, reason, recording),
+		scenario.InputFile:    []byte(scaffoldInput),
 	}
 	for f, b := range files {
 		p := filepath.Join(sdir, f)
@@ -153,21 +157,21 @@ func scaffold(sdir, name string, scripted bool) (bool, error) {
 // recordScripted records the scenario in sdir through the DeepSeek adapter
 // against an llmreplay.Server serving model. The recording fails, and
 // writes nothing, if the agent left scripted entries unserved.
-func recordScripted(ctx context.Context, sdir string, model llmreplay.ServerConfig, cfg snapshots.Config) (snapshots.Outcome, error) {
+func recordScripted(ctx context.Context, sdir string, model llmreplay.ServerConfig, cfg check.Config) (check.Outcome, error) {
 	srv, err := llmreplay.NewServer(model)
 	if err != nil {
-		return snapshots.Outcome{}, fmt.Errorf("new: start scripted model: %w", err)
+		return check.Outcome{}, fmt.Errorf("new: start scripted model: %w", err)
 	}
 	defer srv.Close()
-	cfg.Mode, cfg.AllRecordings = snapshots.Record, true
-	cfg.Secrets = map[string]string{envDeepSeekKey: "scripted-model-no-key", envDeepSeekBaseURL: srv.URL(), envDeepSeekModel: "deepseek-chat"}
+	cfg.Mode, cfg.AllRecordings = check.Record, true
+	cfg.Secrets = map[string]string{launch.KeyVar: "scripted-model-no-key", launch.BaseURLVar: srv.URL(), launch.ModelVar: deepseek.DefaultModel}
 	cfg.OnStart = srv.SetReadyDir
 	cfg.AfterRun = func() error { return unservedError(srv.Report()) }
-	return snapshots.Check(ctx, sdir, cfg), nil
+	return check.Check(ctx, sdir, cfg), nil
 }
 
 // unservedError fails a scripted recording that did not use its whole script.
-func unservedError(r llmreplay.Report) error {
+func unservedError(r agentenv.Report) error {
 	for _, f := range r.Fixtures {
 		if f.Left > 0 {
 			return fmt.Errorf("scripted model: %s: %d of %d entries never requested (the agent made fewer model calls than the script has)", f.Fixture, f.Left, f.Served+f.Left)

@@ -7,16 +7,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
-	"github.com/acpsnap/acpsnap/snapshots"
 )
 
 // printer writes one progress record per finished scenario.
 type printer struct {
 	w      io.Writer
 	json   bool
-	accept func(snapshots.Outcome) string
+	accept func(check.Outcome) string
 }
 
 // jsonOutcome is the -json form of an outcome.
@@ -30,7 +30,7 @@ type jsonOutcome struct {
 	Accept     string   `json:"accept,omitempty"`
 }
 
-func (p *printer) outcome(o snapshots.Outcome) {
+func (p *printer) outcome(o check.Outcome) {
 	accept := p.accept(o)
 	if p.json {
 		b, _ := jsonl.Marshal(jsonOutcome{o.Name, string(o.Status), o.Duration.Milliseconds(), o.Reason, o.Diff, o.Wrote, accept})
@@ -39,11 +39,11 @@ func (p *printer) outcome(o snapshots.Outcome) {
 	}
 	d := o.Duration.Round(time.Millisecond)
 	switch {
-	case o.Status == snapshots.Skipped:
+	case o.Status == check.Skipped:
 		fmt.Fprintf(p.w, "skip  %s (%s)\n", o.Name, o.Reason)
-	case o.Status == snapshots.Passed && len(o.Wrote) > 0:
+	case o.Status == check.Passed && len(o.Wrote) > 0:
 		fmt.Fprintf(p.w, "wrote %s %v: %s\n", o.Name, d, strings.Join(o.Wrote, ", "))
-	case o.Status == snapshots.Passed:
+	case o.Status == check.Passed:
 		fmt.Fprintf(p.w, "ok    %s %v\n", o.Name, d)
 	default:
 		fmt.Fprintf(p.w, "FAIL  %s %v: %s\n", o.Name, d, o.Reason)
@@ -91,16 +91,16 @@ type junitMessage struct {
 }
 
 // writeJUnit writes the outcomes as a JUnit XML file (atomically).
-func writeJUnit(path string, outs []snapshots.Outcome) error {
+func writeJUnit(path string, outs []check.Outcome) error {
 	s := junitSuite{Name: "acpsnap", Tests: len(outs)}
 	for _, o := range outs {
 		c := junitCase{Name: o.Name, Class: "acpsnap", Time: o.Duration.Seconds()}
 		s.Time += c.Time
 		switch o.Status {
-		case snapshots.Failed:
+		case check.Failed:
 			s.Failures++
 			c.Failure = &junitMessage{Message: o.Reason, Body: o.Diff}
-		case snapshots.Skipped:
+		case check.Skipped:
 			s.Skipped++
 			c.Skipped = &junitMessage{Message: o.Reason}
 		}

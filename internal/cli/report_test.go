@@ -10,17 +10,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acpsnap/acpsnap/check"
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/acpsnap/acpsnap/snapshots"
 )
 
 // outcomes are one passed, one failed (with a diff) and one skipped scenario.
-var outcomes = []snapshots.Outcome{
-	{Name: "text-turn", Status: snapshots.Passed, Duration: 1500 * time.Millisecond},
-	{Name: "tool-bash", Status: snapshots.Failed, Reason: "stdout differs", Duration: 250 * time.Millisecond,
-		Diff: "--- want\n+++ got\n-a <b> & \"c\"\n+d\n", Accept: snapshots.Update},
-	{Name: "tool-bash-client-terminal", Status: snapshots.Skipped, Reason: "platform: posix"},
+var outcomes = []check.Outcome{
+	{Name: "text-turn", Status: check.Passed, Duration: 1500 * time.Millisecond},
+	{Name: "tool-bash", Status: check.Failed, Reason: "stdout differs", Duration: 250 * time.Millisecond,
+		Diff: "--- want\n+++ got\n-a <b> & \"c\"\n+d\n", Accept: check.Update},
+	{Name: "tool-bash-client-terminal", Status: check.Skipped, Reason: "platform: posix"},
 }
 
 func TestWriteJUnit(t *testing.T) {
@@ -85,7 +84,7 @@ func TestWriteJUnitNoFolder(t *testing.T) {
 }
 
 // fixedAccept is the accept command of a failed outcome, for printer tests.
-func fixedAccept(o snapshots.Outcome) string {
+func fixedAccept(o check.Outcome) string {
 	if o.Accept == "" {
 		return ""
 	}
@@ -95,7 +94,7 @@ func fixedAccept(o snapshots.Outcome) string {
 func TestPrinterJSON(t *testing.T) {
 	var buf bytes.Buffer
 	p := &printer{w: &buf, json: true, accept: fixedAccept}
-	wrote := snapshots.Outcome{Name: "text-turn", Status: snapshots.Passed, Duration: 3 * time.Millisecond,
+	wrote := check.Outcome{Name: "text-turn", Status: check.Passed, Duration: 3 * time.Millisecond,
 		Wrote: []string{"stdout.expected.jsonl", "session.jsonl"}}
 	for _, o := range append(outcomes, wrote) {
 		p.outcome(o)
@@ -141,7 +140,7 @@ func TestPrinterText(t *testing.T) {
 	for _, o := range outcomes {
 		p.outcome(o)
 	}
-	p.outcome(snapshots.Outcome{Name: "text-turn", Status: snapshots.Passed, Duration: 3 * time.Millisecond, Wrote: []string{"stdout.expected.jsonl"}})
+	p.outcome(check.Outcome{Name: "text-turn", Status: check.Passed, Duration: 3 * time.Millisecond, Wrote: []string{"stdout.expected.jsonl"}})
 	want := `ok    text-turn 1.5s
 FAIL  tool-bash 250ms: stdout differs
 diff (-want +got):
@@ -161,15 +160,15 @@ wrote text-turn 3ms: stdout.expected.jsonl
 func TestAcceptCommand(t *testing.T) {
 	type testCase struct {
 		name  string
-		o     snapshots.Outcome
+		o     check.Outcome
 		flags runFlags
 		want  string
 	}
-	failed := snapshots.Outcome{Name: "text-turn", Status: snapshots.Failed, Accept: snapshots.Update}
+	failed := check.Outcome{Name: "text-turn", Status: check.Failed, Accept: check.Update}
 	tests := []testCase{
-		{"nothing to accept", snapshots.Outcome{Name: "text-turn", Status: snapshots.Failed}, runFlags{dir: "snapshots"}, ""},
+		{"nothing to accept", check.Outcome{Name: "text-turn", Status: check.Failed}, runFlags{dir: "snapshots"}, ""},
 		{"default corpus", failed, runFlags{dir: "snapshots"}, `acpsnap update -run '^text-turn$'`},
-		{"refresh", snapshots.Outcome{Name: "multi-turn", Accept: snapshots.Refresh}, runFlags{dir: "snapshots"}, `acpsnap refresh -run '^multi-turn$'`},
+		{"refresh", check.Outcome{Name: "multi-turn", Accept: check.Refresh}, runFlags{dir: "snapshots"}, `acpsnap refresh -run '^multi-turn$'`},
 		{"other corpus", failed, runFlags{dir: "testdata/corpus"}, `acpsnap update -dir testdata/corpus -run '^text-turn$'`},
 		{"corpus with a blank", failed, runFlags{dir: "my corpus"}, `acpsnap update -dir 'my corpus' -run '^text-turn$'`},
 		{"own agent", failed, runFlags{dir: "snapshots", agent: `node 'my agent.js' --stdio`},

@@ -14,9 +14,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
-	"github.com/acpsnap/acpsnap/snapshots"
+	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // runFlags are the flags of run, update, refresh and record.
@@ -66,9 +67,9 @@ func (e *env) run(cmd string, args []string) int {
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	p := &printer{w: e.stdout, json: f.json, accept: func(o snapshots.Outcome) string { return acceptCommand(o, f) }}
+	p := &printer{w: e.stdout, json: f.json, accept: func(o check.Outcome) string { return acceptCommand(o, f) }}
 	rc.OnDone = p.outcome
-	outs, err := snapshots.Run(ctx, *rc)
+	outs, err := check.Run(ctx, *rc)
 	if err != nil {
 		return e.exit(err)
 	}
@@ -94,19 +95,19 @@ func interruptible() (context.Context, context.CancelFunc) {
 // preflight refuses a run that cannot be meaningful before any agent
 // starts: a corpus failing its guards, a -run that selects nothing, a
 // -junit file whose folder does not exist.
-func (e *env) preflight(f *runFlags, rc *snapshots.RunConfig) error {
-	vc := snapshots.VerifyConfig{Unrecorded: e.unrecorded(rc)}
+func (e *env) preflight(f *runFlags, rc *check.RunConfig) error {
+	vc := scenario.VerifyConfig{Unrecorded: e.unrecorded(rc)}
 	if rc.Mode.Writes() {
 		vc.Rewritten = rc.Selection.Match
 	}
-	if vs := snapshots.Verify(f.dir, vc); len(vs) > 0 {
+	if vs := scenario.Verify(f.dir, vc); len(vs) > 0 {
 		for _, v := range vs {
 			fmt.Fprintln(e.stderr, v)
 		}
 		return usagef("%d guard violation(s) in %s; fix them (or run 'acpsnap verify -dir %s')", len(vs), f.dir, f.dir)
 	}
 	if re := rc.Selection.Run; re != nil {
-		names, _ := snapshots.Names(f.dir)
+		names, _ := scenario.Names(f.dir)
 		if !slices.ContainsFunc(names, re.MatchString) {
 			return usagef("-run %q matches no scenario in %s", f.run, f.dir)
 		}
@@ -121,8 +122,8 @@ func (e *env) preflight(f *runFlags, rc *snapshots.RunConfig) error {
 
 // summarize prints the closing line (and with -json the summary object)
 // and returns the exit code the outcomes call for.
-func (e *env) summarize(outs []snapshots.Outcome, asJSON bool) int {
-	passed, failed, skipped := snapshots.Count(outs)
+func (e *env) summarize(outs []check.Outcome, asJSON bool) int {
+	passed, failed, skipped := check.Count(outs)
 	summary := fmt.Sprintf("%d passed, %d failed", passed, failed)
 	if skipped > 0 {
 		summary += fmt.Sprintf(", %d skipped", skipped)
@@ -147,10 +148,10 @@ func (e *env) summarize(outs []snapshots.Outcome, asJSON bool) int {
 }
 
 // runConfig turns flags and environment into a corpus run.
-func (e *env) runConfig(cmd string, f *runFlags) (*snapshots.RunConfig, error) {
-	mode := snapshots.Mode(cmd)
+func (e *env) runConfig(cmd string, f *runFlags) (*check.RunConfig, error) {
+	mode := check.Mode(cmd)
 	if cmd == "run" {
-		mode = snapshots.Replay
+		mode = check.Replay
 	}
 	if mode.Writes() && e.getenv("CI") != "" && !f.force {
 		return nil, usagef("%s writes fixtures and CI is set: refusing (pass -force to write anyway)", cmd)
@@ -158,7 +159,7 @@ func (e *env) runConfig(cmd string, f *runFlags) (*snapshots.RunConfig, error) {
 	if st, err := os.Stat(f.dir); err != nil || !st.IsDir() {
 		return nil, usagef("corpus folder %s: not a directory", f.dir)
 	}
-	rc := &snapshots.RunConfig{Root: f.dir, Parallel: f.parallel}
+	rc := &check.RunConfig{Root: f.dir, Parallel: f.parallel}
 	rc.Mode, rc.Environ, rc.StepTimeout = mode, e.environ, f.timeout
 	if f.run != "" {
 		re, err := regexp.Compile(f.run)
@@ -168,7 +169,7 @@ func (e *env) runConfig(cmd string, f *runFlags) (*snapshots.RunConfig, error) {
 		rc.Selection.Run = re
 	}
 	if f.shard != "" {
-		k, n, err := snapshots.ParseShard(f.shard)
+		k, n, err := check.ParseShard(f.shard)
 		if err != nil {
 			return nil, usagef("-shard: %v", err)
 		}
@@ -179,7 +180,7 @@ func (e *env) runConfig(cmd string, f *runFlags) (*snapshots.RunConfig, error) {
 		return nil, err
 	}
 	rc.Agent = agent
-	if mode == snapshots.Record {
+	if mode == check.Record {
 		if rc.Secrets, err = e.liveSecrets(); err != nil {
 			return nil, err
 		}
@@ -188,8 +189,8 @@ func (e *env) runConfig(cmd string, f *runFlags) (*snapshots.RunConfig, error) {
 }
 
 // unrecorded lets record mode create the fixtures of selected scenarios.
-func (e *env) unrecorded(rc *snapshots.RunConfig) func(string) bool {
-	if rc.Mode != snapshots.Record {
+func (e *env) unrecorded(rc *check.RunConfig) func(string) bool {
+	if rc.Mode != check.Record {
 		return nil
 	}
 	return rc.Selection.Match
@@ -212,7 +213,7 @@ func (e *env) agentCommand(flagValue string) ([]string, error) {
 }
 
 // acceptCommand is the exact command line that accepts o's change.
-func acceptCommand(o snapshots.Outcome, f *runFlags) string {
+func acceptCommand(o check.Outcome, f *runFlags) string {
 	if o.Accept == "" {
 		return ""
 	}

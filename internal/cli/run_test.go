@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/acpsnap/acpsnap/check"
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/acpsnap/acpsnap/snapshots"
 )
 
 // testEnv is an env whose getenv reads vars only.
@@ -23,19 +22,19 @@ func TestRunConfigCI(t *testing.T) {
 		ci       string
 		force    bool
 		wantErr  string // "" means success; else a substring of the usage error
-		wantMode snapshots.Mode
+		wantMode check.Mode
 	}
 	const refusal = "writes fixtures and CI is set: refusing (pass -force to write anyway)"
 	tests := []testCase{
-		{"run under CI", "run", "true", false, "", snapshots.Replay},
+		{"run under CI", "run", "true", false, "", check.Replay},
 		{"update under CI", "update", "true", false, "update " + refusal, ""},
 		{"refresh under CI", "refresh", "1", false, "refresh " + refusal, ""},
 		{"record under CI", "record", "true", false, "record " + refusal, ""},
-		{"update forced under CI", "update", "true", true, "", snapshots.Update},
-		{"refresh forced under CI", "refresh", "true", true, "", snapshots.Refresh},
+		{"update forced under CI", "update", "true", true, "", check.Update},
+		{"refresh forced under CI", "refresh", "true", true, "", check.Refresh},
 		{"record forced under CI still needs a key", "record", "true", true, "record needs DEEPSEEK_API_KEY", ""},
-		{"update without CI", "update", "", false, "", snapshots.Update},
-		{"refresh without CI", "refresh", "", false, "", snapshots.Refresh},
+		{"update without CI", "update", "", false, "", check.Update},
+		{"refresh without CI", "refresh", "", false, "", check.Refresh},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,7 +3,7 @@ package cli
 import (
 	"fmt"
 
-	"github.com/acpsnap/acpsnap/snapshots"
+	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // verify runs the corpus guards without running agents.
@@ -16,11 +16,11 @@ func (e *env) verify(args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("verify: unexpected arguments %q", fs.Args())
 	}
-	names, err := snapshots.Names(*dir)
+	names, err := scenario.Names(*dir)
 	if err != nil {
 		return usagef("%v", err)
 	}
-	vs := snapshots.Verify(*dir, snapshots.VerifyConfig{})
+	vs := scenario.Verify(*dir, scenario.VerifyConfig{})
 	for _, v := range vs {
 		fmt.Fprintln(e.stderr, v)
 	}

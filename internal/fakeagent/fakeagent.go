@@ -33,8 +33,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
-	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
@@ -57,26 +57,26 @@ type Script struct {
 // with Call). In Params and Update, "{{cwd}}", "{{session}}" and
 // "{{terminal}}" (the last terminal id it was given) are expanded.
 type Action struct {
-	Reply      json.RawMessage   `json:"reply,omitempty"`      // answer the request with this result
-	ReplyError *RPCError         `json:"replyError,omitempty"` // answer the request with this error
-	NoReply    bool              `json:"noReply,omitempty"`    // never answer the request
-	TurnStart  bool              `json:"turnStart,omitempty"`  // log turn/start {turn: next}
-	TurnEnd    string            `json:"turnEnd,omitempty"`    // log turn/end {turn, reason: {kind}}
-	RawLog     string            `json:"rawLog,omitempty"`     // append this raw line to the log
-	Update     json.RawMessage   `json:"update,omitempty"`     // send session/update with this update
-	Call       string            `json:"call,omitempty"`       // call a client method, log the answer
-	Params     json.RawMessage   `json:"params,omitempty"`     // Call's params
-	Child      *Child            `json:"child,omitempty"`      // write a subagent log
-	WriteFile  string            `json:"writeFile,omitempty"`  // create this cwd-relative file
-	WaitCancel bool              `json:"waitCancel,omitempty"` // block until session/cancel
-	SleepMs    int               `json:"sleepMs,omitempty"`
-	Stdout     string            `json:"stdout,omitempty"`    // write this raw line to stdout
-	StdoutRaw  []byte            `json:"stdoutRaw,omitempty"` // write these bytes (base64 in JSON, so any bytes) and "\n" to stdout
-	Stderr     string            `json:"stderr,omitempty"`    // write this line to stderr
-	Spawn      []string          `json:"spawn,omitempty"`     // start a background process sharing stdout
-	Exit       *int              `json:"exit,omitempty"`      // exit now with this code
-	Report     *llmreplay.Report `json:"report,omitempty"`    // write replay-report.json
-	PrintEnv   bool              `json:"printEnv,omitempty"`  // print "fakeagent: env K=V" lines on stderr, sorted
+	Reply      json.RawMessage  `json:"reply,omitempty"`      // answer the request with this result
+	ReplyError *RPCError        `json:"replyError,omitempty"` // answer the request with this error
+	NoReply    bool             `json:"noReply,omitempty"`    // never answer the request
+	TurnStart  bool             `json:"turnStart,omitempty"`  // log turn/start {turn: next}
+	TurnEnd    string           `json:"turnEnd,omitempty"`    // log turn/end {turn, reason: {kind}}
+	RawLog     string           `json:"rawLog,omitempty"`     // append this raw line to the log
+	Update     json.RawMessage  `json:"update,omitempty"`     // send session/update with this update
+	Call       string           `json:"call,omitempty"`       // call a client method, log the answer
+	Params     json.RawMessage  `json:"params,omitempty"`     // Call's params
+	Child      *Child           `json:"child,omitempty"`      // write a subagent log
+	WriteFile  string           `json:"writeFile,omitempty"`  // create this cwd-relative file
+	WaitCancel bool             `json:"waitCancel,omitempty"` // block until session/cancel
+	SleepMs    int              `json:"sleepMs,omitempty"`
+	Stdout     string           `json:"stdout,omitempty"`    // write this raw line to stdout
+	StdoutRaw  []byte           `json:"stdoutRaw,omitempty"` // write these bytes (base64 in JSON, so any bytes) and "\n" to stdout
+	Stderr     string           `json:"stderr,omitempty"`    // write this line to stderr
+	Spawn      []string         `json:"spawn,omitempty"`     // start a background process sharing stdout
+	Exit       *int             `json:"exit,omitempty"`      // exit now with this code
+	Report     *agentenv.Report `json:"report,omitempty"`    // write replay-report.json
+	PrintEnv   bool             `json:"printEnv,omitempty"`  // print "fakeagent: env K=V" lines on stderr, sorted
 }
 
 // RPCError is a JSON-RPC error object.
@@ -161,7 +161,7 @@ func Run(s Script, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	eof := s.AtEOF
 	if eof == nil {
-		eof = []Action{{Report: &llmreplay.Report{Fixtures: []llmreplay.FixtureReport{}}}}
+		eof = []Action{{Report: &agentenv.Report{Fixtures: []agentenv.FixtureReport{}}}}
 	}
 	a.bg.Wait()
 	a.do(eof)
@@ -385,7 +385,7 @@ func (a *agent) act(act Action, r *reply) {
 			fmt.Fprintf(a.stderr, "fakeagent: env %s\n", kv)
 		}
 	case act.Report != nil:
-		if err := llmreplay.WriteReport(a.sessions, *act.Report); err != nil {
+		if err := agentenv.WriteReport(a.sessions, *act.Report); err != nil {
 			fmt.Fprintf(a.stderr, "fakeagent: %v\n", err)
 		}
 	}

@@ -1,4 +1,4 @@
-package harness
+package scenario
 
 import (
 	"bytes"
@@ -12,11 +12,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/internal/jsonpos"
 	acp "github.com/coder/acp-go-sdk"
 )
-
-// InputFile is the name of a scenario's client script.
-const InputFile = "input.json"
 
 // Input is a scenario's input.json (SPEC §4): the steps the harness drives,
 // the answers it gives to permission requests, and the client capabilities
@@ -38,7 +36,10 @@ type Step struct {
 	Path        string          `json:"path,omitempty"`
 	MinimumTurn int             `json:"minimumTurn,omitempty"` // 0: 1
 	Child       int             `json:"child,omitempty"`       // 0: 1
-	TimeoutMs   int             `json:"timeoutMs,omitempty"`   // 0: Config.StepTimeout
+	TimeoutMs   int             `json:"timeoutMs,omitempty"`   // 0: the runner's default
+
+	// Line is the step's line in input.json (1-based), for messages.
+	Line int `json:"-"`
 }
 
 // PermissionAnswer answers one session/request_permission by option kind:
@@ -84,16 +85,16 @@ var permissionKinds = []string{"allow_once", "allow_always", "reject_once", "rej
 
 // LoadInput reads and validates the client script at path. Errors carry
 // the position and the JSON path of the offending value:
-// "harness: path:line: $.steps[3].op: unknown op \"promt\"" (step indexes
+// "scenario: path:line: $.steps[3].op: unknown op \"promt\"" (step indexes
 // in JSON paths are 0-based; run errors count steps from 1).
 func LoadInput(path string) (*Input, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("harness: load input: %w", err)
+		return nil, fmt.Errorf("scenario: load input: %w", err)
 	}
 	in, err := decodeInput(b, path)
 	if err != nil {
-		return nil, fmt.Errorf("harness: %w", err)
+		return nil, fmt.Errorf("scenario: %w", err)
 	}
 	return in, nil
 }
@@ -104,13 +105,16 @@ type inputError struct{ path, msg string }
 func (e *inputError) Error() string { return e.path + ": " + e.msg }
 
 func decodeInput(b []byte, name string) (*Input, error) {
-	pos, err := jsonPositions(b)
+	d, _, err := jsonpos.Parse(b, name, 0, "$")
 	if err != nil {
-		return nil, fmt.Errorf("%s:%d: invalid JSON: %v", name, lineAt(b, syntaxOffset(err)), err)
+		return nil, err
 	}
 	in, ierr := parseInput(b)
 	if ierr != nil {
-		return nil, fmt.Errorf("%s:%d: %w", name, lineAt(b, pos.at(ierr.path)), ierr)
+		return nil, d.PathErrorf(ierr.path, "%s", ierr.msg)
+	}
+	for i := range in.Steps {
+		in.Steps[i].Line = d.Line(d.At(fmt.Sprintf("$.steps[%d]", i)))
 	}
 	return in, nil
 }

@@ -1,9 +1,11 @@
-package snapshots
+package check
 
 import (
 	"context"
 	"path/filepath"
 	"sync"
+
+	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // RunConfig checks a whole corpus.
@@ -24,7 +26,7 @@ type RunConfig struct {
 // they come back Skipped. The error is for the corpus as a whole (it cannot
 // be listed).
 func Run(ctx context.Context, rc RunConfig) ([]Outcome, error) {
-	names, err := Names(rc.Root)
+	names, err := scenario.Names(rc.Root)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package harness
+package scenario
 
 import (
 	"bytes"
@@ -11,11 +11,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/agentenv"
 	"go.yaml.in/yaml/v3"
 )
-
-// ManifestFile is the name of a scenario's manifest.
-const ManifestFile = "snapshot.yml"
 
 // Manifest is a scenario's snapshot.yml (SPEC §2). The schema is closed:
 // unknown keys are errors.
@@ -39,15 +37,15 @@ var (
 )
 
 // LoadManifest reads and validates the manifest at path. The folder that
-// holds it names the scenario. Errors read "harness: path:line: what".
+// holds it names the scenario. Errors read "scenario: path:line: what".
 func LoadManifest(path string) (*Manifest, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("harness: load manifest: %w", err)
+		return nil, fmt.Errorf("scenario: load manifest: %w", err)
 	}
 	m, err := decodeManifest(b, path)
 	if err != nil {
-		return nil, fmt.Errorf("harness: %w", err)
+		return nil, fmt.Errorf("scenario: %w", err)
 	}
 	return m, nil
 }
@@ -110,15 +108,17 @@ func (m *Manifest) validate(folder string) (key, msg string) {
 	return "", ""
 }
 
-// checkEnvName refuses names that are not variables and the names the
-// harness owns (HOME, ACPSNAP_*) or guards (DEEPSEEK_*: secrets).
+// checkEnvName refuses names that are not variables, the names the
+// harness owns (HOME, TMPDIR, TZ, PATH, LANG, ACPSNAP_*) and names that
+// look like credentials: secrets reach the agent in record mode only, from
+// the environment, never from a committed file.
 func checkEnvName(name string) string {
 	switch {
 	case !envName.MatchString(name):
 		return fmt.Sprintf("env: %q is not a variable name", name)
-	case name == "HOME" || strings.HasPrefix(name, "ACPSNAP_"):
+	case agentenv.Owned(name):
 		return fmt.Sprintf("env: %s is set by the harness", name)
-	case strings.HasPrefix(name, "DEEPSEEK_"):
+	case agentenv.LooksSecret(name):
 		return fmt.Sprintf("env: %s is a secret; it reaches the agent in record mode only", name)
 	}
 	return ""
@@ -141,16 +141,16 @@ func keyLine(root *yaml.Node, key string) int {
 func yamlError(path string, err error) error {
 	var te *yaml.TypeError
 	if errors.As(err, &te) && len(te.Errors) > 0 {
-		return fmt.Errorf("%s", positioned(path, te.Errors[0]))
+		return fmt.Errorf("%s", yamlPositioned(path, te.Errors[0]))
 	}
-	return fmt.Errorf("%s", positioned(path, strings.TrimPrefix(err.Error(), "yaml: ")))
+	return fmt.Errorf("%s", yamlPositioned(path, strings.TrimPrefix(err.Error(), "yaml: ")))
 }
 
-func positioned(path, msg string) string {
+func yamlPositioned(path, msg string) string {
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		msg = strings.TrimPrefix(msg, m[0])
-		msg = strings.Replace(msg, " in type harness.Manifest", "", 1)
+		msg = strings.Replace(msg, " in type scenario.Manifest", "", 1)
 		return fmt.Sprintf("%s:%d: %s", path, n, msg)
 	}
 	return fmt.Sprintf("%s: %s", path, msg)

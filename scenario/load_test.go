@@ -1,7 +1,6 @@
-package harness_test
+package scenario_test
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // writeFile writes content to dir/rel and returns the path.
@@ -53,7 +52,7 @@ func TestLoadManifest(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := writeFile(t, t.TempDir(), "text-turn/snapshot.yml", tt.yaml)
-			m, err := harness.LoadManifest(path)
+			m, err := scenario.LoadManifest(path)
 			if tt.wantErr == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -76,11 +75,11 @@ func TestLoadManifest(t *testing.T) {
 func TestLoadManifestFull(t *testing.T) {
 	path := writeFile(t, t.TempDir(), "permission-rejected/snapshot.yml",
 		"version: 1\nscenario: permission-rejected\nreason: r\nrecording: authored\nreplay: { override: true }\npermission: ask\nenv: { A: b }\nplatform: posix\n")
-	m, err := harness.LoadManifest(path)
+	m, err := scenario.LoadManifest(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := harness.Manifest{Version: 1, Scenario: "permission-rejected", Reason: "r", Recording: "authored",
+	want := scenario.Manifest{Version: 1, Scenario: "permission-rejected", Reason: "r", Recording: "authored",
 		Permission: "ask", Env: map[string]string{"A": "b"}, Platform: "posix"}
 	want.Replay.Override = true
 	if diff := cmp.Diff(want, *m); diff != "" {
@@ -103,6 +102,7 @@ func TestLoadInput(t *testing.T) {
 			"permissionAnswers":[{"kind":"reject_once"}],"clientCapabilities":{"fs":{"readTextFile":true}}}`, ""},
 		{"unknown op", "{\"steps\":[\n{\"op\":\"initialize\"},\n{\"op\":\"newSession\"},\n{\"op\":\"prompt\",\"text\":\"x\"},\n{\"op\":\"promt\"}]}",
 			`:5: $.steps[3].op: unknown op "promt"`},
+		{"duplicate key", "{\"steps\":[{\"op\":\"prompt\",\n\"text\":\"a\",\n\"text\":\"b\"}]}", ":3: $.steps[0].text: duplicate key"},
 		{"unknown top key", "{\"steps\":[{\"op\":\"initialize\"}],\n\"permisionAnswers\":[]}", ":2: $.permisionAnswers: unknown key"},
 		{"field of another op", "{\"steps\":[\n{\"op\":\"cancel\",\n\"text\":\"x\"}]}", ":3: $.steps[0].text: unknown key for op cancel"},
 		{"missing text", "{\"steps\":[\n{\"op\":\"prompt\"}]}", `:2: $.steps[0]: op prompt needs "text"`},
@@ -120,18 +120,18 @@ func TestLoadInput(t *testing.T) {
 		{"session/new value of the wrong type", "{\"steps\":[{\"op\":\"newSessionExpectError\",\"params\":{\n\"cwd\":5}}]}",
 			":2: $.steps[0].params.cwd: does not fit session/new: json: cannot unmarshal number into Go struct field NewSessionRequest.cwd of type string"},
 		{"params not an object", "{\"steps\":[{\"op\":\"newSessionExpectError\",\"params\":[]}]}", "$.steps[0].params: want an object"},
-		{"syntax", "{\"steps\":[\n{\"op\":\"initialize\"},,]}", ":2: invalid JSON: invalid character ','"},
-		{"truncated", "{\"steps\":[\n{\"op\":", ":2: invalid JSON: unexpected EOF"},
+		{"syntax", "{\"steps\":[\n{\"op\":\"initialize\"},,]}", ":2: $: invalid JSON: invalid character ','"},
+		{"truncated", "{\"steps\":[\n{\"op\":", ":2: $: invalid JSON: unexpected end of JSON input"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := writeFile(t, t.TempDir(), "input.json", tt.json)
-			in, err := harness.LoadInput(path)
+			in, err := scenario.LoadInput(path)
 			if tt.wantErr == "" {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(in.Steps) != 12 || in.Steps[11].Child != 2 || in.PermissionAnswers[0].Kind != "reject_once" {
+				if len(in.Steps) != 12 || in.Steps[11].Child != 2 || in.PermissionAnswers[0].Kind != "reject_once" || in.Steps[0].Line != 2 {
 					t.Errorf("input %+v", in)
 				}
 				return
@@ -147,16 +147,5 @@ func TestLoadInput(t *testing.T) {
 				t.Errorf("error:\n%v\nwant it to contain:\n%s", err, want)
 			}
 		})
-	}
-}
-
-func TestRunRejectsInvalidScenario(t *testing.T) {
-	sc := scenario{input: `{"steps":[{"op":"promt"}]}`}
-	res, err, _ := run(t, sc.write(t), nil)
-	if res != nil || err == nil || !strings.Contains(err.Error(), `unknown op "promt"`) {
-		t.Fatalf("Run = %v, %v; want no result and the input error", res, err)
-	}
-	if !errors.Is(err, harness.ErrInvalidScenario) {
-		t.Errorf("error %v does not wrap ErrInvalidScenario", err)
 	}
 }

@@ -1,4 +1,4 @@
-package snapshots
+package check
 
 import (
 	"fmt"
@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // writeFixture writes files (name → content) into dir all-or-nothing: every
@@ -30,22 +30,22 @@ func writeFixture(dir string, files map[string][]byte, pruneChildren bool) ([]st
 		t, err := atomicfile.Stage(dir, n, files[n], 0o644)
 		if err != nil {
 			cleanup()
-			return nil, fmt.Errorf("snapshots: write %s: %w", filepath.Join(dir, n), err)
+			return nil, fmt.Errorf("check: write %s: %w", filepath.Join(dir, n), err)
 		}
 		temps[n] = t
 	}
 	for _, n := range names {
 		if err := os.Rename(temps[n], filepath.Join(dir, n)); err != nil {
 			cleanup()
-			return nil, fmt.Errorf("snapshots: write %s: %w", filepath.Join(dir, n), err)
+			return nil, fmt.Errorf("check: write %s: %w", filepath.Join(dir, n), err)
 		}
 		delete(temps, n)
 	}
 	if pruneChildren {
-		for _, p := range harness.ChildLogs(dir) {
+		for _, p := range scenario.ChildLogs(dir) {
 			if _, ok := files[filepath.Base(p)]; !ok {
 				if err := os.Remove(p); err != nil {
-					return names, fmt.Errorf("snapshots: remove stale %s: %w", p, err)
+					return names, fmt.Errorf("check: remove stale %s: %w", p, err)
 				}
 			}
 		}

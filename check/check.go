@@ -1,7 +1,6 @@
-package snapshots
+package check
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -11,9 +10,10 @@ import (
 
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/textdiff"
+	"github.com/acpsnap/acpsnap/scenario"
 )
 
-// Mode selects what a check may write (SPEC §7).
+// Mode selects what a check may write.
 type Mode string
 
 // Modes.
@@ -75,7 +75,7 @@ type Outcome struct {
 func Check(ctx context.Context, dir string, cfg Config) Outcome {
 	name := filepath.Base(dir)
 	o := Outcome{Name: name}
-	m, err := harness.LoadManifest(filepath.Join(dir, ManifestFile))
+	m, err := scenario.LoadManifest(filepath.Join(dir, scenario.ManifestFile))
 	if err != nil {
 		return o.fail(err)
 	}
@@ -111,7 +111,7 @@ func (o Outcome) fail(err error) Outcome {
 }
 
 // skipReason says why a scenario does not run in this mode on this platform.
-func skipReason(m *harness.Manifest, mode Mode, allRecordings bool) string {
+func skipReason(m *scenario.Manifest, mode Mode, allRecordings bool) string {
 	if m.Platform == "posix" && runtime.GOOS == "windows" {
 		return "platform: posix"
 	}
@@ -124,13 +124,13 @@ func skipReason(m *harness.Manifest, mode Mode, allRecordings bool) string {
 // compare diffs the live transcript against the fixture and writes what the
 // mode allows. A scenario with no fixture yet (scaffolded by `new`) compares
 // against empty files in Record mode.
-func (o Outcome) compare(dir string, got *transcript, mode Mode) Outcome {
-	want, stale := &transcript{}, Mode("")
-	if f, err := readFixture(dir); err == nil {
-		if want, err = f.normalize(); err != nil {
+func (o Outcome) compare(dir string, got *scenario.Transcript, mode Mode) Outcome {
+	want, stale := &scenario.Transcript{}, Mode("")
+	if f, err := scenario.ReadFixture(dir); err == nil {
+		if want, err = f.Normalize(); err != nil {
 			return o.fail(err)
 		}
-		stale = f.stale(want)
+		stale = staleMode(f, want)
 	} else if mode != Record {
 		return o.fail(err)
 	}
@@ -162,7 +162,7 @@ func (o Outcome) compare(dir string, got *transcript, mode Mode) Outcome {
 
 // diffTranscripts returns the stdout diff and one diff per differing log
 // (logs are paired by position: primary, then children).
-func diffTranscripts(dir string, want, got *transcript) (string, []string) {
+func diffTranscripts(dir string, want, got *scenario.Transcript) (string, []string) {
 	var logDiffs []string
 	for i := 0; i < max(len(want.Logs), len(got.Logs)); i++ {
 		var w, g []byte
@@ -172,24 +172,24 @@ func diffTranscripts(dir string, want, got *transcript) (string, []string) {
 		if i < len(got.Logs) {
 			g = got.Logs[i]
 		}
-		if d := diffText(filepath.Join(dir, logName(i)), "live "+logName(i), w, g); d != "" {
+		if d := textdiff.Files(filepath.Join(dir, scenario.LogName(i)), "live "+scenario.LogName(i), w, g); d != "" {
 			logDiffs = append(logDiffs, d)
 		}
 	}
-	return diffText(filepath.Join(dir, StdoutFile), "live stdout", want.Stdout, got.Stdout), logDiffs
+	return textdiff.Files(filepath.Join(dir, scenario.StdoutFile), "live stdout", want.Stdout, got.Stdout), logDiffs
 }
 
 // write accepts the live transcript: stdout only in Update mode, stdout and
 // the logs otherwise. A run that produced no session log cannot become a
 // scenario (session.jsonl is required), so it writes nothing.
-func (o Outcome) write(dir string, got *transcript, mode Mode) Outcome {
-	files := map[string][]byte{StdoutFile: got.Stdout}
+func (o Outcome) write(dir string, got *scenario.Transcript, mode Mode) Outcome {
+	files := map[string][]byte{scenario.StdoutFile: got.Stdout}
 	if mode != Update {
 		if len(got.Logs) == 0 {
-			return o.fail(fmt.Errorf("the agent wrote no session log under ACPSNAP_SESSIONS_DIR; a scenario needs one (SPEC §3), so nothing was written"))
+			return o.fail(fmt.Errorf("the agent wrote no session log under ACPSNAP_SESSIONS_DIR; a scenario needs one (docs/agents.md), so nothing was written"))
 		}
 		for i, l := range got.Logs {
-			files[logName(i)] = l
+			files[scenario.LogName(i)] = l
 		}
 	}
 	wrote, err := writeFixture(dir, files, mode != Update)
@@ -211,10 +211,15 @@ func canAccept(mode, need Mode) bool {
 	return false
 }
 
-// diffText is a unified diff labelled "-want +got", or "" when equal.
-func diffText(wantName, gotName string, want, got []byte) string {
-	if bytes.Equal(want, got) {
-		return ""
+// staleMode says which mode would rewrite the committed files that are not
+// byte-identical to their normalized form: Refresh for a log, Update for
+// stdout only, "" when every file is in normal form.
+func staleMode(f *scenario.Fixture, norm *scenario.Transcript) Mode {
+	switch logs, stdout := f.Stale(norm); {
+	case logs:
+		return Refresh
+	case stdout:
+		return Update
 	}
-	return textdiff.Unified("want: "+wantName, "got: "+gotName, string(want), string(got)) + fmt.Sprintln()
+	return ""
 }

@@ -1,4 +1,4 @@
-package harness_test
+package scenario_test
 
 import (
 	"bytes"
@@ -11,8 +11,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // Written from SPEC §2 and §4, independently of the package's own tables.
@@ -20,10 +21,10 @@ var (
 	fuzzKebab   = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 	fuzzEnvName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	knownOps    = []string{
-		harness.OpInitialize, harness.OpNewSession, harness.OpNewSessionExpectError,
-		harness.OpPrompt, harness.OpPromptContent, harness.OpPromptExpectError, harness.OpPromptAndCancel,
-		harness.OpCancel, harness.OpWaitForFile, harness.OpWaitForTurnStart, harness.OpWaitForTurnEnd,
-		harness.OpWaitForSubagentTurnEnd,
+		scenario.OpInitialize, scenario.OpNewSession, scenario.OpNewSessionExpectError,
+		scenario.OpPrompt, scenario.OpPromptContent, scenario.OpPromptExpectError, scenario.OpPromptAndCancel,
+		scenario.OpCancel, scenario.OpWaitForFile, scenario.OpWaitForTurnStart, scenario.OpWaitForTurnEnd,
+		scenario.OpWaitForSubagentTurnEnd,
 	}
 	knownKinds = []string{"allow_once", "allow_always", "reject_once", "reject_always"}
 )
@@ -62,7 +63,7 @@ func writeFuzz(t *testing.T, dir, folder, name string, b []byte) string {
 // folder name: LoadManifest never panics, is deterministic, positions its
 // errors, and what it accepts satisfies the SPEC §2 schema.
 func FuzzLoadManifest(f *testing.F) {
-	folders, contents := corpusFiles(f, harness.ManifestFile)
+	folders, contents := corpusFiles(f, scenario.ManifestFile)
 	for i := range folders {
 		f.Add(folders[i], contents[i])
 	}
@@ -72,14 +73,14 @@ func FuzzLoadManifest(f *testing.F) {
 		if folder == "" || folder == "." || folder == ".." || strings.ContainsAny(folder, "/\\\x00") || len(folder) > 64 {
 			folder = "x"
 		}
-		path := writeFuzz(t, dir, folder, harness.ManifestFile, b)
-		m, err := harness.LoadManifest(path)
-		m2, err2 := harness.LoadManifest(path)
+		path := writeFuzz(t, dir, folder, scenario.ManifestFile, b)
+		m, err := scenario.LoadManifest(path)
+		m2, err2 := scenario.LoadManifest(path)
 		if diff := cmp.Diff(m, m2); diff != "" || (err == nil) != (err2 == nil) || err != nil && err.Error() != err2.Error() {
 			t.Fatalf("LoadManifest twice: %v, %v (-first +second):\n%s", err, err2, diff)
 		}
 		if err != nil {
-			if m != nil || !strings.HasPrefix(err.Error(), "harness: "+path+":") {
+			if m != nil || !strings.HasPrefix(err.Error(), "scenario: "+path+":") {
 				t.Fatalf("LoadManifest = %v, %v; want nil and an error starting with the path", m, err)
 			}
 			return
@@ -88,7 +89,7 @@ func FuzzLoadManifest(f *testing.F) {
 	})
 }
 
-func checkManifest(t *testing.T, folder string, m *harness.Manifest) {
+func checkManifest(t *testing.T, folder string, m *scenario.Manifest) {
 	t.Helper()
 	switch {
 	case m.Version != 1:
@@ -116,17 +117,17 @@ func checkManifest(t *testing.T, folder string, m *harness.Manifest) {
 // only known ops with what each op needs, known permission kinds, and
 // survives re-encoding: marshalled again, it loads to the same script.
 func FuzzLoadInput(f *testing.F) {
-	_, contents := corpusFiles(f, harness.InputFile)
+	_, contents := corpusFiles(f, scenario.InputFile)
 	for _, b := range contents {
 		f.Add(b)
 	}
 	dir := f.TempDir() // one per worker: the inputs run one at a time
 	f.Add([]byte(`{"steps":[{"op":"promptAndCancel","text":"<&>","waitForFile":"a/../b","timeoutMs":1}],"clientCapabilities":{"fs":{"readTextFile":true}}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		path := writeFuzz(t, dir, "s", harness.InputFile, b)
-		in, err := harness.LoadInput(path)
+		path := writeFuzz(t, dir, "s", scenario.InputFile, b)
+		in, err := scenario.LoadInput(path)
 		if err != nil {
-			if in != nil || !strings.HasPrefix(err.Error(), "harness: "+path+":") {
+			if in != nil || !strings.HasPrefix(err.Error(), "scenario: "+path+":") {
 				t.Fatalf("LoadInput = %v, %v; want nil and an error starting with the path", in, err)
 			}
 			return
@@ -136,25 +137,25 @@ func FuzzLoadInput(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in2, err := harness.LoadInput(writeFuzz(t, dir, "again", harness.InputFile, again))
+		in2, err := scenario.LoadInput(writeFuzz(t, dir, "again", scenario.InputFile, again))
 		if err != nil {
 			t.Fatalf("the re-encoded script does not load: %v\n%s", err, again)
 		}
-		if diff := cmp.Diff(in, in2, cmp.Transformer("json", decodeRaw)); diff != "" {
+		if diff := cmp.Diff(in, in2, cmp.Transformer("json", decodeRaw), cmpopts.IgnoreFields(scenario.Step{}, "Line")); diff != "" {
 			t.Fatalf("load(marshal(load(x))) (-want +got):\n%s", diff)
 		}
 	})
 }
 
-func checkInput(t *testing.T, in *harness.Input) {
+func checkInput(t *testing.T, in *scenario.Input) {
 	t.Helper()
 	if len(in.Steps) == 0 {
 		t.Fatal("accepted a script without steps")
 	}
 	for i, s := range in.Steps {
 		need := map[string]bool{
-			harness.OpPrompt: s.Text != "", harness.OpPromptExpectError: s.Text != "", harness.OpPromptAndCancel: s.Text != "",
-			harness.OpPromptContent: len(s.Content) > 0, harness.OpWaitForFile: s.Path != "",
+			scenario.OpPrompt: s.Text != "", scenario.OpPromptExpectError: s.Text != "", scenario.OpPromptAndCancel: s.Text != "",
+			scenario.OpPromptContent: len(s.Content) > 0, scenario.OpWaitForFile: s.Path != "",
 		}
 		switch ok, has := need[s.Op]; {
 		case !slices.Contains(knownOps, s.Op):

@@ -1,4 +1,4 @@
-package snapshots
+package scenario
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/textdiff"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
@@ -40,7 +40,7 @@ type VerifyConfig struct {
 	Rewritten func(name string) bool
 }
 
-// Verify runs the guards of SPEC §8 over the corpus at root without running
+// Verify runs the guards (docs/format.md, "Guards") over the corpus at root without running
 // any agent and returns every violation (not only the first), sorted by path.
 func Verify(root string, cfg VerifyConfig) []Violation {
 	names, err := Names(root)
@@ -68,12 +68,12 @@ func verifyScenario(dir string, unrecorded, rewritten bool) []Violation {
 		add(dir, "orphan folder: no %s (every folder under the corpus must be a scenario)", ManifestFile)
 		return vs
 	}
-	m, err := harness.LoadManifest(mpath)
+	m, err := LoadManifest(mpath)
 	if err != nil {
 		add(mpath, "%v", err)
 	}
 	vs = append(vs, checkFiles(dir, m, unrecorded)...)
-	if _, err := harness.LoadInput(filepath.Join(dir, InputFile)); err != nil && exists(filepath.Join(dir, InputFile)) {
+	if _, err := LoadInput(filepath.Join(dir, InputFile)); err != nil && exists(filepath.Join(dir, InputFile)) {
 		add(filepath.Join(dir, InputFile), "%v", err)
 	}
 	if !exists(filepath.Join(dir, SessionFile)) || !exists(filepath.Join(dir, StdoutFile)) {
@@ -84,7 +84,7 @@ func verifyScenario(dir string, unrecorded, rewritten bool) []Violation {
 
 // checkFiles reports missing required files, stray files, a wrong override
 // presence and non-contiguous child logs.
-func checkFiles(dir string, m *harness.Manifest, unrecorded bool) []Violation {
+func checkFiles(dir string, m *Manifest, unrecorded bool) []Violation {
 	var vs []Violation
 	required := []string{ManifestFile, InputFile}
 	if !unrecorded {
@@ -102,16 +102,16 @@ func checkFiles(dir string, m *harness.Manifest, unrecorded bool) []Violation {
 		switch name := e.Name(); {
 		case name == WorkspaceDir && e.IsDir():
 		case !e.IsDir() && (name == ManifestFile || name == InputFile || name == StdoutFile || name == SessionFile || name == OverrideFile):
-		case !e.IsDir() && childIndex(name) > 0:
-			children = append(children, childIndex(name))
+		case !e.IsDir() && ChildIndex(name) > 0:
+			children = append(children, ChildIndex(name))
 		default:
-			vs = append(vs, Violation{p, "stray file: not part of a scenario (SPEC §2)"})
+			vs = append(vs, Violation{p, "stray file: not part of a scenario (see docs/format.md)"})
 		}
 	}
 	sort.Ints(children)
 	for i, n := range children {
 		if n != i+1 {
-			vs = append(vs, Violation{filepath.Join(dir, harness.ChildFile(n)), fmt.Sprintf("child logs must be contiguous from 1: found %s without %s", harness.ChildFile(n), harness.ChildFile(i+1))})
+			vs = append(vs, Violation{filepath.Join(dir, ChildFile(n)), fmt.Sprintf("child logs must be contiguous from 1: found %s without %s", ChildFile(n), ChildFile(i+1))})
 			break
 		}
 	}
@@ -126,7 +126,7 @@ func checkFiles(dir string, m *harness.Manifest, unrecorded bool) []Violation {
 // point of normalization and that its replay script loads.
 func checkLogs(dir string, rewritten bool) []Violation {
 	var vs []Violation
-	f, err := readFixture(dir)
+	f, err := ReadFixture(dir)
 	if err != nil {
 		return []Violation{{dir, err.Error()}}
 	}
@@ -138,18 +138,18 @@ func checkLogs(dir string, rewritten bool) []Violation {
 	if len(vs) > 0 {
 		return vs
 	}
-	norm, err := f.normalize()
+	norm, err := f.Normalize()
 	if err != nil {
 		return []Violation{{dir, err.Error()}}
 	}
 	name := filepath.Base(dir)
 	for i, raw := range f.Logs {
 		if !rewritten && !bytes.Equal(raw, norm.Logs[i]) {
-			vs = append(vs, Violation{f.LogPaths[i], fmt.Sprintf("not a fixed point of normalization (rewrite it normalized with: acpsnap refresh -run '^%s$'):\n%s", name, diffText(f.LogPaths[i], "normalized", raw, norm.Logs[i]))})
+			vs = append(vs, Violation{f.LogPaths[i], fmt.Sprintf("not a fixed point of normalization (rewrite it normalized with: acpsnap refresh -run '^%s$'):\n%s", name, textdiff.Files(f.LogPaths[i], "normalized", raw, norm.Logs[i]))})
 		}
 	}
 	if !rewritten && !bytes.Equal(f.Stdout, norm.Stdout) {
-		vs = append(vs, Violation{f.StdoutPath, fmt.Sprintf("not a fixed point of normalization (rewrite it normalized with: acpsnap update -run '^%s$'):\n%s", name, diffText(f.StdoutPath, "normalized", f.Stdout, norm.Stdout))})
+		vs = append(vs, Violation{f.StdoutPath, fmt.Sprintf("not a fixed point of normalization (rewrite it normalized with: acpsnap update -run '^%s$'):\n%s", name, textdiff.Files(f.StdoutPath, "normalized", f.Stdout, norm.Stdout))})
 	}
 	cfg := llmreplay.Config{Primary: f.LogPaths[0], Children: f.LogPaths[1:]}
 	if p := filepath.Join(dir, OverrideFile); exists(p) {
@@ -159,9 +159,4 @@ func checkLogs(dir string, rewritten bool) []Violation {
 		vs = append(vs, Violation{dir, "replay script: " + err.Error()})
 	}
 	return vs
-}
-
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
 }

@@ -1,4 +1,4 @@
-package llmreplay
+package agentenv
 
 import (
 	"bytes"
@@ -34,10 +34,10 @@ type FixtureReport struct {
 func WriteReport(dir string, r Report) error {
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
-		return fmt.Errorf("llmreplay: write report: %w", err)
+		return fmt.Errorf("agentenv: write report: %w", err)
 	}
 	if err := atomicfile.Write(filepath.Join(dir, ReportFile), append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("llmreplay: write report: %w", err)
+		return fmt.Errorf("agentenv: write report: %w", err)
 	}
 	return nil
 }
@@ -46,16 +46,16 @@ func WriteReport(dir string, r Report) error {
 func ReadReport(path string) (Report, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return Report{}, fmt.Errorf("llmreplay: read report: %w", err)
+		return Report{}, fmt.Errorf("agentenv: read report: %w", err)
 	}
 	var r Report
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
-		return Report{}, fmt.Errorf("llmreplay: read report: %s: %w", path, err)
+		return Report{}, fmt.Errorf("agentenv: read report: %s: %w", path, err)
 	}
 	if dec.More() {
-		return Report{}, fmt.Errorf("llmreplay: read report: %s: trailing data after the report", path)
+		return Report{}, fmt.Errorf("agentenv: read report: %s: trailing data after the report", path)
 	}
 	return r, nil
 }

@@ -1,0 +1,164 @@
+// Package launch starts the reference agent as a process: it reads the
+// agent's environment (the ACPSNAP_* contract of package agentenv, and
+// DEEPSEEK_* for the live model), picks the model provider, serves ACP on
+// the given stdio and, in replay, writes the replay report at exit. It is
+// what `acpsnap agent` runs, and what a test binary runs when it serves as
+// the reference agent.
+//
+// The mode comes from ACPSNAP_MODE: replay (llmreplay from the fixtures;
+// never reads .env, never dials out), record (DeepSeek from DEEPSEEK_*), or
+// unset: a standalone agent for an editor, DeepSeek configured from the
+// environment or ./.env, logs in ~/.acpsnap/sessions.
+package launch
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/joho/godotenv"
+
+	"github.com/acpsnap/acpsnap/agent"
+	"github.com/acpsnap/acpsnap/agent/deepseek"
+	"github.com/acpsnap/acpsnap/agentenv"
+	"github.com/acpsnap/acpsnap/llmreplay"
+)
+
+// The live model's variables.
+const (
+	KeyVar     = "DEEPSEEK_API_KEY"
+	BaseURLVar = "DEEPSEEK_BASE_URL"
+	ModelVar   = "DEEPSEEK_MODEL"
+)
+
+// LiveVars are the variables a record run passes to the agent.
+var LiveVars = []string{KeyVar, BaseURLVar, ModelVar}
+
+// defaultSessionsPath is where a standalone agent logs, under $HOME.
+const defaultSessionsPath = ".acpsnap/sessions"
+
+// liveRetryDelay is how long the agent waits before retrying a rate-limited
+// or unavailable live model call.
+const liveRetryDelay = 2 * time.Second
+
+// Process is what the agent process is given.
+type Process struct {
+	Getenv func(string) string // required (os.Getenv)
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer // diagnostics; nil: io.Discard
+}
+
+// UsageError is a configuration error of the agent's environment (an
+// unknown mode, a missing fixture): the process should exit 2.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Main serves the reference agent until stdin ends or ctx is cancelled.
+func Main(ctx context.Context, p Process) error {
+	contract, err := agentenv.Load(p.Getenv)
+	if err != nil {
+		return &UsageError{fmt.Errorf("agent: %w", err)}
+	}
+	cfg := agent.Config{Permission: contract.Permission, Stderr: p.Stderr}
+	if cfg.SessionsDir, err = sessionsDir(contract); err != nil {
+		return err
+	}
+	player, err := provider(p.Getenv, contract, &cfg)
+	if err != nil {
+		return err
+	}
+	err = agent.Serve(ctx, cfg, p.Stdin, p.Stdout)
+	if player != nil {
+		if werr := agentenv.WriteReport(cfg.SessionsDir, player.Report()); werr != nil && err == nil {
+			err = fmt.Errorf("agent: write replay report: %w", werr)
+		}
+	}
+	return err
+}
+
+// sessionsDir is ACPSNAP_SESSIONS_DIR, or ~/.acpsnap/sessions.
+func sessionsDir(c agentenv.Agent) (string, error) {
+	if c.SessionsDir != "" {
+		return c.SessionsDir, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("agent: no %s and no home directory: %w", agentenv.SessionsDirVar, err)
+	}
+	return filepath.Join(home, defaultSessionsPath), nil
+}
+
+// provider sets cfg's model provider from the mode; in replay it also
+// returns the player whose consumption report is written at exit.
+func provider(getenv func(string) string, c agentenv.Agent, cfg *agent.Config) (*llmreplay.Player, error) {
+	if c.Mode == agentenv.Replay {
+		p, err := llmreplay.Load(llmreplay.Config{Primary: c.Fixture, Children: c.FixtureChildren, Override: c.Override})
+		if err != nil {
+			return nil, &UsageError{fmt.Errorf("agent: load the replay script (%s=%q): %w", agentenv.FixtureVar, c.Fixture, err)}
+		}
+		cfg.Model = cmp.Or(getenv(ModelVar), deepseek.DefaultModel)
+		cfg.Provider = agent.Replay(p)
+		return p, nil
+	}
+	dotenv := ""
+	if c.Mode == "" {
+		dotenv = ".env"
+	}
+	vars, err := varsFrom(getenv, dotenv)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Model, cfg.RetryDelay = cmp.Or(vars[ModelVar], deepseek.DefaultModel), liveRetryDelay
+	cfg.Provider = deepseek.New(deepseek.Config{APIKey: vars[KeyVar], BaseURL: vars[BaseURLVar], Model: cfg.Model})
+	return nil, nil
+}
+
+// varsFrom reads DEEPSEEK_* with getenv, falling back to the dotenv file at
+// path ("" or a missing file: none) through godotenv, without modifying the
+// process environment.
+func varsFrom(getenv func(string) string, path string) (map[string]string, error) {
+	vals := map[string]string{}
+	if path != "" {
+		dot, err := godotenv.Read(path)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, &UsageError{fmt.Errorf("read %s: %w", path, err)}
+		}
+		for _, k := range LiveVars {
+			vals[k] = dot[k]
+		}
+	}
+	for _, k := range LiveVars {
+		if v := getenv(k); v != "" {
+			vals[k] = v
+		}
+	}
+	return vals, nil
+}
+
+// LiveSecrets returns the DEEPSEEK_* variables a record run passes to the
+// agent, from getenv or else the dotenv file at dotenvPath, and fails when
+// DEEPSEEK_API_KEY is in neither.
+func LiveSecrets(getenv func(string) string, dotenvPath string) (map[string]string, error) {
+	vals, err := varsFrom(getenv, dotenvPath)
+	if err != nil {
+		return nil, err
+	}
+	if vals[KeyVar] == "" {
+		return nil, &UsageError{fmt.Errorf("record needs %s (in the environment or %s); %s may point at any OpenAI-compatible server", KeyVar, dotenvPath, BaseURLVar)}
+	}
+	for k, v := range vals {
+		if v == "" {
+			delete(vals, k)
+		}
+	}
+	return vals, nil
+}

@@ -1,0 +1,165 @@
+// Package agentenv is the environment contract between acpsnap's harness
+// and an agent that writes its own session log (a "native" agent, like the
+// reference agent), both halves: the harness builds the agent's environment
+// with Harness.Environ; the agent reads it back with Load and, when it
+// replays, writes its consumption Report at shutdown with WriteReport.
+//
+// An agent that writes no session log needs none of this: acpsnap records
+// and replays its model traffic over HTTP instead (docs/agents.md).
+//
+// The variables, all set by the harness for every run:
+//
+//	ACPSNAP_MODE              replay | record
+//	ACPSNAP_SESSIONS_DIR      write <dir>/<session-id>/session.jsonl here (and the report)
+//	ACPSNAP_PERMISSION        auto | ask: the scenario's permission mode
+//	ACPSNAP_FIXTURE           replay source of the primary session (when the scenario has one)
+//	ACPSNAP_FIXTURE_CHILDREN  replay sources of child sessions, a path list (when any)
+//	ACPSNAP_OVERRIDE          replay.override.json (when the scenario has one)
+//
+// Besides these the agent sees PATH and LANG from the harness's own
+// environment, TZ=UTC, a private HOME and TMPDIR, the manifest's env, and
+// in record mode only the secrets the harness was given. Nothing else:
+// API keys never reach a replaying agent.
+package agentenv
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Prefix starts the name of every variable of the contract; the harness
+// owns every name with it.
+const Prefix = "ACPSNAP_"
+
+// The contract's variables.
+const (
+	ModeVar            = Prefix + "MODE"
+	SessionsDirVar     = Prefix + "SESSIONS_DIR"
+	PermissionVar      = Prefix + "PERMISSION"
+	FixtureVar         = Prefix + "FIXTURE"
+	FixtureChildrenVar = Prefix + "FIXTURE_CHILDREN"
+	OverrideVar        = Prefix + "OVERRIDE"
+)
+
+// Modes.
+const (
+	Replay = "replay"
+	Record = "record"
+)
+
+// Agent is the contract as an agent reads it.
+type Agent struct {
+	Mode            string   // Replay, Record, or "" outside acpsnap
+	SessionsDir     string   // "": outside acpsnap (the agent picks its own)
+	Permission      string   // "auto", "ask", or "" outside acpsnap
+	Fixture         string   // "": no primary replay source
+	FixtureChildren []string // nil: none
+	Override        string   // "": none
+}
+
+// Load reads the contract with getenv (os.Getenv in an agent's main). An
+// unknown mode or permission is an error.
+func Load(getenv func(string) string) (Agent, error) {
+	a := Agent{
+		Mode:        getenv(ModeVar),
+		SessionsDir: getenv(SessionsDirVar),
+		Permission:  getenv(PermissionVar),
+		Fixture:     getenv(FixtureVar),
+		Override:    getenv(OverrideVar),
+	}
+	if l := getenv(FixtureChildrenVar); l != "" {
+		a.FixtureChildren = filepath.SplitList(l)
+	}
+	switch {
+	case a.Mode != "" && a.Mode != Replay && a.Mode != Record:
+		return a, fmt.Errorf("agentenv: %s=%q: want %s, %s or unset", ModeVar, a.Mode, Replay, Record)
+	case a.Permission != "" && a.Permission != "auto" && a.Permission != "ask":
+		return a, fmt.Errorf("agentenv: %s=%q: want auto, ask or unset", PermissionVar, a.Permission)
+	case a.Mode == Replay && a.Fixture == "":
+		return a, fmt.Errorf("agentenv: %s=%s but no %s", ModeVar, Replay, FixtureVar)
+	}
+	return a, nil
+}
+
+// Harness is what the harness gives one agent run.
+type Harness struct {
+	Mode            string            // Replay or Record; "": Replay
+	SessionsDir     string            // required
+	Permission      string            // "": auto
+	Fixture         string            // "": none
+	FixtureChildren []string          // nil: none
+	Override        string            // "": none
+	Home, TmpDir    string            // the run's private HOME and TMPDIR; required
+	Env             map[string]string // the scenario's extra variables; nil: none
+	Secrets         map[string]string // passed in Record mode only; nil: none
+	From            []string          // where PATH and LANG come from; nil: os.Environ()
+}
+
+// Environ is the agent's whole environment, in a stable order: PATH and
+// LANG, TZ, HOME, TMPDIR, the scenario's variables (sorted), the contract,
+// and in Record mode the secrets (sorted).
+func (h Harness) Environ() []string {
+	environ := h.From
+	if environ == nil {
+		environ = os.Environ()
+	}
+	var env []string
+	for _, kv := range environ {
+		if strings.HasPrefix(kv, "PATH=") || strings.HasPrefix(kv, "LANG=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "TZ=UTC", "HOME="+h.Home, "TMPDIR="+h.TmpDir)
+	env = append(env, sorted(h.Env)...)
+	mode := cmp.Or(h.Mode, Replay)
+	env = append(env, ModeVar+"="+mode, SessionsDirVar+"="+h.SessionsDir, PermissionVar+"="+cmp.Or(h.Permission, "auto"))
+	if h.Fixture != "" {
+		env = append(env, FixtureVar+"="+h.Fixture)
+	}
+	if len(h.FixtureChildren) > 0 {
+		env = append(env, FixtureChildrenVar+"="+strings.Join(h.FixtureChildren, string(os.PathListSeparator)))
+	}
+	if h.Override != "" {
+		env = append(env, OverrideVar+"="+h.Override)
+	}
+	if mode == Record {
+		env = append(env, sorted(h.Secrets)...)
+	}
+	return env
+}
+
+// Owned reports whether the harness sets the variable name itself, so a
+// scenario may not: HOME, TMPDIR, TZ, PATH, LANG and every ACPSNAP_ name.
+func Owned(name string) bool {
+	switch name {
+	case "HOME", "TMPDIR", "TZ", "PATH", "LANG":
+		return true
+	}
+	return strings.HasPrefix(name, Prefix)
+}
+
+// LooksSecret reports whether a variable name looks like it holds a
+// credential (…_API_KEY, …_KEY, …_TOKEN, …_SECRET, …_PASSWORD), compared
+// case-insensitively.
+func LooksSecret(name string) bool {
+	n := strings.ToUpper(name)
+	for _, suffix := range []string{"_API_KEY", "_KEY", "_TOKEN", "_SECRET", "_PASSWORD"} {
+		if strings.HasSuffix(n, suffix) {
+			return true
+		}
+	}
+	return n == "API_KEY" || n == "TOKEN" || n == "SECRET"
+}
+
+func sorted(m map[string]string) []string {
+	env := make([]string, 0, len(m))
+	for k, v := range m {
+		env = append(env, k+"="+v)
+	}
+	sort.Strings(env)
+	return env
+}

@@ -1,0 +1,42 @@
+// Package check checks a corpus of scenarios: it runs each scenario with the
+// harness, normalizes both sides, compares them and, in the writing modes,
+// writes the fixtures. The CLI (`acpsnap run`) and the go test entry point
+// are thin layers over Run and Check.
+//
+//	outs, err := check.Run(ctx, check.RunConfig{Root: "snapshots", Config: check.Config{Agent: argv}})
+//	passed, failed, skipped := check.Count(outs)
+//
+// # Checking one scenario
+//
+// Check runs the scenario with the harness (the agent replays its model from
+// the committed logs), then normalizes both sides, each with its own context:
+// the live side with what the run knows (its cwd and aliases, its private
+// HOME and root), the fixture side with a context derived from the fixture's
+// own header (scenario.Fixture.Normalize). One context serves the primary
+// log, then the child logs, then stdout, so ids in stdout share their
+// numbers with the logs. Differences are reported as unified diffs labelled
+// "-want +got", with the mode that would accept them: Update when only
+// stdout differs, Refresh when a session log differs.
+//
+// # Writing modes
+//
+//	Replay   writes nothing (the default)
+//	Update   writes stdout.expected.jsonl only; a differing log still fails
+//	Refresh  writes stdout.expected.jsonl and the session logs
+//	Record   runs against the live model; writes both; recording: live scenarios only
+//
+// Writes are all-or-nothing: every file is written to a temporary file in the
+// scenario folder first and only renamed into place once all are written; a
+// failed run writes nothing, and stale child logs are removed. A fixture
+// whose bytes are not in normal form (a hand edit) is rewritten in normal
+// form by the mode that may write it, even when the sides compare equal;
+// scenario.VerifyConfig.Rewritten lets such a run past the fixed-point
+// guard. The CI guard (refuse to write when CI is set, unless forced)
+// belongs to the callers that read the environment: the CLI and acpsnaptest.
+//
+// # Selection and sharding
+//
+// Selection filters by a regular expression on the scenario name, and
+// Shard/Shards split a corpus across CI machines by a hash of each
+// scenario's name, so adding a scenario never moves the others.
+package check

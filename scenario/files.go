@@ -1,0 +1,86 @@
+package scenario
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The fixed file names of a scenario folder (docs/format.md); child logs
+// are named by ChildFile.
+const (
+	ManifestFile = "snapshot.yml"
+	InputFile    = "input.json"
+	StdoutFile   = "stdout.expected.jsonl"
+	SessionFile  = "session.jsonl"
+	OverrideFile = "replay.override.json"
+	WorkspaceDir = "workspace"
+)
+
+// ChildFile is the name of the n-th child (subagent) log, n ≥ 1.
+func ChildFile(n int) string { return "session." + strconv.Itoa(n) + ".jsonl" }
+
+// ChildIndex parses "session.<n>.jsonl" and reports n, or 0 when name is not
+// a child log name (leading zeros are not a child log name).
+func ChildIndex(name string) int {
+	mid, ok := strings.CutPrefix(name, "session.")
+	if !ok {
+		return 0
+	}
+	mid, ok = strings.CutSuffix(mid, ".jsonl")
+	if !ok || mid == "" || mid[0] == '0' {
+		return 0
+	}
+	n, err := strconv.Atoi(mid)
+	if err != nil || n < 1 || strconv.Itoa(n) != mid {
+		return 0
+	}
+	return n
+}
+
+// ChildLogs lists the child logs of the scenario folder dir in order: the
+// contiguous run session.1.jsonl, session.2.jsonl, … that exists.
+func ChildLogs(dir string) []string {
+	var out []string
+	for n := 1; ; n++ {
+		p := filepath.Join(dir, ChildFile(n))
+		if _, err := os.Stat(p); err != nil {
+			return out
+		}
+		out = append(out, p)
+	}
+}
+
+// LogName is the fixture file name of the i-th log of a scenario: the
+// primary session.jsonl for 0, then the child logs.
+func LogName(i int) string {
+	if i == 0 {
+		return SessionFile
+	}
+	return ChildFile(i)
+}
+
+// Names lists the scenario folders under root, sorted. Hidden folders are
+// not scenarios.
+func Names(root string) ([]string, error) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil, fmt.Errorf("scenario: list %s: %w", root, err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
