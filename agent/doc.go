@@ -187,7 +187,7 @@
 //
 // # The session log
 //
-// Each session writes SessionsDir/<id>/session.jsonl (SPEC §3) through
+// Each session writes SessionsDir/<id>/session.jsonl (docs/format.md, "Session log") through
 // internal/sessionlog: a header line
 //
 //	{"type":"session","version":1,"id":…,"createdAt":ms,"cwd":…,"delegationDepth":0}
@@ -213,7 +213,7 @@
 //	turn/end            {turn, reason}
 //
 // turn/end reason is {kind} with kind one of completed, max-tokens,
-// max-steps (MaxSteps model calls spent; an extension of SPEC §3), aborted
+// max-steps (MaxSteps model calls spent; an extension of docs/format.md, "Session log"), aborted
 // (with by: "user" | "disposed") and error (with message and, for provider
 // errors, code: AUTH, RATE_LIMIT, UNAVAILABLE, BAD_REQUEST, STREAM, REPLAY,
 // INTERNAL).

@@ -17,13 +17,13 @@
 //
 // # Scenario files
 //
-// LoadManifest reads snapshot.yml (SPEC §2) with a strict YAML decoder
+// LoadManifest reads snapshot.yml (docs/format.md, "Scenario folder") with a strict YAML decoder
 // (go.yaml.in/yaml/v3, KnownFields): version 1, scenario equal to the
 // folder name and kebab-case, a non-empty reason, recording live or
 // authored, permission auto or ask, platform posix or nothing, env names
 // that are variables and not HOME, ACPSNAP_* (the harness sets those) or
 // DEEPSEEK_* (secrets reach the agent in record mode only, from
-// Config.Secrets). LoadInput reads input.json (SPEC §4) just as strictly:
+// Config.Secrets). LoadInput reads input.json (docs/format.md, "Client script") just as strictly:
 // unknown keys and ops are errors, each op takes only its own fields, and
 // newSessionExpectError params take only the top-level keys of
 // acp.NewSessionRequest (_meta, additionalDirectories, cwd, mcpServers),
@@ -144,7 +144,7 @@
 // (exec.Cmd.Cancel); if it has not exited after another grace, SIGKILL it
 // (exec.Cmd.WaitDelay); then SIGKILL the whole group anyway and wait
 // (bounded) until no live member remains, so descendants never outlive the
-// run. An agent must finish and exit on stdin EOF (SPEC §10): one that
+// run. An agent must finish and exit on stdin EOF (docs/agents.md): one that
 // needs a signal fails the run after that bounded shutdown, e.g. "agent did
 // not exit within 2s of stdin closing (sent SIGTERM)" or "(killed with
 // SIGKILL after ignoring SIGTERM)". An agent that exits on its own but

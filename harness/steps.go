@@ -53,7 +53,7 @@ type deadline struct {
 	total time.Duration
 }
 
-// step dispatches one op of SPEC §4.
+// step dispatches one op of docs/format.md, "Client script".
 func (r *run) step(s scenario.Step, at time.Time, total time.Duration) error {
 	d := deadline{at, total}
 	switch s.Op {

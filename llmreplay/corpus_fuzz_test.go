@@ -95,7 +95,7 @@ func FuzzDeriveCorpus(f *testing.F) {
 // FuzzOverrideCorpus, seeded with every committed replay.override.json and
 // the log of its scenario: DecodeOverride never panics and keeps positions
 // in its errors; Apply is deterministic, leaves its input alone, follows
-// the §6.3 length rules, and yields a script the strict decoder accepts.
+// the override length rules, and yields a script the strict decoder accepts.
 func FuzzOverrideCorpus(f *testing.F) {
 	overrides, logs := corpusOverrides(f)
 	for i := range overrides {
@@ -137,7 +137,7 @@ func FuzzOverrideCorpus(f *testing.F) {
 }
 
 // overriddenLen is the length of a script of n entries after o, written
-// from SPEC §6.3: a bare array replaces, a patch at the end appends.
+// from docs/format.md, "Overrides": a bare array replaces, a patch at the end appends.
 func overriddenLen(o *Override, n int) int {
 	if o.Script != nil {
 		return len(o.Script)

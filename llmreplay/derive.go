@@ -56,7 +56,7 @@ func (e *UnterminatedError) indexes() []int {
 	return out
 }
 
-// Derive derives the replay script of the session log r (SPEC §6.2): one
+// Derive derives the replay script of the session log r (docs/format.md, "Derivation"): one
 // entry per model call. It walks the assistant/chunk events, groups them by
 // (turn, step) and closes a group at each finish chunk, so that a retry in
 // the same step starts a new entry. A group closed by a finish with reason

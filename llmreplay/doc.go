@@ -1,4 +1,4 @@
-// Package llmreplay is the model stand-in of acpsnap (SPEC §6). It derives a
+// Package llmreplay is the model stand-in of acpsnap (docs/format.md, "Replay"). It derives a
 // replay script from recorded session logs, applies authored overrides, and
 // serves the script either in-process, to the reference agent's replay
 // provider (Player), or over HTTP in the OpenAI chat-completions streaming
@@ -33,7 +33,7 @@
 //	    create readyFile (a local relative path, resolved in the request's
 //	    cwd; its directory is created too), then wait for cancellation.
 //
-// Chunks are those of SPEC §3 (see model.Chunk). Decoding is strict everywhere
+// Chunks are those of docs/format.md, "Session log" (see model.Chunk). Decoding is strict everywhere
 // (DecodeScript, DecodeOverride, DecodeModel, Derive): exact key sets per
 // entry kind and chunk type, known chunk types, block types and finish
 // reasons, no duplicate keys, no trailing data. Errors carry the file, the
@@ -43,7 +43,7 @@
 //
 // # Derivation
 //
-// Derive turns a session log into a script (SPEC §6.2). It walks the
+// Derive turns a session log into a script (docs/format.md, "Derivation"). It walks the
 // request/header events ({turn, step, …}), the assistant/chunk events
 // ({turn, step, chunk}) and, to end a call, step/end and turn/end; it
 // ignores every other event. Chunks of the same (turn, step) form a group;
@@ -84,7 +84,7 @@
 // # Overrides
 //
 // replay.override.json changes the primary session's derived script
-// (SPEC §6.3), in one of two forms:
+// (docs/format.md, "Overrides"), in one of two forms:
 //
 //	[…entries…]                              replaces the whole script
 //	{"patches":[{"at":i,"entry":{…}}, …]}    applied in order: i < length replaces

@@ -11,7 +11,7 @@ import (
 	"github.com/acpsnap/acpsnap/model"
 )
 
-// Entry kinds (SPEC §6.1).
+// Entry kinds (docs/format.md, "Replay entries").
 const (
 	KindChunks = "chunks" // serve Chunks; the last one is the only finish
 	KindThrow  = "throw"  // serve Chunks (a prefix without finish), then fail with Code and Message

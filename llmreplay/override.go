@@ -8,7 +8,7 @@ import (
 )
 
 // Override is an authored change to the primary session's derived script
-// (replay.override.json, SPEC §6.3). Its JSON form is either a bare array of
+// (replay.override.json, docs/format.md, "Overrides"). Its JSON form is either a bare array of
 // entries, which replaces the script, or {"patches":[{"at":i,"entry":{…}}]}.
 type Override struct {
 	// Script, when non-nil, replaces the derived script (the bare-array form).

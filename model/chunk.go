@@ -9,7 +9,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/jsonpos"
 )
 
-// Chunk types of the model stream (SPEC §3). A Chunk's JSON form carries
+// Chunk types of the model stream (docs/format.md, "Session log"). A Chunk's JSON form carries
 // exactly the keys its type allows; decoding rejects unknown or missing ones.
 const (
 	BlockStart     = "block-start"     // index, blockType

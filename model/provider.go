@@ -7,7 +7,7 @@ import (
 
 // Provider is the model seam: the only thing that differs between a live
 // (record) run and a replay. Stream sends one request and calls emit for each
-// chunk of SPEC §3, in order, from the calling goroutine. It returns when the
+// chunk of docs/format.md, "Session log", in order, from the calling goroutine. It returns when the
 // stream ends (after a finish chunk), when ctx is cancelled (ctx.Err()), or
 // with a *ProviderError for a coded provider failure; chunks
 // emitted before such an error are the failed attempt's prefix. An error

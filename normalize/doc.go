@@ -1,7 +1,7 @@
 // Package normalize turns the volatile values of an agent run — its working
 // directory, home and private root, session, tool-call and message ids,
 // JSON-RPC ids of the agent's own requests, times — into stable tokens, so that a live run and a
-// committed fixture can be compared byte for byte (SPEC §5).
+// committed fixture can be compared byte for byte (docs/format.md, "Normalization").
 //
 // The happy path, for one side:
 //

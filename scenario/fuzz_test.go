@@ -16,7 +16,7 @@ import (
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
-// Written from SPEC §2 and §4, independently of the package's own tables.
+// Written from docs/format.md, independently, independently of the package's own tables.
 var (
 	fuzzKebab   = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 	fuzzEnvName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -61,7 +61,7 @@ func writeFuzz(t *testing.T, dir, folder, name string, b []byte) string {
 
 // FuzzLoadManifest, seeded with every committed snapshot.yml and its
 // folder name: LoadManifest never panics, is deterministic, positions its
-// errors, and what it accepts satisfies the SPEC §2 schema.
+// errors, and what it accepts satisfies the docs/format.md, "Scenario folder" schema.
 func FuzzLoadManifest(f *testing.F) {
 	folders, contents := corpusFiles(f, scenario.ManifestFile)
 	for i := range folders {

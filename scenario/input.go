@@ -16,7 +16,7 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 )
 
-// Input is a scenario's input.json (SPEC §4): the steps the harness drives,
+// Input is a scenario's input.json (docs/format.md, "Client script"): the steps the harness drives,
 // the answers it gives to permission requests, and the client capabilities
 // it announces in initialize.
 type Input struct {
@@ -48,7 +48,7 @@ type PermissionAnswer struct {
 	Kind string `json:"kind"`
 }
 
-// The ops of SPEC §4.
+// The ops of docs/format.md, "Client script".
 const (
 	OpInitialize             = "initialize"
 	OpNewSession             = "newSession"

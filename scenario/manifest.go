@@ -15,7 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Manifest is a scenario's snapshot.yml (SPEC §2). The schema is closed:
+// Manifest is a scenario's snapshot.yml (docs/format.md, "Scenario folder"). The schema is closed:
 // unknown keys are errors.
 type Manifest struct {
 	Version   int    `yaml:"version"`   // always 1

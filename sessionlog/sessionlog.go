@@ -1,4 +1,4 @@
-// Package sessionlog reads and writes the session log of SPEC §3: a header
+// Package sessionlog reads and writes the session log of docs/format.md, "Session log": a header
 // line, then events with contiguous seq from 0. The reference agent writes it;
 // llmreplay derives replay scripts from it; the harness polls and harvests it.
 package sessionlog

@@ -100,7 +100,7 @@ func TestSnapshots(t *testing.T) {
 	}
 }
 
-// TestGuards runs the corpus guards of SPEC §8 and reports every violation.
+// TestGuards runs the corpus guards of docs/format.md, "Guards" and reports every violation.
 func TestGuards(t *testing.T) {
 	vs := scenario.Verify(".", scenario.VerifyConfig{})
 	for _, v := range vs {

@@ -1,6 +1,6 @@
 // Package deepseek is the live model provider of the reference agent: it
 // streams DeepSeek's OpenAI-compatible chat completions and turns them into
-// the chunks of SPEC §3 (model.Chunk), the unit the session log records
+// the chunks of docs/format.md, "Session log" (model.Chunk), the unit the session log records
 // and llmreplay replays.
 //
 // The happy path:

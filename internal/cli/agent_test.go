@@ -338,7 +338,7 @@ func checkRecordRequests(t *testing.T, reqs []llmreplay.RecordedRequest) {
 	}
 }
 
-// checkRecordLog: the session log has the SPEC §3 header, contiguous seq
+// checkRecordLog: the session log has the docs/format.md, "Session log" header, contiguous seq
 // (sessionlog.ReadFile checks it), the events of the turn in order, and
 // chunks that derive back to the script the model served.
 func checkRecordLog(t *testing.T, path, id, cwd string) {

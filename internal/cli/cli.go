@@ -12,7 +12,7 @@ import (
 	"os"
 )
 
-// Exit codes (SPEC §9).
+// Exit codes (docs/format.md, "Command line").
 const (
 	ExitOK       = 0 // every scenario passed
 	ExitFailed   = 1 // a scenario failed
