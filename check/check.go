@@ -52,6 +52,10 @@ type Config struct {
 	// (`acpsnap new -model` records against a scripted model); false: only
 	// recording: live scenarios.
 	AllRecordings bool
+	// Grace is the harness's shutdown grace (harness.Config.Grace); 0: its default.
+	Grace time.Duration
+	// Keep keeps the private roots of a failed run (harness.Config.Keep).
+	Keep bool
 	// AfterRun is called after a successful agent run, before anything is
 	// compared or written; its error fails the scenario. nil: nothing.
 	AfterRun func() error
@@ -84,7 +88,7 @@ func Check(ctx context.Context, dir string, cfg Config) Outcome {
 		return o
 	}
 	hc := harness.Config{Dir: dir, Agent: cfg.Agent, Environ: cfg.Environ, Secrets: cfg.Secrets,
-		TempDir: cfg.TempDir, OnStart: cfg.OnStart, StepTimeout: cfg.StepTimeout}
+		TempDir: cfg.TempDir, OnStart: cfg.OnStart, StepTimeout: cfg.StepTimeout, Grace: cfg.Grace, Keep: cfg.Keep}
 	if cfg.Mode == Record {
 		hc.Mode = "record"
 	}

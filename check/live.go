@@ -12,10 +12,10 @@ import (
 func normalizeLive(res *harness.Result) (*scenario.Transcript, error) {
 	c := normalize.NewContext(res.Cwd, res.CwdAliases...)
 	if res.Home != "" {
-		c.AddPath("home", res.Home, normalize.Aliases(res.Home)...)
+		c.AddPath("home", res.Home, res.HomeAliases...)
 	}
 	if res.Root != "" {
-		c.AddPath("root", res.Root, normalize.Aliases(res.Root)...)
+		c.AddPath("root", res.Root, res.RootAliases...)
 	}
 	logs := make([][]byte, len(res.Logs))
 	names := make([]string, len(res.Logs))

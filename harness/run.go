@@ -17,6 +17,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/internal/envscrub"
+	"github.com/acpsnap/acpsnap/normalize"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -31,22 +32,27 @@ type Config struct {
 	Grace       time.Duration     // 0: 2s; stdin close → SIGTERM, SIGTERM → SIGKILL
 	TempDir     string            // existing folder where the private roots are made; "": os.TempDir()
 	OnStart     func(cwd string)  // nil: nothing; called after the workspace is seeded, before the agent starts
+	Keep        bool              // a failed run keeps its private roots for inspection; its error says where
 }
 
-// Result is what happened in one run. Cwd, CwdAliases, Home and Root name
-// directories that no longer exist when Run returns; normalizers use them
-// as strings.
+// Result is what happened in one run. Cwd, Home and Root name directories
+// that no longer exist when Run returns; normalizers use them, and their
+// aliases, as strings. The aliases are computed while the directories
+// exist (normalize.Aliases), so a real-path spelling behind a symbolic
+// link (a TMPDIR that is a link) is known.
 type Result struct {
-	Stdout     [][]byte         // every raw stdout line, in wire order, without "\n"
-	Logs       []Log            // session logs: primary first, then by createdAt, then id
-	Stderr     string           // the agent's stderr (its last MiB)
-	Steps      []StepTiming     // one per step run, the failed one included
-	Report     *agentenv.Report // the agent's replay-report.json; nil: none
-	Cwd        string           // the scenario cwd the agent ran in
-	CwdAliases []string         // other spellings of Cwd (real path, /private variants)
-	Home       string           // the agent's private HOME (Root/home)
-	Root       string           // the run's private root folder, <TempDir>/acpsnap-<nonce>, holding Cwd and Home
-	Duration   time.Duration    // agent start to harvest
+	Stdout      [][]byte         // every raw stdout line, in wire order, without "\n"
+	Logs        []Log            // session logs: primary first, then by createdAt, then id
+	Stderr      string           // the agent's stderr (its last MiB)
+	Steps       []StepTiming     // one per step run, the failed one included
+	Report      *agentenv.Report // the agent's replay-report.json; nil: none
+	Cwd         string           // the scenario cwd the agent ran in
+	CwdAliases  []string         // other spellings of Cwd (real path, /private variants)
+	Home        string           // the agent's private HOME (Root/home)
+	HomeAliases []string         // other spellings of Home
+	Root        string           // the run's private root folder, <TempDir>/acpsnap-<nonce>, holding Cwd and Home
+	RootAliases []string         // other spellings of Root
+	Duration    time.Duration    // agent start to harvest
 }
 
 // StepTiming is how long one step took.
@@ -139,6 +145,10 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		return nil, infrastructure(fmt.Errorf("harness: %s: %w", m.Scenario, err))
 	}
 	defer func() {
+		if err != nil && cfg.Keep {
+			err = fmt.Errorf("%w\nkept the run's private roots: %s", err, rts.base)
+			return
+		}
 		if rerr := rts.remove(); rerr != nil {
 			err = errors.Join(err, infrastructure(fmt.Errorf("harness: %s: remove temporary roots: %w", m.Scenario, rerr)))
 		}
@@ -176,7 +186,9 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 		return nil, []error{infrastructure(fmt.Errorf("start agent %q: %w", r.cfg.Agent[0], err))}
 	}
 	r.agent = a
-	res := &Result{Cwd: r.roots.cwd, CwdAliases: cwdAliases(r.roots.cwd), Home: r.roots.home, Root: r.roots.base}
+	res := &Result{Cwd: r.roots.cwd, CwdAliases: normalize.Aliases(r.roots.cwd),
+		Home: r.roots.home, HomeAliases: normalize.Aliases(r.roots.home),
+		Root: r.roots.base, RootAliases: normalize.Aliases(r.roots.base)}
 	terms := &terminals{env: terminalEnv(env, r.cfg.Secrets), grace: r.cfg.Grace}
 	cl := &client{cwd: r.roots.cwd, aliases: res.CwdAliases, terms: terms, fail: r.fail, answers: r.in.PermissionAnswers}
 	// The SDK starts reading at once; its first read waits until the logger

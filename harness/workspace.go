@@ -9,8 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 )
 
 // roots are the private temporary directories of one run, all under one
@@ -143,30 +141,4 @@ func (r *roots) remove() error {
 		return nil
 	})
 	return os.RemoveAll(r.base)
-}
-
-// cwdAliases are the other spellings of cwd that name the same directory:
-// its real path and the /private variants macOS uses for /tmp and /var.
-func cwdAliases(cwd string) []string {
-	var out []string
-	add := func(p string) {
-		if p == "" || p == cwd || slices.Contains(out, p) {
-			return
-		}
-		a, errA := os.Stat(p)
-		b, errB := os.Stat(cwd)
-		if errA == nil && errB == nil && os.SameFile(a, b) {
-			out = append(out, p)
-		}
-	}
-	real, _ := filepath.EvalSymlinks(cwd)
-	for _, p := range []string{real, cwd} {
-		add(p)
-		if rest, ok := strings.CutPrefix(p, "/private/"); ok {
-			add("/" + rest)
-		} else if p != "" {
-			add("/private" + p)
-		}
-	}
-	return out
 }

@@ -86,11 +86,7 @@ func TestPrivatePathsNormalized(t *testing.T) {
 // DEEPSEEK_BASE_URL pointing at it.
 func recordScripted(t *testing.T, dir, script string) (*llmreplay.Server, check.Outcome) {
 	t.Helper()
-	sc, err := llmreplay.DecodeScript(strings.NewReader(script), "script")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: sc})
+	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: mustScript(t, script)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,4 +94,56 @@ func recordScripted(t *testing.T, dir, script string) (*llmreplay.Server, check.
 	cfg := check.Config{Agent: agentCommand(t), Mode: check.Record,
 		Secrets: map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": srv.URL()}}
 	return srv, check.Check(context.Background(), dir, cfg)
+}
+
+// TestPrivatePathsThroughSymlinkedTempDir: with the temporary folder behind
+// a symbolic link, the real-path spellings of the private HOME and root
+// (what `pwd -P` prints) normalize too: their aliases are computed while
+// the folders exist.
+func TestPrivatePathsThroughSymlinkedTempDir(t *testing.T) {
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "tmp-link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	dir := copyScenario(t, "tool-bash")
+	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: mustScript(t, `[
+	{"kind":"chunks","chunks":[
+		{"type":"block-start","index":0,"blockType":"tool-call"},
+		{"type":"tool-call-delta","index":0,"id":"call_1","name":"bash","argumentsDelta":"{\"command\":\"cd $HOME && pwd -P; cd .. && pwd -P\"}"},
+		{"type":"block-end","index":0},
+		{"type":"finish","reason":"tool-calls"}]},
+	{"kind":"chunks","chunks":[
+		{"type":"block-start","index":0,"blockType":"text"},
+		{"type":"text-delta","index":0,"text":"Done."},
+		{"type":"block-end","index":0},
+		{"type":"finish","reason":"stop"}]}]`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	cfg := check.Config{Agent: agentCommand(t), Mode: check.Record, TempDir: link,
+		Secrets: map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": srv.URL()}}
+	if o := check.Check(context.Background(), dir, cfg); o.Status != check.Passed {
+		t.Fatalf("record: %s: %s", o.Status, o.Reason)
+	}
+	log, err := os.ReadFile(filepath.Join(dir, scenario.SessionFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(log), real) || !strings.Contains(string(log), `{{home}}\n{{root}}\n`) {
+		t.Errorf("the real-path spellings survived normalization:\n%s", log)
+	}
+	if o := check.Check(context.Background(), dir, check.Config{Agent: agentCommand(t), TempDir: link}); o.Status != check.Passed {
+		t.Fatalf("replay: %s: %s\n%s", o.Status, o.Reason, o.Diff)
+	}
+}
+
+func mustScript(t *testing.T, s string) llmreplay.Script {
+	t.Helper()
+	sc, err := llmreplay.DecodeScript(strings.NewReader(s), "script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
 }

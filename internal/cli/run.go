@@ -24,8 +24,8 @@ import (
 type runFlags struct {
 	dir, run, shard, agent, junit string
 	parallel                      int
-	json, force                   bool
-	timeout                       time.Duration
+	json, force, keep             bool
+	timeout, grace                time.Duration
 }
 
 func (e *env) parseRun(cmd string, args []string) (*runFlags, error) {
@@ -40,6 +40,8 @@ func (e *env) parseRun(cmd string, args []string) (*runFlags, error) {
 	fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `file`")
 	fs.BoolVar(&f.force, "force", false, "write fixtures even when CI is set")
 	fs.DurationVar(&f.timeout, "timeout", 0, "default wait of a step (0: 10s)")
+	fs.DurationVar(&f.grace, "grace", 0, "how long the agent gets to exit at each stage of shutdown (0: 2s)")
+	fs.BoolVar(&f.keep, "keep", false, "keep the private folders of a failed scenario and print where they are")
 	if err := parse(fs, args); err != nil {
 		return nil, err
 	}
@@ -161,6 +163,7 @@ func (e *env) runConfig(cmd string, f *runFlags) (*check.RunConfig, error) {
 	}
 	rc := &check.RunConfig{Root: f.dir, Parallel: f.parallel}
 	rc.Mode, rc.Environ, rc.StepTimeout = mode, e.environ, f.timeout
+	rc.Grace, rc.Keep = f.grace, f.keep
 	if f.run != "" {
 		re, err := regexp.Compile(f.run)
 		if err != nil {
