@@ -1,10 +1,8 @@
 package scenario
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -28,6 +26,12 @@ type Manifest struct {
 	Permission string            `yaml:"permission,omitempty"` // "auto" or "ask"; "": auto
 	Env        map[string]string `yaml:"env,omitempty"`        // extra agent environment
 	Platform   string            `yaml:"platform,omitempty"`   // "": any; "posix": skip elsewhere
+	// Agent.Env adds to (and overrides) the corpus's agent.env; templated.
+	Agent struct {
+		Env map[string]string `yaml:"env,omitempty"`
+	} `yaml:"agent,omitempty"`
+	Scrub    []ScrubRule `yaml:"scrub,omitempty"`    // applied after the corpus's scrub rules
+	Floating []string    `yaml:"floating,omitempty"` // added to the corpus's floating kinds
 }
 
 var (
@@ -51,31 +55,22 @@ func LoadManifest(path string) (*Manifest, error) {
 }
 
 // decodeManifest decodes strictly (KnownFields), then validates against
-// the positions of a second, node-level parse.
+// the positions of the node tree.
 func decodeManifest(b []byte, path string) (*Manifest, error) {
 	var m Manifest
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(&m); err != nil {
-		if errors.Is(err, io.EOF) {
+	root, err := decodeStrict(b, path, &m)
+	if err != nil {
+		if strings.HasSuffix(err.Error(), ":1: empty file") {
 			return nil, fmt.Errorf("%s:1: empty manifest", path)
 		}
-		return nil, yamlError(path, err)
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: more than one YAML document", path)
-	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(b, &root); err != nil {
-		return nil, yamlError(path, err)
+		return nil, err
 	}
 	folder := filepath.Base(filepath.Dir(path))
 	if abs, err := filepath.Abs(path); err == nil {
 		folder = filepath.Base(filepath.Dir(abs))
 	}
 	if key, msg := m.validate(folder); msg != "" {
-		return nil, fmt.Errorf("%s:%d: %s", path, keyLine(&root, key), msg)
+		return nil, fmt.Errorf("%s:%d: %s", path, nodeLine(root, key), msg)
 	}
 	return &m, nil
 }
@@ -105,7 +100,15 @@ func (m *Manifest) validate(folder string) (key, msg string) {
 			return "env", msg
 		}
 	}
-	return "", ""
+	for name := range m.Agent.Env {
+		if msg := checkEnvName(name); msg != "" {
+			return "agent.env", "agent." + msg
+		}
+	}
+	if key, msg := compileScrub("scrub", m.Scrub); msg != "" {
+		return key, msg
+	}
+	return checkFloating("floating", m.Floating)
 }
 
 // checkEnvName refuses names that are not variables, the names the
@@ -122,19 +125,6 @@ func checkEnvName(name string) string {
 		return fmt.Sprintf("env: %s is a secret; it reaches the agent in record mode only", name)
 	}
 	return ""
-}
-
-// keyLine is the line of a top-level key in the document, else 1.
-func keyLine(root *yaml.Node, key string) int {
-	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
-		m := root.Content[0]
-		for i := 0; i+1 < len(m.Content); i += 2 {
-			if m.Content[i].Value == key {
-				return m.Content[i].Line
-			}
-		}
-	}
-	return 1
 }
 
 // yamlError turns "yaml: line 3: msg" into "path:3: msg".

@@ -1,0 +1,258 @@
+package scenario
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// CorpusFile is the optional corpus configuration at a corpus root.
+const CorpusFile = "acpsnap.yml"
+
+// Model dialects (Corpus.Model.Dialect).
+const (
+	DialectNative            = "native"             // the agent writes its own session log (docs/agents.md)
+	DialectOpenAIChat        = "openai-chat"        // OpenAI chat completions
+	DialectOpenAIResponses   = "openai-responses"   // OpenAI Responses
+	DialectAnthropicMessages = "anthropic-messages" // Anthropic Messages
+)
+
+// Shutdown policies (Corpus.Agent.Shutdown).
+const (
+	ShutdownEOF  = "eof"  // the agent must exit on stdin EOF
+	ShutdownTerm = "term" // SIGTERM after stdin EOF is normal
+)
+
+// Corpus is a corpus's acpsnap.yml (docs/format.md, "Corpus
+// configuration"). The schema is closed: unknown keys are errors. A corpus
+// without the file is native and runs the reference agent.
+type Corpus struct {
+	Version int         `yaml:"version"` // always 1
+	Agent   CorpusAgent `yaml:"agent,omitempty"`
+	Model   CorpusModel `yaml:"model,omitempty"`
+	// Scrub rules are extra normalization, on stdout and the logs, on both
+	// sides; a scenario's manifest may add its own after these.
+	Scrub []ScrubRule `yaml:"scrub,omitempty"`
+	// Floating are session/update kinds compared as a set per session
+	// rather than in wire order (available_commands_update, …).
+	Floating []string `yaml:"floating,omitempty"`
+	// Settle is how long stdout must stay quiet before shutdown; 0: none.
+	Settle time.Duration `yaml:"settle,omitempty"`
+
+	// Path is the file the configuration came from ("" for the default).
+	Path string `yaml:"-"`
+}
+
+// CorpusAgent says which agent the corpus tests and how to start it.
+type CorpusAgent struct {
+	// Command is the agent's argv, templated ({{model.url}}, {{model.key}},
+	// {{home}}, {{cwd}}, {{root}}, {{corpus}}); nil: the reference agent.
+	Command []string `yaml:"command,omitempty"`
+	// Env is extra environment for the agent, templated like Command.
+	Env map[string]string `yaml:"env,omitempty"`
+	// Shutdown is ShutdownEOF (""), or ShutdownTerm for agents that ignore
+	// stdin EOF.
+	Shutdown string `yaml:"shutdown,omitempty"`
+	// Home is a folder, relative to the corpus root, copied into the run's
+	// private HOME with its text files templated; "": none.
+	Home string `yaml:"home,omitempty"`
+}
+
+// CorpusModel says how the agent talks to its model.
+type CorpusModel struct {
+	// Dialect is DialectNative ("") or the HTTP dialect the agent speaks.
+	Dialect string `yaml:"dialect,omitempty"`
+	// Upstream names the variables with the live model's base URL and key,
+	// read in record mode only; defaults by dialect (UpstreamDefaults).
+	Upstream struct {
+		URLEnv string `yaml:"urlEnv,omitempty"`
+		KeyEnv string `yaml:"keyEnv,omitempty"`
+	} `yaml:"upstream,omitempty"`
+	// Ignore lists request parts that are not part of a request's identity:
+	// JSON pointers into the body ("/prompt_cache_key") and "header:NAME".
+	Ignore []string `yaml:"ignore,omitempty"`
+}
+
+// ScrubRule replaces every match of Pattern (a Go regexp) with Replace
+// (which may use $1 …).
+type ScrubRule struct {
+	Pattern string `yaml:"pattern"`
+	Replace string `yaml:"replace"`
+
+	re *regexp.Regexp
+}
+
+// Regexp is the compiled pattern (nil before LoadCorpus validated it).
+func (r ScrubRule) Regexp() *regexp.Regexp { return r.re }
+
+// UpstreamDefaults are the variables of a dialect's live model: the OpenAI
+// dialects read OPENAI_BASE_URL and OPENAI_API_KEY, Anthropic's
+// ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY.
+func UpstreamDefaults(dialect string) (urlEnv, keyEnv string) {
+	if dialect == DialectAnthropicMessages {
+		return "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY"
+	}
+	return "OPENAI_BASE_URL", "OPENAI_API_KEY"
+}
+
+// Native reports whether the agent writes its own session log.
+func (c *Corpus) Native() bool { return c.Model.Dialect == "" || c.Model.Dialect == DialectNative }
+
+// LoadCorpus reads root/acpsnap.yml; without one it returns the default
+// configuration (the reference agent, native). Errors read
+// "scenario: path:line: what".
+func LoadCorpus(root string) (*Corpus, error) {
+	path := filepath.Join(root, CorpusFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Corpus{Version: 1}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("scenario: load corpus configuration: %w", err)
+	}
+	c, err := decodeCorpus(b, path)
+	if err != nil {
+		return nil, fmt.Errorf("scenario: %w", err)
+	}
+	return c, nil
+}
+
+func decodeCorpus(b []byte, path string) (*Corpus, error) {
+	var c Corpus
+	root, err := decodeStrict(b, path, &c)
+	if err != nil {
+		return nil, err
+	}
+	if key, msg := c.validate(); msg != "" {
+		return nil, fmt.Errorf("%s:%d: %s", path, nodeLine(root, key), msg)
+	}
+	c.Path = path
+	return &c, nil
+}
+
+// decodeStrict decodes one YAML document into v with unknown keys refused
+// and returns the node tree for positions.
+func decodeStrict(b []byte, path string, v any) (*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(v); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s:1: empty file", path)
+		}
+		return nil, yamlError(path, err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: more than one YAML document", path)
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(b, &root); err != nil {
+		return nil, yamlError(path, err)
+	}
+	return &root, nil
+}
+
+// validate returns the offending key path ("model.dialect", "scrub.1") and
+// a message, or "", "".
+func (c *Corpus) validate() (key, msg string) {
+	switch {
+	case c.Version != 1:
+		return "version", fmt.Sprintf("version is %d, want 1", c.Version)
+	case c.Agent.Shutdown != "" && c.Agent.Shutdown != ShutdownEOF && c.Agent.Shutdown != ShutdownTerm:
+		return "agent.shutdown", fmt.Sprintf("shutdown is %q, want eof or term", c.Agent.Shutdown)
+	case c.Agent.Home != "" && (filepath.IsAbs(c.Agent.Home) || !filepath.IsLocal(c.Agent.Home)):
+		return "agent.home", fmt.Sprintf("home %q must be a folder inside the corpus", c.Agent.Home)
+	case c.Settle < 0:
+		return "settle", "settle must not be negative"
+	}
+	switch c.Model.Dialect {
+	case "", DialectNative, DialectOpenAIChat, DialectOpenAIResponses, DialectAnthropicMessages:
+	default:
+		return "model.dialect", fmt.Sprintf("dialect is %q, want native, openai-chat, openai-responses or anthropic-messages", c.Model.Dialect)
+	}
+	if c.Native() && (len(c.Model.Ignore) > 0 || c.Model.Upstream.URLEnv != "" || c.Model.Upstream.KeyEnv != "") {
+		return "model", "upstream and ignore need an HTTP dialect (a native agent talks to its own model)"
+	}
+	for i, ig := range c.Model.Ignore {
+		if !strings.HasPrefix(ig, "/") && !strings.HasPrefix(ig, "header:") {
+			return fmt.Sprintf("model.ignore.%d", i), fmt.Sprintf("ignore %q: want a JSON pointer (/a/b) or header:NAME", ig)
+		}
+	}
+	for name := range c.Agent.Env {
+		if msg := checkEnvName(name); msg != "" {
+			return "agent.env", "agent." + msg
+		}
+	}
+	if key, msg := compileScrub("scrub", c.Scrub); msg != "" {
+		return key, msg
+	}
+	return checkFloating("floating", c.Floating)
+}
+
+func compileScrub(key string, rules []ScrubRule) (string, string) {
+	for i := range rules {
+		re, err := regexp.Compile(rules[i].Pattern)
+		switch {
+		case rules[i].Pattern == "":
+			return fmt.Sprintf("%s.%d", key, i), "scrub: pattern is required"
+		case err != nil:
+			return fmt.Sprintf("%s.%d", key, i), fmt.Sprintf("scrub: pattern: %v", err)
+		}
+		rules[i].re = re
+	}
+	return "", ""
+}
+
+func checkFloating(key string, kinds []string) (string, string) {
+	seen := map[string]bool{}
+	for i, k := range kinds {
+		if k == "" || seen[k] {
+			return fmt.Sprintf("%s.%d", key, i), fmt.Sprintf("floating: %q is empty or listed twice", k)
+		}
+		seen[k] = true
+	}
+	return "", ""
+}
+
+// nodeLine is the line of the value at a dotted key path ("model.dialect",
+// "scrub.1") in the document, or of its nearest existing ancestor, else 1.
+func nodeLine(root *yaml.Node, path string) int {
+	if root == nil || root.Kind != yaml.DocumentNode || len(root.Content) != 1 {
+		return 1
+	}
+	n, line := root.Content[0], 1
+	for _, part := range strings.Split(path, ".") {
+		next := child(n, part)
+		if next == nil {
+			return line
+		}
+		n, line = next, next.Line
+	}
+	return line
+}
+
+func child(n *yaml.Node, part string) *yaml.Node {
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == part {
+				return n.Content[i+1]
+			}
+		}
+	case yaml.SequenceNode:
+		var i int
+		if _, err := fmt.Sscanf(part, "%d", &i); err == nil && i >= 0 && i < len(n.Content) {
+			return n.Content[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,58 @@
+package scenario_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acpsnap/acpsnap/scenario"
+)
+
+func TestLoadCorpus(t *testing.T) {
+	const good = "version: 1\nagent:\n  command: [codex-acp, -c, 'base_url=\"{{model.url}}\"']\n  env: { CODEX_HOME: \"{{home}}/.codex\" }\n  shutdown: term\nmodel:\n  dialect: openai-responses\n  ignore: [/prompt_cache_key, \"header:session-id\"]\nscrub:\n  - { pattern: \"date \\\\d+\", replace: \"date {{date}}\" }\nfloating: [available_commands_update]\nsettle: 300ms\n"
+	tests := []struct {
+		name, yaml, wantErr string
+	}{
+		{"full", good, ""},
+		{"unknown key", good + "agnet: {}\n", ":13: field agnet not found"},
+		{"unknown nested key", strings.Replace(good, "shutdown:", "shutdwn:", 1), ":5: field shutdwn not found"},
+		{"bad dialect", strings.Replace(good, "openai-responses", "openai", 1), `:7: dialect is "openai", want native`},
+		{"bad shutdown", strings.Replace(good, "term", "kill", 1), `:5: shutdown is "kill", want eof or term`},
+		{"bad ignore", strings.Replace(good, "/prompt_cache_key", "prompt_cache_key", 1), `:8: ignore "prompt_cache_key": want a JSON pointer`},
+		{"bad scrub", strings.Replace(good, `date \\d+`, `date (`, 1), ":10: scrub: pattern: error parsing regexp"},
+		{"floating twice", strings.Replace(good, "[available_commands_update]", "[a, a]", 1), `:11: floating: "a" is empty or listed twice`},
+		{"ignore on native", "version: 1\nmodel:\n  ignore: [/x]\n", ":3: upstream and ignore need an HTTP dialect"},
+		{"harness env", strings.Replace(good, "CODEX_HOME", "HOME", 1), ":4: agent.env: HOME is set by the harness"},
+		{"escaping home", strings.Replace(good, "shutdown: term", "shutdown: term\n  home: ../x", 1), `:6: home "../x" must be a folder inside the corpus`},
+		{"wrong version", strings.Replace(good, "version: 1", "version: 2", 1), ":1: version is 2, want 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := writeFile(t, dir, "acpsnap.yml", tt.yaml)
+			c, err := scenario.LoadCorpus(dir)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.Native() || c.Agent.Shutdown != "term" || c.Settle != 300*time.Millisecond || c.Scrub[0].Regexp() == nil || c.Path != path {
+					t.Errorf("corpus %+v", c)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), path+tt.wantErr) {
+				t.Errorf("error %v, want it to contain %q", err, path+tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestLoadCorpusDefault(t *testing.T) {
+	c, err := scenario.LoadCorpus(t.TempDir())
+	if err != nil || !c.Native() || c.Agent.Command != nil || c.Path != "" {
+		t.Fatalf("LoadCorpus without a file = %+v, %v; want the native default", c, err)
+	}
+	if u, k := scenario.UpstreamDefaults(scenario.DialectAnthropicMessages); u != "ANTHROPIC_BASE_URL" || k != "ANTHROPIC_API_KEY" {
+		t.Errorf("anthropic upstream defaults %s %s", u, k)
+	}
+}
