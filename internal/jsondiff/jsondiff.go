@@ -1,0 +1,158 @@
+package jsondiff
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Config configures the rendering. The zero value is plain text with the
+// defaults below.
+type Config struct {
+	// Color marks changes with ANSI colours and reverse video instead of
+	// [-removed-] / {+added+} markers. The caller decides (a terminal, and
+	// NO_COLOR unset); false: plain text.
+	Color bool
+	// MaxBytes caps the output; whole lines past it are left out and
+	// counted in a closing note. 0: 8192. Negative: no cap.
+	MaxBytes int
+	// Context is how many unchanged words are kept on each side of a
+	// changed word. 0: 5.
+	Context int
+	// Elide is the length past which an unchanged context line or value is
+	// shortened to its start and a "…N bytes unchanged…" note; a changed
+	// span longer than 4×Elide is cut to 2×Elide. 0: 80.
+	Elide int
+}
+
+func (c Config) withDefaults() Config {
+	if c.MaxBytes == 0 {
+		c.MaxBytes = 8192
+	}
+	if c.Context <= 0 {
+		c.Context = 5
+	}
+	if c.Elide <= 0 {
+		c.Elide = 80
+	}
+	return c
+}
+
+// Lines renders one changed line pair: want (the fixture's line) and got
+// (the run's). Two JSON objects are shown as their changed paths; anything
+// else as a "-" and a "+" line with the changed words marked. The result
+// ends in a newline and is "" when want == got.
+func Lines(want, got string, cfg Config) string {
+	if want == got {
+		return ""
+	}
+	r := newRenderer(cfg)
+	r.pair(want, got)
+	return r.String()
+}
+
+// Unified rewrites a unified line diff ("--- ", "+++ ", "@@ " headers, then
+// lines starting with ' ', '-' or '+') for a person: each removed line
+// paired with an added one in the same change block is rendered as [Lines]
+// does, unpaired and context lines are shown with invisibles made visible
+// and long context lines elided. Other lines pass through. The output is
+// capped at cfg.MaxBytes.
+func Unified(diff string, cfg Config) string {
+	r := newRenderer(cfg)
+	var dels, adds []string
+	flush := func() {
+		for k := 0; k < max(len(dels), len(adds)); k++ {
+			switch {
+			case k >= len(adds):
+				r.raw('-', dels[k])
+			case k >= len(dels):
+				r.raw('+', adds[k])
+			default:
+				r.pair(dels[k], adds[k])
+			}
+		}
+		dels, adds = dels[:0], adds[:0]
+	}
+	inHunk := false
+	for _, line := range strings.SplitAfter(diff, "\n") {
+		line = strings.TrimSuffix(line, "\n")
+		switch {
+		case line == "":
+			continue
+		case !inHunk && (strings.HasPrefix(line, "--- ") || strings.HasPrefix(line, "+++ ")):
+			r.line(0, line)
+		case strings.HasPrefix(line, "@@"):
+			flush()
+			inHunk = true
+			r.line('@', line)
+		case inHunk && line[0] == '-':
+			dels = append(dels, line[1:])
+		case inHunk && line[0] == '+':
+			adds = append(adds, line[1:])
+		case inHunk && line[0] == ' ':
+			flush()
+			r.context(line[1:])
+		default:
+			flush()
+			r.line(0, line)
+		}
+	}
+	flush()
+	return r.String()
+}
+
+// pair renders one changed line pair.
+func (r *renderer) pair(want, got string) {
+	if isObject(want) && isObject(got) {
+		if cs := changes("$", 0, json.RawMessage(want), json.RawMessage(got), nil); len(cs) > 0 {
+			r.jsonPair(want, cs)
+			return
+		}
+	}
+	w, g, _ := r.wordDiff(want, got, visibleRaw)
+	r.line('-', w)
+	r.line('+', g)
+}
+
+// jsonPair renders the changes between two JSON lines: a summary, then per
+// change its path and the two sides, indented.
+func (r *renderer) jsonPair(want string, cs []change) {
+	changed := 0
+	var body []func()
+	for _, c := range cs {
+		n, emit := r.change(c)
+		changed += n
+		body = append(body, emit)
+	}
+	plural := "s"
+	if len(cs) == 1 {
+		plural = ""
+	}
+	r.line('~', fmt.Sprintf("json: %d changed path%s, %s bytes unchanged", len(cs), plural, groupInt(max(len(want)-changed, 0))))
+	for _, emit := range body {
+		emit()
+	}
+}
+
+// change prepares one change: the want bytes it accounts for, and the
+// function that writes it.
+func (r *renderer) change(c change) (int, func()) {
+	const indent = "   "
+	if kind(c.want) == '"' && kind(c.got) == '"' {
+		ws, gs, n := r.stringChange(c.want, c.got)
+		return n, func() {
+			r.line('~', c.path)
+			r.line('-', indent+ws)
+			r.line('+', indent+gs)
+		}
+	}
+	return len(c.want), func() {
+		r.line('~', c.path)
+		if c.want != nil {
+			r.line('-', indent+r.value(c.want))
+		}
+		if c.got != nil {
+			r.line('+', indent+r.value(c.got))
+		}
+	}
+}

@@ -1,0 +1,119 @@
+package jsondiff
+
+// edit is one step of an edit script between sequences a and b: keep a[ai]
+// (== b[bi]), delete a[ai], or insert b[bi].
+type edit struct {
+	kind   byte // ' ', '-', '+'
+	ai, bi int
+}
+
+// maxEdits bounds the Myers search: past this many insertions and deletions
+// the middle of the two sequences is reported as wholly replaced. Words and
+// array elements are short sequences; the bound keeps time and memory small
+// for adversarial input without a linear-space algorithm.
+const maxEdits = 128
+
+// diffSeq returns an edit script turning a (length n) into b (length m),
+// where eq(i, j) reports a[i] == b[j]. Common prefix and suffix are trimmed
+// first; the rest is a shortest script (Myers) when one exists within
+// maxEdits, else a delete-all, insert-all replacement.
+func diffSeq(n, m int, eq func(i, j int) bool) []edit {
+	pre := 0
+	for pre < n && pre < m && eq(pre, pre) {
+		pre++
+	}
+	suf := 0
+	for suf < n-pre && suf < m-pre && eq(n-1-suf, m-1-suf) {
+		suf++
+	}
+	var out []edit
+	for i := range pre {
+		out = append(out, edit{' ', i, i})
+	}
+	mid := myers(n-pre-suf, m-pre-suf, func(i, j int) bool { return eq(pre+i, pre+j) })
+	if mid == nil {
+		mid = replaceAll(n-pre-suf, m-pre-suf)
+	}
+	for _, e := range mid {
+		out = append(out, edit{e.kind, e.ai + pre, e.bi + pre})
+	}
+	for k := range suf {
+		out = append(out, edit{' ', n - suf + k, m - suf + k})
+	}
+	return out
+}
+
+func replaceAll(n, m int) []edit {
+	out := make([]edit, 0, n+m)
+	for i := range n {
+		out = append(out, edit{'-', i, 0})
+	}
+	for j := range m {
+		out = append(out, edit{'+', n, j})
+	}
+	return out
+}
+
+// myers is the O(ND) shortest edit script, or nil when D > maxEdits.
+func myers(n, m int, eq func(i, j int) bool) []edit {
+	limit := min(n+m, maxEdits)
+	off := limit + 1
+	v := make([]int, 2*limit+3)
+	var trace [][]int
+	for d := 0; d <= limit; d++ {
+		trace = append(trace, append([]int(nil), v...))
+		for k := -d; k <= d; k += 2 {
+			var x int
+			if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
+				x = v[off+k+1]
+			} else {
+				x = v[off+k-1] + 1
+			}
+			y := x - k
+			for x < n && y < m && eq(x, y) {
+				x++
+				y++
+			}
+			v[off+k] = x
+			if x >= n && y >= m {
+				return backtrack(trace, n, m, d, off)
+			}
+		}
+	}
+	return nil
+}
+
+func backtrack(trace [][]int, n, m, d, off int) []edit {
+	x, y := n, m
+	var rev []edit
+	for ; d > 0; d-- {
+		v := trace[d]
+		k := x - y
+		prevK := k - 1
+		if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
+			prevK = k + 1
+		}
+		prevX := v[off+prevK]
+		prevY := prevX - prevK
+		for x > prevX && y > prevY {
+			x, y = x-1, y-1
+			rev = append(rev, edit{' ', x, y})
+		}
+		if x == prevX {
+			y--
+			rev = append(rev, edit{'+', x, y})
+		} else {
+			x--
+			rev = append(rev, edit{'-', x, y})
+		}
+	}
+	for x > 0 && y > 0 {
+		x, y = x-1, y-1
+		rev = append(rev, edit{' ', x, y})
+	}
+	out := make([]edit, len(rev))
+	for i, e := range rev {
+		out[len(rev)-1-i] = e
+	}
+	return out
+}
