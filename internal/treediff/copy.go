@@ -1,0 +1,145 @@
+package treediff
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Copy writes the src tree to dst, replacing what dst held: file contents
+// and link targets through cfg.Normalize, modes kept, links copied as links
+// (see the package documentation for what is refused). dst's parent must
+// exist.
+func Copy(src, dst string, cfg Config) error {
+	if err := checkRoots(src, dst); err != nil {
+		return fmt.Errorf("treediff: copy: %w", err)
+	}
+	parent, base := filepath.Dir(dst), filepath.Base(dst)
+	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("treediff: copy: %w", err)
+	}
+	if err := fill(src, tmp, cfg); err != nil {
+		removeTree(tmp)
+		return fmt.Errorf("treediff: copy %s: %w", src, err)
+	}
+	if err := swap(tmp, dst); err != nil {
+		removeTree(tmp)
+		return fmt.Errorf("treediff: copy: %w", err)
+	}
+	return nil
+}
+
+// checkRoots refuses a src that is not a real directory and a dst inside it.
+func checkRoots(src, dst string) error {
+	fi, err := os.Lstat(src)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s: not a directory", src)
+	}
+	as, err := filepath.Abs(src)
+	if err != nil {
+		return err
+	}
+	ad, err := filepath.Abs(dst)
+	if err != nil {
+		return err
+	}
+	if rel, err := filepath.Rel(as, ad); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		return fmt.Errorf("%s is inside %s", dst, src)
+	}
+	return nil
+}
+
+// fill copies the entries of src into the empty directory tmp. Directories
+// get their modes last, so that a read-only one can still be filled.
+func fill(src, tmp string, cfg Config) error {
+	entries, err := scan(src)
+	if err != nil {
+		return err
+	}
+	rels := union(entries, nil)
+	for _, rel := range rels {
+		if err := place(rel, entries[rel], filepath.Join(tmp, filepath.FromSlash(rel)), cfg); err != nil {
+			return err
+		}
+	}
+	for i := len(rels) - 1; i >= 0; i-- {
+		if e := entries[rels[i]]; e.kind == "directory" {
+			if err := os.Chmod(filepath.Join(tmp, filepath.FromSlash(rels[i])), e.mode.Perm()); err != nil {
+				return err
+			}
+		}
+	}
+	fi, err := os.Stat(src)
+	if err != nil {
+		return err
+	}
+	return os.Chmod(tmp, fi.Mode().Perm())
+}
+
+// place writes one entry at to.
+func place(rel string, e entry, to string, cfg Config) error {
+	switch e.kind {
+	case "directory":
+		return os.Mkdir(to, 0o700)
+	case "symlink":
+		target := string(cfg.normalize(rel, []byte(e.target)))
+		if escapes(rel, target) {
+			return fmt.Errorf("%s: symlink to %q points out of the tree", rel, target)
+		}
+		return os.Symlink(target, to)
+	case "file":
+		data, err := os.ReadFile(e.abs)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(to, cfg.normalize(rel, data), 0o600); err != nil {
+			return err
+		}
+		return os.Chmod(to, e.mode.Perm())
+	}
+	return fmt.Errorf("%s: cannot copy a %s (%s)", rel, e.kind, e.mode.Type())
+}
+
+// swap puts the directory tmp in dst's place and removes the old dst.
+func swap(tmp, dst string) error {
+	fi, err := os.Lstat(dst)
+	if os.IsNotExist(err) {
+		return os.Rename(tmp, dst)
+	}
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s: not a directory", dst)
+	}
+	old, err := os.MkdirTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".old-*")
+	if err != nil {
+		return err
+	}
+	os.Remove(old) // only its unique name is wanted
+	if err := os.Rename(dst, old); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		os.Rename(old, dst)
+		return err
+	}
+	return removeTree(old)
+}
+
+// removeTree removes a tree that may hold read-only directories.
+func removeTree(root string) error {
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(p, 0o700)
+		}
+		return nil
+	})
+	return os.RemoveAll(root)
+}

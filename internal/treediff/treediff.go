@@ -1,0 +1,288 @@
+package treediff
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Kind is what differs about one entry.
+type Kind int
+
+// The kinds of difference.
+const (
+	Missing Kind = iota // in the expected tree only
+	Extra               // in the got tree only
+	Type                // a file in one tree, a directory or link in the other
+	Mode                // permission bits
+	Link                // symbolic link target
+	Content             // file bytes
+)
+
+// Difference is one entry that differs. Want and Got describe the two sides
+// in the terms of Kind: entry kinds ("file", "directory", "symlink"),
+// modes ("-rwxr-xr-x"), link targets; for Content, Diff holds the rendering.
+type Difference struct {
+	Path      string
+	Kind      Kind
+	Want, Got string
+	Diff      string
+}
+
+// String is the difference on one line.
+func (d Difference) String() string {
+	switch d.Kind {
+	case Missing:
+		return fmt.Sprintf("missing %s %s", d.Want, d.Path)
+	case Extra:
+		return fmt.Sprintf("extra %s %s", d.Got, d.Path)
+	case Type:
+		return fmt.Sprintf("%s: want a %s, got a %s", d.Path, d.Want, d.Got)
+	case Mode:
+		return fmt.Sprintf("%s: mode %s, want %s", d.Path, d.Got, d.Want)
+	case Link:
+		return fmt.Sprintf("%s: symlink to %q, want %q", d.Path, d.Got, d.Want)
+	}
+	return fmt.Sprintf("%s: content differs", d.Path)
+}
+
+// Config configures Compare and Copy.
+type Config struct {
+	// Normalize rewrites a got file's content, or a got link's target,
+	// before it is compared or copied; rel is the slash-separated path in
+	// the tree. nil: as it is.
+	Normalize func(rel string, data []byte) []byte
+	// Diff renders a content change (want and got after Normalize).
+	// nil: the two sizes.
+	Diff func(rel string, want, got []byte) string
+	// Modes selects the permission bits compared. 0: 0o100, the bit git
+	// keeps.
+	Modes fs.FileMode
+}
+
+func (c Config) normalize(rel string, data []byte) []byte {
+	if c.Normalize == nil {
+		return data
+	}
+	return c.Normalize(rel, data)
+}
+
+func (c Config) diff(rel string, want, got []byte) string {
+	if c.Diff == nil {
+		return fmt.Sprintf("want %d bytes, got %d bytes", len(want), len(got))
+	}
+	return c.Diff(rel, want, got)
+}
+
+// entry is one thing found under a root.
+type entry struct {
+	kind   string // "file", "directory", "symlink", or "other"
+	mode   fs.FileMode
+	target string // symlinks
+	abs    string
+}
+
+// scan lists the entries under root by slash-separated relative path,
+// without following links.
+func scan(root string) (map[string]entry, error) {
+	fi, err := os.Lstat(root)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("%s: not a directory", root)
+	}
+	out := map[string]entry{}
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == root {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		e := entry{kind: kindOf(info.Mode()), mode: info.Mode(), abs: p}
+		if e.kind == "symlink" {
+			if e.target, err = os.Readlink(p); err != nil {
+				return err
+			}
+		}
+		out[filepath.ToSlash(rel)] = e
+		return nil
+	})
+	return out, err
+}
+
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return "file"
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeSymlink != 0:
+		return "symlink"
+	}
+	return "other"
+}
+
+// Compare lists how the got tree differs from the want tree, sorted by
+// path; none means equal. It fails only when a tree cannot be read.
+func Compare(want, got string, cfg Config) ([]Difference, error) {
+	w, err := scan(want)
+	if err != nil {
+		return nil, fmt.Errorf("treediff: expected tree: %w", err)
+	}
+	g, err := scan(got)
+	if err != nil {
+		return nil, fmt.Errorf("treediff: %w", err)
+	}
+	var out []Difference
+	pruned := "" // a directory whose contents are already accounted for
+	for _, rel := range union(w, g) {
+		if pruned != "" && strings.HasPrefix(rel, pruned+"/") {
+			continue
+		}
+		d, err := compareEntry(rel, w, g, cfg)
+		if err != nil {
+			return nil, fmt.Errorf("treediff: %w", err)
+		}
+		if d == nil {
+			continue
+		}
+		if d.Kind == Missing || d.Kind == Extra || d.Kind == Type {
+			pruned = rel
+		}
+		out = append(out, *d)
+	}
+	return out, nil
+}
+
+// union is the paths of both trees in tree order: sorted component by
+// component, so that a directory's contents follow it directly ("a",
+// "a/x", "a-b").
+func union(a, b map[string]entry) []string {
+	keys := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		return strings.ReplaceAll(keys[i], "/", "\x00") < strings.ReplaceAll(keys[j], "/", "\x00")
+	})
+	return keys
+}
+
+// compareEntry compares one path present in either tree; nil when equal.
+func compareEntry(rel string, w, g map[string]entry, cfg Config) (*Difference, error) {
+	we, inW := w[rel]
+	ge, inG := g[rel]
+	switch {
+	case !inG:
+		return &Difference{Path: rel, Kind: Missing, Want: we.kind}, nil
+	case !inW:
+		return &Difference{Path: rel, Kind: Extra, Got: ge.kind}, nil
+	case we.kind != ge.kind:
+		return &Difference{Path: rel, Kind: Type, Want: we.kind, Got: ge.kind}, nil
+	case we.kind == "symlink":
+		if t := string(cfg.normalize(rel, []byte(ge.target))); t != we.target {
+			return &Difference{Path: rel, Kind: Link, Want: we.target, Got: t}, nil
+		}
+		return nil, nil
+	}
+	mask := cfg.Modes
+	if mask == 0 {
+		mask = 0o100
+	}
+	if we.mode.Perm()&mask != ge.mode.Perm()&mask {
+		return &Difference{Path: rel, Kind: Mode, Want: showMode(we.mode), Got: showMode(ge.mode)}, nil
+	}
+	if we.kind != "file" {
+		return nil, nil
+	}
+	return compareContent(rel, we.abs, ge.abs, cfg)
+}
+
+// showMode is a mode as ls shows it, type and permission bits only.
+func showMode(m fs.FileMode) string {
+	return (m & (fs.ModeType | fs.ModePerm)).String()
+}
+
+func compareContent(rel, wantPath, gotPath string, cfg Config) (*Difference, error) {
+	wb, err := os.ReadFile(wantPath)
+	if err != nil {
+		return nil, err
+	}
+	gb, err := os.ReadFile(gotPath)
+	if err != nil {
+		return nil, err
+	}
+	gb = cfg.normalize(rel, gb)
+	if bytes.Equal(wb, gb) {
+		return nil, nil
+	}
+	return &Difference{Path: rel, Kind: Content, Diff: cfg.diff(rel, wb, gb)}, nil
+}
+
+// Format prints diffs one per line, each content change followed by its
+// diff indented two spaces, and stops before maxBytes (0: no cap) with a
+// line saying how many differences were left out. "" when diffs is empty.
+func Format(diffs []Difference, maxBytes int) string {
+	var sb strings.Builder
+	for i, d := range diffs {
+		s := d.String() + "\n"
+		if d.Kind == Content && d.Diff != "" {
+			s = d.String() + ":\n" + indent(d.Diff)
+		}
+		if maxBytes > 0 && sb.Len()+len(s) > maxBytes {
+			fmt.Fprintf(&sb, "… %d more difference%s left out (output capped at %d bytes)\n", len(diffs)-i, plural(len(diffs)-i), maxBytes)
+			break
+		}
+		sb.WriteString(s)
+	}
+	return sb.String()
+}
+
+func indent(s string) string {
+	lines := strings.SplitAfter(strings.TrimSuffix(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = "  " + l
+	}
+	return strings.Join(lines, "") + "\n"
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// IsText reports whether data looks like text: valid UTF-8 without NUL
+// bytes. A Normalize func uses it to leave binary files alone.
+func IsText(data []byte) bool {
+	return utf8.Valid(data) && bytes.IndexByte(data, 0) < 0
+}
+
+// escapes reports whether a link target, relative to the link at rel,
+// leaves the tree: absolute, or climbing above the root.
+func escapes(rel, target string) bool {
+	if path.IsAbs(target) || filepath.IsAbs(target) {
+		return true
+	}
+	p := path.Join(path.Dir(rel), filepath.ToSlash(target))
+	return p == ".." || strings.HasPrefix(p, "../")
+}
