@@ -38,7 +38,10 @@
 // Lines that are not both JSON objects (or are equal as JSON but differ in
 // bytes: key order, spacing, duplicate keys) are word-diffed as text, with
 // control characters shown as control pictures (␉ for a tab, ␍ for a
-// carriage return). In a unified diff, context lines longer than Elide are
+// carriage return). In a unified diff, a removed line is paired only with
+// an added line of the same "type" member (lines without one pair with each
+// other), in order, so an inserted event does not shift the pairs after it;
+// context lines longer than Elide are
 // cut with "…N bytes unchanged…", and removed or added lines without a
 // partner are shown whole up to 4×Elide.
 //

@@ -52,25 +52,17 @@ func Lines(want, got string, cfg Config) string {
 }
 
 // Unified rewrites a unified line diff ("--- ", "+++ ", "@@ " headers, then
-// lines starting with ' ', '-' or '+') for a person: each removed line
-// paired with an added one in the same change block is rendered as [Lines]
-// does, unpaired and context lines are shown with invisibles made visible
+// lines starting with ' ', '-' or '+') for a person: in each change block
+// (the removed and added lines between two context lines), removed lines are
+// paired in order with added lines of the same event type (a JSON object's
+// "type" member) and each pair is rendered as [Lines] does; unpaired and context lines are shown with invisibles made visible
 // and long context lines elided. Other lines pass through. The output is
 // capped at cfg.MaxBytes.
 func Unified(diff string, cfg Config) string {
 	r := newRenderer(cfg)
 	var dels, adds []string
 	flush := func() {
-		for k := 0; k < max(len(dels), len(adds)); k++ {
-			switch {
-			case k >= len(adds):
-				r.raw('-', dels[k])
-			case k >= len(dels):
-				r.raw('+', adds[k])
-			default:
-				r.pair(dels[k], adds[k])
-			}
-		}
+		r.block(dels, adds)
 		dels, adds = dels[:0], adds[:0]
 	}
 	inHunk := false
@@ -99,6 +91,38 @@ func Unified(diff string, cfg Config) string {
 	}
 	flush()
 	return r.String()
+}
+
+// block renders one change block: the removed lines are paired with added
+// ones in order, a removed line only with an added one of the same event
+// type (a JSON object's "type" member; lines without one pair with each
+// other), so that an inserted event does not shift every pair after it.
+func (r *renderer) block(dels, adds []string) {
+	kd, ka := eventTypes(dels), eventTypes(adds)
+	for _, e := range diffSeq(len(dels), len(adds), func(i, j int) bool { return kd[i] == ka[j] }) {
+		switch e.kind {
+		case ' ':
+			r.pair(dels[e.ai], adds[e.bi])
+		case '-':
+			r.raw('-', dels[e.ai])
+		case '+':
+			r.raw('+', adds[e.bi])
+		}
+	}
+}
+
+// eventTypes is each line's top-level "type" string, "" when it has none.
+func eventTypes(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		var ev struct{ Type any }
+		if isObject(l) && json.Unmarshal([]byte(l), &ev) == nil {
+			if t, ok := ev.Type.(string); ok {
+				out[i] = t
+			}
+		}
+	}
+	return out
 }
 
 // pair renders one changed line pair.

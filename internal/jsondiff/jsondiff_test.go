@@ -235,3 +235,21 @@ func FuzzLines(f *testing.F) {
 		}
 	})
 }
+
+func TestUnifiedPairsByType(t *testing.T) {
+	diff := "@@ -1,2 +1,3 @@\n" +
+		`-{"seq":1,"type":"text"}` + "\n" +
+		`-{"seq":2,"type":"end"}` + "\n" +
+		`+{"seq":1,"type":"tool"}` + "\n" +
+		`+{"seq":2,"type":"text"}` + "\n" +
+		`+{"seq":3,"type":"end"}` + "\n" +
+		"-a\tb\n+a b\n"
+	want := "@@ -1,2 +1,3 @@\n" +
+		`+{"seq":1,"type":"tool"}` + "\n" +
+		"~ json: 1 changed path, 22 bytes unchanged\n~ $.seq\n-   1\n+   2\n" +
+		"~ json: 1 changed path, 21 bytes unchanged\n~ $.seq\n-   2\n+   3\n" +
+		"-a[-␉-]b\n+a{+ +}b\n"
+	if diff := cmp.Diff(want, Unified(diff, Config{})); diff != "" {
+		t.Errorf("Unified (-want +got):\n%s", diff)
+	}
+}
