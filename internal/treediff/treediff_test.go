@@ -108,6 +108,8 @@ func TestCompare(t *testing.T) {
 			want: []Difference{{Path: "empty", Kind: Missing, Want: "directory"}}},
 		{name: "extra dir listed once", got: with(tree{"new/a": "1", "new/b/c": "2"}),
 			want: []Difference{{Path: "new", Kind: Extra, Got: "directory"}}},
+		{name: "missing dir beside a like-named file", got: with(tree{"bin-x": "y"}, "bin/run.sh"),
+			want: []Difference{{Path: "bin", Kind: Missing, Want: "directory"}, {Path: "bin-x", Kind: Extra, Got: "file"}}},
 		{name: "file became dir", got: with(tree{"a.txt/inner": "x"}, "a.txt"),
 			want: []Difference{{Path: "a.txt", Kind: Type, Want: "file", Got: "directory"}}},
 	} {
