@@ -14,18 +14,20 @@ import (
 	"sync"
 
 	"github.com/acpsnap/acpsnap/agentenv"
+	"github.com/acpsnap/acpsnap/llmreplay/wire"
 	"github.com/acpsnap/acpsnap/model"
 )
 
 // SpawnedByHeader is the request header that routes a request to a child
 // script: its value is the id of the tool call that spawned the session.
-const SpawnedByHeader = "X-Acpsnap-Spawned-By"
+const SpawnedByHeader = wire.SpawnedByHeader
 
 // ServerConfig is what a Server serves.
 type ServerConfig struct {
 	Primary  Script            // requests without SpawnedByHeader; nil: every such request fails with REPLAY
 	Children map[string]Script // by SpawnedByHeader value (the tool-call id as written in the scripts); nil: none
 	ReadyDir string            // where hang entries create their readyFile; "": nowhere (see SetReadyDir)
+	Dialect  string            // one of Dialects; "": openai-chat
 }
 
 // RecordedRequest is one request the Server received.
@@ -36,14 +38,15 @@ type RecordedRequest struct {
 	Body   []byte
 }
 
-// Server serves scripts over HTTP on 127.0.0.1 in the OpenAI
-// chat-completions streaming dialect (see doc.go). Each route (the primary,
-// each child) has its own positional cursor.
+// Server serves scripts over HTTP on 127.0.0.1 in one model dialect (see
+// doc.go). Each route (the primary, each child) has its own positional
+// cursor.
 type Server struct {
-	srv    *http.Server
-	url    string
-	served chan struct{} // closed when Serve returned
-	done   chan struct{} // closed by Close: hung streams end
+	dialect dialect
+	srv     *http.Server
+	url     string
+	served  chan struct{} // closed when Serve returned
+	done    chan struct{} // closed by Close: hung streams end
 
 	mu       sync.Mutex
 	closed   bool
@@ -64,21 +67,23 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 			return nil, err
 		}
 	}
+	d, err := lookupDialect(cfg.Dialect)
+	if err != nil {
+		return nil, fmt.Errorf("llmreplay: start server: %w", err)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("llmreplay: start server: %w", err)
 	}
 	s := &Server{
+		dialect: d,
 		url:     "http://" + ln.Addr().String(),
 		served:  make(chan struct{}),
 		done:    make(chan struct{}),
 		cfg:     cfg,
 		cursors: map[string]int{},
 	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /chat/completions", s.handle)
-	mux.HandleFunc("POST /v1/chat/completions", s.handle)
-	s.srv = &http.Server{Handler: mux}
+	s.srv = &http.Server{Handler: http.HandlerFunc(s.handle)}
 	go func() {
 		defer close(s.served)
 		s.srv.Serve(ln)
@@ -157,31 +162,57 @@ func (s *Server) Close() error {
 	return err
 }
 
-// handle serves one model call: record, route, take the next entry, serve it.
+// handle serves one request: a model call, a token count, or a refusal
+// (404 for a path the dialect does not serve, 405 for a method other than
+// POST).
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
+	call, count := s.dialect.route(r.URL.Path)
+	switch {
+	case !call && !count:
+		http.NotFound(w, r)
+		return
+	case r.Method != http.MethodPost:
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		writeErrorBody(w, http.StatusBadRequest, "BAD_REQUEST", "read request body: "+err.Error())
+		s.dialect.writeError(w, model.CodeBadRequest, "read request body: "+err.Error())
+		return
+	}
+	if count {
+		s.record(r, body)
+		writeBody(w, http.StatusOK, s.dialect.count(body))
 		return
 	}
 	e, n, readyDir, rerr := s.take(r, body)
 	if rerr != nil {
 		if rerr.Code == "CLOSED" {
-			writeErrorBody(w, http.StatusServiceUnavailable, "UNAVAILABLE", rerr.Message)
+			s.dialect.writeError(w, model.CodeUnavailable, rerr.Message)
 			return
 		}
-		writeErrorBody(w, http.StatusInternalServerError, rerr.Code, rerr.Message)
+		s.dialect.writeError(w, rerr.Code, rerr.Message)
 		return
 	}
 	defer s.active.Done()
 	var req struct {
-		Model string `json:"model"`
+		Model  string `json:"model"`
+		Stream *bool  `json:"stream"`
 	}
 	json.Unmarshal(body, &req)
 	if req.Model == "" {
 		req.Model = "replay"
 	}
-	s.serve(w, r.Context(), e, "chatcmpl-"+strconv.Itoa(n), req.Model, readyDir)
+	streamed := req.Stream == nil || *req.Stream
+	s.serve(w, r.Context(), e, wire.Response{ID: s.dialect.idPrefix + strconv.Itoa(n), Model: req.Model}, streamed, readyDir)
+}
+
+// record keeps a request that consumes no entry.
+func (s *Server) record(r *http.Request, body []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = append(s.requests, RecordedRequest{r.Method, r.URL.Path, r.Header.Clone(), body})
 }
 
 // take records the request and claims the next entry of its route. On
@@ -220,18 +251,14 @@ func (s *Server) fail(format string, args ...any) *model.ProviderError {
 	return err
 }
 
-// serve writes the response of one entry.
-func (s *Server) serve(w http.ResponseWriter, ctx context.Context, e Entry, id, model, readyDir string) {
+// serve writes the response of one entry; res holds its id and model.
+func (s *Server) serve(w http.ResponseWriter, ctx context.Context, e Entry, res wire.Response, streamed bool, readyDir string) {
 	if e.Kind == KindThrow && !e.Accepted {
-		writeErrorBody(w, errorStatus(e.Code), e.Code, e.Message)
+		s.dialect.writeError(w, e.Code, e.Message)
 		return
 	}
-	sse := newSSEWriter(w, id, model)
 	if e.Kind == KindHang {
-		// DeepSeek's opening event: the adapter makes no chunk of it, and
-		// no event makes the Player's lone block-start (see doc.go).
-		empty := ""
-		if sse.delta(wireDelta{Role: "assistant", Content: &empty}, nil) != nil {
+		if streamed && newStream(w).send(s.dialect.hang(res.ID, res.Model)) != nil {
 			return
 		}
 		if readyDir != "" && e.ReadyFile != "" {
@@ -243,16 +270,16 @@ func (s *Server) serve(w http.ResponseWriter, ctx context.Context, e Entry, id, 
 		}
 		return
 	}
-	for _, c := range e.Chunks {
-		if sse.chunk(c) != nil {
-			return
-		}
-	}
+	res.Chunks = e.Chunks
 	if e.Kind == KindThrow {
-		sse.fail(e.Code, e.Message)
+		res.Err = &model.ProviderError{Code: e.Code, Message: e.Message}
+	}
+	if !streamed {
+		status, body := s.dialect.renderJSON(res)
+		writeBody(w, status, body)
 		return
 	}
-	sse.done()
+	newStream(w).send(s.dialect.render(res))
 }
 
 // createReady creates the empty file dir/rel (and its directory). Creating

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/acpsnap/acpsnap/llmreplay/wire"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/openaichat"
 	"github.com/acpsnap/acpsnap/model"
 )
 
@@ -20,7 +23,10 @@ const (
 
 // SpawnedByHeader carries model.Request.SpawnedBy so that a replay Server
 // can route a child session's calls to its script.
-const SpawnedByHeader = "X-Acpsnap-Spawned-By"
+const SpawnedByHeader = wire.SpawnedByHeader
+
+// maxErrorBody bounds how much of an error response is read.
+const maxErrorBody = 64 << 10
 
 // Config configures a Provider.
 type Config struct {
@@ -111,20 +117,42 @@ func (p *Provider) Stream(ctx context.Context, req model.Request, emit func(mode
 		return &model.ProviderError{Code: "UNAVAILABLE", Message: err.Error()}
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || !isEventStream(resp.Header.Get("Content-Type")) {
-		perr := httpError(resp)
+	if resp.StatusCode != http.StatusOK || !openaichat.IsEventStream(resp.Header.Get("Content-Type")) {
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		perr := openaichat.ResponseError(resp.StatusCode, resp.Status, resp.Header.Get("Content-Type"), body)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		return perr
 	}
-	d := newDecoder(emit)
-	err = d.run(resp.Body)
+	var emitErr error
+	err = openaichat.Decode(resp.Body, func(c model.Chunk) error {
+		if err := emit(c); err != nil {
+			emitErr = err
+			return err
+		}
+		return nil
+	})
 	switch {
-	case d.emitErr != nil:
-		return d.emitErr
+	case emitErr != nil:
+		return emitErr
 	case err != nil && ctx.Err() != nil:
 		return ctx.Err()
 	}
 	return err
+}
+
+// body renders req as the JSON request body, with the Config's defaults.
+func (p *Provider) body(req model.Request) ([]byte, error) {
+	if req.Model == "" {
+		req.Model = p.cfg.Model
+	}
+	if req.MaxTokens == 0 {
+		req.MaxTokens = p.cfg.MaxTokens
+	}
+	b, err := openaichat.RequestBody(req)
+	if err != nil {
+		return nil, fmt.Errorf("deepseek: build request: %w", err)
+	}
+	return b, nil
 }

@@ -1,90 +1,15 @@
 package deepseek
 
 import (
-	"errors"
 	"io"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/acpsnap/acpsnap/llmreplay/wire/openaichat"
 	"github.com/acpsnap/acpsnap/model"
 )
-
-// readEvents returns the data of every event of r and the error that ended
-// the reading (nil for io.EOF).
-func readEvents(r io.Reader) ([]string, error) {
-	s := newSSEReader(r)
-	var events []string
-	for {
-		data, err := s.Next()
-		if err == io.EOF {
-			return events, nil
-		}
-		if err != nil {
-			return events, err
-		}
-		events = append(events, string(data))
-	}
-}
-
-func TestSSEReader(t *testing.T) {
-	long := strings.Repeat("x", 100<<10) // longer than the bufio buffer
-	type testCase struct {
-		name string
-		in   string
-		want []string
-	}
-	tests := []testCase{
-		{"one event", "data: {}\n\n", []string{"{}"}},
-		{"no space after the colon", "data:{}\n\n", []string{"{}"}},
-		{"only one space stripped", "data:  a\n\n", []string{" a"}},
-		{"CRLF", "data: a\r\n\r\ndata: b\r\n\r\n", []string{"a", "b"}},
-		{"multi-line data", "data: a\ndata: b\n\n", []string{"a\nb"}},
-		{"empty data line", "data:\n\n", []string{""}},
-		{"comments and blank lines", ": keep-alive\n\n\n: x\ndata: a\n\n", []string{"a"}},
-		{"other fields ignored", "event: message\nid: 7\nretry: 10\ndata: a\n\n", []string{"a"}},
-		{"line without colon is a field without value", "data\nfoo\ndata: a\n\n", []string{"\na"}},
-		{"event cut off by EOF dispatched", "data: a\n\ndata: b\n", []string{"a", "b"}},
-		{"last line cut off by EOF dispatched", "data: a\n\ndata: b", []string{"a", "b"}},
-		{"multi-line event cut off by EOF", "data: a\ndata: b\r\n", []string{"a\nb"}},
-		{"[DONE] cut off by EOF after CR", "data: [DONE]\r", []string{"[DONE]"}},
-		{"comment at EOF dispatches nothing", "data: a\n\n: bye", []string{"a"}},
-		{"long last line cut off by EOF", "data: " + long, []string{long}},
-		{"long line", "data: " + long + "\n\n", []string{long}},
-		{"empty", "", nil},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			for _, r := range []io.Reader{strings.NewReader(tc.in), iotest.OneByteReader(strings.NewReader(tc.in))} {
-				got, err := readEvents(r)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if diff := cmp.Diff(tc.want, got); diff != "" {
-					t.Errorf("events (-want +got):\n%s", diff)
-				}
-			}
-		})
-	}
-}
-
-func TestSSEReaderErrors(t *testing.T) {
-	boom := errors.New("boom")
-	got, err := readEvents(io.MultiReader(strings.NewReader("data: a\n\ndata: b"), iotest.ErrReader(boom)))
-	if diff := cmp.Diff([]string{"a"}, got); diff != "" || err != boom {
-		t.Errorf("events (-want +got):\n%s\nerror = %v, want %v", diff, err, boom)
-	}
-	huge := "data: " + strings.Repeat("x", maxEventSize+1) + "\n\n"
-	if _, err := readEvents(strings.NewReader(huge)); err != errEventTooLarge {
-		t.Errorf("event over the limit: error = %v, want %v", err, errEventTooLarge)
-	}
-	lines := strings.Repeat("data: "+strings.Repeat("x", 1<<20)+"\n", 17) + "\n"
-	if _, err := readEvents(strings.NewReader(lines)); err != errEventTooLarge {
-		t.Errorf("data lines over the limit: error = %v, want %v", err, errEventTooLarge)
-	}
-}
 
 // TestDecodeInterleavedToolCalls: when the deltas of two tool calls
 // alternate, the chunks stay canonical: a new block at every switch (one
@@ -121,10 +46,10 @@ func TestDecodeInterleavedToolCalls(t *testing.T) {
 // decode runs the decoder over r and returns the chunks and the error.
 func decode(r io.Reader) ([]model.Chunk, error) {
 	var got []model.Chunk
-	err := newDecoder(func(c model.Chunk) error {
+	err := openaichat.Decode(r, func(c model.Chunk) error {
 		got = append(got, c)
 		return nil
-	}).run(r)
+	})
 	return got, err
 }
 

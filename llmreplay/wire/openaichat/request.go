@@ -1,4 +1,4 @@
-package deepseek
+package openaichat
 
 import (
 	"encoding/json"
@@ -25,21 +25,10 @@ type streamOptions struct {
 // chatMessage is one message of the request. Reasoning is never sent back:
 // DeepSeek rejects reasoning_content in input messages.
 type chatMessage struct {
-	Role       string         `json:"role"`
-	Content    string         `json:"content"`
-	ToolCalls  []chatToolCall `json:"tool_calls,omitempty"`
-	ToolCallID string         `json:"tool_call_id,omitempty"`
-}
-
-type chatToolCall struct {
-	ID       string       `json:"id"`
-	Type     string       `json:"type"`
-	Function chatFunction `json:"function"`
-}
-
-type chatFunction struct {
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
+	Role       string     `json:"role"`
+	Content    string     `json:"content"`
+	ToolCalls  []fullCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
 }
 
 type chatTool struct {
@@ -56,22 +45,21 @@ type toolFunction struct {
 // emptySchema is sent for a tool without parameters.
 var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
-// body renders req as the JSON request body.
-func (p *Provider) body(req model.Request) ([]byte, error) {
-	cr := chatRequest{Model: p.cfg.Model, Stream: true, StreamOptions: streamOptions{IncludeUsage: true}, MaxTokens: p.cfg.MaxTokens}
-	if req.Model != "" {
-		cr.Model = req.Model
-	}
-	if req.MaxTokens != 0 {
-		cr.MaxTokens = req.MaxTokens
-	}
+// RequestBody renders req as the JSON body of a streaming chat completion
+// that asks for usage: the system prompt as the first message, the
+// messages (an assistant's tool calls with arguments "{}" when it sent
+// none; reasoning is dropped, DeepSeek refuses it in input), the tools
+// (parameters {"type":"object","properties":{}} when there are none),
+// max_tokens when req.MaxTokens is not 0. Keys come in a fixed order.
+func RequestBody(req model.Request) ([]byte, error) {
+	cr := chatRequest{Model: req.Model, Stream: true, StreamOptions: streamOptions{IncludeUsage: true}, MaxTokens: req.MaxTokens}
 	if req.System != "" {
 		cr.Messages = append(cr.Messages, chatMessage{Role: "system", Content: req.System})
 	}
 	for i, m := range req.Messages {
-		cm, err := message(m)
+		cm, err := requestMessage(m)
 		if err != nil {
-			return nil, fmt.Errorf("deepseek: build request: messages[%d]: %w", i, err)
+			return nil, fmt.Errorf("messages[%d]: %w", i, err)
 		}
 		cr.Messages = append(cr.Messages, cm)
 	}
@@ -82,15 +70,11 @@ func (p *Provider) body(req model.Request) ([]byte, error) {
 		}
 		cr.Tools = append(cr.Tools, chatTool{Type: "function", Function: toolFunction{Name: t.Name, Description: t.Description, Parameters: params}})
 	}
-	b, err := jsonl.Value(cr)
-	if err != nil {
-		return nil, fmt.Errorf("deepseek: build request: %w", err)
-	}
-	return b, nil
+	return jsonl.Value(cr)
 }
 
-// message maps one agent message to the API's form.
-func message(m model.Message) (chatMessage, error) {
+// requestMessage maps one agent message to the API's form.
+func requestMessage(m model.Message) (chatMessage, error) {
 	switch m.Role {
 	case "user":
 		return chatMessage{Role: "user", Content: m.Content}, nil
@@ -101,7 +85,7 @@ func message(m model.Message) (chatMessage, error) {
 			if args == "" {
 				args = "{}"
 			}
-			cm.ToolCalls = append(cm.ToolCalls, chatToolCall{ID: tc.ID, Type: "function", Function: chatFunction{Name: tc.Name, Arguments: args}})
+			cm.ToolCalls = append(cm.ToolCalls, fullCall{ID: tc.ID, Type: "function", Function: fullFunction{Name: tc.Name, Arguments: args}})
 		}
 		return cm, nil
 	case "tool":
