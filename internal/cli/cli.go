@@ -45,6 +45,7 @@ commands:
   verify   check the corpus guards without running agents
   new      scaffold a scenario (with -model FILE: record it against a scripted model)
   agent    run the reference ACP agent on stdin/stdout
+  serve-model  serve a model file (as new -model reads) on 127.0.0.1 in -dialect D
 
 Run 'acpsnap <command> -h' for the flags of a command.
 `
@@ -71,6 +72,8 @@ func (e *env) main(args []string) int {
 		return e.newScenario(rest)
 	case "agent":
 		err = e.agent(rest)
+	case "serve-model":
+		return e.serveModel(rest)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(e.stdout, usage)
 		return ExitOK

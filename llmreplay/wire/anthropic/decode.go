@@ -78,6 +78,9 @@ func (d *decoder) event(data []byte) (bool, error) {
 		}
 		if ev.Usage != nil {
 			d.usage.OutputTokens = ev.Usage.OutputTokens
+			if ev.Usage.InputTokens != 0 {
+				d.usage.InputTokens = ev.Usage.InputTokens
+			}
 		}
 	case "message_stop":
 		if d.stop == "" {

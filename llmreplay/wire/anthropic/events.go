@@ -42,6 +42,20 @@ type delta struct {
 	StopSequence *string `json:"stop_sequence,omitempty"`
 }
 
+// stopDelta is the delta of a rendered message_delta.
+type stopDelta struct {
+	StopReason   string  `json:"stop_reason"`
+	StopSequence *string `json:"stop_sequence"`
+}
+
+// messageDelta is a rendered message_delta event: its usage carries the
+// input tokens too, as the API's does (clients overwrite theirs with it).
+type messageDelta struct {
+	Type  string    `json:"type"`
+	Delta stopDelta `json:"delta"`
+	Usage usage     `json:"usage"`
+}
+
 // event is any streamed event; each type uses some of the fields.
 type event struct {
 	Type         string    `json:"type"`

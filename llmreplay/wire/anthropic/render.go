@@ -44,9 +44,11 @@ type renderer struct {
 	events []sse.Event
 }
 
-func (s *renderer) emit(ev event) {
-	b, _ := json.Marshal(ev)
-	s.events = append(s.events, sse.New(ev.Type, string(b)))
+func (s *renderer) emit(ev event) { s.emitAs(ev.Type, ev) }
+
+func (s *renderer) emitAs(typ string, v any) {
+	b, _ := json.Marshal(v)
+	s.events = append(s.events, sse.New(typ, string(b)))
 }
 
 // usage returns the usage of the response's usage chunk, zero without one.
@@ -90,7 +92,7 @@ func (s *renderer) chunk(c model.Chunk) (failed bool) {
 			s.fail(perr.Code, perr.Message)
 			return true
 		}
-		s.emit(event{Type: "message_delta", Delta: &delta{StopReason: ptr(stopReason(c))}, Usage: &usage{OutputTokens: s.usage().OutputTokens}})
+		s.emitAs("message_delta", messageDelta{Type: "message_delta", Delta: stopDelta{StopReason: stopReason(c)}, Usage: s.usage()})
 		s.emit(event{Type: "message_stop"})
 	}
 	return false
