@@ -1,8 +1,9 @@
 // Package llmreplay is the model stand-in of acpsnap (docs/format.md, "Replay"). It derives a
 // replay script from recorded session logs, applies authored overrides, and
 // serves the script either in-process, to the reference agent's replay
-// provider (Player), or over HTTP in the OpenAI chat-completions streaming
-// dialect, to live adapters and third-party agents (Server).
+// provider (Player), or over HTTP in a model dialect (OpenAI chat
+// completions, OpenAI Responses, Anthropic Messages), to live adapters and
+// third-party agents (Server).
 //
 // The happy path of a replayed scenario:
 //
@@ -142,58 +143,40 @@
 //	  "errors": ["REPLAY: llmreplay: script exhausted: …; re-record the scenario"]
 //	}
 //
-// # Server and the HTTP dialect
+// # Server and the HTTP dialects
 //
-// NewServer listens on 127.0.0.1:0 only and answers POST /chat/completions
-// and POST /v1/chat/completions (other paths 404, other methods 405). It
-// records every request (Requests). A request without the header
-// X-Acpsnap-Spawned-By (SpawnedByHeader) takes the next Primary entry;
-// with it, the next entry of Children[value] — the tool-call id exactly as
-// the scripts write it (the Server expands no tokens). Each route has its
-// own positional cursor; Report names routes "primary" and by tool-call id.
+// NewServer listens on 127.0.0.1:0 only and speaks ServerConfig.Dialect
+// (Dialects; "" is openai-chat), answering POST on the dialect's paths
+// under any prefix: openai-chat ".../chat/completions", openai-responses
+// ".../responses", anthropic-messages ".../v1/messages" and
+// ".../v1/messages/count_tokens" (a deterministic {"input_tokens":N} that
+// takes no entry). Other paths 404, other methods 405. It records every
+// request (Requests). A request without the header X-Acpsnap-Spawned-By
+// (SpawnedByHeader) takes the next Primary entry; with it, the next entry
+// of Children[value] — the tool-call id exactly as the scripts write it
+// (the Server expands no tokens). Each route has its own positional
+// cursor; Report names routes "primary" and by tool-call id.
 //
-// The wire is the OpenAI chat-completions streaming dialect DeepSeek
-// speaks, canonical in both directions (the live adapter maps it back to
-// the same chunks). Every event is "data: <json>\n\n"; a complete stream
-// ends with "data: [DONE]\n\n". An event is
+// The events and bodies are those of the dialect's codec, which documents
+// them: llmreplay/wire/openaichat (the dialect DeepSeek speaks, canonical
+// in both directions: the reference agent's adapter parses with the same
+// codec), llmreplay/wire/openairesponses, llmreplay/wire/anthropic. A
+// response's id is the dialect's prefix ("chatcmpl-", "resp_", "msg_")
+// and the request's ordinal, its model the request's "model" ("replay" if
+// absent). A request whose "stream" is false gets the non-streamed JSON
+// answer; any other is streamed. Per entry:
 //
-//	{"id":"chatcmpl-N","object":"chat.completion.chunk","created":0,"model":M,
-//	 "choices":[{"index":0,"delta":{…},"finish_reason":null}]}
-//
-// with N the request's ordinal and M the request's "model" ("replay" if
-// absent). Per chunk:
-//
-//	block-start, block-end   nothing (the adapter rebuilds blocks)
-//	text-delta               delta {"content":text}
-//	reasoning-delta          delta {"reasoning_content":text}
-//	tool-call-delta          delta {"tool_calls":[{"index":k,"id":id,"type":"function",
-//	                         "function":{"name":n,"arguments":a}}]} on the first delta
-//	                         of call k (k = 0, 1, … by first appearance of its block
-//	                         index), then {"index":k,"function":{"arguments":a}}
-//	usage                    held back; sent after the finish event as
-//	                         {"choices":[],"usage":{"prompt_tokens":i,
-//	                         "completion_tokens":o,"total_tokens":i+o}}
-//	finish stop|tool-calls|  delta {} with finish_reason "stop", "tool_calls",
-//	max-tokens               "length"
-//	finish error             a model-side stop written with ModelStopFormat
-//	                         ("model stopped with finish_reason \"X\"") goes out as
-//	                         finish_reason "X", so it replays as recorded; any other
-//	                         error finish is the mid-stream error event below, with
-//	                         the finish's code or "INTERNAL"
-//
-// Per entry:
-//
-//	chunks                   200 text/event-stream, the chunks, [DONE]
+//	chunks                   200 text/event-stream, the chunks, the dialect's end
 //	throw, accepted false    the code's status (AUTH 401, RATE_LIMIT 429,
-//	                         UNAVAILABLE 503, BAD_REQUEST 400, other 500) and
-//	                         {"error":{"message":msg,"type":"api_error","code":code}};
-//	                         the prefix is not sent
-//	throw, accepted true     200, the prefix, then
-//	                         data: {"error":{"message":msg,"code":code}} and no [DONE]
-//	hang                     200, one event with delta {"role":"assistant","content":""},
-//	                         flushed; then ReadyDir/readyFile is created (when both
-//	                         are set) and the stream stays open until the client goes
-//	                         away or Close
+//	                         UNAVAILABLE 503, BAD_REQUEST 400, other 500) and the
+//	                         dialect's error body carrying code and message; the
+//	                         prefix is not sent
+//	throw, accepted true     200, the prefix, then the dialect's mid-stream error
+//	                         (a non-streamed request: the error status and body)
+//	hang                     200, the dialect's opening events (which parse into no
+//	                         chunk), flushed; then ReadyDir/readyFile is created
+//	                         (when both are set) and the stream stays open until
+//	                         the client goes away or Close
 //	exhausted / no child     500 with the error body, code "REPLAY", a message that
 //	                         says "re-record"; kept in Report().Errors
 //
@@ -214,6 +197,6 @@
 // array of entries (the primary script) or
 // {"primary":[…],"children":{"<tool call id>":[…]}}.
 //
-// This package depends on the standard library and internal/sessionlog
-// only: the dialect is small enough to write by hand and test byte for byte.
+// This package depends on the standard library, model, internal/jsonpos
+// and the codecs under llmreplay/wire.
 package llmreplay

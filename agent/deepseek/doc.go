@@ -68,8 +68,9 @@
 //	usage: {prompt_tokens i, completion_tokens o}     usage{inputTokens: i, outputTokens: o}  (at [DONE])
 //	{"error": {message, code}}                        a STREAM (or its own) provider error
 //
-// The chunk order is canonical, so that the adapter and llmreplay.Server
-// (which renders chunks into exactly this dialect) agree byte for byte:
+// The wire format is not this package's: the adapter parses with the codec
+// llmreplay/wire/openaichat, the very codec llmreplay.Server renders with,
+// so the two cannot drift apart. The chunk order is canonical:
 // exactly one block is open at a time; blocks are numbered 0, 1, 2… in order
 // of appearance; a block starts with block-start and is closed by block-end
 // when the next block starts; at [DONE] come the block-end of the open
@@ -107,10 +108,7 @@
 //
 // # Dependencies
 //
-// No OpenAI SDK: the client needs one streaming endpoint, and the dialect
-// is a few JSON shapes over server-sent events. A hand-written SSE reader
-// (sse.go, ~80 lines, unit- and fuzz-tested) and decoder keep the chunk
-// order under our control — it must match llmreplay.Server byte for byte —
-// at a fraction of openai-go's size and transitive dependencies, and
-// without a second, SDK-shaped notion of a stream to translate from.
+// No OpenAI SDK: the request body, the stream parser and the status
+// mapping are those of llmreplay/wire/openaichat (its doc says why it is
+// hand-written), over the byte-exact SSE reader of llmreplay/wire/sse.
 package deepseek
