@@ -44,6 +44,7 @@
 // github.com/anthropics/anthropic-sdk-go/v2 has these types, but as a
 // client library: its params and unions marshal with their own shapes and
 // defaults, so a server rendering byte for byte needs its own structs, and
-// the parse side reads a handful of fields. Claude Code's CLI has been
-// driven against this rendering (a text turn).
+// the parse side reads a handful of fields. Claude Code (its CLI and
+// claude-agent-acp: a text turn; thinking, a Bash tool_use and a follow-up)
+// and pi have been driven against this rendering.
 package anthropic

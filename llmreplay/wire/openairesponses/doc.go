@@ -53,6 +53,6 @@
 // types re-marshal with their own field order and defaults, so rendering
 // the stream byte for byte would mean our own structs on top of it, and
 // the parse side needs a dozen fields. The few event shapes here are
-// those codex-acp reads; it has been driven against this rendering
-// (a text turn, a reasoning + shell_command + follow-up turn).
+// those codex-acp reads; it and pi have been driven against this
+// rendering (a text turn; reasoning, a shell_command call and a follow-up).
 package openairesponses
