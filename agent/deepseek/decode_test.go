@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/acpsnap/acpsnap/llmreplay/wire/openaichat"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/wiretest"
 	"github.com/acpsnap/acpsnap/model"
 )
 
@@ -40,7 +41,7 @@ func TestDecodeInterleavedToolCalls(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("chunks (-want +got):\n%s", diff)
 	}
-	checkCanonical(t, got)
+	wiretest.CheckCanonical(t, got)
 }
 
 // decode runs the decoder over r and returns the chunks and the error.
@@ -51,29 +52,6 @@ func decode(r io.Reader) ([]model.Chunk, error) {
 		return nil
 	})
 	return got, err
-}
-
-// pieces is a reader that returns its input in pieces whose sizes come from
-// cuts (cycled; each 1..256 bytes).
-type pieces struct {
-	data []byte
-	cuts []byte
-	n    int
-}
-
-func (p *pieces) Read(b []byte) (int, error) {
-	if len(p.data) == 0 {
-		return 0, io.EOF
-	}
-	size := len(p.data)
-	if len(p.cuts) > 0 {
-		size = int(p.cuts[p.n%len(p.cuts)]) + 1
-		p.n++
-	}
-	size = min(size, len(b), len(p.data))
-	copy(b, p.data[:size])
-	p.data = p.data[size:]
-	return size, nil
 }
 
 // FuzzDecode: the decoder never panics, and however the body is split into
@@ -87,14 +65,14 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(deltaEv(`{"content":"a"}`)+finishEv("stop")+"data: [DONE]"), []byte{5})
 	f.Fuzz(func(t *testing.T, body, cuts []byte) {
 		want, wantErr := decode(strings.NewReader(string(body)))
-		got, gotErr := decode(&pieces{data: body, cuts: cuts})
+		got, gotErr := decode(wiretest.Pieces(body, cuts))
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("chunks (-whole +split):\n%s", diff)
 		}
 		if diff := cmp.Diff(errString(wantErr), errString(gotErr)); diff != "" {
 			t.Errorf("error (-whole +split):\n%s", diff)
 		}
-		checkCanonical(t, got)
+		wiretest.CheckCanonical(t, got)
 	})
 }
 
@@ -103,40 +81,4 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
-}
-
-// checkCanonical fails unless chunks follow the canonical order: one open
-// block at a time, indices 0, 1, 2…, deltas only inside their open block,
-// finish last.
-func checkCanonical(t *testing.T, chunks []model.Chunk) {
-	t.Helper()
-	open, next := -1, 0
-	for i, c := range chunks {
-		switch c.Type {
-		case model.BlockStart:
-			if open != -1 || c.Index != next {
-				t.Fatalf("chunk %d: %+v with block %d open, next index %d", i, c, open, next)
-			}
-			open, next = c.Index, next+1
-		case model.BlockEnd:
-			if c.Index != open {
-				t.Fatalf("chunk %d: %+v with block %d open", i, c, open)
-			}
-			open = -1
-		case model.Usage, model.Finish:
-			if open != -1 {
-				t.Fatalf("chunk %d: %+v with block %d open", i, c, open)
-			}
-			if c.Type == model.Finish && i != len(chunks)-1 {
-				t.Fatalf("chunk %d: finish is not last", i)
-			}
-		default:
-			if c.Index != open {
-				t.Fatalf("chunk %d: %+v outside its block (open %d)", i, c, open)
-			}
-			if c.Type == model.ToolCallDelta && c.ID == "" {
-				t.Fatalf("chunk %d: %+v without id", i, c)
-			}
-		}
-	}
 }

@@ -2,8 +2,10 @@ package wire
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 
+	"github.com/acpsnap/acpsnap/llmreplay/wire/sse"
 	"github.com/acpsnap/acpsnap/model"
 )
 
@@ -141,4 +143,27 @@ func Truncate(b []byte) string {
 		n--
 	}
 	return string(b[:n]) + "…"
+}
+
+// ReadEvents reads the server-sent events of body and calls handle with
+// the data of each dispatched one until handle reports the stream done or
+// fails. The stream ending first is a STREAM error saying it ended before
+// end (the dialect's last event), as is a read error.
+func ReadEvents(body io.Reader, end string, handle func(data []byte) (done bool, err error)) error {
+	events := sse.NewReader(body)
+	for {
+		ev, err := events.Next()
+		if err == io.EOF {
+			return &model.ProviderError{Code: model.CodeStream, Message: "stream ended before " + end}
+		}
+		if err != nil {
+			return &model.ProviderError{Code: model.CodeStream, Message: "read stream: " + err.Error()}
+		}
+		if !ev.HasData() {
+			continue
+		}
+		if done, err := handle([]byte(ev.Data())); err != nil || done {
+			return err
+		}
+	}
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/llmreplay/wire"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/sse"
 	"github.com/acpsnap/acpsnap/model"
 )
 
@@ -18,23 +17,7 @@ import (
 // ends or breaks first or an event is not JSON, the code of an error event.
 func Decode(body io.Reader, emit func(model.Chunk) error) error {
 	d := &decoder{emit: emit, blocks: map[int]*openBlock{}}
-	events := sse.NewReader(body)
-	for {
-		ev, err := events.Next()
-		if err == io.EOF {
-			return streamError("stream ended before message_stop")
-		}
-		if err != nil {
-			return streamError("read stream: " + err.Error())
-		}
-		if !ev.HasData() {
-			continue
-		}
-		done, err := d.event([]byte(ev.Data()))
-		if err != nil || done {
-			return err
-		}
-	}
+	return wire.ReadEvents(body, "message_stop", d.event)
 }
 
 // decoder turns the events of one message into chunks.

@@ -14,6 +14,7 @@ var codec = wiretest.Codec{
 	ResponseError: func(status int, body []byte) *model.ProviderError {
 		return ResponseError(status, http.StatusText(status), "application/json", body)
 	},
+	Canonical: true,
 }
 
 func TestRoundTrip(t *testing.T) { wiretest.Test(t, codec) }

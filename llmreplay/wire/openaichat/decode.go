@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/acpsnap/acpsnap/llmreplay/wire"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/sse"
 	"github.com/acpsnap/acpsnap/model"
 )
 
@@ -27,26 +26,12 @@ import (
 // when it is one of ours, else STREAM).
 func Decode(body io.Reader, emit func(model.Chunk) error) error {
 	d := &decoder{emit: emit, open: -1, calls: map[int]*call{}}
-	events := sse.NewReader(body)
-	for {
-		ev, err := events.Next()
-		if err == io.EOF {
-			return streamError("stream ended before [DONE]")
-		}
-		if err != nil {
-			return streamError("read stream: " + err.Error())
-		}
-		if !ev.HasData() {
-			continue
-		}
-		data := []byte(ev.Data())
+	return wire.ReadEvents(body, "[DONE]", func(data []byte) (bool, error) {
 		if string(bytes.TrimSpace(data)) == "[DONE]" {
-			return d.end()
+			return true, d.end()
 		}
-		if err := d.event(data); err != nil {
-			return err
-		}
-	}
+		return false, d.event(data)
+	})
 }
 
 // decoder turns the events of one stream into canonical chunks.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/acpsnap/acpsnap/llmreplay/wire"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/openaichat"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/sse"
 	"github.com/acpsnap/acpsnap/model"
 )
 
@@ -18,23 +17,7 @@ import (
 // event is not JSON, the code of a response.failed or error event.
 func Decode(body io.Reader, emit func(model.Chunk) error) error {
 	d := &decoder{emit: emit, blocks: map[int]*block{}}
-	events := sse.NewReader(body)
-	for {
-		ev, err := events.Next()
-		if err == io.EOF {
-			return streamError("stream ended before response.completed")
-		}
-		if err != nil {
-			return streamError("read stream: " + err.Error())
-		}
-		if !ev.HasData() {
-			continue
-		}
-		done, err := d.event([]byte(ev.Data()))
-		if err != nil || done {
-			return err
-		}
-	}
+	return wire.ReadEvents(body, "response.completed", d.event)
 }
 
 // decoder turns the events of one stream into chunks.

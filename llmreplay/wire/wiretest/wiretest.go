@@ -30,6 +30,9 @@ type Codec struct {
 	// AlwaysUsage: the dialect always reports usage, so a response
 	// without a usage chunk parses with usage 0/0 before its finish.
 	AlwaysUsage bool
+	// Canonical: Decode emits canonical chunks whatever its input (Fuzz
+	// checks it).
+	Canonical bool
 }
 
 // Case is one scripted response.
@@ -201,8 +204,10 @@ func Merge(chunks []model.Chunk) []model.Chunk {
 	return out
 }
 
-// pieces is a reader that returns its input in pieces whose sizes come from
-// cuts (cycled; each 1..256 bytes).
+// Pieces returns a reader of data that returns it in pieces whose sizes
+// come from cuts (cycled; each 1..256 bytes; no cuts: all at once).
+func Pieces(data, cuts []byte) io.Reader { return &pieces{data: data, cuts: cuts} }
+
 type pieces struct {
 	data []byte
 	cuts []byte
@@ -235,14 +240,53 @@ func Fuzz(f *testing.F, c Codec) {
 	}
 	f.Fuzz(func(t *testing.T, body, cuts []byte) {
 		want, wantErr := decode(c.Decode, bytes.NewReader(body))
-		got, gotErr := decode(c.Decode, &pieces{data: body, cuts: cuts})
+		got, gotErr := decode(c.Decode, Pieces(body, cuts))
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("chunks (-whole +split):\n%s", diff)
 		}
 		if diff := cmp.Diff(errString(wantErr), errString(gotErr)); diff != "" {
 			t.Errorf("error (-whole +split):\n%s", diff)
 		}
+		if c.Canonical {
+			CheckCanonical(t, got)
+		}
 	})
+}
+
+// CheckCanonical fails unless chunks follow the canonical order of
+// model.Chunk: one open block at a time, indices 0, 1, 2…, deltas only
+// inside their open block, tool-call deltas with an id, finish last.
+func CheckCanonical(t *testing.T, chunks []model.Chunk) {
+	t.Helper()
+	open, next := -1, 0
+	for i, c := range chunks {
+		switch c.Type {
+		case model.BlockStart:
+			if open != -1 || c.Index != next {
+				t.Fatalf("chunk %d: %+v with block %d open, next index %d", i, c, open, next)
+			}
+			open, next = c.Index, next+1
+		case model.BlockEnd:
+			if c.Index != open {
+				t.Fatalf("chunk %d: %+v with block %d open", i, c, open)
+			}
+			open = -1
+		case model.Usage, model.Finish:
+			if open != -1 {
+				t.Fatalf("chunk %d: %+v with block %d open", i, c, open)
+			}
+			if c.Type == model.Finish && i != len(chunks)-1 {
+				t.Fatalf("chunk %d: finish is not last", i)
+			}
+		default:
+			if c.Index != open {
+				t.Fatalf("chunk %d: %+v outside its block (open %d)", i, c, open)
+			}
+			if c.Type == model.ToolCallDelta && c.ID == "" {
+				t.Fatalf("chunk %d: %+v without id", i, c)
+			}
+		}
+	}
 }
 
 func errString(err error) string {
