@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/acpsnap/acpsnap/llmreplay/wire"
@@ -126,8 +128,14 @@ func (d *decoder) stopBlock(ev event) error {
 	return d.emit(model.Chunk{Type: model.BlockEnd, Index: b.index})
 }
 
-// finish emits the usage and the finish.
+// finish closes the blocks still open (a server that sent no
+// content_block_stop), then emits the usage and the finish.
 func (d *decoder) finish() error {
+	for _, k := range slices.Sorted(maps.Keys(d.blocks)) {
+		if err := d.stopBlock(event{Index: &k}); err != nil {
+			return err
+		}
+	}
 	if err := d.emit(model.Chunk{Type: model.Usage, InputTokens: d.usage.InputTokens, OutputTokens: d.usage.OutputTokens}); err != nil {
 		return err
 	}

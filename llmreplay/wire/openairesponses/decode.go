@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 
 	"github.com/acpsnap/acpsnap/llmreplay/wire"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/openaichat"
@@ -153,8 +155,15 @@ func itemText(it item) (string, string) {
 	return model.ToolCallDelta, args
 }
 
-// finish emits the usage (when the response has one) and the finish.
+// finish closes the blocks still open (a server that sent no
+// output_item.done), then emits the usage (when the response has one) and
+// the finish.
 func (d *decoder) finish(r *response) error {
+	for _, k := range slices.Sorted(maps.Keys(d.blocks)) {
+		if err := d.done(event{OutputIndex: &k}); err != nil {
+			return err
+		}
+	}
 	if r.Usage != nil {
 		if err := d.emit(model.Chunk{Type: model.Usage, InputTokens: r.Usage.InputTokens, OutputTokens: r.Usage.OutputTokens}); err != nil {
 			return err

@@ -8,6 +8,7 @@ package wiretest
 import (
 	"bytes"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -294,4 +295,19 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// DecodeFile parses the stream recorded in path with dec and returns its
+// chunks; a parse error fails the test.
+func DecodeFile(t *testing.T, dec func(io.Reader, func(model.Chunk) error) error, path string) []model.Chunk {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := decode(dec, bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return got
 }
