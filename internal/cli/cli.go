@@ -45,6 +45,7 @@ commands:
   verify   check the corpus guards without running agents
   new      scaffold a scenario (with -model FILE: record it against a scripted model)
   agent    run the reference ACP agent on stdin/stdout
+  cassette verify or inspect a tool cassette (acpsnap cassette -h)
 
 Run 'acpsnap <command> -h' for the flags of a command.
 `
@@ -71,6 +72,8 @@ func (e *env) main(args []string) int {
 		return e.newScenario(rest)
 	case "agent":
 		err = e.agent(rest)
+	case "cassette":
+		return e.cassetteCmd(rest)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(e.stdout, usage)
 		return ExitOK
