@@ -403,3 +403,35 @@ func TestBodySchemas(t *testing.T) {
 		t.Errorf("empty include policy: %v", err)
 	}
 }
+
+func TestUnrecordableResultKeepsPartial(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "c.jsonl")
+	r, err := tool.NewRecorder(file, []string{"a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := &fake{value: `{"not json"`}
+	if _, err := r.Call(context.Background(), "", "a", nil, bad.body); err == nil || !strings.Contains(err.Error(), "call 0: the result is not JSON") {
+		t.Errorf("Call = %v", err)
+	}
+	if err := r.Close(); err == nil || !strings.Contains(err.Error(), "not published (the .partial is kept)") {
+		t.Errorf("Close = %v", err)
+	}
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Errorf("published: %v", err)
+	}
+	if _, err := os.Stat(file + cassette.PartialSuffix); err != nil {
+		t.Errorf("partial not kept: %v", err)
+	}
+}
+
+func TestRecorderNeverOverwrites(t *testing.T) {
+	file := recordSteps(t, []string{"a"}, []step{{"", "a", `{}`}})
+	before, _ := os.ReadFile(file)
+	if _, err := tool.NewRecorder(file, []string{"a"}); err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Errorf("NewRecorder over a cassette: %v", err)
+	}
+	if after, _ := os.ReadFile(file); string(after) != string(before) {
+		t.Error("cassette changed")
+	}
+}
