@@ -37,7 +37,7 @@ func BenchmarkPlayerCall(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
 				k := i % n
 				if k == 0 {
-					p.next, p.consumed = 0, 0 // rewind: a new run over the same tape
+					p.next, p.consumed = map[string]int{}, map[string]int{} // rewind: a new run over the same tape
 				}
 				if _, err := p.Call(ctx, "", "t", args[k], nil); err != nil {
 					b.Fatal(err)

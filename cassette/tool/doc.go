@@ -23,15 +23,19 @@
 // A call is its structural path ("root", or the subagent path the caller
 // gives), its tool name, its canonical JSON arguments (object key order is
 // free, array order is kept, numbers are kept as written) and its ordinal:
-// its place in start order among the selected calls. Volatile call ids play
-// no part. Concurrent calls take ordinals when they start and their results
-// pair with them by ordinal, whatever order they finish in.
+// its place in start order among the selected calls at that path (so
+// concurrent subagents, whose calls interleave differently from run to run,
+// still replay). Volatile call ids play no part. Concurrent calls take
+// ordinals when they start and their results pair with them by path and
+// ordinal, whatever order they finish in.
 //
 // # Replay
 //
-// The Player verifies the whole file before the first call. Call k must be
-// recorded call k: the lookup is by ordinal (O(1)). The first difference in
-// path, tool, arguments or order, and a call beyond the recorded ones, is
+// The Player verifies the whole file before the first call. Call k at a
+// path must be recorded call k at that path: the lookup is by path and
+// ordinal (O(1)). The first difference in tool or arguments there (which
+// is how a changed path or order shows), and a call beyond the recorded
+// ones at its path, is
 // a *MismatchError with code CASSETTE_MISMATCH, and poisons the player:
 // every later selected call fails too, without running its body, so no run
 // is half tape and half real. Close reports the mismatch, extra calls and

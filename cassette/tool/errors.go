@@ -19,7 +19,7 @@ var ErrMismatch = errors.New(Code)
 // first one poisoned. It names the call by ordinal, path and tool and its
 // arguments by fingerprint only; it never carries arguments or results.
 type MismatchError struct {
-	Ordinal int    // the call's ordinal in start order
+	Ordinal int    // the call's ordinal in start order at its path
 	Path    string // the call's structural path
 	Tool    string
 	Reason  string         // what differs ("arguments differ (sha256:… recorded sha256:…)")

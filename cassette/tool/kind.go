@@ -56,9 +56,11 @@ type start struct {
 	Args    json.RawMessage `json:"args"` // canonical
 }
 
-// result is a call/result body: the value the body returned, or its error.
+// result is a call/result body: the call it ends (path and ordinal, the
+// call's handle) and the value the body returned, or its error.
 type result struct {
 	Ordinal int             `json:"ordinal"`
+	Path    string          `json:"path"`
 	Value   json.RawMessage `json:"value,omitempty"`
 	Error   *callError      `json:"error,omitempty"`
 }
@@ -99,13 +101,16 @@ func parseStart(body json.RawMessage) (start, error) {
 func parseResult(body json.RawMessage) (result, error) {
 	m, err := cassette.Members(body)
 	if err == nil {
-		err = cassette.CheckMembers(m, []string{"ordinal"}, []string{"error", "value"})
+		err = cassette.CheckMembers(m, []string{"ordinal", "path"}, []string{"error", "value"})
 	}
 	if err != nil {
 		return result{}, err
 	}
 	r := result{Value: m["value"]}
 	if r.Ordinal, err = ordinal(m["ordinal"]); err != nil {
+		return result{}, err
+	}
+	if r.Path, err = name(m["path"], "path"); err != nil {
 		return result{}, err
 	}
 	e, hasErr := m["error"]
@@ -152,35 +157,55 @@ type call struct {
 	seq int // the start frame
 }
 
-// calls pairs the frames of a verified file: starts take ordinals 0, 1, …
-// in frame order; each result names a started, unfinished call; every
-// started call has finished.
-func calls(frames []cassette.Frame) ([]call, error) {
-	var cs []call
-	open := map[int]bool{}
+// handle names a call: its path and its ordinal at that path.
+type handle struct {
+	path string
+	ord  int
+}
+
+// tape is a verified cassette's calls by path, paths in order of their
+// first call.
+type tape struct {
+	byPath map[string][]call
+	paths  []string
+}
+
+// calls pairs the frames of a verified file: the starts at one path take
+// ordinals 0, 1, … in frame order; each result names a started, unfinished
+// call; every started call has finished.
+func calls(frames []cassette.Frame) (tape, error) {
+	tp := tape{byPath: map[string][]call{}}
+	open := map[handle]bool{}
 	for _, fr := range frames {
 		if fr.Type == TypeStart {
 			s, _ := parseStart(fr.Body) // checked by Body
+			cs := tp.byPath[s.Path]
 			if s.Ordinal != len(cs) {
-				return nil, &cassette.FrameError{Seq: fr.Seq, Reason: fmt.Sprintf("$.body.ordinal: %d, want %d (ordinals count the starts)", s.Ordinal, len(cs))}
+				return tape{}, &cassette.FrameError{Seq: fr.Seq, Reason: fmt.Sprintf("$.body.ordinal: %d, want %d (ordinals count the starts at a path)", s.Ordinal, len(cs))}
 			}
-			cs = append(cs, call{start: s, seq: fr.Seq})
-			open[s.Ordinal] = true
+			if len(cs) == 0 {
+				tp.paths = append(tp.paths, s.Path)
+			}
+			tp.byPath[s.Path] = append(cs, call{start: s, seq: fr.Seq})
+			open[handle{s.Path, s.Ordinal}] = true
 			continue
 		}
 		r, _ := parseResult(fr.Body)
-		if !open[r.Ordinal] {
-			return nil, &cassette.FrameError{Seq: fr.Seq, Reason: fmt.Sprintf("$.body.ordinal: a result for call %d, which is not running", r.Ordinal)}
+		h := handle{r.Path, r.Ordinal}
+		if !open[h] {
+			return tape{}, &cassette.FrameError{Seq: fr.Seq, Reason: fmt.Sprintf("$.body: a result for call %d at %s, which is not running", r.Ordinal, r.Path)}
 		}
-		delete(open, r.Ordinal)
-		cs[r.Ordinal].res = r
+		delete(open, h)
+		tp.byPath[r.Path][r.Ordinal].res = r
 	}
-	for _, c := range cs {
-		if open[c.Ordinal] {
-			return nil, &cassette.FrameError{Seq: c.seq, Reason: fmt.Sprintf("call %d never finished (no call/result)", c.Ordinal)}
+	for _, p := range tp.paths {
+		for _, c := range tp.byPath[p] {
+			if open[handle{p, c.Ordinal}] {
+				return tape{}, &cassette.FrameError{Seq: c.seq, Reason: fmt.Sprintf("call %d at %s never finished (no call/result)", c.Ordinal, p)}
+			}
 		}
 	}
-	return cs, nil
+	return tp, nil
 }
 
 // stats counts calls, distinct tools, distinct paths and error results.

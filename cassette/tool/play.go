@@ -13,19 +13,20 @@ import (
 )
 
 // Player serves the selected calls from a verified cassette and never runs
-// their bodies. Call k (in start order) must be recorded call k, with the
-// same path, tool and canonical arguments: an O(1) lookup by ordinal. The
+// their bodies. Call k at a path (in start order) must be recorded call k
+// at that path, with the same tool and canonical arguments: an O(1)
+// lookup by path and ordinal. The
 // first difference, or a call beyond the recorded ones, is a
 // *MismatchError (CASSETTE_MISMATCH) and poisons the player: every later
 // selected call fails too, so no run is half tape, half real.
 type Player struct {
 	include *Include
-	calls   []call
+	tape    tape
 	file    string
 
 	mu       sync.Mutex
-	next     int // the next ordinal
-	consumed int // calls served; always a prefix of calls
+	next     map[string]int // the next ordinal at each path
+	consumed map[string]int // calls served at each path (a prefix of its calls)
 	poison   *MismatchError
 	closed   bool
 }
@@ -44,8 +45,8 @@ func NewPlayer(file string, include []string) (*Player, error) {
 		return nil, fmt.Errorf("tool cassette: %s: include %q differs from the recorded %q (record again)", cassette.Display(file), include, p.Include)
 	}
 	inc, _ := NewInclude(p.Include) // verified
-	cs, _ := calls(f.Frames)        // verified
-	return &Player{include: inc, calls: cs, file: cassette.Display(file)}, nil
+	tp, _ := calls(f.Frames)        // verified
+	return &Player{include: inc, tape: tp, file: cassette.Display(file), next: map[string]int{}, consumed: map[string]int{}}, nil
 }
 
 // Call returns the recorded value (or a *RecordedError) of a selected call
@@ -61,8 +62,8 @@ func (p *Player) Call(ctx context.Context, path, name string, args json.RawMessa
 	if p.closed {
 		return nil, errClosed
 	}
-	ord := p.next
-	p.next++
+	ord := p.next[path]
+	p.next[path]++
 	if p.poison != nil {
 		return nil, &MismatchError{Ordinal: ord, Path: path, Tool: name, Cause: p.poison}
 	}
@@ -70,23 +71,22 @@ func (p *Player) Call(ctx context.Context, path, name string, args json.RawMessa
 		p.poison = &MismatchError{Ordinal: ord, Path: path, Tool: name, Reason: reason}
 		return nil, p.poison
 	}
-	c := &p.calls[ord]
-	p.consumed++
+	c := &p.tape.byPath[path][ord]
+	p.consumed[path]++
 	if c.res.Error != nil {
 		return nil, &RecordedError{Message: c.res.Error.Message}
 	}
 	return c.res.Value, nil
 }
 
-// differs says how call ord differs from the record, or "".
+// differs says how call ord at path differs from the record, or "".
 func (p *Player) differs(ord int, path, name string, canon []byte, cerr error) string {
-	if ord >= len(p.calls) {
-		return fmt.Sprintf("an extra call: the cassette has %d", len(p.calls))
+	recorded := p.tape.byPath[path]
+	if ord >= len(recorded) {
+		return fmt.Sprintf("an extra call: the cassette has %d at this path", len(recorded))
 	}
-	c := &p.calls[ord]
+	c := &recorded[ord]
 	switch {
-	case c.Path != path:
-		return fmt.Sprintf("path differs (recorded %s)", c.Path)
 	case c.Tool != name:
 		return fmt.Sprintf("tool differs (recorded %s)", c.Tool)
 	case cerr != nil:
@@ -99,7 +99,7 @@ func (p *Player) differs(ord int, path, name string, canon []byte, cerr error) s
 
 // Close reports what makes the replay fail: the first mismatch, calls
 // beyond the cassette and recorded calls never consumed. nil means every
-// record was served, in order, and nothing else was asked.
+// record was served, in order at its path, and nothing else was asked.
 func (p *Player) Close() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -108,12 +108,27 @@ func (p *Player) Close() error {
 	if p.poison != nil {
 		errs = append(errs, p.poison)
 	}
-	if extra := p.next - len(p.calls); extra > 0 {
-		errs = append(errs, fmt.Errorf("tool cassette: %s: %d extra call(s) beyond the %d recorded", p.file, extra, len(p.calls)))
+	extra, recorded := 0, 0
+	for path, n := range p.next {
+		extra += max(0, n-len(p.tape.byPath[path]))
 	}
-	if p.consumed < len(p.calls) {
-		c := p.calls[p.consumed]
-		errs = append(errs, fmt.Errorf("tool cassette: %s: %d recorded call(s) not consumed (the first: call %d (%s, %s))", p.file, len(p.calls)-p.consumed, c.Ordinal, c.Path, c.Tool))
+	var first *call
+	left := 0
+	for _, path := range p.tape.paths {
+		cs := p.tape.byPath[path]
+		recorded += len(cs)
+		if k := p.consumed[path]; k < len(cs) {
+			left += len(cs) - k
+			if first == nil {
+				first = &cs[k]
+			}
+		}
+	}
+	if extra > 0 {
+		errs = append(errs, fmt.Errorf("tool cassette: %s: %d extra call(s) beyond the %d recorded", p.file, extra, recorded))
+	}
+	if first != nil {
+		errs = append(errs, fmt.Errorf("tool cassette: %s: %d recorded call(s) not consumed (the first: call %d (%s, %s))", p.file, left, first.Ordinal, first.Path, first.Tool))
 	}
 	return errors.Join(errs...)
 }

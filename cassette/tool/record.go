@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/acpsnap/acpsnap/cassette"
@@ -14,17 +15,17 @@ import (
 // Recorder runs the selected tools for real and records each call at its
 // start (identity, ordinal) and its end (value or error), through one
 // cassette.Writer. It is safe for concurrent calls: ordinals are taken in
-// start order and results pair with their call by ordinal, in whatever
-// order they finish.
+// start order at each path and results pair with their call by path and
+// ordinal, in whatever order they finish.
 type Recorder struct {
 	include *Include
 	w       *cassette.Writer
 	file    string // for messages
 
 	mu     sync.Mutex
-	next   int          // the next ordinal
-	open   map[int]bool // started, not finished
-	failed error        // the first recording failure: nothing is published
+	next   map[string]int  // the next ordinal at each path
+	open   map[handle]bool // started, not finished
+	failed error           // the first recording failure: nothing is published
 	closed bool
 }
 
@@ -39,7 +40,7 @@ func NewRecorder(file string, include []string) (*Recorder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Recorder{include: inc, w: w, file: cassette.Display(file), open: map[int]bool{}}, nil
+	return &Recorder{include: inc, w: w, file: cassette.Display(file), next: map[string]int{}, open: map[handle]bool{}}, nil
 }
 
 // Call runs body and records the call when name is selected. The value it
@@ -50,38 +51,38 @@ func (r *Recorder) Call(ctx context.Context, path, name string, args json.RawMes
 	if !r.include.Match(name) {
 		return body(ctx)
 	}
-	ord, err := r.start(pathOf(path), name, args)
+	h, err := r.start(pathOf(path), name, args)
 	if err != nil {
 		return nil, err
 	}
 	val, berr := body(ctx)
-	return r.finish(ord, val, berr)
+	return r.finish(h, val, berr)
 }
 
-// start takes the next ordinal and writes the call/start frame, both under
-// one lock so that frame order is ordinal order.
-func (r *Recorder) start(path, name string, args json.RawMessage) (int, error) {
+// start takes the next ordinal at path and writes the call/start frame,
+// both under one lock so that frame order is ordinal order.
+func (r *Recorder) start(path, name string, args json.RawMessage) (handle, error) {
 	canon, err := canonicalArgs(args)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	ord := r.next
+	h := handle{path, r.next[path]}
 	switch {
 	case r.closed:
-		return 0, errClosed
+		return h, errClosed
 	case err != nil:
-		return 0, r.fail(fmt.Errorf("tool cassette: call %d (%s, %s): %w", ord, path, name, err))
+		return h, r.fail(fmt.Errorf("tool cassette: call %d (%s, %s): %w", h.ord, path, name, err))
 	}
-	r.next++
-	if err := r.w.Append(TypeStart, start{Ordinal: ord, Path: path, Tool: name, Args: canon}); err != nil {
-		return 0, r.fail(err)
+	r.next[path]++
+	if err := r.w.Append(TypeStart, start{Ordinal: h.ord, Path: path, Tool: name, Args: canon}); err != nil {
+		return h, r.fail(err)
 	}
-	r.open[ord] = true
-	return ord, nil
+	r.open[h] = true
+	return h, nil
 }
 
-// finish writes the call/result frame of call ord.
-func (r *Recorder) finish(ord int, val json.RawMessage, berr error) (json.RawMessage, error) {
-	res := result{Ordinal: ord}
+// finish writes the call/result frame of call h.
+func (r *Recorder) finish(h handle, val json.RawMessage, berr error) (json.RawMessage, error) {
+	res := result{Ordinal: h.ord, Path: h.path}
 	if berr != nil {
 		res.Error = &callError{Message: berr.Error()}
 	} else {
@@ -90,7 +91,7 @@ func (r *Recorder) finish(ord int, val json.RawMessage, berr error) (json.RawMes
 		}
 		c, err := cassette.Canonical(val)
 		if err != nil {
-			return nil, r.failLocked(fmt.Errorf("tool cassette: call %d: the result is not JSON: %w", ord, err))
+			return nil, r.failLocked(fmt.Errorf("tool cassette: call %d (%s): the result is not JSON: %w", h.ord, h.path, err))
 		}
 		res.Value, val = c, c
 	}
@@ -99,7 +100,7 @@ func (r *Recorder) finish(ord int, val json.RawMessage, berr error) (json.RawMes
 	if r.closed {
 		return val, berr // Close already refused to publish: the call never finished in time
 	}
-	delete(r.open, ord)
+	delete(r.open, h)
 	if err := r.w.Append(TypeResult, res); err != nil {
 		return nil, r.fail(err)
 	}
@@ -134,18 +135,28 @@ func (r *Recorder) Close() error {
 	case r.failed != nil:
 		err = fmt.Errorf("tool cassette: %s: not published (the .partial is kept): %w", r.file, r.failed)
 	case len(r.open) > 0:
-		err = fmt.Errorf("tool cassette: %s: not published (the .partial is kept): %d call(s) never finished: %v", r.file, len(r.open), ordinals(r.open))
+		err = fmt.Errorf("tool cassette: %s: not published (the .partial is kept): %d call(s) never finished: %s", r.file, len(r.open), handles(r.open))
 	default:
 		return r.w.Complete()
 	}
 	return errors.Join(err, r.w.Close())
 }
 
-func ordinals(m map[int]bool) []int {
-	var out []int
-	for k := range m {
-		out = append(out, k)
+// handles lists open calls as "call 0 (root), call 2 (root/task-1~0)".
+func handles(m map[handle]bool) string {
+	var hs []handle
+	for h := range m {
+		hs = append(hs, h)
 	}
-	sort.Ints(out)
-	return out
+	sort.Slice(hs, func(i, j int) bool {
+		if hs[i].path != hs[j].path {
+			return hs[i].path < hs[j].path
+		}
+		return hs[i].ord < hs[j].ord
+	})
+	parts := make([]string, len(hs))
+	for i, h := range hs {
+		parts[i] = fmt.Sprintf("call %d (%s)", h.ord, h.path)
+	}
+	return strings.Join(parts, ", ")
 }

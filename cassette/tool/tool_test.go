@@ -177,8 +177,9 @@ func TestMismatchPoisons(t *testing.T) {
 		{"array order", step{"", "a", `{"x":[2,1]}`}, "call 1 (root, a): arguments differ (sha256:"},
 		{"argument value", step{"", "a", `{"x":[4]}`}, "arguments differ"},
 		{"tool", step{"", "b", `{"x":[3]}`}, "call 1 (root, b): tool differs (recorded a)"},
-		{"path", step{"root/task-1~0", "a", `{"x":[3]}`}, "path differs (recorded root)"},
-		{"order", step{"root/task-1~0", "b", `{}`}, "path differs"},
+		{"other path", step{"root/task-1~0", "a", `{"x":[3]}`}, "call 0 (root/task-1~0, a): tool differs (recorded b)"},
+		{"unrecorded path", step{"root/task-2~0", "a", `{"x":[3]}`}, "call 0 (root/task-2~0, a): an extra call: the cassette has 0 at this path"},
+		{"order", step{"", "a", `{"x":[1,2]}`}, "call 1 (root, a): arguments differ"},
 		{"not JSON", step{"", "a", `{"x":`}, "arguments are not JSON"},
 	}
 	file := recordSteps(t, []string{"a", "b"}, steps)
@@ -197,11 +198,11 @@ func TestMismatchPoisons(t *testing.T) {
 			// The right call now fails too: the player is poisoned.
 			_, err = p.Call(ctx, steps[2].path, steps[2].name, json.RawMessage(steps[2].args), never.body)
 			var me *tool.MismatchError
-			if !errors.As(err, &me) || me.Cause == nil || me.Cause.Ordinal != 1 || me.Code() != tool.Code {
+			if !errors.As(err, &me) || me.Cause == nil || me.Code() != tool.Code {
 				t.Errorf("after poison err = %v", err)
 			}
 			cerr := p.Close()
-			if !errors.Is(cerr, tool.ErrMismatch) || !strings.Contains(cerr.Error(), "2 recorded call(s) not consumed (the first: call 1 (root, a))") {
+			if !errors.Is(cerr, tool.ErrMismatch) || !strings.Contains(cerr.Error(), "recorded call(s) not consumed (the first: call 1 (root, a))") {
 				t.Errorf("Close = %v", cerr)
 			}
 			if strings.Contains(err.Error()+cerr.Error(), `"x"`) {
@@ -276,7 +277,7 @@ func TestConcurrentPairByHandle(t *testing.T) {
 	for _, fr := range f.Frames {
 		order = append(order, fr.Type+" "+string(fr.Body[:len(`{"args":{"id":"A"}`)]))
 	}
-	want := []string{`call/start {"args":{"id":"A"}`, `call/start {"args":{"id":"B"}`, `call/result {"ordinal":1,"valu`, `call/result {"ordinal":0,"valu`}
+	want := []string{`call/start {"args":{"id":"A"}`, `call/start {"args":{"id":"B"}`, `call/result {"ordinal":1,"path`, `call/result {"ordinal":0,"path`}
 	if diff := cmp.Diff(want, order); diff != "" {
 		t.Errorf("frames (-want +got):\n%s", diff)
 	}
@@ -304,7 +305,7 @@ func TestUnfinishedCallKeepsPartial(t *testing.T) {
 		})
 	}()
 	<-started
-	if err := r.Close(); err == nil || !strings.Contains(err.Error(), "1 call(s) never finished: [0]") {
+	if err := r.Close(); err == nil || !strings.Contains(err.Error(), "1 call(s) never finished: call 0 (root)") {
 		t.Errorf("Close = %v", err)
 	}
 	close(release)
@@ -344,15 +345,17 @@ func TestKindChecksPairing(t *testing.T) {
 	startBody := func(ord int) map[string]any {
 		return map[string]any{"ordinal": ord, "path": "root", "tool": "a", "args": map[string]any{}}
 	}
+	resultBody := func(ord int) map[string]any { return map[string]any{"ordinal": ord, "path": "root", "value": 1} }
 	cases := []struct {
 		name   string
 		frames [][2]any
 		want   string
 	}{
 		{"skipped ordinal", [][2]any{{tool.TypeStart, startBody(1)}}, "frame 1: $.body.ordinal: 1, want 0"},
-		{"result before start", [][2]any{{tool.TypeResult, map[string]any{"ordinal": 0, "value": 1}}}, "frame 1: $.body.ordinal: a result for call 0, which is not running"},
-		{"two results", [][2]any{{tool.TypeStart, startBody(0)}, {tool.TypeResult, map[string]any{"ordinal": 0, "value": 1}}, {tool.TypeResult, map[string]any{"ordinal": 0, "value": 1}}}, "frame 3: $.body.ordinal: a result for call 0, which is not running"},
-		{"never finished", [][2]any{{tool.TypeStart, startBody(0)}}, "frame 1: call 0 never finished"},
+		{"result before start", [][2]any{{tool.TypeResult, resultBody(0)}}, "frame 1: $.body: a result for call 0 at root, which is not running"},
+		{"two results", [][2]any{{tool.TypeStart, startBody(0)}, {tool.TypeResult, resultBody(0)}, {tool.TypeResult, resultBody(0)}}, "frame 3: $.body: a result for call 0 at root, which is not running"},
+		{"result at another path", [][2]any{{tool.TypeStart, startBody(0)}, {tool.TypeResult, map[string]any{"ordinal": 0, "path": "root/x~0", "value": 1}}}, "frame 2: $.body: a result for call 0 at root/x~0, which is not running"},
+		{"never finished", [][2]any{{tool.TypeStart, startBody(0)}}, "frame 1: call 0 at root never finished"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -382,21 +385,23 @@ func TestBodySchemas(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	cases := map[string]any{
-		"$.args: missing":                        map[string]any{"ordinal": 0, "path": "root", "tool": "a"},
-		"$.tool: want a non-empty string":        map[string]any{"ordinal": 0, "path": "root", "tool": "", "args": 1},
-		"$.ordinal: want a non-negative integer": map[string]any{"ordinal": 1.5, "path": "root", "tool": "a", "args": 1},
-		"$.zz: unknown member":                   map[string]any{"ordinal": 0, "path": "root", "tool": "a", "args": 1, "zz": 1},
-		"$: want exactly one of value and error": map[string]any{"ordinal": 0},
-		"$.error.message: missing":               map[string]any{"ordinal": 0, "error": map[string]any{}},
+	cases := []struct {
+		typ  string
+		body map[string]any
+		want string
+	}{
+		{tool.TypeStart, map[string]any{"ordinal": 0, "path": "root", "tool": "a"}, "$.args: missing"},
+		{tool.TypeStart, map[string]any{"ordinal": 0, "path": "root", "tool": "", "args": 1}, "$.tool: want a non-empty string"},
+		{tool.TypeStart, map[string]any{"ordinal": 1.5, "path": "root", "tool": "a", "args": 1}, "$.ordinal: want a non-negative integer"},
+		{tool.TypeStart, map[string]any{"ordinal": 0, "path": "root", "tool": "a", "args": 1, "zz": 1}, "$.zz: unknown member"},
+		{tool.TypeResult, map[string]any{"ordinal": 0, "path": "root"}, "$: want exactly one of value and error"},
+		{tool.TypeResult, map[string]any{"ordinal": 0, "path": "root", "value": 1, "error": map[string]any{"message": ""}}, "$: want exactly one of value and error"},
+		{tool.TypeResult, map[string]any{"ordinal": 0, "path": "root", "error": map[string]any{}}, "$.error.message: missing"},
+		{tool.TypeResult, map[string]any{"ordinal": 0, "value": 1}, "$.path: missing"},
 	}
-	for want, body := range cases {
-		typ := tool.TypeStart
-		if _, ok := body.(map[string]any)["path"]; !ok {
-			typ = tool.TypeResult
-		}
-		if err := w.Append(typ, body); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("Append(%v) = %v, want %q", body, err, want)
+	for _, c := range cases {
+		if err := w.Append(c.typ, c.body); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Append(%s, %v) = %v, want %q", c.typ, c.body, err, c.want)
 		}
 	}
 	if _, err := cassette.Create(filepath.Join(t.TempDir(), "d.jsonl"), tool.Kind(), map[string]any{"include": []string{}}); err == nil || !strings.Contains(err.Error(), "$.include: empty") {
@@ -411,7 +416,7 @@ func TestUnrecordableResultKeepsPartial(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad := &fake{value: `{"not json"`}
-	if _, err := r.Call(context.Background(), "", "a", nil, bad.body); err == nil || !strings.Contains(err.Error(), "call 0: the result is not JSON") {
+	if _, err := r.Call(context.Background(), "", "a", nil, bad.body); err == nil || !strings.Contains(err.Error(), "call 0 (root): the result is not JSON") {
 		t.Errorf("Call = %v", err)
 	}
 	if err := r.Close(); err == nil || !strings.Contains(err.Error(), "not published (the .partial is kept)") {
@@ -433,5 +438,21 @@ func TestRecorderNeverOverwrites(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(file); string(after) != string(before) {
 		t.Error("cassette changed")
+	}
+}
+
+// TestSubagentPathsInterleave: calls at different paths (concurrent
+// subagents) keep their own ordinals, so replay does not depend on how
+// their calls interleave.
+func TestSubagentPathsInterleave(t *testing.T) {
+	file := recordSteps(t, []string{"a"}, []step{{"root/task-1~0", "a", `{"n":1}`}, {"root/task-2~0", "a", `{"n":2}`}, {"root/task-1~0", "a", `{"n":3}`}})
+	p := play(t, file)
+	for _, s := range []step{{"root/task-2~0", "a", `{"n":2}`}, {"root/task-1~0", "a", `{"n":1}`}, {"root/task-1~0", "a", `{"n":3}`}} {
+		if v, err := p.Call(context.Background(), s.path, s.name, json.RawMessage(s.args), nil); err != nil || string(v) != `{"k":"a"}` {
+			t.Errorf("%v: %s, %v", s, v, err)
+		}
+	}
+	if err := p.Close(); err != nil {
+		t.Error(err)
 	}
 }
