@@ -213,6 +213,15 @@ func (s *scanner) array(depth int) error {
 	}
 }
 
+// plain marks the bytes a canonical string holds as they are without a
+// closer look: printable ASCII except '"' and '\\'.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // str scans a string and returns its raw bytes including the quotes. A
 // string is canonical when it is what encoding/json writes for its value
 // with HTML escaping off: only the escapes it uses, and no byte it escapes.
@@ -220,6 +229,12 @@ func (s *scanner) str() ([]byte, error) {
 	start := s.i
 	s.i++ // "
 	for s.i < len(s.data) {
+		for s.i < len(s.data) && plain[s.data[s.i]] {
+			s.i++ // the common case: printable ASCII other than '"' and '\\'
+		}
+		if s.i >= len(s.data) {
+			break
+		}
 		c := s.data[s.i]
 		switch {
 		case c == '"':
