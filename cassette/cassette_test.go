@@ -231,6 +231,11 @@ func TestCreateRefusesExisting(t *testing.T) {
 	if _, err := cassette.Create(filepath.Join(dir, "e.jsonl"), testKind, map[string]any{"bogus": 1}); err == nil || !strings.Contains(err.Error(), "$.bogus: unknown member") {
 		t.Errorf("bad policy: err = %v", err)
 	}
+	bad := testKind
+	bad.Types = []string{"Event \"x\""}
+	if _, err := cassette.Create(filepath.Join(dir, "f.jsonl"), bad, map[string]any{}); err == nil || !strings.Contains(err.Error(), "not a body frame type name") {
+		t.Errorf("bad frame type: err = %v", err)
+	}
 }
 
 func TestCloseWithoutCompleteKeepsPartial(t *testing.T) {

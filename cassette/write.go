@@ -39,6 +39,11 @@ type Writer struct {
 // another recording running or one that never finished (remove it by hand).
 func Create(path string, kind Kind, policy any) (*Writer, error) {
 	name := Display(path)
+	for _, t := range kind.Types {
+		if !validType(t) || t == TypeHeader || t == TypeComplete {
+			return nil, fmt.Errorf("cassette: %s: kind %s: %q is not a body frame type name", name, kind.Name, t)
+		}
+	}
 	pol, err := canonicalOf(policy)
 	if err == nil {
 		err = kind.policy(pol)
