@@ -46,6 +46,7 @@ commands:
   new      scaffold a scenario (with -model FILE: record it against a scripted model)
   agent    run the reference ACP agent on stdin/stdout
   serve-model  serve a model file (as new -model reads) on 127.0.0.1 in -dialect D
+  cassette verify, inspect or diff a cassette (acpsnap cassette -h)
 
 Run 'acpsnap <command> -h' for the flags of a command.
 `
@@ -74,6 +75,8 @@ func (e *env) main(args []string) int {
 		err = e.agent(rest)
 	case "serve-model":
 		return e.serveModel(rest)
+	case "cassette":
+		return e.cassetteCmd(rest)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(e.stdout, usage)
 		return ExitOK
