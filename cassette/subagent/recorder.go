@@ -149,7 +149,10 @@ func outcomeOf(ctx context.Context, started, t0, end time.Time, res Result, err 
 	}
 	switch {
 	case !ran && ctx.Err() != nil:
-		o.Kind, o.Error = OutcomeAbortBeforeStart, recordError(errors.Join(ctx.Err(), err))
+		if err == nil {
+			err = ctx.Err()
+		}
+		o.Kind, o.Error = OutcomeAbortBeforeStart, recordError(err)
 		o.Error.Name = "AbortError"
 	case !ran:
 		o.Kind, o.Error = OutcomeStartError, recordError(errOr(err))
