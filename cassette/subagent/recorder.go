@@ -188,18 +188,19 @@ func (r *Recorder) finish(it *Interaction, req Request) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.inflight--
-	if err == nil {
-		err = r.err
+	if r.err != nil {
+		return r.err
 	}
 	if err == nil {
-		if err = r.tape.Append(FrameInteraction, it); err != nil {
-			r.err = err
-		}
+		err = r.tape.Append(FrameInteraction, it)
 	}
 	if err != nil {
-		return fmt.Errorf("subagent cassette: record %s: %w", Escape(it.Key), err)
+		err = fmt.Errorf("subagent cassette: record %s: %w", Escape(it.Key), err)
+		if r.err == nil {
+			r.err = err // a call missing from the tape: nothing is published
+		}
 	}
-	return nil
+	return err
 }
 
 // Close waits for nothing: a call still running makes it fail and keeps
