@@ -8,8 +8,8 @@ import (
 
 // The kinds of Change Diff reports.
 const (
-	ChangeAdded    = "added"    // only in b
-	ChangeRemoved  = "removed"  // only in a
+	ChangeAdded    = "added"   // only in b
+	ChangeRemoved  = "removed" // only in a
 	ChangeOutcome  = "outcome-changed"
 	ChangeBoundary = "boundary-changed" // the outcome kind differs: the call ended at another boundary
 	ChangeSame     = "same"             // in Report.Calls only

@@ -94,7 +94,11 @@ func TestOutcomes(t *testing.T) {
 			return func(ctx context.Context, _ *Run) (Result, error) { cancel(); return Result{}, ctx.Err() }
 		}, OutcomeAbortBeforeStart, nil, &RecordedError{Name: "AbortError", Message: "context canceled"}},
 		{"abort after start", func(cancel func()) Child {
-			return func(ctx context.Context, run *Run) (Result, error) { run.Started(); cancel(); return Result{}, ctx.Err() }
+			return func(ctx context.Context, run *Run) (Result, error) {
+				run.Started()
+				cancel()
+				return Result{}, ctx.Err()
+			}
 		}, OutcomeAbortAfterStart, &Result{Output: json.RawMessage("[]"), StopReason: "aborted"}, nil},
 		{"dispose", func(func()) Child {
 			return func(_ context.Context, run *Run) (Result, error) { run.Started(); return Result{}, ErrDisposed }
