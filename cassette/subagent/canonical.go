@@ -6,24 +6,19 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"sort"
+
+	"github.com/acpsnap/acpsnap/cassette"
+	"github.com/acpsnap/acpsnap/internal/jsonl"
 )
 
-// canonical returns the canonical JSON of v: object keys sorted, no
-// insignificant space, numbers kept as their literal text (lossless), no
-// HTML escaping. Array order is kept.
+// canonical returns the protocol's canonical JSON of v (cassette.Canonical:
+// keys sorted, numbers as written, array order kept).
 func canonical(v any) ([]byte, error) {
 	raw, err := marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	tree, err := decodeTree(raw)
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	writeCanonical(&buf, tree)
-	return buf.Bytes(), nil
+	return cassette.Canonical(raw)
 }
 
 // fingerprint is "sha256:" + the hex SHA-256 of v's canonical JSON.
@@ -40,75 +35,26 @@ func digest(b []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// marshal encodes v without HTML escaping.
+// marshal encodes v without HTML escaping (a json.RawMessage as is).
 func marshal(v any) ([]byte, error) {
 	if raw, ok := v.(json.RawMessage); ok {
 		return raw, nil
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return jsonl.Value(v)
 }
 
-// decodeTree decodes raw into maps, slices, strings, bools, nil and
-// json.Number.
-func decodeTree(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("invalid JSON: %w", err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("invalid JSON: more than one value")
-	}
-	return v, nil
-}
-
-func writeCanonical(buf *bytes.Buffer, v any) {
-	switch t := v.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		buf.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			writeCanonical(buf, k)
-			buf.WriteByte(':')
-			writeCanonical(buf, t[k])
-		}
-		buf.WriteByte('}')
-	case []any:
-		buf.WriteByte('[')
-		for i, e := range t {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			writeCanonical(buf, e)
-		}
-		buf.WriteByte(']')
-	case json.Number:
-		buf.WriteString(t.String())
-	default:
-		b, _ := marshal(t) // strings, bools and nil cannot fail
-		buf.Write(b)
-	}
-}
-
-// toTree converts v (any JSON-encodable value) to the decoded tree form.
+// toTree converts v (any JSON-encodable value) to maps, slices, strings,
+// bools, nil and json.Number, for redaction and message normalization.
 func toTree(v any) (any, error) {
 	raw, err := marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	return decodeTree(raw)
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var tree any
+	if err := dec.Decode(&tree); err != nil {
+		return nil, fmt.Errorf("invalid JSON: %w", err)
+	}
+	return tree, nil
 }

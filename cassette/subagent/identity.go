@@ -1,7 +1,6 @@
 package subagent
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -209,14 +208,6 @@ func (n *renumber) object(m map[string]any, inToolCalls bool) map[string]any {
 		}
 	}
 	return out
-}
-
-// jsonValue is v re-encoded as a raw JSON value (nil stays nil).
-func jsonValue(v any) (json.RawMessage, error) {
-	if v == nil {
-		return nil, nil
-	}
-	return canonical(v)
 }
 
 // identity is a call's place and fingerprints.
