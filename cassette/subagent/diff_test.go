@@ -105,3 +105,23 @@ func TestDiffAmbiguousGroup(t *testing.T) {
 		t.Errorf("comparable %v, reasons %v: want not comparable on both sides", r.Comparable, r.NotComparable)
 	}
 }
+
+// The same request whose context inheritance changed is not aligned by
+// guess.
+func TestDiffInheritanceChanged(t *testing.T) {
+	record1 := func(inherits bool) *Cassette {
+		path := cassettePath(t)
+		p := rootParent()
+		p.InheritsContext = inherits
+		record(t, path, Options{}, func(r *Recorder) { call(t, r, p, req("a", "p"), returns(textResult("x"))) })
+		c, err := Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	r := Diff(record1(false), record1(true))
+	if r.Comparable || len(r.NotComparable) != 1 || !strings.Contains(r.NotComparable[0], "context inheritance") {
+		t.Errorf("comparable %v, reasons %v: want not comparable for the inheritance change", r.Comparable, r.NotComparable)
+	}
+}
