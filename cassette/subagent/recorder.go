@@ -97,11 +97,14 @@ func (r *Recorder) seed(its []Interaction) {
 // aborted result, as replay will. A parent path that is neither the root
 // nor an admitted call's Key is refused before child runs.
 func (r *Recorder) Call(ctx context.Context, parent Parent, req Request, child Child) (Result, error) {
+	if child == nil {
+		return Result{}, errors.New("subagent cassette: record: nil child")
+	}
 	id, err := identify(parent, req)
 	if err != nil {
 		return Result{}, err
 	}
-	it, run, err := r.admit(id, req)
+	it, run, err := r.admit(id)
 	if err != nil {
 		return Result{}, err
 	}
@@ -119,7 +122,7 @@ func (r *Recorder) Call(ctx context.Context, parent Parent, req Request, child C
 	return res, cerr
 }
 
-func (r *Recorder) admit(id identity, req Request) (*Interaction, *Run, error) {
+func (r *Recorder) admit(id identity) (*Interaction, *Run, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch {

@@ -23,8 +23,8 @@ different or not safely comparable, 1 usage, read or format error.
 // may come before, between or after the two files.
 func cassetteDiff(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("acpsnap cassette diff", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, cassetteDiffUsage) }
+	fs.SetOutput(io.Discard) // the errors are printed once, below
+	fs.Usage = func() {}
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	showCalls := fs.Bool("show-calls", false, "list every aligned call, the same ones too")
 	files, err := interleaved(fs, args)
@@ -32,6 +32,7 @@ func cassetteDiff(args []string, stdout, stderr io.Writer) int {
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintf(stderr, "acpsnap cassette diff: %v\n", err)
 		}
+		fmt.Fprint(stderr, cassetteDiffUsage)
 		return 1
 	}
 	if len(files) != 2 {
