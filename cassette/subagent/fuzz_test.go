@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // FuzzParse feeds the loader damaged cassettes: it never panics, and what
@@ -31,6 +33,11 @@ func FuzzParse(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(seed)
+	if ar, err := txtar.ParseFile("../../testdata/cassette-diff.txtar"); err == nil {
+		for _, file := range ar.Files {
+			f.Add(file.Data) // the committed cassettes of the CLI script
+		}
+	}
 	f.Add(seed[:len(seed)/2])
 	f.Add([]byte("{}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {

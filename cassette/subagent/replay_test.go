@@ -310,3 +310,38 @@ func TestCloseWhileRunning(t *testing.T) {
 		t.Error("a recording closed mid-call was published")
 	}
 }
+
+// Concurrent replayed calls each get their own outcome (run with -race).
+func TestConcurrentReplay(t *testing.T) {
+	path := cassettePath(t)
+	const n = 8
+	labels := make([]string, n)
+	record(t, path, Options{}, func(r *Recorder) {
+		var wg sync.WaitGroup
+		for i := range n {
+			labels[i] = string(rune('a' + i))
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				call(t, r, rootParent(), req(labels[i], "p"), returns(textResult(labels[i])))
+			}()
+		}
+		wg.Wait()
+	})
+	p := replay(t, path, Options{})
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := p.Call(context.Background(), rootParent(), req(labels[i], "p"), nil)
+			if err != nil || string(res.Output) != string(textResult(labels[i]).Output) {
+				t.Errorf("%s: %s %v", labels[i], res.Output, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := p.Close(); err != nil {
+		t.Error(err)
+	}
+}
