@@ -29,8 +29,8 @@ type Report struct {
 	// Changes are the differing calls: removed ones in a's admission
 	// order, then changed ones likewise, then added ones in b's.
 	Changes []Call `json:"changes,omitempty"`
-	// Calls is every aligned call, the same ones included, in the order
-	// of Changes (for -show-calls).
+	// Calls is every aligned call: Changes, then the same ones in a's
+	// admission order (for -show-calls).
 	Calls []Call `json:"calls"`
 }
 

@@ -152,3 +152,32 @@ func stats(policy json.RawMessage, frames []cassette.Frame) []cassette.Stat {
 	}
 	return []cassette.Stat{{Name: "interactions", Value: len(its)}, {Name: "root calls", Value: roots}, {Name: "occurrence groups", Value: len(groups)}}
 }
+
+// Summary is one interaction's metadata, for listings such as inspect
+// -show-calls: no prompt, result or error text, and the stop reason only
+// as its bucket.
+type Summary struct {
+	Admission          int    `json:"admission"`
+	Key                string `json:"key"`
+	Parent             string `json:"parent"`
+	Occurrence         int    `json:"occurrence"`
+	ContextFingerprint string `json:"contextFingerprint"`
+	RequestFingerprint string `json:"requestFingerprint"`
+	Outcome            string `json:"outcome"` // kind, with the stop bucket for a result: "result/completed"
+	StartMillis        int64  `json:"startMillis"`
+	DurationMillis     int64  `json:"durationMillis"`
+	Redacted           bool   `json:"redacted"`
+}
+
+// Summaries lists the cassette's interactions in admission order.
+func (c *Cassette) Summaries() []Summary {
+	out := make([]Summary, len(c.Interactions))
+	for i := range c.Interactions {
+		it := &c.Interactions[i]
+		out[i] = Summary{Admission: it.Admission, Key: it.Key, Parent: it.Parent, Occurrence: it.Occurrence,
+			ContextFingerprint: it.ContextFingerprint, RequestFingerprint: it.RequestFingerprint,
+			Outcome: summary(it.Outcome), StartMillis: it.Outcome.StartMillis, DurationMillis: it.Outcome.DurationMillis,
+			Redacted: it.Redacted}
+	}
+	return out
+}

@@ -6,6 +6,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/acpsnap/acpsnap/cassette"
 )
@@ -137,4 +140,28 @@ func TestLoadRefusesRemovedSuffix(t *testing.T) {
 	}
 	_, err := Load(path)
 	wantErr(t, err, "missing complete trailer")
+}
+
+func TestSummaries(t *testing.T) {
+	path := cassettePath(t)
+	record(t, path, Options{Now: newClock(time.Millisecond).now}, func(r *Recorder) {
+		call(t, r, rootParent(), req("a", "secret prompt"), returns(textResult("secret result")))
+		r.Call(context.Background(), rootParent(), req("b", "p"), failing("secret error"))
+	})
+	c, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Summaries()
+	got := []string{s[0].Outcome, s[1].Outcome}
+	if diff := cmp.Diff([]string{"result/completed", "start-error"}, got); diff != "" {
+		t.Errorf("outcomes (-want +got):\n%s", diff)
+	}
+	if s[0].StartMillis != 1 || s[0].DurationMillis != 2 || s[1].StartMillis != -1 {
+		t.Errorf("timing %+v", s)
+	}
+	b, _ := json.Marshal(s)
+	if strings.Contains(string(b), "secret") {
+		t.Errorf("a summary carries a body: %s", b)
+	}
 }
