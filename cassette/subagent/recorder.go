@@ -112,14 +112,21 @@ func (r *Recorder) Call(ctx context.Context, parent Parent, req Request, child C
 	res, cerr := child(ctx, run)
 	end := r.s.now()
 	it.Outcome = outcomeOf(ctx, run.startedAt(), t0, end, res, cerr)
-	if err := r.finish(it, req); err != nil {
+	live, err := r.finish(it, req)
+	if err != nil {
 		return Result{}, err
 	}
 	switch it.Outcome.Kind {
+	case OutcomeResult:
+		return live, nil // canonical, as replay serves it, but not redacted
 	case OutcomeAbortAfterStart, OutcomeDispose:
 		return abortedResult(), nil
 	}
-	return res, cerr
+	if cerr == nil { // a child that returned without starting or failing
+		e := *it.Outcome.Error
+		return Result{}, &e
+	}
+	return Result{}, cerr
 }
 
 func (r *Recorder) admit(id identity) (*Interaction, *Run, error) {
@@ -185,14 +192,15 @@ func errOr(err error) error {
 
 func millis(d time.Duration) int64 { return max(d.Milliseconds(), 0) }
 
-// finish redacts and writes the interaction.
-func (r *Recorder) finish(it *Interaction, req Request) error {
-	err := r.store(it, req)
+// finish redacts and writes the interaction; it returns the result with
+// its output in canonical form, unredacted.
+func (r *Recorder) finish(it *Interaction, req Request) (Result, error) {
+	live, err := r.store(it, req)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.inflight--
 	if r.err != nil {
-		return r.err
+		return Result{}, r.err
 	}
 	if err == nil {
 		err = r.tape.Append(FrameInteraction, it)
@@ -203,7 +211,7 @@ func (r *Recorder) finish(it *Interaction, req Request) error {
 			r.err = err // a call missing from the tape: nothing is published
 		}
 	}
-	return err
+	return live, err
 }
 
 // Close waits for nothing: a call still running makes it fail and keeps

@@ -345,3 +345,25 @@ func TestConcurrentReplay(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// Record hands the parent what replay will: the output in canonical form,
+// and an error for a child that returned without ever starting.
+func TestRecordYieldsWhatReplayServes(t *testing.T) {
+	path := cassettePath(t)
+	var recorded Result
+	var silentErr error
+	record(t, path, Options{}, func(r *Recorder) {
+		recorded = call(t, r, rootParent(), req("x", "p"), returns(Result{Output: json.RawMessage(`{ "b": 1, "a": [2, 1.50] }`), StopReason: "end_turn"}))
+		_, silentErr = r.Call(context.Background(), rootParent(), req("y", "p"), func(context.Context, *Run) (Result, error) { return Result{}, nil })
+	})
+	if want := `{"a":[2,1.50],"b":1}`; string(recorded.Output) != want {
+		t.Errorf("record yielded %s, want %s", recorded.Output, want)
+	}
+	wantErr(t, silentErr, "the child returned without starting")
+	p := replay(t, path, Options{})
+	if got := call(t, p, rootParent(), req("x", "p"), nil); string(got.Output) != string(recorded.Output) {
+		t.Errorf("replay served %s, record yielded %s", got.Output, recorded.Output)
+	}
+	_, err := p.Call(context.Background(), rootParent(), req("y", "p"), nil)
+	wantErr(t, err, "the child returned without starting")
+}

@@ -6,8 +6,9 @@ import (
 )
 
 // store fills the interaction's stored request and redacts its outcome;
-// the fingerprints were taken before, from the unredacted values.
-func (r *Recorder) store(it *Interaction, req Request) error {
+// the fingerprints were taken before, from the unredacted values. It
+// returns the unredacted result with its output in canonical form.
+func (r *Recorder) store(it *Interaction, req Request) (Result, error) {
 	sr := StoredRequest{Storage: r.s.storage, PromptBytes: len(req.Prompt), ToolFilter: req.ToolFilter,
 		HasOptions: req.Options != nil, HasOutputSchema: req.OutputSchema != nil}
 	if r.s.storage == StorageFull {
@@ -15,19 +16,27 @@ func (r *Recorder) store(it *Interaction, req Request) error {
 		sr.Prompt = &prompt
 		var err error
 		if sr.Options, _, err = r.redactJSON(req.Options); err != nil {
-			return fmt.Errorf("request options: %w", err)
+			return Result{}, fmt.Errorf("request options: %w", err)
 		}
 		if sr.OutputSchema, _, err = r.redactJSON(req.OutputSchema); err != nil {
-			return fmt.Errorf("request output schema: %w", err)
+			return Result{}, fmt.Errorf("request output schema: %w", err)
 		}
 	}
 	it.Request = sr
+	var live Result
+	if res := it.Outcome.Result; res != nil {
+		out, err := canonical(res.Output)
+		if err != nil {
+			return Result{}, fmt.Errorf("result output: %w", err)
+		}
+		live = Result{Output: out, StopReason: res.StopReason}
+	}
 	changed, err := r.redactOutcome(&it.Outcome)
 	if err != nil {
-		return fmt.Errorf("outcome: %w", err)
+		return Result{}, fmt.Errorf("outcome: %w", err)
 	}
 	it.Redacted = changed
-	return nil
+	return live, nil
 }
 
 func (r *Recorder) redactOutcome(o *Outcome) (bool, error) {
