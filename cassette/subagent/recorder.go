@@ -92,9 +92,10 @@ func (r *Recorder) seed(its []Interaction) {
 }
 
 // Call admits the call (its occurrence and Key are fixed now, in start
-// order), runs child and records its outcome. It returns what the child
-// returned, except that an abort after the start or a dispose yields the
-// aborted result, as replay will. A parent path that is neither the root
+// order), runs child and records its outcome. It returns what replay
+// will serve, unredacted: the result with its output in canonical form,
+// the child's error, or the aborted result after an abort after the start
+// or a dispose. A parent path that is neither the root
 // nor an admitted call's Key is refused before child runs.
 func (r *Recorder) Call(ctx context.Context, parent Parent, req Request, child Child) (Result, error) {
 	if child == nil {
