@@ -98,8 +98,8 @@ func TestCassetteDiffExitCodes(t *testing.T) {
 			if c.stderr != "" && !strings.Contains(errs, c.stderr) {
 				t.Errorf("stderr lacks %q:\n%s", c.stderr, errs)
 			}
-			if strings.Contains(out+errs, "secret") {
-				t.Errorf("a prompt or result reached the output:\n%s%s", out, errs)
+			if strings.Contains(out+errs, "secret") || strings.Contains(out+errs, "end_turn") {
+				t.Errorf("a prompt, a result or a raw stop reason reached the output:\n%s%s", out, errs)
 			}
 			if strings.Contains(out+errs, string(filepath.Separator)+"TestCassetteDiff") {
 				t.Errorf("an absolute path reached the output:\n%s%s", out, errs)
