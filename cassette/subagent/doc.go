@@ -73,7 +73,7 @@
 //
 // # Options
 //
-// Options is closed; Validate reports the first bad value, and Record and
+// Options is closed; Validate reports bad values, and Record and
 // Replay refuse to start with one.
 //
 //	option               mode    default   meaning
