@@ -9,18 +9,22 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/cassette"
+	"github.com/acpsnap/acpsnap/cassette/subagent"
 	"github.com/acpsnap/acpsnap/cassette/tool"
 )
 
 // cassetteKinds are the cassette kinds verify and inspect know; a new kind
 // (the subagent cassette) adds its Kind here.
-var cassetteKinds = []cassette.Kind{tool.Kind()}
+var cassetteKinds = []cassette.Kind{tool.Kind(), subagent.Kind()}
 
 const cassetteUsage = `usage: acpsnap cassette <command> FILE
 
 commands:
   verify FILE           check a cassette's integrity (exit 0 valid, 1 invalid)
   inspect FILE [-json]  show its metadata: version, kind, frame counts, integrity, calls (never bodies)
+  diff A B [-json] [-show-calls]
+                        compare two subagent cassettes (exit 0 equivalent, 2 different or
+                        not safely comparable, 1 usage, read or format error)
 `
 
 // cassetteCmd runs "acpsnap cassette …" and returns the exit code: 0 valid,
@@ -35,6 +39,8 @@ func (e *env) cassetteCmd(args []string) int {
 		return e.cassetteVerify(rest)
 	case "inspect":
 		return e.cassetteInspect(rest)
+	case "diff":
+		return cassetteDiff(rest, e.stdout, e.stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(e.stdout, cassetteUsage)
 		return ExitOK
