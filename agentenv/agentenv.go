@@ -15,6 +15,11 @@
 //	ACPSNAP_FIXTURE           replay source of the primary session (when the scenario has one)
 //	ACPSNAP_FIXTURE_CHILDREN  replay sources of child sessions, a path list (when any)
 //	ACPSNAP_OVERRIDE          replay.override.json (when the scenario has one)
+//	ACPSNAP_TOOL_CASSETTE     the tool cassette: read in replay, written in record
+//	                          (when the scenario selects tools; docs/cassettes.md)
+//	ACPSNAP_TOOL_INCLUDE      the selected tools, a JSON array of names and globs
+//	ACPSNAP_SUBAGENT_CASSETTE the subagent cassette: read in replay, written in record
+//	ACPSNAP_SUBAGENT_OPTIONS  the subagent cassette's options, a JSON object
 //
 // Besides these the agent sees PATH and LANG from the harness's own
 // environment, TZ=UTC, a private HOME and TMPDIR, the manifest's env, and
@@ -24,6 +29,7 @@ package agentenv
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -43,6 +49,11 @@ const (
 	FixtureVar         = Prefix + "FIXTURE"
 	FixtureChildrenVar = Prefix + "FIXTURE_CHILDREN"
 	OverrideVar        = Prefix + "OVERRIDE"
+
+	ToolCassetteVar     = Prefix + "TOOL_CASSETTE"
+	ToolIncludeVar      = Prefix + "TOOL_INCLUDE"
+	SubagentCassetteVar = Prefix + "SUBAGENT_CASSETTE"
+	SubagentOptionsVar  = Prefix + "SUBAGENT_OPTIONS"
 )
 
 // Modes.
@@ -59,6 +70,11 @@ type Agent struct {
 	Fixture         string   // "": no primary replay source
 	FixtureChildren []string // nil: none
 	Override        string   // "": none
+
+	ToolCassette     string          // "": no tool cassette
+	ToolInclude      json.RawMessage // the selected tools (a JSON array); nil: none
+	SubagentCassette string          // "": no subagent cassette
+	SubagentOptions  json.RawMessage // a JSON object; nil: the defaults
 }
 
 // Load reads the contract with getenv (os.Getenv in an agent's main). An
@@ -70,6 +86,15 @@ func Load(getenv func(string) string) (Agent, error) {
 		Permission:  getenv(PermissionVar),
 		Fixture:     getenv(FixtureVar),
 		Override:    getenv(OverrideVar),
+
+		ToolCassette:     getenv(ToolCassetteVar),
+		SubagentCassette: getenv(SubagentCassetteVar),
+	}
+	if v := getenv(ToolIncludeVar); v != "" {
+		a.ToolInclude = json.RawMessage(v)
+	}
+	if v := getenv(SubagentOptionsVar); v != "" {
+		a.SubagentOptions = json.RawMessage(v)
 	}
 	if l := getenv(FixtureChildrenVar); l != "" {
 		a.FixtureChildren = filepath.SplitList(l)
@@ -81,22 +106,32 @@ func Load(getenv func(string) string) (Agent, error) {
 		return a, fmt.Errorf("agentenv: %s=%q: want auto, ask or unset", PermissionVar, a.Permission)
 	case a.Mode == Replay && a.Fixture == "":
 		return a, fmt.Errorf("agentenv: %s=%s but no %s", ModeVar, Replay, FixtureVar)
+	case a.ToolInclude != nil && !json.Valid(a.ToolInclude):
+		return a, fmt.Errorf("agentenv: %s is not JSON", ToolIncludeVar)
+	case a.SubagentOptions != nil && !json.Valid(a.SubagentOptions):
+		return a, fmt.Errorf("agentenv: %s is not JSON", SubagentOptionsVar)
 	}
 	return a, nil
 }
 
 // Harness is what the harness gives one agent run.
 type Harness struct {
-	Mode            string            // Replay or Record; "": Replay
-	SessionsDir     string            // required
-	Permission      string            // "": auto
-	Fixture         string            // "": none
-	FixtureChildren []string          // nil: none
-	Override        string            // "": none
-	Home, TmpDir    string            // the run's private HOME and TMPDIR; required
-	Env             map[string]string // the scenario's extra variables; nil: none
-	Secrets         map[string]string // passed in Record mode only; nil: none
-	From            []string          // where PATH and LANG come from; nil: os.Environ()
+	Mode            string   // Replay or Record; "": Replay
+	SessionsDir     string   // required
+	Permission      string   // "": auto
+	Fixture         string   // "": none
+	FixtureChildren []string // nil: none
+	Override        string   // "": none
+	Home, TmpDir    string   // the run's private HOME and TMPDIR; required
+
+	ToolCassette     string          // "": none
+	ToolInclude      json.RawMessage // with ToolCassette
+	SubagentCassette string          // "": none
+	SubagentOptions  json.RawMessage // with SubagentCassette; nil: the defaults
+
+	Env     map[string]string // the scenario's extra variables; nil: none
+	Secrets map[string]string // passed in Record mode only; nil: none
+	From    []string          // where PATH and LANG come from; nil: os.Environ()
 }
 
 // Environ is the agent's whole environment, in a stable order: PATH and
@@ -125,6 +160,15 @@ func (h Harness) Environ() []string {
 	}
 	if h.Override != "" {
 		env = append(env, OverrideVar+"="+h.Override)
+	}
+	if h.ToolCassette != "" {
+		env = append(env, ToolCassetteVar+"="+h.ToolCassette, ToolIncludeVar+"="+string(h.ToolInclude))
+	}
+	if h.SubagentCassette != "" {
+		env = append(env, SubagentCassetteVar+"="+h.SubagentCassette)
+		if h.SubagentOptions != nil {
+			env = append(env, SubagentOptionsVar+"="+string(h.SubagentOptions))
+		}
 	}
 	if mode == Record {
 		env = append(env, sorted(h.Secrets)...)

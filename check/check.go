@@ -195,6 +195,9 @@ func (o Outcome) write(dir string, got *scenario.Transcript, mode Mode) Outcome 
 		for i, l := range got.Logs {
 			files[scenario.LogName(i)] = l
 		}
+		for name, b := range got.Raw {
+			files[name] = b
+		}
 	}
 	wrote, err := writeFixture(dir, files, mode != Update)
 	if err != nil {

@@ -27,5 +27,9 @@ func normalizeLive(res *harness.Result) (*scenario.Transcript, error) {
 	for _, l := range res.Stdout {
 		stdout = append(append(stdout, l...), '\n')
 	}
-	return scenario.NormalizeSide(c, stdout, logs, "live stdout", names)
+	t, err := scenario.NormalizeSide(c, stdout, logs, "live stdout", names)
+	if t != nil {
+		t.Raw = res.Cassettes
+	}
+	return t, err
 }

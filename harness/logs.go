@@ -3,12 +3,15 @@ package harness
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 
 	"github.com/acpsnap/acpsnap/agentenv"
+	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
@@ -182,4 +185,26 @@ func checkReport(r *agentenv.Report, logs int) error {
 		msg += "\n\t" + p
 	}
 	return fmt.Errorf("%s", msg)
+}
+
+// harvestCassettes reads the cassettes a recording agent published in the
+// sessions folder (a .partial left behind means a recording that did not
+// finish: an error).
+func harvestCassettes(sessions string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for _, name := range []string{scenario.ToolCassetteFile, scenario.SubagentCassetteFile} {
+		p := filepath.Join(sessions, name)
+		if exists(p + ".partial") {
+			return nil, fmt.Errorf("the agent left %s.partial: a cassette recording that never completed", name)
+		}
+		b, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("harvest %s: %w", name, err)
+		}
+		out[name] = b
+	}
+	return out, nil
 }

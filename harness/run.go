@@ -3,6 +3,7 @@ package harness
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -41,18 +42,19 @@ type Config struct {
 // exist (normalize.Aliases), so a real-path spelling behind a symbolic
 // link (a TMPDIR that is a link) is known.
 type Result struct {
-	Stdout      [][]byte         // every raw stdout line, in wire order, without "\n"
-	Logs        []Log            // session logs: primary first, then by createdAt, then id
-	Stderr      string           // the agent's stderr (its last MiB)
-	Steps       []StepTiming     // one per step run, the failed one included
-	Report      *agentenv.Report // the agent's replay-report.json; nil: none
-	Cwd         string           // the scenario cwd the agent ran in
-	CwdAliases  []string         // other spellings of Cwd (real path, /private variants)
-	Home        string           // the agent's private HOME (Root/home)
-	HomeAliases []string         // other spellings of Home
-	Root        string           // the run's private root folder, <TempDir>/acpsnap-<nonce>, holding Cwd and Home
-	RootAliases []string         // other spellings of Root
-	Duration    time.Duration    // agent start to harvest
+	Stdout      [][]byte          // every raw stdout line, in wire order, without "\n"
+	Logs        []Log             // session logs: primary first, then by createdAt, then id
+	Stderr      string            // the agent's stderr (its last MiB)
+	Steps       []StepTiming      // one per step run, the failed one included
+	Report      *agentenv.Report  // the agent's replay-report.json; nil: none
+	Cwd         string            // the scenario cwd the agent ran in
+	CwdAliases  []string          // other spellings of Cwd (real path, /private variants)
+	Home        string            // the agent's private HOME (Root/home)
+	HomeAliases []string          // other spellings of Home
+	Root        string            // the run's private root folder, <TempDir>/acpsnap-<nonce>, holding Cwd and Home
+	RootAliases []string          // other spellings of Root
+	Duration    time.Duration     // agent start to harvest
+	Cassettes   map[string][]byte // record mode: the cassettes the agent wrote, by file name
 }
 
 // StepTiming is how long one step took.
@@ -236,6 +238,12 @@ func (r *run) collect(res *Result) []error {
 	if err != nil {
 		errs = append(errs, err)
 	}
+	if r.cfg.Mode == "record" {
+		res.Cassettes, err = harvestCassettes(r.roots.sessions)
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
 	rep, err := readReport(r.roots.sessions)
 	res.Report = rep
 	if err == nil && r.cfg.Mode == "replay" {
@@ -260,7 +268,25 @@ func agentEnv(cfg Config, m *scenario.Manifest, rts *roots) []string {
 	if f := filepath.Join(cfg.Dir, scenario.OverrideFile); exists(f) {
 		h.Override = f
 	}
+	if m.Tools != nil {
+		h.ToolCassette = cassettePath(cfg, rts, scenario.ToolCassetteFile)
+		h.ToolInclude, _ = json.Marshal(m.Tools.Include)
+	}
+	if m.Subagents != nil {
+		h.SubagentCassette = cassettePath(cfg, rts, scenario.SubagentCassetteFile)
+		h.SubagentOptions, _ = json.Marshal(m.Subagents.Cassette)
+	}
 	return h.Environ()
+}
+
+// cassettePath is where the agent finds a cassette: the scenario's own in
+// replay, a fresh file in the sessions folder in record (harvested into
+// Result.Cassettes).
+func cassettePath(cfg Config, rts *roots, name string) string {
+	if cfg.Mode == "record" {
+		return filepath.Join(rts.sessions, name)
+	}
+	return filepath.Join(cfg.Dir, name)
 }
 
 // terminalEnv is the agent's environment without what a terminal's output

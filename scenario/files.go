@@ -18,6 +18,12 @@ const (
 	SessionFile  = "session.jsonl"
 	OverrideFile = "replay.override.json"
 	WorkspaceDir = "workspace"
+
+	// The cassettes (docs/cassettes.md): present exactly when the manifest
+	// selects tools (tools.include) or asks for a subagent cassette
+	// (subagents.cassette).
+	ToolCassetteFile     = "tools.cassette.jsonl"
+	SubagentCassetteFile = "subagents.cassette.jsonl"
 )
 
 // ChildFile is the name of the n-th child (subagent) log, n ≥ 1.

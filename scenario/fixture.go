@@ -15,6 +15,10 @@ import (
 type Transcript struct {
 	Stdout []byte
 	Logs   [][]byte
+	// Raw are files kept exactly as the run produced them, by file name:
+	// the cassettes of a recording, whose hash chain normalization would
+	// break. nil: none.
+	Raw map[string][]byte
 }
 
 // Fixture is a scenario's committed transcript as raw bytes, with the path

@@ -8,6 +8,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/cassette"
+	"github.com/acpsnap/acpsnap/cassette/subagent"
+	"github.com/acpsnap/acpsnap/cassette/tool"
 	"github.com/acpsnap/acpsnap/internal/textdiff"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/sessionlog"
@@ -102,6 +105,7 @@ func checkFiles(dir string, m *Manifest, unrecorded bool) []Violation {
 		switch name := e.Name(); {
 		case name == WorkspaceDir && e.IsDir():
 		case !e.IsDir() && (name == ManifestFile || name == InputFile || name == StdoutFile || name == SessionFile || name == OverrideFile):
+		case !e.IsDir() && (name == ToolCassetteFile || name == SubagentCassetteFile):
 		case !e.IsDir() && ChildIndex(name) > 0:
 			children = append(children, ChildIndex(name))
 		default:
@@ -115,6 +119,7 @@ func checkFiles(dir string, m *Manifest, unrecorded bool) []Violation {
 			break
 		}
 	}
+	vs = append(vs, checkCassettes(dir, m, unrecorded)...)
 	hasOverride := exists(filepath.Join(dir, OverrideFile))
 	if m != nil && m.Replay.Override != hasOverride {
 		vs = append(vs, Violation{filepath.Join(dir, OverrideFile), fmt.Sprintf("present=%v but snapshot.yml says replay.override: %v", hasOverride, m.Replay.Override)})
@@ -157,6 +162,36 @@ func checkLogs(dir string, rewritten bool) []Violation {
 	}
 	if _, err := llmreplay.Load(cfg); err != nil {
 		vs = append(vs, Violation{dir, "replay script: " + err.Error()})
+	}
+	return vs
+}
+
+// checkCassettes: a cassette is present exactly when the manifest asks for
+// it (tools.include, subagents.cassette), and it verifies.
+func checkCassettes(dir string, m *Manifest, unrecorded bool) []Violation {
+	if m == nil {
+		return nil
+	}
+	var vs []Violation
+	for _, c := range []struct {
+		file, key string
+		want      bool
+		kind      cassette.Kind
+	}{
+		{ToolCassetteFile, "tools.include", m.Tools != nil, tool.Kind()},
+		{SubagentCassetteFile, "subagents.cassette", m.Subagents != nil, subagent.Kind()},
+	} {
+		p := filepath.Join(dir, c.file)
+		switch has := exists(p); {
+		case has && !c.want:
+			vs = append(vs, Violation{p, fmt.Sprintf("present but snapshot.yml has no %s", c.key)})
+		case !has && c.want && !unrecorded:
+			vs = append(vs, Violation{p, fmt.Sprintf("required file is missing (snapshot.yml has %s; record the scenario)", c.key)})
+		case has:
+			if _, err := cassette.ReadFile(p, c.kind); err != nil {
+				vs = append(vs, Violation{p, err.Error()})
+			}
+		}
 	}
 	return vs
 }

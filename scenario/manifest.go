@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/agentenv"
+	"github.com/acpsnap/acpsnap/cassette/subagent"
+	"github.com/acpsnap/acpsnap/cassette/tool"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -32,6 +34,16 @@ type Manifest struct {
 	} `yaml:"agent,omitempty"`
 	Scrub    []ScrubRule `yaml:"scrub,omitempty"`    // applied after the corpus's scrub rules
 	Floating []string    `yaml:"floating,omitempty"` // added to the corpus's floating kinds
+	// Tools selects tool calls for the tool cassette (tools.cassette.jsonl);
+	// nil: no tool cassette.
+	Tools *struct {
+		Include []string `yaml:"include"`
+	} `yaml:"tools,omitempty"`
+	// Subagents asks for the subagent cassette (subagents.cassette.jsonl)
+	// with these options; nil: children run against their own logs.
+	Subagents *struct {
+		Cassette subagent.Options `yaml:"cassette"`
+	} `yaml:"subagents,omitempty"`
 }
 
 var (
@@ -107,6 +119,16 @@ func (m *Manifest) validate(folder string) (key, msg string) {
 	}
 	if key, msg := compileScrub("scrub", m.Scrub); msg != "" {
 		return key, msg
+	}
+	if m.Tools != nil {
+		if _, err := tool.NewInclude(m.Tools.Include); err != nil {
+			return "tools.include", fmt.Sprintf("tools.include: %v", err)
+		}
+	}
+	if m.Subagents != nil {
+		if err := m.Subagents.Cassette.Validate(); err != nil {
+			return "subagents.cassette", fmt.Sprintf("subagents.cassette: %v", err)
+		}
 	}
 	return checkFloating("floating", m.Floating)
 }
