@@ -52,6 +52,9 @@ type Config struct {
 	// (`acpsnap new -model` records against a scripted model); false: only
 	// recording: live scenarios.
 	AllRecordings bool
+	// Corpus is the corpus configuration (acpsnap.yml); nil: the default
+	// (native, no extra rules).
+	Corpus *scenario.Corpus
 	// Grace is the harness's shutdown grace (harness.Config.Grace); 0: its default.
 	Grace time.Duration
 	// Keep keeps the private roots of a failed run (harness.Config.Keep).
@@ -106,7 +109,9 @@ func Check(ctx context.Context, dir string, cfg Config) Outcome {
 	if err != nil {
 		return o.fail(err)
 	}
-	return o.compare(dir, got, cfg.Mode)
+	r := rulesFor(cfg.Corpus, m)
+	r.apply(got)
+	return o.compare(dir, got, cfg.Mode, r)
 }
 
 func (o Outcome) fail(err error) Outcome {
@@ -128,12 +133,13 @@ func skipReason(m *scenario.Manifest, mode Mode, allRecordings bool) string {
 // compare diffs the live transcript against the fixture and writes what the
 // mode allows. A scenario with no fixture yet (scaffolded by `new`) compares
 // against empty files in Record mode.
-func (o Outcome) compare(dir string, got *scenario.Transcript, mode Mode) Outcome {
+func (o Outcome) compare(dir string, got *scenario.Transcript, mode Mode, r rules) Outcome {
 	want, stale := &scenario.Transcript{}, Mode("")
 	if f, err := scenario.ReadFixture(dir); err == nil {
 		if want, err = f.Normalize(); err != nil {
 			return o.fail(err)
 		}
+		r.apply(want)
 		stale = staleMode(f, want)
 	} else if mode != Record {
 		return o.fail(err)

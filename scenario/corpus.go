@@ -256,3 +256,9 @@ func child(n *yaml.Node, part string) *yaml.Node {
 	}
 	return nil
 }
+
+// NewScrubRule is a rule from a compiled pattern (for callers that build
+// rules in code).
+func NewScrubRule(re *regexp.Regexp, replace string) ScrubRule {
+	return ScrubRule{Pattern: re.String(), Replace: replace, re: re}
+}
