@@ -93,7 +93,7 @@ func (e *env) recordNew(sdir string, f *newFlags, model llmreplay.ServerConfig) 
 	if _, err := os.Stat(filepath.Join(sdir, scenario.SessionFile)); err == nil {
 		return e.exit(usagef("new: %s is already recorded; use 'acpsnap refresh' or 'acpsnap record'", sdir))
 	}
-	agent, err := e.agentCommand(f.agent)
+	agent, err := e.agentCommand(f.agent, nil)
 	if err != nil {
 		return e.exit(err)
 	}

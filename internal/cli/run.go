@@ -178,7 +178,12 @@ func (e *env) runConfig(cmd string, f *runFlags) (*check.RunConfig, error) {
 		}
 		rc.Selection.Shard, rc.Selection.Shards = k, n
 	}
-	agent, err := e.agentCommand(f.agent)
+	corpus, err := scenario.LoadCorpus(f.dir)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	rc.Corpus = corpus
+	agent, err := e.agentCommand(f.agent, corpus)
 	if err != nil {
 		return nil, err
 	}
@@ -199,14 +204,18 @@ func (e *env) unrecorded(rc *check.RunConfig) func(string) bool {
 	return rc.Selection.Match
 }
 
-// agentCommand is -agent split into words, or this binary's agent command.
-func (e *env) agentCommand(flagValue string) ([]string, error) {
+// agentCommand is -agent split into words, else the corpus's agent
+// command, else this binary's agent command.
+func (e *env) agentCommand(flagValue string, corpus *scenario.Corpus) ([]string, error) {
 	if flagValue != "" {
 		words, err := splitCommand(flagValue)
 		if err != nil {
 			return nil, usagef("-agent: %v", err)
 		}
 		return words, nil
+	}
+	if corpus != nil && len(corpus.Agent.Command) > 0 {
+		return corpus.Agent.Command, nil
 	}
 	exe, err := os.Executable()
 	if err != nil {

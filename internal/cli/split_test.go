@@ -59,11 +59,11 @@ func TestSplitCommand(t *testing.T) {
 
 // TestAgentFlagError: a bad -agent is a usage error naming the flag.
 func TestAgentFlagError(t *testing.T) {
-	_, err := (&env{}).agentCommand(`node "dist/agent.js`)
+	_, err := (&env{}).agentCommand(`node "dist/agent.js`, nil)
 	if _, ok := err.(*usageError); !ok || !strings.Contains(err.Error(), "-agent: unterminated") {
 		t.Errorf("agentCommand with an unterminated quote = %v (%T), want a usage error naming -agent", err, err)
 	}
-	words, err := (&env{}).agentCommand(`node 'my dir/agent.js' --stdio`)
+	words, err := (&env{}).agentCommand(`node 'my dir/agent.js' --stdio`, nil)
 	if diff := cmp.Diff([]string{"node", "my dir/agent.js", "--stdio"}, words); err != nil || diff != "" {
 		t.Errorf("agentCommand: %v (-want +got):\n%s", err, diff)
 	}
