@@ -1,0 +1,343 @@
+package sessionlog
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+
+	"github.com/acpsnap/acpsnap/internal/jsonl"
+)
+
+// The composed session log
+//
+// An agent that speaks to its model over HTTP writes no session log of its
+// own; acpsnap composes one from the model exchanges it relayed (Compose)
+// and reads the exchanges back from it to replay them (Decompose). Line 1
+// is a ComposedHeader:
+//
+//	{"type":"session","version":1,"id":"…","createdAt":0,"cwd":"…","dialect":"openai-responses","agent":{"name":"codex-acp","version":"0.16.0"}}
+//
+// then, per model call in call order (calls are numbered from 1), these
+// events, seq contiguous from 0 across the log, time always 0:
+//
+//	model/request  {"call":N,"method":"POST","path":"/v1/responses","headers":{…},"body":{…}}
+//	               or, for a follow-up: {"call":N,…,"base":K,"append":[…],"changed":{…},"unset":[…]}
+//	model/status   {"call":N,"status":200,"stream":true,"headers":{…}}
+//	model/event    {"call":N,"event":"response.created","id"?:"…","data":{…}}   one per SSE event
+//	model/response {"call":N,"body":{…}}                                     a non-streamed body
+//	model/end      {"call":N,"end":"disconnect"}                              only when it did not complete
+//
+// Payloads (request bodies, event data, response bodies) are stored
+// verbatim: embedded as JSON when they are one JSON value on one line,
+// else as "<name>Text" (a JSON string) or "<name>Base64". headers is
+// omitted when empty.
+//
+// A follow-up request repeats an earlier request of the same conversation
+// plus new items. It is stored as "call K + these items": base K is the
+// earlier call whose conversation array (see Conversation) is the longest
+// strict prefix of this one's (the latest such call on a tie), append the
+// new items, changed the other top-level members whose value differs or
+// that K lacks, in body order, unset the members of K this body lacks.
+// Reading rebuilds the body from K's: K's members in K's order, changed
+// ones replaced, unset ones dropped, new ones appended. Compose uses this
+// form only when that rebuild is byte-identical to the body, so reading
+// is exact. Child conversations (subagents) are told apart by this prefix
+// chain, never by arrival order.
+//
+// Pins: see Pins. A full body whose system prompt or tool schemas equal
+// the corpus pin holds "{{pin:<class>:system}}" / "{{pin:<class>:tools}}"
+// in their place.
+
+// ComposedHeader is line 1 of a composed session log: the ACP-side values
+// the harness knows (session id, cwd, agent from initialize) and the
+// model dialect.
+type ComposedHeader struct {
+	Type      string    `json:"type"` // always "session"
+	Version   int       `json:"version"`
+	ID        string    `json:"id"`
+	CreatedAt int64     `json:"createdAt"`
+	Cwd       string    `json:"cwd"`
+	Dialect   string    `json:"dialect"`
+	Agent     AgentInfo `json:"agent"`
+}
+
+// AgentInfo names the agent as its initialize response did.
+type AgentInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Exchange is one model call over HTTP: what the agent asked and what it
+// was answered.
+type Exchange struct {
+	Request  Request
+	Response Response
+}
+
+// Request is the recorded side of a model request.
+type Request struct {
+	Method string
+	Path   string            // below the proxy's base URL, query included ("/v1/messages?beta=true")
+	Header map[string]string // allowlisted headers, lower-case names; nil: none
+	Body   []byte            // verbatim (usually JSON); nil: no body
+}
+
+// Response is the recorded side of a model response.
+type Response struct {
+	Status int
+	Header map[string]string // allowlisted headers, lower-case names; nil: none
+	Stream bool              // an SSE stream (Events); false: a body (Body)
+	Events []SSEEvent
+	Body   []byte
+	End    string // "": complete; otherwise how it ended (see the End* constants)
+}
+
+// How a response ended when it did not complete.
+const (
+	EndDisconnect = "disconnect" // the connection broke mid-stream
+	EndHang       = "hang"       // the stream stalled until the client gave up
+	EndCancel     = "cancel"     // the client went away mid-stream
+)
+
+// SSEEvent is one server-sent event; Data holds its data lines joined by "\n".
+type SSEEvent struct {
+	Event string
+	ID    string
+	Data  []byte
+}
+
+// Conversation returns the top-level request member that holds a
+// dialect's conversation: "messages" (openai-chat, anthropic-messages),
+// "input" (openai-responses); "" for an unknown dialect.
+func Conversation(dialect string) string {
+	switch dialect {
+	case "openai-chat", "anthropic-messages":
+		return "messages"
+	case "openai-responses":
+		return "input"
+	}
+	return ""
+}
+
+// Compose renders exchanges as a composed session log under header h.
+// pins nil: nothing is pinned. With pins.Update, the first system prompt
+// and tool schemas of the log become the pins (pins.Changed tells whether
+// to write them back).
+func Compose(exchanges []Exchange, h ComposedHeader, pins *Pins) ([]byte, error) {
+	h.Type = "session"
+	if h.Version == 0 {
+		h.Version = 1
+	}
+	out, err := jsonl.Marshal(h)
+	if err != nil {
+		return nil, fmt.Errorf("sessionlog: compose header: %w", err)
+	}
+	c := composer{dialect: h.Dialect, conv: Conversation(h.Dialect), pins: pins, out: out}
+	for i, x := range exchanges {
+		if err := c.exchange(i+1, x); err != nil {
+			return nil, err
+		}
+	}
+	return c.out, nil
+}
+
+type composer struct {
+	dialect string
+	conv    string
+	st      pinState
+	pins    *Pins
+	out     []byte
+	seq     int
+	bodies  []Request // by call - 1, for follow-ups
+}
+
+func (c *composer) line(typ string, call int, ms ...member) {
+	data := buildObject(append([]member{{"call", []byte(strconv.Itoa(call))}}, ms...))
+	c.out = append(c.out, buildObject([]member{
+		{"type", quote(typ)}, {"seq", []byte(strconv.Itoa(c.seq))}, {"time", []byte("0")}, {"data", data},
+	})...)
+	c.out = append(c.out, '\n')
+	c.seq++
+}
+
+func (c *composer) exchange(call int, x Exchange) error {
+	q := x.Request
+	ms := []member{{"method", quote(q.Method)}, {"path", quote(q.Path)}}
+	ms = append(ms, headerMembers(q.Header)...)
+	if d := c.followUp(q); d != nil {
+		ms = append(ms, d...)
+	} else if bytes.Contains(q.Body, pinMark) {
+		ms = append(ms, payload("body", q.Body, true)...) // never expanded on reading
+	} else {
+		ms = append(ms, payload("body", c.pins.pin(c.dialect, q.Body, &c.st), false)...)
+	}
+	c.line("model/request", call, ms...)
+	c.bodies = append(c.bodies, q)
+
+	r := x.Response
+	st := []member{{"status", []byte(strconv.Itoa(r.Status))}}
+	if r.Stream {
+		st = append(st, member{"stream", []byte("true")})
+	}
+	c.line("model/status", call, append(st, headerMembers(r.Header)...)...)
+	for _, e := range r.Events {
+		var em []member
+		if e.Event != "" {
+			em = append(em, member{"event", quote(e.Event)})
+		}
+		if e.ID != "" {
+			em = append(em, member{"id", quote(e.ID)})
+		}
+		c.line("model/event", call, append(em, payload("data", e.Data, false)...)...)
+	}
+	if !r.Stream && r.Body != nil {
+		c.line("model/response", call, payload("body", r.Body, false)...)
+	} else if !r.Stream && len(r.Events) > 0 || r.Stream && r.Body != nil {
+		return fmt.Errorf("sessionlog: compose call %d: a response has events or a body, not both", call)
+	}
+	if r.End != "" {
+		c.line("model/end", call, member{"end", quote(r.End)})
+	}
+	return nil
+}
+
+// pinMark starts every pin placeholder: a body that holds one literally is
+// stored as text, so that reading never expands it.
+var pinMark = []byte(`"{{pin:`)
+
+func headerMembers(h map[string]string) []member {
+	if len(h) == 0 {
+		return nil
+	}
+	b, _ := jsonl.Value(h) // sorted keys
+	return []member{{"headers", b}}
+}
+
+// followUp returns the "base/append/changed/unset" members for q, or nil
+// when q is not a byte-exact follow-up of an earlier call.
+func (c *composer) followUp(q Request) []member {
+	if c.conv == "" {
+		return nil
+	}
+	body, ok := objectMembers(q.Body)
+	if !ok || !bytes.Equal(buildObject(body), q.Body) {
+		return nil
+	}
+	items, ok := convItems(body, c.conv)
+	if !ok {
+		return nil
+	}
+	base, baseItems := c.base(q, items)
+	if base == 0 {
+		return nil
+	}
+	baseBody, _ := objectMembers(c.bodies[base-1].Body)
+	changed, unset := memberDelta(baseBody, body, c.conv)
+	if !bytes.Equal(rebuild(baseBody, c.conv, items, changed, unset), q.Body) {
+		return nil
+	}
+	ms := []member{{"base", []byte(strconv.Itoa(base))}, {"append", buildArray(items[len(baseItems):])}}
+	if len(changed) > 0 {
+		ms = append(ms, member{"changed", buildObject(changed)})
+	}
+	if len(unset) > 0 {
+		b, _ := jsonl.Value(unset)
+		ms = append(ms, member{"unset", b})
+	}
+	return ms
+}
+
+// base returns the call (1-based) whose conversation items are the
+// longest strict prefix of items, the latest on a tie; 0 for none.
+func (c *composer) base(q Request, items [][]byte) (int, [][]byte) {
+	best, bestItems := 0, [][]byte(nil)
+	for i, b := range c.bodies {
+		if b.Method != q.Method || b.Path != q.Path {
+			continue
+		}
+		ms, ok := objectMembers(b.Body)
+		if !ok {
+			continue
+		}
+		bi, ok := convItems(ms, c.conv)
+		if !ok || len(bi) == 0 || len(bi) >= len(items) || len(bi) < len(bestItems) || !isPrefix(bi, items) {
+			continue
+		}
+		best, bestItems = i+1, bi
+	}
+	return best, bestItems
+}
+
+func convItems(ms []member, conv string) ([][]byte, bool) {
+	for _, m := range ms {
+		if m.Key == conv {
+			es, ok := arrayElements(m.Raw)
+			return es, ok && bytes.Equal(buildArray(es), m.Raw)
+		}
+	}
+	return nil, false
+}
+
+func isPrefix(p, s [][]byte) bool {
+	for i := range p {
+		if !bytes.Equal(p[i], s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// memberDelta lists the members of body (other than conv) that base lacks
+// or holds with other bytes, in body order, and the keys of base that body
+// lacks.
+func memberDelta(base, body []member, conv string) (changed []member, unset []string) {
+	in := map[string][]byte{}
+	for _, m := range body {
+		in[m.Key] = m.Raw
+	}
+	was := map[string][]byte{}
+	for _, m := range base {
+		was[m.Key] = m.Raw
+		if _, ok := in[m.Key]; !ok {
+			unset = append(unset, m.Key)
+		}
+	}
+	for _, m := range body {
+		if old, ok := was[m.Key]; m.Key != conv && (!ok || !bytes.Equal(old, m.Raw)) {
+			changed = append(changed, m)
+		}
+	}
+	return changed, unset
+}
+
+// rebuild is how a reader turns base + delta back into a body.
+func rebuild(base []member, conv string, items [][]byte, changed []member, unset []string) []byte {
+	drop := map[string]bool{}
+	for _, k := range unset {
+		drop[k] = true
+	}
+	repl := map[string][]byte{}
+	for _, m := range changed {
+		repl[m.Key] = m.Raw
+	}
+	var out []member
+	seen := map[string]bool{}
+	for _, m := range base {
+		seen[m.Key] = true
+		switch {
+		case drop[m.Key]:
+		case m.Key == conv:
+			out = append(out, member{m.Key, buildArray(items)})
+		case repl[m.Key] != nil:
+			out = append(out, member{m.Key, repl[m.Key]})
+		default:
+			out = append(out, m)
+		}
+	}
+	for _, m := range changed {
+		if !seen[m.Key] {
+			out = append(out, m)
+		}
+	}
+	return buildObject(out)
+}

@@ -1,0 +1,220 @@
+package sessionlog
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/internal/jsonpos"
+)
+
+// Pins are the system prompt and tool schemas of one pin class of a
+// corpus, stored once in <Dir>/<Class>.system.md (the prompt text,
+// verbatim) and <Dir>/<Class>.tools.json (the tools value, indented), so
+// that a prompt or schema change is one reviewable diff for the corpus.
+// A log stores "{{pin:<class>:system}}" / "{{pin:<class>:tools}}" in their
+// place; reading it with the pins (Expand) restores the full value.
+//
+// Where the values sit in a request body: the "tools" member in every
+// dialect; the system prompt is messages[0].content of a system or
+// developer message (openai-chat), "instructions" (openai-responses),
+// "system" (anthropic-messages), when it is a JSON string. A value is
+// pinned only when its bytes are exactly what the pin restores (a compact
+// tools value, a string in its plain JSON encoding) and it occurs once in
+// the body; anything else stays inline, so reading is always exact.
+type Pins struct {
+	Dir    string  // the corpus pins folder (the files' directory)
+	Class  string  // the pin class chosen by the caller (a dialect or an agent name); "": pin nothing
+	System *string // nil: no system pin
+	Tools  []byte  // compact JSON; nil: no tools pin
+	// Update: Compose makes the first system prompt and tool schemas of
+	// each log the pins (record and refresh rewrite the pin once).
+	Update bool
+
+	changed bool
+}
+
+// SystemFile and ToolsFile are the paths of the pin files.
+func (p *Pins) SystemFile() string { return filepath.Join(p.Dir, p.Class+".system.md") }
+
+// ToolsFile is the path of the tool-schema pin.
+func (p *Pins) ToolsFile() string { return filepath.Join(p.Dir, p.Class+".tools.json") }
+
+// LoadPins reads the pins of class from dir; a missing file is a missing
+// pin, not an error (a log that needs it fails on reading).
+func LoadPins(dir, class string) (*Pins, error) {
+	p := &Pins{Dir: dir, Class: class}
+	if b, err := os.ReadFile(p.SystemFile()); err == nil {
+		s := string(b)
+		p.System = &s
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("sessionlog: pins: %w", err)
+	}
+	b, err := os.ReadFile(p.ToolsFile())
+	if errors.Is(err, fs.ErrNotExist) {
+		return p, nil
+	} else if err != nil {
+		return nil, fmt.Errorf("sessionlog: pins: %w", err)
+	}
+	if _, _, err := jsonpos.Parse(b, p.ToolsFile(), 0, "$"); err != nil {
+		return nil, fmt.Errorf("sessionlog: pins: %w", err)
+	}
+	var c bytes.Buffer
+	_ = json.Compact(&c, b) // valid: checked above
+	p.Tools = c.Bytes()
+	return p, nil
+}
+
+// Changed reports whether Compose (with Update) changed a pin.
+func (p *Pins) Changed() bool { return p != nil && p.changed }
+
+// Write writes the pin files that are set.
+func (p *Pins) Write() error {
+	if err := os.MkdirAll(p.Dir, 0o755); err != nil {
+		return fmt.Errorf("sessionlog: pins: %w", err)
+	}
+	if p.System != nil {
+		if err := atomicfile.Write(p.SystemFile(), []byte(*p.System), 0o644); err != nil {
+			return fmt.Errorf("sessionlog: pins: %w", err)
+		}
+	}
+	if p.Tools != nil {
+		var b bytes.Buffer
+		_ = json.Indent(&b, p.Tools, "", "  ")
+		b.WriteByte('\n')
+		if err := atomicfile.Write(p.ToolsFile(), b.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("sessionlog: pins: %w", err)
+		}
+	}
+	p.changed = false
+	return nil
+}
+
+func (p *Pins) placeholder(kind string) []byte {
+	return quote("{{pin:" + p.Class + ":" + kind + "}}")
+}
+
+// pinState tracks, for one Compose with Update, which pins it has taken.
+type pinState struct{ system, tools bool }
+
+// pin replaces the system prompt and tools of body by their placeholders
+// where they equal the pins (with Update: taking the first ones as pins).
+func (p *Pins) pin(dialect string, body []byte, st *pinState) []byte {
+	if p == nil || p.Class == "" {
+		return body
+	}
+	ms, ok := objectMembers(body)
+	if !ok {
+		return body
+	}
+	if raw := systemValue(dialect, ms); raw != nil {
+		var s string
+		if json.Unmarshal(raw, &s) == nil && bytes.Equal(quote(s), raw) {
+			if p.Update && !st.system {
+				st.system = true
+				p.changed = p.changed || p.System == nil || *p.System != s
+				p.System = &s
+			}
+			if p.System != nil && *p.System == s {
+				body = replaceOnce(body, raw, p.placeholder("system"))
+			}
+		}
+	}
+	if raw := memberValue(ms, "tools"); raw != nil {
+		var c bytes.Buffer
+		if json.Compact(&c, raw) == nil && bytes.Equal(c.Bytes(), raw) {
+			if p.Update && !st.tools {
+				st.tools = true
+				p.changed = p.changed || !bytes.Equal(p.Tools, raw)
+				p.Tools = append([]byte(nil), raw...)
+			}
+			if bytes.Equal(p.Tools, raw) {
+				body = replaceOnce(body, raw, p.placeholder("tools"))
+			}
+		}
+	}
+	return body
+}
+
+// replaceOnce replaces old by repl in b when old occurs exactly once and
+// repl not at all, so that the inverse replacement is exact.
+func replaceOnce(b, old, repl []byte) []byte {
+	if bytes.Count(b, old) != 1 || bytes.Contains(b, repl) {
+		return b
+	}
+	return bytes.Replace(b, old, repl, 1)
+}
+
+func memberValue(ms []member, key string) []byte {
+	for _, m := range ms {
+		if m.Key == key {
+			return m.Raw
+		}
+	}
+	return nil
+}
+
+// systemValue returns the raw system prompt of a request body, or nil.
+func systemValue(dialect string, ms []member) []byte {
+	switch dialect {
+	case "openai-responses":
+		return memberValue(ms, "instructions")
+	case "anthropic-messages":
+		return memberValue(ms, "system")
+	case "openai-chat":
+		msgs, ok := arrayElements(memberValue(ms, "messages"))
+		if !ok || len(msgs) == 0 {
+			return nil
+		}
+		first, ok := objectMembers(msgs[0])
+		if !ok {
+			return nil
+		}
+		if r := string(memberValue(first, "role")); r == `"system"` || r == `"developer"` {
+			return memberValue(first, "content")
+		}
+	}
+	return nil
+}
+
+var pinRef = regexp.MustCompile(`"\{\{pin:([^:{}"\\]*):(system|tools)\}\}"`)
+
+// Expand restores the pinned values in b (a request body, or any JSON
+// that holds pin placeholders). A placeholder whose pin is missing, or of
+// another class than p's, is an error naming the pin file.
+func (p *Pins) Expand(b []byte) ([]byte, error) {
+	if !bytes.Contains(b, []byte(`"{{pin:`)) {
+		return b, nil
+	}
+	var err error
+	out := pinRef.ReplaceAllFunc(b, func(ref []byte) []byte {
+		m := pinRef.FindSubmatch(ref)
+		class, kind := string(m[1]), string(m[2])
+		q := &Pins{Dir: "pins", Class: class}
+		if p != nil {
+			q.Dir = p.Dir
+		}
+		file := q.SystemFile()
+		if kind == "tools" {
+			file = q.ToolsFile()
+		}
+		switch {
+		case p == nil || p.Class != class:
+		case kind == "system" && p.System != nil:
+			return quote(*p.System)
+		case kind == "tools" && p.Tools != nil:
+			return p.Tools
+		}
+		if err == nil {
+			err = fmt.Errorf("%s: missing pin (the log refers to {{pin:%s:%s}})", file, class, kind)
+		}
+		return ref
+	})
+	return out, err
+}

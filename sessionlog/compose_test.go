@@ -1,0 +1,295 @@
+package sessionlog
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// conversation is a realistic three-call exchange per dialect: a prompt,
+// a tool call and its result, a second user turn.
+type conversation struct {
+	dialect string
+	bodies  []string // the three request bodies
+	events  []SSEEvent
+}
+
+var conversations = []conversation{
+	{
+		dialect: "openai-chat",
+		bodies: []string{
+			`{"model":"deepseek-chat","messages":[{"role":"system","content":"You are a coding agent."},{"role":"user","content":"list the files"}],"tools":[{"type":"function","function":{"name":"bash","parameters":{"type":"object"}}}],"stream":true}`,
+			`{"model":"deepseek-chat","messages":[{"role":"system","content":"You are a coding agent."},{"role":"user","content":"list the files"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"bash","arguments":"{\"cmd\":\"ls\"}"}}]},{"role":"tool","tool_call_id":"c1","content":"a.go\nb.go"}],"tools":[{"type":"function","function":{"name":"bash","parameters":{"type":"object"}}}],"stream":true}`,
+			`{"model":"deepseek-chat","messages":[{"role":"system","content":"You are a coding agent."},{"role":"user","content":"list the files"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"bash","arguments":"{\"cmd\":\"ls\"}"}}]},{"role":"tool","tool_call_id":"c1","content":"a.go\nb.go"},{"role":"assistant","content":"Two files."},{"role":"user","content":"thanks"}],"tools":[{"type":"function","function":{"name":"bash","parameters":{"type":"object"}}}],"stream":true,"temperature":0}`,
+		},
+		events: []SSEEvent{
+			{Data: []byte(`{"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}`)},
+			{Data: []byte(`[DONE]`)},
+		},
+	},
+	{
+		dialect: "openai-responses",
+		bodies: []string{
+			`{"model":"gpt-5.4","instructions":"You are Codex.","input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"list the files"}]}],"tools":[{"type":"function","name":"shell","parameters":{"type":"object"}}],"stream":true,"prompt_cache_key":"{{uuid:1}}"}`,
+			`{"model":"gpt-5.4","instructions":"You are Codex.","input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"list the files"}]},{"type":"function_call","call_id":"c1","name":"shell","arguments":"{\"command\":[\"ls\"]}"},{"type":"function_call_output","call_id":"c1","output":"a.go"}],"tools":[{"type":"function","name":"shell","parameters":{"type":"object"}}],"stream":true,"prompt_cache_key":"{{uuid:1}}"}`,
+			`{"model":"gpt-5.4","instructions":"You are Codex.","input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"list the files"}]},{"type":"function_call","call_id":"c1","name":"shell","arguments":"{\"command\":[\"ls\"]}"},{"type":"function_call_output","call_id":"c1","output":"a.go"},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"One file."}]},{"type":"message","role":"user","content":[{"type":"input_text","text":"thanks"}]}],"tools":[{"type":"function","name":"shell","parameters":{"type":"object"}}],"stream":true}`,
+		},
+		events: []SSEEvent{
+			{Event: "response.created", Data: []byte(`{"type":"response.created","response":{"id":"resp_1"}}`)},
+			{Event: "response.output_text.delta", Data: []byte(`{"type":"response.output_text.delta","delta":"Hi"}`)},
+			{Event: "response.completed", Data: []byte(`{"type":"response.completed","response":{"id":"resp_1","usage":{"input_tokens":3}}}`)},
+		},
+	},
+	{
+		dialect: "anthropic-messages",
+		bodies: []string{
+			`{"model":"claude-sonnet-4-5","max_tokens":32000,"system":"You are Claude Code.","messages":[{"role":"user","content":[{"type":"text","text":"list the files"}]}],"tools":[{"name":"Bash","input_schema":{"type":"object"}}],"stream":true}`,
+			`{"model":"claude-sonnet-4-5","max_tokens":32000,"system":"You are Claude Code.","messages":[{"role":"user","content":[{"type":"text","text":"list the files"}]},{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"a.go"}]}],"tools":[{"name":"Bash","input_schema":{"type":"object"}}],"stream":true}`,
+			`{"model":"claude-sonnet-4-5","max_tokens":32000,"system":"You are Claude Code.","messages":[{"role":"user","content":[{"type":"text","text":"list the files"}]},{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"a.go"}]},{"role":"assistant","content":[{"type":"text","text":"One file."}]},{"role":"user","content":[{"type":"text","text":"thanks"}]}],"tools":[{"name":"Bash","input_schema":{"type":"object"}}],"stream":true}`,
+		},
+		events: []SSEEvent{
+			{Event: "message_start", Data: []byte(`{"type":"message_start","message":{"id":"msg_1","usage":{"input_tokens":3}}}`)},
+			{Event: "content_block_delta", Data: []byte(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}`)},
+			{Event: "message_stop", Data: []byte(`{"type":"message_stop"}`)},
+		},
+	},
+}
+
+func (c conversation) exchanges() []Exchange {
+	var xs []Exchange
+	for _, b := range c.bodies {
+		xs = append(xs, Exchange{
+			Request:  Request{Method: "POST", Path: "/v1/x", Header: map[string]string{"content-type": "application/json"}, Body: []byte(b)},
+			Response: Response{Status: 200, Stream: true, Header: map[string]string{"content-type": "text/event-stream"}, Events: c.events},
+		})
+	}
+	return xs
+}
+
+func header(dialect string) ComposedHeader {
+	return ComposedHeader{ID: "{{session:0}}", Cwd: "{{cwd}}", Dialect: dialect, Agent: AgentInfo{Name: "a", Version: "1"}}
+}
+
+func TestComposeRoundTripPerDialect(t *testing.T) {
+	for _, c := range conversations {
+		t.Run(c.dialect, func(t *testing.T) {
+			pins := &Pins{Dir: t.TempDir(), Class: c.dialect, Update: true}
+			xs := c.exchanges()
+			log, err := Compose(xs, header(c.dialect), pins)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSuffix(string(log), "\n"), "\n")
+			var requests []string
+			for _, l := range lines {
+				if strings.Contains(l, `"type":"model/request"`) {
+					requests = append(requests, l)
+				}
+			}
+			if len(requests) != 3 {
+				t.Fatalf("got %d model/request lines, want 3:\n%s", len(requests), log)
+			}
+			for i, want := range []string{`"{{pin:` + c.dialect + `:system}}"`, `"base":1,"append":[`, `"base":2,"append":[`} {
+				if !strings.Contains(requests[i], want) {
+					t.Errorf("call %d: line lacks %s:\n%s", i+1, want, requests[i])
+				}
+			}
+			if !strings.Contains(requests[0], `"tools":"{{pin:`+c.dialect+`:tools}}"`) {
+				t.Errorf("call 1: tools not pinned:\n%s", requests[0])
+			}
+			if strings.Contains(requests[1], "thanks") || strings.Contains(requests[1], `"list the files"`) {
+				t.Errorf("call 2 repeats items of call 1:\n%s", requests[1])
+			}
+			if !pins.Changed() || pins.System == nil || pins.Tools == nil {
+				t.Fatalf("pins not taken: %+v", pins)
+			}
+			if err := pins.Write(); err != nil {
+				t.Fatal(err)
+			}
+			loaded, err := LoadPins(pins.Dir, c.dialect)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, got, err := Decompose(log, "session.jsonl", loaded)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := header(c.dialect)
+			want.Type, want.Version = "session", 1
+			if diff := cmp.Diff(want, h); diff != "" {
+				t.Errorf("header (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(xs, got); diff != "" {
+				t.Errorf("exchanges (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestComposeOneWordChangeIsOneLine(t *testing.T) {
+	c := conversations[1]
+	a, err := Compose(c.exchanges(), header(c.dialect), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.bodies = append([]string(nil), c.bodies...)
+	for i := range c.bodies {
+		c.bodies[i] = strings.Replace(c.bodies[i], "list the files", "list all files", 1)
+	}
+	b, err := Compose(c.exchanges(), header(c.dialect), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	al, bl := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+	var changed []int
+	for i := range al {
+		if al[i] != bl[i] {
+			changed = append(changed, i+1)
+		}
+	}
+	if diff := cmp.Diff([]int{2}, changed); diff != "" {
+		t.Errorf("changed lines (-want +got):\n%s", diff)
+	}
+}
+
+func TestComposeChildConversations(t *testing.T) {
+	body := func(system string, items ...string) string {
+		return fmt.Sprintf(`{"model":"m","instructions":%q,"input":[%s]}`, system, strings.Join(items, ","))
+	}
+	u := func(s string) string { return fmt.Sprintf(`{"role":"user","content":%q}`, s) }
+	bodies := []string{
+		body("main", u("do it")),
+		body("child", u("subtask")),
+		body("child", u("subtask"), u("tool result")),
+		body("main", u("do it"), u("spawn result")),
+	}
+	var xs []Exchange
+	for _, b := range bodies {
+		xs = append(xs, Exchange{Request: Request{Method: "POST", Path: "/responses", Body: []byte(b)}, Response: Response{Status: 200, Body: []byte(`{}`)}})
+	}
+	log, err := Compose(xs, header("openai-responses"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"call":3,"method":"POST","path":"/responses","base":2,`, `"call":4,"method":"POST","path":"/responses","base":1,`} {
+		if !bytes.Contains(log, []byte(want)) {
+			t.Errorf("log lacks %s:\n%s", want, log)
+		}
+	}
+	_, got, err := Decompose(log, "s.jsonl", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(xs, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestComposeEndsAndPayloadForms(t *testing.T) {
+	xs := []Exchange{
+		{Request: Request{Method: "GET", Path: "/models"}, Response: Response{Status: 429, Body: []byte("slow down\n"), End: ""}},
+		{Request: Request{Method: "POST", Path: "/x", Body: []byte("{\n \"a\": 1}")}, Response: Response{Status: 200, Stream: true, Events: []SSEEvent{{Event: "e", ID: "7", Data: []byte("\xff")}}, End: EndDisconnect}},
+		{Request: Request{Method: "POST", Path: "/x", Body: []byte(`{"a":"{{pin:x:system}}"}`)}, Response: Response{Status: 200, Stream: true, End: EndHang}},
+	}
+	log, err := Compose(xs, header("openai-chat"), &Pins{Class: "x", System: new(string)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, got, err := Decompose(log, "s.jsonl", nil)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log)
+	}
+	if diff := cmp.Diff(xs, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestDecomposeErrors(t *testing.T) {
+	c := conversations[0]
+	pins := &Pins{Dir: "corpus/pins", Class: "chat", Update: true}
+	log, err := Compose(c.exchanges(), header(c.dialect), pins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hdr := `{"type":"session","version":1,"id":"s","createdAt":0,"cwd":"/","dialect":"openai-chat","agent":{"name":"a","version":"1"}}` + "\n"
+	tests := []struct {
+		name, log string
+		pins      *Pins
+		want      string
+	}{
+		{"missing pin", string(log), &Pins{Dir: "corpus/pins", Class: "chat"}, "corpus/pins/chat.system.md: missing pin"},
+		{"other class", string(log), &Pins{Dir: "corpus/pins", Class: "other", System: new(string)}, "corpus/pins/chat.system.md: missing pin"},
+		{"seq gap", hdr + `{"type":"model/request","seq":1,"time":0,"data":{"call":1,"method":"GET","path":"/"}}`, nil, "s.jsonl:2: $.seq: is 1, want 0"},
+		{"status first", hdr + `{"type":"model/status","seq":0,"time":0,"data":{"call":1,"status":200}}`, nil, "s.jsonl:2: $.data.call: is 1, want 0"},
+		{"bad base", hdr + `{"type":"model/request","seq":0,"time":0,"data":{"call":1,"method":"GET","path":"/","base":1,"append":[]}}`, nil, "s.jsonl:2: $.data.base: is 1, want an earlier call"},
+		{"unknown key", hdr + `{"type":"model/request","seq":0,"time":0,"data":{"call":1,"method":"GET","path":"/","bdy":{}}}`, nil, "s.jsonl:2: $.data.bdy: unknown key"},
+		{"missing end", hdr + `{"type":"model/request","seq":0,"time":0,"data":{"call":1,"method":"GET","path":"/"}}` + "\n" + `{"type":"model/end","seq":1,"time":0,"data":{"call":1}}`, nil, "s.jsonl:3: $.data.end: missing"},
+		{"event without stream", hdr + `{"type":"model/request","seq":0,"time":0,"data":{"call":1,"method":"GET","path":"/"}}` + "\n" + `{"type":"model/status","seq":1,"time":0,"data":{"call":1,"status":200}}` + "\n" + `{"type":"model/event","seq":2,"time":0,"data":{"call":1,"data":{}}}`, nil, "s.jsonl:4: $.data.call: model/event out of order"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := Decompose([]byte(tc.log), "s.jsonl", tc.pins)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestLoadPinsStrict(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "c.tools.json"), []byte(`[{"a":1,"a":2}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadPins(dir, "c")
+	if err == nil || !strings.Contains(err.Error(), "c.tools.json:1: $[0].a: duplicate key") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func FuzzComposeRoundTrip(f *testing.F) {
+	for _, c := range conversations {
+		f.Add(c.dialect, c.bodies[0], c.bodies[1], c.bodies[2], string(c.events[0].Data))
+	}
+	f.Add("openai-chat", `{"messages":[1]}`, `{"messages":[1,2],"x":1}`, `{"messages":[1,2,3]}`, "\n")
+	f.Fuzz(func(t *testing.T, dialect, b1, b2, b3, ev string) {
+		var xs []Exchange
+		for i, b := range []string{b1, b2, b3} {
+			xs = append(xs, Exchange{
+				Request:  Request{Method: "POST", Path: "/p", Body: []byte(b)},
+				Response: Response{Status: 200 + i, Stream: i != 1, Events: events(i != 1, ev), Body: body(i == 1, ev)},
+			})
+		}
+		pins := &Pins{Class: "c", Update: true}
+		log, err := Compose(xs, header(dialect), pins)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, got, err := Decompose(log, "f.jsonl", pins)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, log)
+		}
+		if diff := cmp.Diff(xs, got); diff != "" {
+			t.Errorf("(-want +got):\n%s\nlog:\n%s", diff, log)
+		}
+	})
+}
+
+func events(on bool, data string) []SSEEvent {
+	if !on {
+		return nil
+	}
+	return []SSEEvent{{Event: "e", Data: []byte(data)}}
+}
+
+func body(on bool, data string) []byte {
+	if !on {
+		return nil
+	}
+	return []byte(data)
+}
