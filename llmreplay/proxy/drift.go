@@ -1,0 +1,229 @@
+package proxy
+
+import (
+	"fmt"
+	"net/http"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/sessionlog"
+)
+
+// Drift is a replayed request that matched no recorded exchange: the
+// request changed, and only re-recording accepts that.
+type Drift struct {
+	Arrival int    // the request's arrival number in this run, from 1
+	Method  string // of the request
+	Path    string
+	// Nearest is the recorded call the request was compared with: the
+	// same method and path, then the longest shared conversation prefix,
+	// then the same conversation length, then the fewest changes, an
+	// unconsumed call before a consumed one. 0: nothing was recorded.
+	Nearest int
+	Changes []Change // where the request differs from call Nearest
+	Body    []byte   // the normalized request body
+}
+
+// Change is one difference between a recorded request and a live one.
+// Path is a JSON path into the body ("$.input[3].content[0].text"), or
+// "method", "path", "header:NAME". A value is rendered as JSON, or
+// "(absent)".
+type Change struct {
+	Path, Recorded, Request string
+}
+
+// maxChanges bounds the changes a Drift lists.
+const maxChanges = 20
+
+// String is the drift for people: the request, the nearest recorded call
+// and each change.
+func (d Drift) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "request drift: %s %s (request %d) matches no recorded exchange", d.Method, d.Path, d.Arrival)
+	if d.Nearest == 0 {
+		b.WriteString("; nothing is recorded")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "; nearest recorded call %d differs at:", d.Nearest)
+	for _, c := range d.Changes {
+		fmt.Fprintf(&b, "\n  %s: recorded %s, request %s", c.Path, c.Recorded, c.Request)
+	}
+	if len(d.Changes) == maxChanges {
+		b.WriteString("\n  …")
+	}
+	return b.String()
+}
+
+// drift answers a request that matched nothing and records why.
+func (p *Proxy) drift(w http.ResponseWriter, q sessionlog.Request, c canonical, arrival int) {
+	d := Drift{Arrival: arrival, Method: q.Method, Path: q.Path, Body: q.Body}
+	d.Nearest, d.Changes = p.nearest(c)
+	p.mu.Lock()
+	p.drifts = append(p.drifts, d)
+	p.mu.Unlock()
+	msg := "acpsnap: request drift: this request matches no recorded exchange; re-record the scenario"
+	if len(d.Changes) > 0 {
+		msg += fmt.Sprintf(" (nearest call %d differs at %s)", d.Nearest, d.Changes[0].Path)
+	}
+	p.refuse(w, &sessionlog.Exchange{Request: q}, msg)
+}
+
+type score struct {
+	samePath      bool
+	prefix        int
+	sameLen       bool
+	changes       int
+	unconsumed    bool
+	call          int
+	changesListed []Change
+}
+
+func (s score) better(t score) bool {
+	switch {
+	case s.samePath != t.samePath:
+		return s.samePath
+	case s.prefix != t.prefix:
+		return s.prefix > t.prefix
+	case s.sameLen != t.sameLen:
+		return s.sameLen
+	case s.changes != t.changes:
+		return s.changes < t.changes
+	}
+	return s.unconsumed && !t.unconsumed
+}
+
+// nearest finds the recorded request closest to c and lists the changes.
+func (p *Proxy) nearest(c canonical) (int, []Change) {
+	conv := sessionlog.Conversation(p.cfg.Dialect)
+	items := convItems(c.Body, conv)
+	var best *score
+	for i, x := range p.cfg.Exchanges {
+		_, rc := p.identify(x.Request)
+		ritems := convItems(rc.Body, conv)
+		s := score{samePath: rc.Method == c.Method && rc.Path == c.Path, sameLen: len(ritems) == len(items), call: i + 1}
+		for s.prefix < min(len(items), len(ritems)) && reflect.DeepEqual(items[s.prefix], ritems[s.prefix]) {
+			s.prefix++
+		}
+		var all []Change
+		diffRequest(rc, c, &all)
+		s.changes, s.changesListed = len(all), all[:min(len(all), maxChanges)]
+		p.mu.Lock()
+		s.unconsumed = !p.consumed[i]
+		p.mu.Unlock()
+		if best == nil || s.better(*best) {
+			best = &s
+		}
+	}
+	if best == nil {
+		return 0, nil
+	}
+	return best.call, best.changesListed
+}
+
+func convItems(body any, conv string) []any {
+	m, _ := body.(map[string]any)
+	items, _ := m[conv].([]any)
+	return items
+}
+
+func diffRequest(rec, live canonical, out *[]Change) {
+	if rec.Method != live.Method {
+		*out = append(*out, Change{"method", render(rec.Method), render(live.Method)})
+	}
+	if rec.Path != live.Path {
+		*out = append(*out, Change{"path", render(rec.Path), render(live.Path)})
+	}
+	for _, k := range unionKeys(rec.Header, live.Header) {
+		a, aok := rec.Header[k]
+		b, bok := live.Header[k]
+		if a != b || aok != bok {
+			*out = append(*out, Change{"header:" + k, renderIf(a, aok), renderIf(b, bok)})
+		}
+	}
+	diffJSON("$", rec.Body, live.Body, out)
+}
+
+// diffJSON appends the paths where a and b (decoded JSON) differ.
+func diffJSON(path string, a, b any, out *[]Change) {
+	am, aok := a.(map[string]any)
+	bm, bok := b.(map[string]any)
+	if aok && bok {
+		for _, k := range unionKeys(am, bm) {
+			av, ain := am[k]
+			bv, bin := bm[k]
+			if !ain || !bin {
+				*out = append(*out, Change{path + member(k), renderIf(av, ain), renderIf(bv, bin)})
+				continue
+			}
+			diffJSON(path+member(k), av, bv, out)
+		}
+		return
+	}
+	as, aok := a.([]any)
+	bs, bok := b.([]any)
+	if aok && bok {
+		for i := range max(len(as), len(bs)) {
+			p := fmt.Sprintf("%s[%d]", path, i)
+			switch {
+			case i >= len(as):
+				*out = append(*out, Change{p, "(absent)", render(bs[i])})
+			case i >= len(bs):
+				*out = append(*out, Change{p, render(as[i]), "(absent)"})
+			default:
+				diffJSON(p, as[i], bs[i], out)
+			}
+		}
+		return
+	}
+	if !reflect.DeepEqual(a, b) {
+		*out = append(*out, Change{path, render(a), render(b)})
+	}
+}
+
+func unionKeys[V any](a, b map[string]V) []string {
+	var ks []string
+	for k := range a {
+		ks = append(ks, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			ks = append(ks, k)
+		}
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// member renders an object member step of a JSON path.
+func member(k string) string {
+	for i, r := range k {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return "[" + render(k) + "]"
+		}
+	}
+	if k == "" {
+		return `[""]`
+	}
+	return "." + k
+}
+
+func renderIf(v any, ok bool) string {
+	if !ok {
+		return "(absent)"
+	}
+	return render(v)
+}
+
+// render shows a JSON value, shortened to about 120 bytes.
+func render(v any) string {
+	b, err := jsonl.Value(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if len(b) > 120 {
+		return string(b[:117]) + "…"
+	}
+	return string(b)
+}

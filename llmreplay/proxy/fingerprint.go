@@ -1,0 +1,185 @@
+package proxy
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/sessionlog"
+)
+
+// ignoreRules are the parsed Config.Ignore.
+type ignoreRules struct {
+	pointers [][]string
+	headers  map[string]bool
+}
+
+func parseIgnore(rules []string) (ignoreRules, error) {
+	ig := ignoreRules{headers: map[string]bool{}}
+	for _, r := range rules {
+		if h, ok := strings.CutPrefix(r, "header:"); ok && h != "" {
+			ig.headers[strings.ToLower(h)] = true
+			continue
+		}
+		if !strings.HasPrefix(r, "/") {
+			return ig, fmt.Errorf("proxy: ignore %q: want a JSON pointer (\"/member/…\") or \"header:NAME\"", r)
+		}
+		var toks []string
+		for _, t := range strings.Split(r[1:], "/") {
+			toks = append(toks, strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~"))
+		}
+		ig.pointers = append(ig.pointers, toks)
+	}
+	return ig, nil
+}
+
+// drop removes the value at pointer toks from v (a decoded JSON value).
+func drop(v any, toks []string) any {
+	if len(toks) == 0 {
+		return v
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if len(toks) == 1 {
+			delete(x, toks[0])
+		} else if c, ok := x[toks[0]]; ok {
+			x[toks[0]] = drop(c, toks[1:])
+		}
+	case []any:
+		i, err := strconv.Atoi(toks[0])
+		if err != nil || i < 0 || i >= len(x) {
+			return v
+		}
+		if len(toks) == 1 {
+			return append(x[:i:i], x[i+1:]...)
+		}
+		x[i] = drop(x[i], toks[1:])
+	}
+	return v
+}
+
+// canonical is a request as the proxy identifies it: normalized, ignore
+// rules applied, a decoded JSON body (a string when the body is not JSON).
+type canonical struct {
+	Method string            `json:"method"`
+	Path   string            `json:"path"`
+	Header map[string]string `json:"headers,omitempty"`
+	Body   any               `json:"body,omitempty"`
+}
+
+// identify returns the fingerprint of q (SHA-256 of its canonical form,
+// object keys sorted) and the canonical form itself.
+func (p *Proxy) identify(q sessionlog.Request) (string, canonical) {
+	c := canonical{Method: q.Method, Path: q.Path, Body: decodeBody(q.Body)}
+	for k, v := range q.Header {
+		if !p.ignore.headers[k] {
+			if c.Header == nil {
+				c.Header = map[string]string{}
+			}
+			c.Header[k] = v
+		}
+	}
+	for _, ptr := range p.ignore.pointers {
+		c.Body = drop(c.Body, ptr)
+	}
+	b, _ := jsonl.Value(c) // decoded JSON always encodes
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), c
+}
+
+func decodeBody(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil || dec.InputOffset() != int64(len(bytes.TrimRight(b, " \t\r\n"))) {
+		return string(b)
+	}
+	return v
+}
+
+// readRequest reads r's body and returns it raw and as kept: allowlisted
+// headers and body, both normalized.
+func (p *Proxy) readRequest(r *http.Request, path string) ([]byte, sessionlog.Request, error) {
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, sessionlog.Request{}, fmt.Errorf("read request body: %w", err)
+	}
+	if len(raw) == 0 {
+		raw = nil
+	}
+	q := sessionlog.Request{Method: r.Method, Path: path}
+	for name := range p.reqHdr {
+		if v := r.Header.Values(name); len(v) > 0 {
+			if q.Header == nil {
+				q.Header = map[string]string{}
+			}
+			q.Header[name] = strings.Join(v, ", ")
+		}
+	}
+	if q.Header, err = p.normalizeHeader(q.Header); err != nil {
+		return raw, q, err
+	}
+	q.Body, err = p.normalize(raw)
+	return raw, q, err
+}
+
+// normalize applies Config.Normalize to a JSON payload; anything else is
+// kept as it is.
+func (p *Proxy) normalize(b []byte) ([]byte, error) {
+	if p.cfg.Normalize == nil || b == nil || !json.Valid(b) {
+		return b, nil
+	}
+	n, err := p.cfg.Normalize(b)
+	if err != nil {
+		return b, fmt.Errorf("normalize: %w", err)
+	}
+	return n, nil
+}
+
+func (p *Proxy) normalizeHeader(h map[string]string) (map[string]string, error) {
+	if p.cfg.Normalize == nil || len(h) == 0 {
+		return h, nil
+	}
+	b, _ := jsonl.Value(h)
+	n, err := p.cfg.Normalize(b)
+	if err != nil {
+		return h, fmt.Errorf("normalize headers: %w", err)
+	}
+	var out map[string]string
+	if err := json.Unmarshal(n, &out); err != nil {
+		return h, fmt.Errorf("normalize headers: %w", err)
+	}
+	return out, nil
+}
+
+func (p *Proxy) expand(b []byte) []byte {
+	if p.cfg.Expand == nil || b == nil {
+		return b
+	}
+	return p.cfg.Expand(b)
+}
+
+// index groups the recorded exchanges by fingerprint, in call order.
+func (p *Proxy) index() error {
+	p.groups = map[string][]int{}
+	p.consumed = make([]bool, len(p.cfg.Exchanges))
+	p.kept = make([]*sessionlog.Exchange, len(p.cfg.Exchanges))
+	for i, x := range p.cfg.Exchanges {
+		if x.Request.Method == "" || x.Request.Path == "" {
+			return fmt.Errorf("proxy: recorded call %d: no method or path", i+1)
+		}
+		fp, _ := p.identify(x.Request)
+		p.groups[fp] = append(p.groups[fp], i)
+	}
+	return nil
+}

@@ -1,0 +1,224 @@
+package proxy
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/acpsnap/acpsnap/sessionlog"
+)
+
+// Mode says where responses come from.
+type Mode int
+
+const (
+	// Replay (the zero Mode) serves Config.Exchanges and never touches the network.
+	Replay Mode = iota
+	// Record forwards every request to Config.Upstream.
+	Record
+)
+
+// Config configures one proxy, started per scenario run.
+type Config struct {
+	Mode Mode // zero: Replay
+	// Dialect is "openai-chat", "openai-responses" or "anthropic-messages".
+	Dialect string
+	// Upstream (Record) is the model API base URL; a request to
+	// URL()+"/responses" goes to Upstream+"/responses". Required in Record.
+	Upstream string
+	// Key (Record) is the real API key, sent upstream as "Authorization:
+	// Bearer" (OpenAI dialects) or "x-api-key" (anthropic-messages). It is
+	// never kept in an exchange, a report or an error. "": none sent.
+	Key string
+	// Exchanges (Replay) are the recorded exchanges, as Decompose returns
+	// them (normalized), in call order: call N is Exchanges[N-1].
+	Exchanges []sessionlog.Exchange
+	// Normalize turns live values into tokens. The proxy applies it to
+	// every JSON payload it keeps (request bodies, header sets as a JSON
+	// object, SSE event data, response bodies) in both modes, and to each
+	// live request before matching it in Replay. nil: payloads kept as sent.
+	Normalize func([]byte) ([]byte, error)
+	// Expand turns tokens back into live values in every payload served
+	// in Replay (event data, bodies, override bodies). nil: served as recorded.
+	Expand func([]byte) []byte
+	// Ignore lists request parts that are not part of a request's identity:
+	// JSON pointers into the body ("/prompt_cache_key", "/metadata/user_id")
+	// and "header:NAME". nil: the whole normalized request is its identity.
+	Ignore []string
+	// Overrides replace exchanges by call number (see the package doc). nil: none.
+	Overrides *Overrides
+	// OnHang is called (once per call, on its own goroutine) when a
+	// hangAfter override has sent its events and the stream now stalls:
+	// "the model is streaming". nil: nobody is told.
+	OnHang func(call int)
+	// RequestHeaders and ResponseHeaders name headers kept with each
+	// exchange besides DefaultRequestHeaders / DefaultResponseHeaders.
+	// Secret headers (authorization, x-api-key, …) are never kept.
+	RequestHeaders, ResponseHeaders []string
+	// Client (Record) sends requests upstream. nil: a client with no
+	// timeout (streams are long) that follows no redirects.
+	Client *http.Client
+	// NewNonce returns the path nonce of the base URL. nil: 16 random bytes, hex.
+	NewNonce func() string
+}
+
+// Proxy is a running proxy. Its methods are safe for concurrent use.
+type Proxy struct {
+	cfg      Config
+	dialect  dialect
+	ignore   ignoreRules
+	reqHdr   map[string]bool
+	respHdr  map[string]bool
+	nonce    string
+	ln       net.Listener
+	srv      *http.Server
+	done     chan struct{} // closed by Close: hung streams end
+	handlers sync.WaitGroup
+
+	mu       sync.Mutex
+	closed   bool
+	calls    int                    // requests received
+	kept     []*sessionlog.Exchange // Record: by arrival; Replay: by the recorded call served
+	extra    []*sessionlog.Exchange // Replay: drifted requests, by arrival
+	drifts   []Drift
+	errs     []string
+	consumed []bool // Replay: by recorded call - 1
+	groups   map[string][]int
+	served   int
+}
+
+// Start listens on 127.0.0.1 (a free port) and serves until Close or until
+// ctx ends.
+func Start(ctx context.Context, cfg Config) (*Proxy, error) {
+	d, ok := dialects[cfg.Dialect]
+	if !ok {
+		return nil, fmt.Errorf("proxy: unknown dialect %q (want openai-chat, openai-responses or anthropic-messages)", cfg.Dialect)
+	}
+	if cfg.Mode == Record && cfg.Upstream == "" {
+		return nil, errors.New("proxy: record needs an upstream URL")
+	}
+	p := &Proxy{cfg: cfg, dialect: d, done: make(chan struct{})}
+	var err error
+	if p.ignore, err = parseIgnore(cfg.Ignore); err != nil {
+		return nil, err
+	}
+	if err := cfg.Overrides.check(cfg.Mode, len(cfg.Exchanges)); err != nil {
+		return nil, err
+	}
+	p.reqHdr = headerSet(DefaultRequestHeaders, cfg.RequestHeaders)
+	p.respHdr = headerSet(DefaultResponseHeaders, cfg.ResponseHeaders)
+	if cfg.Mode == Replay {
+		if err := p.index(); err != nil {
+			return nil, err
+		}
+	}
+	if p.cfg.Client == nil {
+		p.cfg.Client = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	}
+	p.nonce = newNonce()
+	if cfg.NewNonce != nil {
+		p.nonce = cfg.NewNonce()
+	}
+	if p.ln, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+		return nil, fmt.Errorf("proxy: listen: %w", err)
+	}
+	p.srv = &http.Server{Handler: p, BaseContext: func(net.Listener) context.Context { return ctx }}
+	go p.srv.Serve(p.ln)
+	go func() {
+		select {
+		case <-ctx.Done():
+			p.Close()
+		case <-p.done:
+		}
+	}()
+	return p, nil
+}
+
+func newNonce() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func headerSet(lists ...[]string) map[string]bool {
+	s := map[string]bool{}
+	for _, l := range lists {
+		for _, h := range l {
+			if h = strings.ToLower(h); !secretHeaders[h] {
+				s[h] = true
+			}
+		}
+	}
+	return s
+}
+
+// URL is the base URL the agent is given ({{model.url}}): a per-run nonce
+// below 127.0.0.1:PORT, no trailing slash.
+func (p *Proxy) URL() string { return "http://" + p.ln.Addr().String() + "/" + p.nonce }
+
+// Key is the placeholder key the agent is given ({{model.key}}); the proxy
+// neither checks nor forwards it.
+func (p *Proxy) Key() string { return "acpsnap-placeholder-" + p.nonce }
+
+// Close stops the server, ends hung streams and waits for the handlers
+// in flight; Report is final after it.
+func (p *Proxy) Close() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	p.closed = true
+	close(p.done)
+	p.mu.Unlock()
+	err := p.srv.Close()
+	p.handlers.Wait()
+	return err
+}
+
+// ServeHTTP routes a request below the nonce to record or replay; any
+// other path is 404.
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		http.Error(w, "acpsnap: proxy closed", http.StatusServiceUnavailable)
+		return
+	}
+	p.handlers.Add(1) // under mu, so never concurrent with Close's Wait
+	p.mu.Unlock()
+	defer p.handlers.Done()
+	prefix := "/" + p.nonce
+	rest, ok := strings.CutPrefix(r.URL.Path, prefix)
+	if !ok || rest != "" && rest[0] != '/' {
+		http.NotFound(w, r)
+		return
+	}
+	if rest == "" {
+		rest = "/"
+	}
+	if r.URL.RawQuery != "" {
+		rest += "?" + r.URL.RawQuery
+	}
+	p.mu.Lock()
+	p.calls++
+	arrival := p.calls
+	p.mu.Unlock()
+	if p.cfg.Mode == Record {
+		p.record(w, r, rest, arrival)
+		return
+	}
+	p.replay(w, r, rest, arrival)
+}
+
+func (p *Proxy) fail(format string, args ...any) {
+	p.mu.Lock()
+	p.errs = append(p.errs, fmt.Sprintf(format, args...))
+	p.mu.Unlock()
+}

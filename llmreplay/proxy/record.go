@@ -1,0 +1,230 @@
+package proxy
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/acpsnap/acpsnap/sessionlog"
+)
+
+// record forwards one request upstream with the real key and streams the
+// answer back event by event, keeping the exchange.
+func (p *Proxy) record(w http.ResponseWriter, r *http.Request, path string, call int) {
+	x := &sessionlog.Exchange{}
+	p.mu.Lock()
+	for len(p.kept) < call {
+		p.kept = append(p.kept, nil)
+	}
+	p.kept[call-1] = x
+	p.mu.Unlock()
+
+	raw, q, err := p.readRequest(r, path)
+	p.mu.Lock()
+	x.Request = q
+	p.mu.Unlock()
+	if err != nil {
+		p.fail("call %d: %v", call, err)
+	}
+	pt := p.cfg.Overrides.find(call)
+	if pt != nil && pt.Status != 0 {
+		p.answerStatus(w, x, pt)
+		return
+	}
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	resp, err := p.cfg.Client.Do(p.upstreamRequest(ctx, r, path, raw))
+	if err != nil {
+		msg := fmt.Sprintf("acpsnap: upstream: %v", scrubKey(err.Error(), p.cfg.Key))
+		p.fail("call %d: %s", call, msg)
+		p.setResponse(x, sessionlog.Response{Status: http.StatusBadGateway, Body: p.dialect.errorBody(msg)})
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadGateway)
+		w.Write(p.dialect.errorBody(msg))
+		return
+	}
+	defer resp.Body.Close()
+	p.relay(w, r, call, x, resp, pt)
+}
+
+// upstreamRequest is r for the upstream: the agent's headers minus hop
+// and secret ones, plus the real key.
+func (p *Proxy) upstreamRequest(ctx context.Context, r *http.Request, path string, body []byte) *http.Request {
+	u := strings.TrimSuffix(p.cfg.Upstream, "/") + path
+	req, _ := http.NewRequestWithContext(ctx, r.Method, u, bytes.NewReader(body))
+	for k, vs := range r.Header {
+		if lk := strings.ToLower(k); !hopHeaders[lk] && !secretHeaders[lk] {
+			req.Header[k] = vs
+		}
+	}
+	if p.cfg.Key != "" {
+		p.dialect.setKey(req.Header, p.cfg.Key)
+	}
+	if body == nil {
+		req.Body, req.ContentLength = http.NoBody, 0
+	}
+	return req
+}
+
+func scrubKey(s, key string) string {
+	if key == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, key, "[key]")
+}
+
+// relay copies the upstream response to the agent: headers at once, then
+// an SSE stream event by event (flushed at each blank line) or the body
+// (which counts as one event for a patch's cut).
+func (p *Proxy) relay(w http.ResponseWriter, r *http.Request, call int, x *sessionlog.Exchange, resp *http.Response, pt *Patch) {
+	seen := sessionlog.Response{Status: resp.StatusCode, Header: p.keptHeaders(resp.Header), Stream: isSSE(resp.Header)}
+	limit := pt.after()
+	if !seen.Stream && limit == 0 && pt.DisconnectAfter == 0 {
+		seen.End = sessionlog.EndDisconnect
+		p.keepResponse(call, x, seen)
+		panic(http.ErrAbortHandler) // before the status, as in replay
+	}
+	for k, vs := range resp.Header {
+		if lk := strings.ToLower(k); !hopHeaders[lk] {
+			w.Header()[k] = vs
+		}
+	}
+	w.WriteHeader(resp.StatusCode)
+	flush(w)
+	reached := limit >= 0
+	if seen.Stream {
+		seen.Events, seen.End = relayEvents(w, r.Context(), resp.Body, limit)
+		reached = reached && len(seen.Events) == limit
+	} else if limit != 0 {
+		b, err := io.ReadAll(resp.Body)
+		w.Write(b)
+		seen.Body = b
+		if err != nil {
+			seen.End = endOf(r.Context())
+		}
+	}
+	if reached && seen.End == "" {
+		resp.Body.Close()
+		seen.End = p.cut(r, call, pt)
+	}
+	p.keepResponse(call, x, seen)
+	if seen.End == sessionlog.EndDisconnect {
+		panic(http.ErrAbortHandler) // the agent sees the break the upstream made, or the patch's
+	}
+}
+
+func isSSE(h http.Header) bool {
+	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	return mt == "text/event-stream"
+}
+
+func endOf(ctx context.Context) string {
+	if ctx.Err() != nil {
+		return sessionlog.EndCancel
+	}
+	return sessionlog.EndDisconnect
+}
+
+// relayEvents writes the SSE stream body to w as it arrives, flushing
+// after every event, and returns the events (limit >= 0: stop after that
+// many) and how the stream ended ("" for a clean end or the limit).
+func relayEvents(w http.ResponseWriter, ctx context.Context, body io.Reader, limit int) ([]sessionlog.SSEEvent, string) {
+	br := bufio.NewReaderSize(body, 64<<10)
+	var events []sessionlog.SSEEvent
+	var raw []byte
+	var ev sseEvent
+	for limit < 0 || len(events) < limit {
+		line, err := br.ReadBytes('\n')
+		raw = append(raw, line...)
+		blank := len(bytes.TrimRight(line, "\r\n")) == 0 && len(line) > 0
+		if !blank && len(line) > 0 {
+			ev.field(line)
+		}
+		if blank || err != nil && len(raw) > 0 {
+			if _, werr := w.Write(raw); werr != nil {
+				return events, sessionlog.EndCancel
+			}
+			flush(w)
+			raw = raw[:0]
+			if e, ok := ev.take(); ok {
+				events = append(events, e)
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return events, ""
+		} else if err != nil {
+			return events, endOf(ctx)
+		}
+	}
+	return events, ""
+}
+
+// sseEvent collects the fields of one server-sent event.
+type sseEvent struct {
+	event, id string
+	data      [][]byte
+	any       bool
+}
+
+func (e *sseEvent) field(line []byte) {
+	line = bytes.TrimRight(line, "\r\n")
+	name, value, _ := bytes.Cut(line, []byte(":"))
+	value = bytes.TrimPrefix(value, []byte(" "))
+	switch string(name) {
+	case "event":
+		e.event, e.any = string(value), true
+	case "id":
+		e.id, e.any = string(value), true
+	case "data":
+		e.data, e.any = append(e.data, bytes.Clone(value)), true
+	}
+}
+
+func (e *sseEvent) take() (sessionlog.SSEEvent, bool) {
+	defer func() { *e = sseEvent{} }()
+	if !e.any {
+		return sessionlog.SSEEvent{}, false
+	}
+	out := sessionlog.SSEEvent{Event: e.event, ID: e.id}
+	if e.data != nil {
+		out.Data = bytes.Join(e.data, []byte("\n"))
+	}
+	return out, true
+}
+
+func (p *Proxy) keptHeaders(h http.Header) map[string]string {
+	var out map[string]string
+	for name := range p.respHdr {
+		if v := h.Values(name); len(v) > 0 {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[name] = strings.Join(v, ", ")
+		}
+	}
+	return out
+}
+
+// keepResponse normalizes a relayed response (off the streaming path) and
+// keeps it.
+func (p *Proxy) keepResponse(call int, x *sessionlog.Exchange, r sessionlog.Response) {
+	var err error
+	if r.Header, err = p.normalizeHeader(r.Header); err != nil {
+		p.fail("call %d: response: %v", call, err)
+	}
+	if r.Body, err = p.normalize(r.Body); err != nil {
+		p.fail("call %d: response: %v", call, err)
+	}
+	for i := range r.Events {
+		if r.Events[i].Data, err = p.normalize(r.Events[i].Data); err != nil {
+			p.fail("call %d: event %d: %v", call, i, err)
+		}
+	}
+	p.setResponse(x, r)
+}

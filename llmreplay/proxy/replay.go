@@ -1,0 +1,183 @@
+package proxy
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+
+	"github.com/acpsnap/acpsnap/sessionlog"
+)
+
+// replay answers one request from the recording: the next unconsumed
+// exchange with the same fingerprint, or a drift.
+func (p *Proxy) replay(w http.ResponseWriter, r *http.Request, path string, arrival int) {
+	_, q, err := p.readRequest(r, path)
+	if err != nil {
+		p.refuse(w, &sessionlog.Exchange{Request: q}, fmt.Sprintf("acpsnap: %v", err))
+		return
+	}
+	fp, c := p.identify(q)
+	p.mu.Lock()
+	idx := -1
+	for _, i := range p.groups[fp] {
+		if !p.consumed[i] {
+			idx, p.consumed[i] = i, true
+			break
+		}
+	}
+	p.mu.Unlock()
+	if idx < 0 {
+		p.drift(w, q, c, arrival)
+		return
+	}
+	call := idx + 1
+	x := &sessionlog.Exchange{Request: q}
+	p.mu.Lock()
+	p.kept[idx] = x
+	p.served++
+	p.mu.Unlock()
+	pt := p.cfg.Overrides.find(call)
+	if pt != nil && pt.Status != 0 {
+		p.answerStatus(w, x, pt)
+		return
+	}
+	p.serveRecorded(w, r, call, x, p.cfg.Exchanges[idx].Response, pt)
+}
+
+// serveRecorded writes a recorded response, event by event, cut where pt
+// says (a non-streamed body counts as one event).
+func (p *Proxy) serveRecorded(w http.ResponseWriter, r *http.Request, call int, x *sessionlog.Exchange, rec sessionlog.Response, pt *Patch) {
+	seen := sessionlog.Response{Status: rec.Status, Header: rec.Header, Stream: rec.Stream}
+	for k, v := range rec.Header {
+		w.Header().Set(k, v)
+	}
+	if rec.Stream && w.Header().Get("Content-Type") == "" {
+		w.Header().Set("Content-Type", "text/event-stream")
+	}
+	limit := pt.after()
+	if !rec.Stream && limit == 0 && pt.DisconnectAfter == 0 {
+		seen.End = sessionlog.EndDisconnect
+		p.setResponse(x, seen)
+		panic(http.ErrAbortHandler) // before the status: the agent sees a broken connection
+	}
+	w.WriteHeader(rec.Status)
+	flush(w)
+	events := rec.Events
+	if !rec.Stream {
+		events = []sessionlog.SSEEvent{{Data: rec.Body}}
+	}
+	for i, e := range events {
+		if i == limit {
+			break
+		}
+		if r.Context().Err() != nil {
+			seen.End = sessionlog.EndCancel
+			p.setResponse(x, seen)
+			return
+		}
+		if !rec.Stream {
+			w.Write(p.expand(rec.Body))
+			seen.Body = rec.Body
+			continue
+		}
+		writeEvent(w, e, p.expand(e.Data))
+		seen.Events = append(seen.Events, e)
+	}
+	if limit < 0 || limit > len(events) {
+		if rec.End == "" {
+			p.setResponse(x, seen)
+			return
+		}
+		// the recording itself ended early: end the same way
+		pt = &Patch{Call: call, DisconnectAfter: -1, HangAfter: len(events)}
+		if rec.End == sessionlog.EndDisconnect {
+			pt.DisconnectAfter, pt.HangAfter = len(events), -1
+		}
+	}
+	seen.End = p.cut(r, call, pt)
+	p.setResponse(x, seen)
+	if seen.End == sessionlog.EndDisconnect {
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// cut ends a stream where a patch says: it returns EndDisconnect for the
+// caller to abort the connection, or waits (a hang) until the client
+// gives up or the proxy closes.
+func (p *Proxy) cut(r *http.Request, call int, pt *Patch) string {
+	if pt.DisconnectAfter >= 0 {
+		return sessionlog.EndDisconnect
+	}
+	if p.cfg.OnHang != nil {
+		go p.cfg.OnHang(call)
+	}
+	select {
+	case <-r.Context().Done():
+	case <-p.done:
+	}
+	return sessionlog.EndHang
+}
+
+// answerStatus answers a status patch: its status, headers and body (a
+// dialect error body when it has none).
+func (p *Proxy) answerStatus(w http.ResponseWriter, x *sessionlog.Exchange, pt *Patch) {
+	body := pt.Body
+	if body == nil {
+		body = p.dialect.errorBody(fmt.Sprintf("acpsnap override: call %d answers %d", pt.Call, pt.Status))
+	}
+	h := map[string]string{"content-type": "application/json"}
+	for k, v := range pt.Header {
+		h[k] = v
+	}
+	for k, v := range h {
+		w.Header().Set(k, v)
+	}
+	w.WriteHeader(pt.Status)
+	w.Write(p.expand(body))
+	p.setResponse(x, sessionlog.Response{Status: pt.Status, Header: h, Body: body})
+}
+
+// refuse answers a non-retryable 400 in the dialect's error shape,
+// marked as acpsnap's own.
+func (p *Proxy) refuse(w http.ResponseWriter, x *sessionlog.Exchange, msg string) {
+	body := p.dialect.errorBody(msg)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Should-Retry", "false") // both SDK families honour it
+	w.WriteHeader(http.StatusBadRequest)
+	w.Write(body)
+	x.Response = sessionlog.Response{Status: http.StatusBadRequest, Header: map[string]string{"content-type": "application/json"}, Body: body}
+	p.mu.Lock()
+	p.extra = append(p.extra, x)
+	p.mu.Unlock()
+}
+
+func (p *Proxy) setResponse(x *sessionlog.Exchange, r sessionlog.Response) {
+	p.mu.Lock()
+	x.Response = r
+	p.mu.Unlock()
+}
+
+// writeEvent writes one SSE event (data lines split at "\n") and flushes.
+func writeEvent(w http.ResponseWriter, e sessionlog.SSEEvent, data []byte) {
+	var b bytes.Buffer
+	if e.Event != "" {
+		b.WriteString("event: " + e.Event + "\n")
+	}
+	if e.ID != "" {
+		b.WriteString("id: " + e.ID + "\n")
+	}
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		b.WriteString("data: ")
+		b.Write(l)
+		b.WriteByte('\n')
+	}
+	b.WriteByte('\n')
+	w.Write(b.Bytes())
+	flush(w)
+}
+
+func flush(w http.ResponseWriter) {
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+}

@@ -1,0 +1,78 @@
+package proxy
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/acpsnap/acpsnap/sessionlog"
+)
+
+// Report is what a run through the proxy did. It is final after Close.
+type Report struct {
+	// Exchanges are the calls as the agent saw them, normalized: requests
+	// as sent, responses as served before Expand (overrides applied; a
+	// drift's 400 included). Record: in arrival order. Replay: in recorded
+	// call order, then the drifted requests in arrival order, so that a
+	// clean replay composes the same log as the recording. Compose them.
+	Exchanges []sessionlog.Exchange
+	// Drifts (Replay) are the requests that matched no recorded exchange:
+	// the request changed; only re-recording accepts it.
+	Drifts []Drift
+	// Unconsumed (Replay) are the recorded calls never requested, from 1.
+	Unconsumed []int
+	// Served (Replay) counts the recorded exchanges served.
+	Served int
+	// Errors are failures that are not drifts: an upstream that could not
+	// be reached, a payload Normalize refused.
+	Errors []string
+}
+
+// Report returns the report so far.
+func (p *Proxy) Report() Report {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := Report{Drifts: append([]Drift(nil), p.drifts...), Served: p.served, Errors: append([]string(nil), p.errs...)}
+	for _, xs := range [][]*sessionlog.Exchange{p.kept, p.extra} {
+		for _, x := range xs {
+			if x != nil {
+				r.Exchanges = append(r.Exchanges, *x)
+			}
+		}
+	}
+	for i, c := range p.consumed {
+		if !c {
+			r.Unconsumed = append(r.Unconsumed, i+1)
+		}
+	}
+	return r
+}
+
+// RequestDrift reports whether a request changed: a run with a drift can
+// only be accepted by re-recording, never by refreshing the responses.
+func (r Report) RequestDrift() bool { return len(r.Drifts) > 0 }
+
+// Err describes every drift, unconsumed call and error; nil when the run
+// was clean.
+func (r Report) Err() error {
+	var msgs []string
+	for _, d := range r.Drifts {
+		msgs = append(msgs, d.String())
+	}
+	if len(r.Unconsumed) > 0 {
+		msgs = append(msgs, fmt.Sprintf("recorded calls never requested: %s (the agent made fewer model calls; re-record)", joinInts(r.Unconsumed)))
+	}
+	msgs = append(msgs, r.Errors...)
+	if len(msgs) == 0 {
+		return nil
+	}
+	return errors.New("proxy: " + strings.Join(msgs, "\n"))
+}
+
+func joinInts(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = fmt.Sprint(n)
+	}
+	return strings.Join(s, ", ")
+}
