@@ -1,0 +1,196 @@
+package proxy
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/acpsnap/acpsnap/sessionlog"
+	"github.com/google/go-cmp/cmp"
+)
+
+const realKey = "sk-real-secret-0123456789"
+
+// upstream is an httptest model API that checks the key and streams two
+// events, the second only once release is closed.
+func upstream(t *testing.T, wantAuth func(http.Header) string, release <-chan struct{}) (*httptest.Server, *atomic.Int32) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		if got := wantAuth(r.Header); got != "" {
+			t.Errorf("upstream: %s", got)
+		}
+		body, _ := io.ReadAll(r.Body)
+		if r.URL.Path == "/v1/models" {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"data":[]}`))
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("X-Request-Id", "req_volatile")
+		fmt.Fprintf(w, "event: first\ndata: {\"n\":1,\"echo\":%q}\n\n", body)
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-time.After(10 * time.Second):
+			t.Error("upstream: the client never saw the first event: the proxy buffers")
+		}
+		fmt.Fprint(w, ": keep-alive comment\n\ndata: {\"n\":2}\ndata: {\"more\":true}\n\ndata: [DONE]\n\n")
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &n
+}
+
+func TestRecordStreamsEventByEvent(t *testing.T) {
+	tests := []struct {
+		dialect  string
+		wantAuth func(http.Header) string
+	}{
+		{"openai-responses", func(h http.Header) string {
+			if h.Get("Authorization") != "Bearer "+realKey || h.Get("X-Api-Key") != "" {
+				return fmt.Sprintf("auth = %q, x-api-key = %q", h.Get("Authorization"), h.Get("X-Api-Key"))
+			}
+			return ""
+		}},
+		{"anthropic-messages", func(h http.Header) string {
+			if h.Get("X-Api-Key") != realKey || h.Get("Authorization") != "" {
+				return fmt.Sprintf("auth = %q, x-api-key = %q", h.Get("Authorization"), h.Get("X-Api-Key"))
+			}
+			return ""
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.dialect, func(t *testing.T) {
+			release := make(chan struct{})
+			up, _ := upstream(t, tc.wantAuth, release)
+			p := start(t, Config{Mode: Record, Dialect: tc.dialect, Upstream: up.URL + "/v1", Key: realKey})
+			resp := post(t, context.Background(), p.URL()+"/responses?beta=true", p.Key(), `{"input":[1]}`)
+			defer resp.Body.Close()
+			br := bufio.NewReader(resp.Body)
+			first, err := readEvent(br)
+			if err != nil {
+				t.Fatal(err)
+			}
+			close(release) // the upstream sends the rest only now
+			if want := `{"n":1,"echo":"{\"input\":[1]}"}`; first != want {
+				t.Errorf("first event = %s, want %s", first, want)
+			}
+			rest, err := readAllEvents(t, br)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]string{"", "{\"n\":2}\n{\"more\":true}", "[DONE]"}, rest); diff != "" {
+				t.Errorf("rest (-want +got):\n%s", diff) // the comment passes through as an event without data
+			}
+			p.Close()
+			rep := p.Report()
+			want := []sessionlog.Exchange{{
+				Request: sessionlog.Request{Method: "POST", Path: "/responses?beta=true", Header: map[string]string{"content-type": "application/json"}, Body: []byte(`{"input":[1]}`)},
+				Response: sessionlog.Response{Status: 200, Stream: true, Header: map[string]string{"content-type": "text/event-stream"}, Events: []sessionlog.SSEEvent{
+					{Event: "first", Data: []byte(`{"n":1,"echo":"{\"input\":[1]}"}`)},
+					{Data: []byte("{\"n\":2}\n{\"more\":true}")},
+					{Data: []byte("[DONE]")},
+				}},
+			}}
+			if diff := cmp.Diff(want, rep.Exchanges); diff != "" {
+				t.Errorf("exchanges (-want +got):\n%s", diff)
+			}
+			assertNoKey(t, rep, p.Key())
+		})
+	}
+}
+
+// assertNoKey fails when the real key (or the placeholder) is anywhere in
+// the report or in the log composed from it.
+func assertNoKey(t *testing.T, rep Report, placeholder string) {
+	t.Helper()
+	b, _ := json.Marshal(rep)
+	log, err := sessionlog.Compose(rep.Exchanges, sessionlog.ComposedHeader{Dialect: "openai-chat"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{realKey, placeholder} {
+		if contains(b, s) || contains(log, s) {
+			t.Errorf("%q kept:\n%s\n%s", s, b, log)
+		}
+	}
+}
+
+func TestRecordJSONAndErrors(t *testing.T) {
+	up, n := upstream(t, func(http.Header) string { return "" }, nil)
+	ov, err := ParseOverrides([]byte(`{"patches":[{"call":2,"status":500}]}`), "o.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := start(t, Config{Mode: Record, Dialect: "openai-chat", Upstream: up.URL, Key: realKey, Overrides: ov,
+		Normalize: func(b []byte) ([]byte, error) { return []byte(strings.ReplaceAll(string(b), `"data"`, `"DATA"`)), nil }})
+	req, _ := http.NewRequest("GET", p.URL()+"/v1/models", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(body) != `{"data":[]}` {
+		t.Errorf("body = %s, want the upstream's, unnormalized", body)
+	}
+	resp = post(t, context.Background(), p.URL()+"/v1/chat/completions", p.Key(), `{}`)
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 500 || !contains(body, `"acpsnap":true`) {
+		t.Errorf("patched call 2: %d %s", resp.StatusCode, body)
+	}
+	if n.Load() != 1 {
+		t.Errorf("upstream saw %d requests, want 1 (the patched call is not forwarded)", n.Load())
+	}
+	p.Close()
+	rep := p.Report()
+	if len(rep.Exchanges) != 2 || string(rep.Exchanges[0].Response.Body) != `{"DATA":[]}` || rep.Exchanges[0].Request.Body != nil {
+		t.Errorf("exchanges = %+v", rep.Exchanges)
+	}
+	if rep.Exchanges[1].Response.Status != 500 {
+		t.Errorf("call 2 kept as %+v", rep.Exchanges[1].Response)
+	}
+}
+
+func TestUpstreamUnreachable(t *testing.T) {
+	up := httptest.NewServer(http.NotFoundHandler())
+	up.Close() // nothing listens there now
+	p := start(t, Config{Mode: Record, Dialect: "openai-chat", Upstream: up.URL, Key: realKey})
+	resp := post(t, context.Background(), p.URL()+"/chat/completions", p.Key(), `{}`)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadGateway {
+		t.Errorf("status = %d, want 502", resp.StatusCode)
+	}
+	p.Close()
+	if err := p.Report().Err(); err == nil || !strings.Contains(err.Error(), "upstream") || strings.Contains(err.Error(), realKey) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestNonceRouting(t *testing.T) {
+	p := start(t, Config{Dialect: "openai-chat"})
+	base := strings.TrimSuffix(p.URL(), "/"+p.nonce)
+	for _, u := range []string{base + "/v1/chat/completions", base + "/" + p.nonce + "x/chat", base + "/"} {
+		resp := post(t, context.Background(), u, p.Key(), `{}`)
+		resp.Body.Close()
+		if resp.StatusCode != 404 {
+			t.Errorf("%s: status %d, want 404", u, resp.StatusCode)
+		}
+	}
+	if !strings.HasPrefix(p.URL(), "http://127.0.0.1:") || !strings.Contains(p.Key(), p.nonce) {
+		t.Errorf("url %s, key %s", p.URL(), p.Key())
+	}
+	p.Close()
+	if rep := p.Report(); len(rep.Exchanges)+len(rep.Drifts) != 0 {
+		t.Errorf("404s were kept: %+v", rep)
+	}
+}
