@@ -130,8 +130,10 @@ func TestDriftNamesThePath(t *testing.T) {
 func TestNormalizeAndExpand(t *testing.T) {
 	xs := []sessionlog.Exchange{exchange("/v1/messages", `{"messages":[{"role":"user","content":"in {{cwd}}"}]}`, sse(`{"text":"wrote {{cwd}}/a"}`))}
 	p := start(t, Config{Dialect: "anthropic-messages", Exchanges: xs,
-		Normalize: func(b []byte) ([]byte, error) { return []byte(strings.ReplaceAll(string(b), "/live/dir", "{{cwd}}")), nil },
-		Expand:    func(b []byte) []byte { return []byte(strings.ReplaceAll(string(b), "{{cwd}}", "/live/dir")) },
+		Normalize: func(b []byte) ([]byte, error) {
+			return []byte(strings.ReplaceAll(string(b), "/live/dir", "{{cwd}}")), nil
+		},
+		Expand: func(b []byte) []byte { return []byte(strings.ReplaceAll(string(b), "{{cwd}}", "/live/dir")) },
 	})
 	resp := post(t, context.Background(), p.URL()+"/v1/messages", p.Key(), `{"messages":[{"role":"user","content":"in /live/dir"}]}`)
 	evs, err := readAllEvents(t, resp.Body)
