@@ -100,7 +100,7 @@ func (p *Proxy) nearest(c canonical) (int, []Change) {
 	items := convItems(c.Body, conv)
 	var best *score
 	for i, x := range p.cfg.Exchanges {
-		_, rc := p.identify(x.Request)
+		rc := p.canonicalOf(x.Request)
 		ritems := convItems(rc.Body, conv)
 		s := score{samePath: rc.Method == c.Method && rc.Path == c.Path, sameLen: len(ritems) == len(items), call: i + 1}
 		for s.prefix < min(len(items), len(ritems)) && reflect.DeepEqual(items[s.prefix], ritems[s.prefix]) {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -74,9 +75,39 @@ type canonical struct {
 	Body   any               `json:"body,omitempty"`
 }
 
-// identify returns the fingerprint of q (SHA-256 of its canonical form,
-// object keys sorted) and the canonical form itself.
-func (p *Proxy) identify(q sessionlog.Request) (string, canonical) {
+// identify returns the fingerprint of q: SHA-256 of its method, path, kept
+// headers (ignored ones left out, sorted) and canonical body (see
+// canonicalJSON; a body that is not JSON as it is).
+func (p *Proxy) identify(q sessionlog.Request) string {
+	h := sha256.New()
+	io.WriteString(h, q.Method+"\n"+q.Path+"\n")
+	names := make([]string, 0, len(q.Header))
+	for k := range q.Header {
+		if !p.ignore.headers[k] {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		io.WriteString(h, k+": "+q.Header[k]+"\n")
+	}
+	io.WriteString(h, "\n")
+	switch {
+	case len(q.Body) == 0:
+	case json.Valid(q.Body):
+		b, ok := canonicalJSON(make([]byte, 0, len(q.Body)), q.Body, p.ignore.pointers)
+		if !ok { // a duplicate key: the last one counts, as when decoding
+			b, _ = jsonl.Value(p.canonicalOf(q).Body)
+		}
+		h.Write(b)
+	default:
+		h.Write(q.Body)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// canonicalOf is q decoded, ignore rules applied: what drifts compare.
+func (p *Proxy) canonicalOf(q sessionlog.Request) canonical {
 	c := canonical{Method: q.Method, Path: q.Path, Body: decodeBody(q.Body)}
 	for k, v := range q.Header {
 		if !p.ignore.headers[k] {
@@ -89,9 +120,7 @@ func (p *Proxy) identify(q sessionlog.Request) (string, canonical) {
 	for _, ptr := range p.ignore.pointers {
 		c.Body = drop(c.Body, ptr)
 	}
-	b, _ := jsonl.Value(c) // decoded JSON always encodes
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), c
+	return c
 }
 
 func decodeBody(b []byte) any {
@@ -171,14 +200,14 @@ func (p *Proxy) expand(b []byte) []byte {
 
 // index groups the recorded exchanges by fingerprint, in call order.
 func (p *Proxy) index() error {
-	p.groups = map[string][]int{}
+	p.groups, p.next = map[string][]int{}, map[string]int{}
 	p.consumed = make([]bool, len(p.cfg.Exchanges))
 	p.kept = make([]*sessionlog.Exchange, len(p.cfg.Exchanges))
 	for i, x := range p.cfg.Exchanges {
 		if x.Request.Method == "" || x.Request.Path == "" {
 			return fmt.Errorf("proxy: recorded call %d: no method or path", i+1)
 		}
-		fp, _ := p.identify(x.Request)
+		fp := p.identify(x.Request)
 		p.groups[fp] = append(p.groups[fp], i)
 	}
 	return nil

@@ -88,8 +88,9 @@ type Proxy struct {
 	extra    []*sessionlog.Exchange // Replay: drifted requests, by arrival
 	drifts   []Drift
 	errs     []string
-	consumed []bool // Replay: by recorded call - 1
-	groups   map[string][]int
+	consumed []bool           // Replay: by recorded call - 1
+	groups   map[string][]int // recorded calls - 1 by fingerprint, in call order
+	next     map[string]int   // the group's first unconsumed element
 	served   int
 }
 

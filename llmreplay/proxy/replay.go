@@ -16,18 +16,17 @@ func (p *Proxy) replay(w http.ResponseWriter, r *http.Request, path string, arri
 		p.refuse(w, &sessionlog.Exchange{Request: q}, fmt.Sprintf("acpsnap: %v", err))
 		return
 	}
-	fp, c := p.identify(q)
+	fp := p.identify(q)
 	p.mu.Lock()
 	idx := -1
-	for _, i := range p.groups[fp] {
-		if !p.consumed[i] {
-			idx, p.consumed[i] = i, true
-			break
-		}
+	if g := p.groups[fp]; p.next[fp] < len(g) {
+		idx = g[p.next[fp]]
+		p.next[fp]++
+		p.consumed[idx] = true
 	}
 	p.mu.Unlock()
 	if idx < 0 {
-		p.drift(w, q, c, arrival)
+		p.drift(w, q, p.canonicalOf(q), arrival)
 		return
 	}
 	call := idx + 1

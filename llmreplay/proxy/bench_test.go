@@ -1,0 +1,138 @@
+package proxy
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acpsnap/acpsnap/sessionlog"
+)
+
+// benchBody is a realistic follow-up request: a system prompt, tool
+// schemas and a dozen conversation items (about 20 KB).
+func benchBody() string {
+	var items []string
+	for i := range 12 {
+		items = append(items, fmt.Sprintf(`{"type":"message","role":"user","content":[{"type":"input_text","text":"step %d: %s"}]}`, i, strings.Repeat("words ", 200)))
+	}
+	tools := strings.Repeat(`{"type":"function","name":"shell","parameters":{"type":"object","properties":{"command":{"type":"array"}}}},`, 20)
+	return `{"model":"gpt-5.4","instructions":"` + strings.Repeat("You are Codex. ", 100) + `","input":[` + strings.Join(items, ",") +
+		`],"tools":[` + strings.TrimSuffix(tools, ",") + `],"stream":true,"prompt_cache_key":"k"}`
+}
+
+// benchEvents is a 30-event streamed answer.
+func benchEvents() []sessionlog.SSEEvent {
+	var evs []sessionlog.SSEEvent
+	for i := range 30 {
+		evs = append(evs, sessionlog.SSEEvent{Event: "response.output_text.delta", Data: []byte(fmt.Sprintf(`{"type":"response.output_text.delta","delta":"token %d "}`, i))})
+	}
+	return evs
+}
+
+// scripted is the in-process server a proxy is compared with: it reads
+// the request and streams the events, flushing each.
+func scripted(evs []sessionlog.SSEEvent) *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, e := range evs {
+			writeEvent(w, e, e.Data)
+		}
+	}))
+}
+
+// timeCall sends body to url and returns the time to the first event and
+// to the end of the stream.
+func timeCall(b *testing.B, url, body string) (ttfb, total time.Duration) {
+	t0 := time.Now()
+	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	br := bufio.NewReader(resp.Body)
+	if _, err := readEvent(br); err != nil {
+		b.Fatal(err)
+	}
+	ttfb = time.Since(t0)
+	io.Copy(io.Discard, br)
+	resp.Body.Close()
+	return ttfb, time.Since(t0)
+}
+
+func p50(ds []time.Duration) float64 {
+	slices.Sort(ds)
+	return float64(ds[len(ds)/2].Microseconds())
+}
+
+// BenchmarkReplayCall compares, call by call in one run, a model call
+// replayed through the proxy with the same answer from an in-process
+// server: the proxy's cost per call (p50) must stay under 1 ms.
+func BenchmarkReplayCall(b *testing.B) {
+	body, evs := benchBody(), benchEvents()
+	direct := scripted(evs)
+	defer direct.Close()
+	x := exchange("/responses", body, sse())
+	x.Response.Events = evs
+	xs := make([]sessionlog.Exchange, b.N) // one identical call per iteration
+	for i := range xs {
+		xs[i] = x
+	}
+	p, err := Start(context.Background(), Config{Dialect: "openai-responses", Exchanges: xs, Ignore: []string{"/prompt_cache_key"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	var viaProxy, viaDirect []time.Duration
+	b.ResetTimer()
+	for range b.N {
+		_, d := timeCall(b, direct.URL+"/responses", body)
+		_, v := timeCall(b, p.URL()+"/responses", body)
+		viaDirect, viaProxy = append(viaDirect, d), append(viaProxy, v)
+	}
+	b.ReportMetric(p50(viaDirect), "direct-p50-µs")
+	b.ReportMetric(p50(viaProxy), "proxy-p50-µs")
+	b.ReportMetric(p50(viaProxy)-p50(viaDirect), "added-p50-µs")
+}
+
+// BenchmarkRecordTTFB compares the time to the first event of a call
+// straight to an upstream with the same call recorded through the proxy:
+// the proxy may add under 2 ms (p50).
+func BenchmarkRecordTTFB(b *testing.B) {
+	body := benchBody()
+	up := scripted(benchEvents())
+	defer up.Close()
+	p, err := Start(context.Background(), Config{Mode: Record, Dialect: "openai-responses", Upstream: up.URL, Key: "k"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	var viaProxy, viaDirect []time.Duration
+	for b.Loop() {
+		d, _ := timeCall(b, up.URL+"/responses", body)
+		v, _ := timeCall(b, p.URL()+"/responses", body)
+		viaDirect, viaProxy = append(viaDirect, d), append(viaProxy, v)
+	}
+	b.ReportMetric(p50(viaDirect), "direct-ttfb-p50-µs")
+	b.ReportMetric(p50(viaProxy), "proxy-ttfb-p50-µs")
+	b.ReportMetric(p50(viaProxy)-p50(viaDirect), "added-ttfb-p50-µs")
+}
+
+// BenchmarkIdentify is the fingerprint of a realistic request alone.
+func BenchmarkIdentify(b *testing.B) {
+	p := &Proxy{}
+	p.ignore, _ = parseIgnore([]string{"/prompt_cache_key"})
+	q := exchange("/responses", benchBody(), sse()).Request
+	b.SetBytes(int64(len(q.Body)))
+	for b.Loop() {
+		p.identify(q)
+	}
+}
