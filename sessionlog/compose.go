@@ -8,46 +8,6 @@ import (
 	"github.com/acpsnap/acpsnap/internal/jsonl"
 )
 
-// The composed session log
-//
-// An agent that speaks to its model over HTTP writes no session log of its
-// own; acpsnap composes one from the model exchanges it relayed (Compose)
-// and reads the exchanges back from it to replay them (Decompose). Line 1
-// is a ComposedHeader:
-//
-//	{"type":"session","version":1,"id":"…","createdAt":0,"cwd":"…","dialect":"openai-responses","agent":{"name":"codex-acp","version":"0.16.0"}}
-//
-// then, per model call in call order (calls are numbered from 1), these
-// events, seq contiguous from 0 across the log, time always 0:
-//
-//	model/request  {"call":N,"method":"POST","path":"/v1/responses","headers":{…},"body":{…}}
-//	               or, for a follow-up: {"call":N,…,"base":K,"append":[…],"changed":{…},"unset":[…]}
-//	model/status   {"call":N,"status":200,"stream":true,"headers":{…}}
-//	model/event    {"call":N,"event":"response.created","id"?:"…","data":{…}}   one per SSE event
-//	model/response {"call":N,"body":{…}}                                     a non-streamed body
-//	model/end      {"call":N,"end":"disconnect"}                              only when it did not complete
-//
-// Payloads (request bodies, event data, response bodies) are stored
-// verbatim: embedded as JSON when they are one JSON value on one line,
-// else as "<name>Text" (a JSON string) or "<name>Base64". headers is
-// omitted when empty.
-//
-// A follow-up request repeats an earlier request of the same conversation
-// plus new items. It is stored as "call K + these items": base K is the
-// earlier call whose conversation array (see Conversation) is the longest
-// strict prefix of this one's (the latest such call on a tie), append the
-// new items, changed the other top-level members whose value differs or
-// that K lacks, in body order, unset the members of K this body lacks.
-// Reading rebuilds the body from K's: K's members in K's order, changed
-// ones replaced, unset ones dropped, new ones appended. Compose uses this
-// form only when that rebuild is byte-identical to the body, so reading
-// is exact. Child conversations (subagents) are told apart by this prefix
-// chain, never by arrival order.
-//
-// Pins: see Pins. A full body whose system prompt or tool schemas equal
-// the corpus pin holds "{{pin:<class>:system}}" / "{{pin:<class>:tools}}"
-// in their place.
-
 // ComposedHeader is line 1 of a composed session log: the ACP-side values
 // the harness knows (session id, cwd, agent from initialize) and the
 // model dialect.
@@ -123,6 +83,45 @@ func Conversation(dialect string) string {
 // pins nil: nothing is pinned. With pins.Update, the first system prompt
 // and tool schemas of the log become the pins (pins.Changed tells whether
 // to write them back).
+//
+// An agent that speaks to its model over HTTP writes no session log of its
+// own; acpsnap composes one from the model exchanges it relayed (Compose)
+// and reads the exchanges back from it to replay them (Decompose). Line 1
+// is a ComposedHeader:
+//
+//	{"type":"session","version":1,"id":"…","createdAt":0,"cwd":"…","dialect":"openai-responses","agent":{"name":"codex-acp","version":"0.16.0"}}
+//
+// then, per model call in call order (calls are numbered from 1), these
+// events, seq contiguous from 0 across the log, time always 0:
+//
+//	model/request  {"call":N,"method":"POST","path":"/v1/responses","headers":{…},"body":{…}}
+//	               or, for a follow-up: {"call":N,…,"base":K,"append":[…],"changed":{…},"unset":[…]}
+//	model/status   {"call":N,"status":200,"stream":true,"headers":{…}}
+//	model/event    {"call":N,"event":"response.created","id"?:"…","data":{…}}   one per SSE event
+//	model/response {"call":N,"body":{…}}                                     a non-streamed body
+//	model/end      {"call":N,"end":"disconnect"}                              only when it did not complete
+//
+// Payloads (request bodies, event data, response bodies) are stored
+// verbatim: embedded as JSON when they are one JSON value on one line,
+// else as "<name>Text" (a JSON string) or "<name>Base64". headers is
+// omitted when empty.
+//
+// A follow-up request repeats an earlier request of the same conversation
+// plus new items. It is stored as "call K + these items": base K is the
+// earlier call whose conversation array (see Conversation) is the longest
+// strict prefix of this one's (the latest such call on a tie), append the
+// new items, changed the other top-level members whose value differs or
+// that K lacks, in body order, unset the members of K this body lacks.
+// Reading rebuilds the body from K's: K's members in K's order, changed
+// ones replaced, unset ones dropped, new ones appended. Compose uses this
+// form only when that rebuild is byte-identical to the body, so reading
+// is exact. Child conversations (subagents) are told apart by this prefix
+// chain, never by arrival order.
+//
+// Pins: see Pins. A full body whose system prompt or tool schemas equal
+// the corpus pin holds "{{pin:<class>:system}}" / "{{pin:<class>:tools}}"
+// in their place; a body that holds such a string of its own is stored as
+// bodyText, which reading never expands.
 func Compose(exchanges []Exchange, h ComposedHeader, pins *Pins) ([]byte, error) {
 	h.Type = "session"
 	if h.Version == 0 {

@@ -18,7 +18,8 @@ type Drift struct {
 	Method  string // of the request
 	Path    string
 	// Nearest is the recorded call the request was compared with: the
-	// same method and path, then the longest shared conversation prefix,
+	// same method and path, then the same thread (system prompt,
+	// instructions, previous_response_id), then the longest shared conversation prefix,
 	// then the same conversation length, then the fewest changes, an
 	// unconsumed call before a consumed one. 0: nothing was recorded.
 	Nearest int
@@ -72,6 +73,7 @@ func (p *Proxy) drift(w http.ResponseWriter, q sessionlog.Request, c canonical, 
 
 type score struct {
 	samePath      bool
+	sameThread    bool
 	prefix        int
 	sameLen       bool
 	changes       int
@@ -84,6 +86,8 @@ func (s score) better(t score) bool {
 	switch {
 	case s.samePath != t.samePath:
 		return s.samePath
+	case s.sameThread != t.sameThread:
+		return s.sameThread
 	case s.prefix != t.prefix:
 		return s.prefix > t.prefix
 	case s.sameLen != t.sameLen:
@@ -102,7 +106,8 @@ func (p *Proxy) nearest(c canonical) (int, []Change) {
 	for i, x := range p.cfg.Exchanges {
 		rc := p.canonicalOf(x.Request)
 		ritems := convItems(rc.Body, conv)
-		s := score{samePath: rc.Method == c.Method && rc.Path == c.Path, sameLen: len(ritems) == len(items), call: i + 1}
+		s := score{samePath: rc.Method == c.Method && rc.Path == c.Path, sameLen: len(ritems) == len(items), call: i + 1,
+			sameThread: reflect.DeepEqual(thread(rc.Body), thread(c.Body))}
 		for s.prefix < min(len(items), len(ritems)) && reflect.DeepEqual(items[s.prefix], ritems[s.prefix]) {
 			s.prefix++
 		}
@@ -120,6 +125,20 @@ func (p *Proxy) nearest(c canonical) (int, []Change) {
 		return 0, nil
 	}
 	return best.call, best.changesListed
+}
+
+// threadMembers are the top-level members, besides the conversation
+// array, that tell conversations apart (the system prompt, the previous
+// response a Responses request continues).
+var threadMembers = []string{"instructions", "previous_response_id", "system"}
+
+func thread(body any) []any {
+	m, _ := body.(map[string]any)
+	var out []any
+	for _, k := range threadMembers {
+		out = append(out, m[k])
+	}
+	return out
 }
 
 func convItems(body any, conv string) []any {

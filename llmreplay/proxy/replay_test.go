@@ -307,3 +307,28 @@ func TestRecordComposeReplay(t *testing.T) {
 		t.Errorf("replayed events: %q", got)
 	}
 }
+
+// TestDriftPrefersSameThread: a subagent's changed request is compared with
+// the subagent's recorded call (same system prompt), not with the main
+// conversation's call of the same length.
+func TestDriftPrefersSameThread(t *testing.T) {
+	body := func(system, text string) string {
+		return fmt.Sprintf(`{"system":%q,"messages":[{"role":"user","content":%q}]}`, system, text)
+	}
+	xs := []sessionlog.Exchange{
+		exchange("/v1/messages", body("main", "fix the bug"), sse(`{}`)),
+		exchange("/v1/messages", body("explore", "find the bug"), sse(`{}`)),
+	}
+	p := start(t, Config{Dialect: "anthropic-messages", Exchanges: xs})
+	resp := post(t, context.Background(), p.URL()+"/v1/messages", p.Key(), body("explore", "fix the bug"))
+	resp.Body.Close()
+	p.Close()
+	rep := p.Report()
+	if len(rep.Drifts) != 1 || rep.Drifts[0].Nearest != 2 {
+		t.Fatalf("drifts %+v, want call 2 as nearest", rep.Drifts)
+	}
+	want := []Change{{Path: "$.messages[0].content", Recorded: `"find the bug"`, Request: `"fix the bug"`}}
+	if diff := cmp.Diff(want, rep.Drifts[0].Changes); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
