@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -136,17 +137,17 @@ func decodeBody(b []byte) any {
 	return v
 }
 
-// readRequest reads r's body and returns it raw and as kept: allowlisted
-// headers and body, both normalized.
-func (p *Proxy) readRequest(r *http.Request, path string) ([]byte, sessionlog.Request, error) {
+// readRequest reads r's body and returns the request as kept:
+// allowlisted headers and the body, not yet normalized.
+func (p *Proxy) readRequest(r *http.Request, path string) (sessionlog.Request, error) {
+	q := sessionlog.Request{Method: r.Method, Path: path}
 	raw, err := io.ReadAll(r.Body)
 	if err != nil {
-		return nil, sessionlog.Request{}, fmt.Errorf("read request body: %w", err)
+		return q, fmt.Errorf("read request body: %w", err)
 	}
-	if len(raw) == 0 {
-		raw = nil
+	if len(raw) > 0 {
+		q.Body = raw
 	}
-	q := sessionlog.Request{Method: r.Method, Path: path}
 	for name := range p.reqHdr {
 		if v := r.Header.Values(name); len(v) > 0 {
 			if q.Header == nil {
@@ -155,11 +156,15 @@ func (p *Proxy) readRequest(r *http.Request, path string) ([]byte, sessionlog.Re
 			q.Header[name] = strings.Join(v, ", ")
 		}
 	}
-	if q.Header, err = p.normalizeHeader(q.Header); err != nil {
-		return raw, q, err
-	}
-	q.Body, err = p.normalize(raw)
-	return raw, q, err
+	return q, nil
+}
+
+// normalizeRequest returns q with its headers and body normalized.
+func (p *Proxy) normalizeRequest(q sessionlog.Request) (sessionlog.Request, error) {
+	var err, berr error
+	q.Header, err = p.normalizeHeader(q.Header)
+	q.Body, berr = p.normalize(q.Body)
+	return q, errors.Join(err, berr)
 }
 
 // normalize applies Config.Normalize to a JSON payload; anything else is

@@ -25,13 +25,12 @@ func (p *Proxy) record(w http.ResponseWriter, r *http.Request, path string, call
 	p.kept[call-1] = x
 	p.mu.Unlock()
 
-	raw, q, err := p.readRequest(r, path)
-	p.mu.Lock()
-	x.Request = q
-	p.mu.Unlock()
+	q, err := p.readRequest(r, path)
 	if err != nil {
 		p.fail("call %d: %v", call, err)
 	}
+	raw := q.Body
+	defer p.keepRequest(call, x, q) // normalized off the streaming path
 	pt := p.cfg.Overrides.find(call)
 	if pt != nil && pt.Status != 0 {
 		p.answerStatus(w, x, pt)
@@ -209,6 +208,17 @@ func (p *Proxy) keptHeaders(h http.Header) map[string]string {
 		}
 	}
 	return out
+}
+
+// keepRequest normalizes a forwarded request and keeps it.
+func (p *Proxy) keepRequest(call int, x *sessionlog.Exchange, q sessionlog.Request) {
+	q, err := p.normalizeRequest(q)
+	if err != nil {
+		p.fail("call %d: request: %v", call, err)
+	}
+	p.mu.Lock()
+	x.Request = q
+	p.mu.Unlock()
 }
 
 // keepResponse normalizes a relayed response (off the streaming path) and

@@ -11,7 +11,10 @@ import (
 // replay answers one request from the recording: the next unconsumed
 // exchange with the same fingerprint, or a drift.
 func (p *Proxy) replay(w http.ResponseWriter, r *http.Request, path string, arrival int) {
-	_, q, err := p.readRequest(r, path)
+	q, err := p.readRequest(r, path)
+	if err == nil {
+		q, err = p.normalizeRequest(q)
+	}
 	if err != nil {
 		p.refuse(w, &sessionlog.Exchange{Request: q}, fmt.Sprintf("acpsnap: %v", err))
 		return
