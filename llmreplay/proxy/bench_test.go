@@ -91,16 +91,21 @@ func BenchmarkReplayCall(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer p.Close()
-	var viaProxy, viaDirect []time.Duration
 	b.ResetTimer()
+	sideBySide(b, direct.URL, p.URL(), body, "", func(_, total time.Duration) time.Duration { return total })
+}
+
+// sideBySide alternates one call straight to direct and one through the
+// proxy per iteration and reports both p50s and their difference.
+func sideBySide(b *testing.B, direct, proxied, body, what string, pick func(ttfb, total time.Duration) time.Duration) {
+	var viaProxy, viaDirect []time.Duration
 	for range b.N {
-		_, d := timeCall(b, direct.URL+"/responses", body)
-		_, v := timeCall(b, p.URL()+"/responses", body)
-		viaDirect, viaProxy = append(viaDirect, d), append(viaProxy, v)
+		viaDirect = append(viaDirect, pick(timeCall(b, direct+"/responses", body)))
+		viaProxy = append(viaProxy, pick(timeCall(b, proxied+"/responses", body)))
 	}
-	b.ReportMetric(p50(viaDirect), "direct-p50-µs")
-	b.ReportMetric(p50(viaProxy), "proxy-p50-µs")
-	b.ReportMetric(p50(viaProxy)-p50(viaDirect), "added-p50-µs")
+	b.ReportMetric(p50(viaDirect), "direct-"+what+"p50-µs")
+	b.ReportMetric(p50(viaProxy), "proxy-"+what+"p50-µs")
+	b.ReportMetric(p50(viaProxy)-p50(viaDirect), "added-"+what+"p50-µs")
 }
 
 // BenchmarkRecordTTFB compares the time to the first event of a call
@@ -115,15 +120,7 @@ func BenchmarkRecordTTFB(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer p.Close()
-	var viaProxy, viaDirect []time.Duration
-	for b.Loop() {
-		d, _ := timeCall(b, up.URL+"/responses", body)
-		v, _ := timeCall(b, p.URL()+"/responses", body)
-		viaDirect, viaProxy = append(viaDirect, d), append(viaProxy, v)
-	}
-	b.ReportMetric(p50(viaDirect), "direct-ttfb-p50-µs")
-	b.ReportMetric(p50(viaProxy), "proxy-ttfb-p50-µs")
-	b.ReportMetric(p50(viaProxy)-p50(viaDirect), "added-ttfb-p50-µs")
+	sideBySide(b, up.URL, p.URL(), body, "ttfb-", func(ttfb, _ time.Duration) time.Duration { return ttfb })
 }
 
 // BenchmarkIdentify is the fingerprint of a realistic request alone.
