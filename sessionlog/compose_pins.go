@@ -106,7 +106,7 @@ type pinState struct{ system, tools bool }
 // pin replaces the system prompt and tools of body by their placeholders
 // where they equal the pins (with Update: taking the first ones as pins).
 func (p *Pins) pin(dialect string, body []byte, st *pinState) []byte {
-	if p == nil || p.Class == "" {
+	if p == nil || p.Class == "" || !embeddable(body) { // only a body stored as JSON is expanded on reading
 		return body
 	}
 	ms, ok := objectMembers(body)

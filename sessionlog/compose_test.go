@@ -3,6 +3,7 @@ package sessionlog
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -292,4 +293,74 @@ func body(on bool, data string) []byte {
 		return nil
 	}
 	return []byte(data)
+}
+
+// TestComposeRoundTripRandom builds random conversations (follow-ups that
+// extend, change and drop members, children interleaved, odd strings,
+// bodies that are not compact JSON) and checks that reading a composed log
+// gives back exactly what was composed.
+func TestComposeRoundTripRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	strs := []string{"a", "é", `q"uote`, "line\nbreak", "\u2028", "<&>", "{{pin:c:system}}", "{{cwd}}/x", "\\u00e9"}
+	pick := func() string { return strs[rng.IntN(len(strs))] }
+	followUps := 0
+	for iter := range 150 {
+		dialect := []string{"openai-chat", "openai-responses", "anthropic-messages"}[iter%3]
+		conv := Conversation(dialect)
+		type thread struct{ items []string }
+		var threads []*thread
+		var xs []Exchange
+		for range 1 + rng.IntN(8) {
+			if len(threads) == 0 || rng.IntN(4) == 0 {
+				threads = append(threads, &thread{})
+			}
+			th := threads[rng.IntN(len(threads))]
+			for range 1 + rng.IntN(3) {
+				th.items = append(th.items, fmt.Sprintf(`{"role":"user","content":%s}`, quote(pick())))
+			}
+			ms := []member{{"model", quote("m")}}
+			if rng.IntN(2) == 0 {
+				ms = append(ms, member{"system", quote(pick())}, member{"instructions", quote(pick())})
+			}
+			ms = append(ms, member{conv, []byte("[" + strings.Join(th.items, ",") + "]")})
+			if rng.IntN(3) > 0 {
+				ms = append(ms, member{"tools", []byte(`[{"name":` + string(quote(pick())) + `}]`)})
+			}
+			if rng.IntN(3) == 0 {
+				ms = append(ms, member{"temperature", []byte(fmt.Sprint(rng.IntN(3)))})
+			}
+			body := buildObject(ms)
+			switch rng.IntN(12) {
+			case 0:
+				body = append([]byte(" "), body...)
+			case 1:
+				body = []byte("not json " + pick())
+			}
+			resp := Response{Status: 200, Body: []byte(`{}`)}
+			if rng.IntN(2) == 0 {
+				resp = Response{Status: 200, Stream: true, Header: map[string]string{"content-type": pick()}, End: []string{"", EndHang}[rng.IntN(2)]}
+				for range rng.IntN(4) {
+					data := []string{string(quote(pick())), pick(), "[DONE]", ""}[rng.IntN(4)]
+					resp.Events = append(resp.Events, SSEEvent{Event: pick(), Data: []byte(data)})
+				}
+			}
+			xs = append(xs, Exchange{Request: Request{Method: "POST", Path: "/p", Body: body}, Response: resp})
+		}
+		pins := &Pins{Class: "c", Update: rng.IntN(2) == 0}
+		log, err := Compose(xs, header(dialect), pins)
+		if err != nil {
+			t.Fatal(err)
+		}
+		followUps += bytes.Count(log, []byte(`"base":`))
+		_, got, err := Decompose(log, "r.jsonl", pins)
+		if err != nil {
+			t.Fatalf("iteration %d: %v\n%s", iter, err, log)
+		}
+		if diff := cmp.Diff(xs, got); diff != "" {
+			t.Fatalf("iteration %d (-want +got):\n%s\nlog:\n%s", iter, diff, log)
+		}
+	}
+	if followUps < 50 {
+		t.Errorf("only %d follow-ups in 150 logs: the generator does not exercise them", followUps)
+	}
 }

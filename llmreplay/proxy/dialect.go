@@ -49,11 +49,12 @@ var secretHeaders = map[string]bool{
 }
 
 // hopHeaders are per-connection headers that a proxy does not forward;
-// content-length and accept-encoding are the transport's to set.
+// content-length and accept-encoding are the transport's to set (it asks
+// for gzip itself and hands back the body decoded).
 var hopHeaders = map[string]bool{
 	"connection": true, "keep-alive": true, "proxy-connection": true, "te": true, "trailer": true,
 	"transfer-encoding": true, "upgrade": true, "host": true, "content-length": true,
-	"accept-encoding": true, "content-encoding": true,
+	"accept-encoding": true,
 }
 
 // DefaultRequestHeaders and DefaultResponseHeaders are the headers kept
