@@ -63,3 +63,17 @@ var (
 	DefaultRequestHeaders  = []string{"content-type", "anthropic-version", "anthropic-beta", "openai-beta"}
 	DefaultResponseHeaders = []string{"content-type", "retry-after"}
 )
+
+// DefaultUpstream is a dialect's public endpoint, as its SDKs spell the
+// base URL: the agent's path below the proxy URL is appended to it
+// ("/responses" → https://api.openai.com/v1/responses, "/v1/messages" →
+// https://api.anthropic.com/v1/messages). "" for an unknown dialect.
+func DefaultUpstream(dialect string) string {
+	switch dialect {
+	case "openai-chat", "openai-responses":
+		return "https://api.openai.com/v1"
+	case "anthropic-messages":
+		return "https://api.anthropic.com"
+	}
+	return ""
+}

@@ -41,8 +41,11 @@ type Config struct {
 	Exchanges []sessionlog.Exchange
 	// Normalize turns live values into tokens. The proxy applies it to
 	// every JSON payload it keeps (request bodies, header sets as a JSON
-	// object, SSE event data, response bodies) in both modes, and to each
-	// live request before matching it in Replay. nil: payloads kept as sent.
+	// object of strings, SSE event data, response bodies: any JSON value,
+	// never a payload that is not JSON, such as "[DONE]") in both modes, and
+	// to each live request before matching it in Replay; in Record it runs
+	// after the call, off the streaming path. An error is reported (Replay:
+	// the request is refused). nil: payloads kept as sent.
 	Normalize func([]byte) ([]byte, error)
 	// Expand turns tokens back into live values in every payload served
 	// in Replay (event data, bodies, override bodies). nil: served as recorded.

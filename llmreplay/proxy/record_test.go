@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bufio"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -192,5 +193,37 @@ func TestNonceRouting(t *testing.T) {
 	p.Close()
 	if rep := p.Report(); len(rep.Exchanges)+len(rep.Drifts) != 0 {
 		t.Errorf("404s were kept: %+v", rep)
+	}
+}
+
+// TestRecordGzipUpstream: the proxy's transport asks for gzip itself and
+// hands the agent (and the recording) the decoded body.
+func TestRecordGzipUpstream(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			t.Errorf("upstream accept-encoding = %q", r.Header.Get("Accept-Encoding"))
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Encoding", "gzip")
+		zw := gzip.NewWriter(w)
+		zw.Write([]byte(`{"ok":true}`))
+		zw.Close()
+	}))
+	defer up.Close()
+	p := start(t, Config{Mode: Record, Dialect: "openai-chat", Upstream: up.URL})
+	req, _ := http.NewRequest("POST", p.URL()+"/chat/completions", strings.NewReader(`{}`))
+	req.Header.Set("Accept-Encoding", "identity")
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(body) != `{"ok":true}` || resp.Header.Get("Content-Encoding") != "" {
+		t.Errorf("agent got %q with content-encoding %q", body, resp.Header.Get("Content-Encoding"))
+	}
+	p.Close()
+	if got := p.Report().Exchanges[0].Response.Body; string(got) != `{"ok":true}` {
+		t.Errorf("kept %q", got)
 	}
 }

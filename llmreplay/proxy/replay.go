@@ -16,6 +16,7 @@ func (p *Proxy) replay(w http.ResponseWriter, r *http.Request, path string, arri
 		q, err = p.normalizeRequest(q)
 	}
 	if err != nil {
+		p.fail("request %d: %v", arrival, err)
 		p.refuse(w, &sessionlog.Exchange{Request: q}, fmt.Sprintf("acpsnap: %v", err))
 		return
 	}
