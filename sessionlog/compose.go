@@ -108,8 +108,10 @@ func Conversation(dialect string) string {
 //
 // A follow-up request repeats an earlier request of the same conversation
 // plus new items. It is stored as "call K + these items": base K is the
-// earlier call whose conversation array (see Conversation) is the longest
-// strict prefix of this one's (the latest such call on a tie), append the
+// earlier call with the same system prompt ("system", "instructions")
+// whose conversation array (see Conversation) is the longest prefix of
+// this one's (the latest such call on a tie; a retry repeats
+// call K whole and appends nothing), append the
 // new items, changed the other top-level members whose value differs or
 // that K lacks, in body order, unset the members of K this body lacks.
 // Reading rebuilds the body from K's: K's members in K's order, changed
@@ -226,7 +228,7 @@ func (c *composer) followUp(q Request) []member {
 	if !ok {
 		return nil
 	}
-	base, baseItems := c.base(q, items)
+	base, baseItems := c.base(q, body, items)
 	if base == 0 {
 		return nil
 	}
@@ -247,24 +249,38 @@ func (c *composer) followUp(q Request) []member {
 }
 
 // base returns the call (1-based) whose conversation items are the
-// longest strict prefix of items, the latest on a tie; 0 for none.
-func (c *composer) base(q Request, items [][]byte) (int, [][]byte) {
+// longest prefix of items (all of them, for a retry), the latest on a
+// tie; 0 for none.
+func (c *composer) base(q Request, body []member, items [][]byte) (int, [][]byte) {
 	best, bestItems := 0, [][]byte(nil)
 	for i, b := range c.bodies {
 		if b.Method != q.Method || b.Path != q.Path {
 			continue
 		}
 		ms, ok := objectMembers(b.Body)
-		if !ok {
+		if !ok || !sameThread(ms, body) {
 			continue
 		}
 		bi, ok := convItems(ms, c.conv)
-		if !ok || len(bi) == 0 || len(bi) >= len(items) || len(bi) < len(bestItems) || !isPrefix(bi, items) {
+		if !ok || len(bi) == 0 || len(bi) > len(items) || len(bi) < len(bestItems) || !isPrefix(bi, items) {
 			continue
 		}
 		best, bestItems = i+1, bi
 	}
 	return best, bestItems
+}
+
+// threadMembers hold a conversation's system prompt outside its array: a
+// request with another one (a subagent) never continues this one.
+var threadMembers = []string{"system", "instructions"}
+
+func sameThread(a, b []member) bool {
+	for _, k := range threadMembers {
+		if !bytes.Equal(memberValue(a, k), memberValue(b, k)) {
+			return false
+		}
+	}
+	return true
 }
 
 func convItems(ms []member, conv string) ([][]byte, bool) {

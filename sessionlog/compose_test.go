@@ -168,6 +168,8 @@ func TestComposeChildConversations(t *testing.T) {
 		body("child", u("subtask")),
 		body("child", u("subtask"), u("tool result")),
 		body("main", u("do it"), u("spawn result")),
+		body("main", u("do it"), u("spawn result")),  // a retry
+		body("other", u("do it"), u("spawn result")), // another thread with the same items
 	}
 	var xs []Exchange
 	for _, b := range bodies {
@@ -177,7 +179,7 @@ func TestComposeChildConversations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"call":3,"method":"POST","path":"/responses","base":2,`, `"call":4,"method":"POST","path":"/responses","base":1,`} {
+	for _, want := range []string{`"call":3,"method":"POST","path":"/responses","base":2,`, `"call":4,"method":"POST","path":"/responses","base":1,`, `"call":5,"method":"POST","path":"/responses","base":4,"append":[]}`, `"call":6,"method":"POST","path":"/responses","body":{`} {
 		if !bytes.Contains(log, []byte(want)) {
 			t.Errorf("log lacks %s:\n%s", want, log)
 		}
