@@ -113,30 +113,50 @@ func (p *Pins) pin(dialect string, body []byte, st *pinState) []byte {
 	if !ok {
 		return body
 	}
-	if raw := systemValue(dialect, ms); raw != nil {
-		var s string
-		if json.Unmarshal(raw, &s) == nil && bytes.Equal(quote(s), raw) {
-			if p.Update && !st.system {
-				st.system = true
-				p.changed = p.changed || p.System == nil || *p.System != s
-				p.System = &s
-			}
-			if p.System != nil && *p.System == s {
-				body = replaceOnce(body, raw, p.placeholder("system"))
-			}
+	return p.pinValues(body, systemValue(dialect, ms), memberValue(ms, "tools"), st)
+}
+
+// PinObject is pinning for any JSON object that holds a system prompt and
+// tool schemas as top-level members, such as the reference agent's
+// request/header event data: the members named systemKey and toolsKey are
+// replaced by their placeholders where they equal the pins (with Update,
+// they become the pins first). Expand restores them.
+func (p *Pins) PinObject(obj []byte, systemKey, toolsKey string) []byte {
+	if p == nil || p.Class == "" {
+		return obj
+	}
+	ms, ok := objectMembers(obj)
+	if !ok {
+		return obj
+	}
+	return p.pinValues(obj, memberValue(ms, systemKey), memberValue(ms, toolsKey), &pinState{})
+}
+
+// pinValues pins the raw system string and tools value found in body.
+func (p *Pins) pinValues(body, system, tools []byte, st *pinState) []byte {
+	if bytes.Contains(body, pinMark) {
+		return body // a placeholder of its own: expanding would not be exact
+	}
+	var s string
+	if system != nil && json.Unmarshal(system, &s) == nil && bytes.Equal(quote(s), system) {
+		if p.Update && !st.system {
+			st.system = true
+			p.changed = p.changed || p.System == nil || *p.System != s
+			p.System = &s
+		}
+		if p.System != nil && *p.System == s {
+			body = replaceOnce(body, system, p.placeholder("system"))
 		}
 	}
-	if raw := memberValue(ms, "tools"); raw != nil {
-		var c bytes.Buffer
-		if json.Compact(&c, raw) == nil && bytes.Equal(c.Bytes(), raw) {
-			if p.Update && !st.tools {
-				st.tools = true
-				p.changed = p.changed || !bytes.Equal(p.Tools, raw)
-				p.Tools = append([]byte(nil), raw...)
-			}
-			if bytes.Equal(p.Tools, raw) {
-				body = replaceOnce(body, raw, p.placeholder("tools"))
-			}
+	var c bytes.Buffer
+	if tools != nil && json.Compact(&c, tools) == nil && bytes.Equal(c.Bytes(), tools) {
+		if p.Update && !st.tools {
+			st.tools = true
+			p.changed = p.changed || !bytes.Equal(p.Tools, tools)
+			p.Tools = append([]byte(nil), tools...)
+		}
+		if bytes.Equal(p.Tools, tools) {
+			body = replaceOnce(body, tools, p.placeholder("tools"))
 		}
 	}
 	return body
