@@ -61,7 +61,7 @@ var hopHeaders = map[string]bool{
 // with every exchange (lower case); Config adds to them.
 var (
 	DefaultRequestHeaders  = []string{"content-type", "anthropic-version", "anthropic-beta", "openai-beta"}
-	DefaultResponseHeaders = []string{"content-type", "retry-after"}
+	DefaultResponseHeaders = []string{"content-type", "retry-after", "retry-after-ms", "x-should-retry"} // what SDKs retry by
 )
 
 // DefaultUpstream is a dialect's public endpoint, as its SDKs spell the

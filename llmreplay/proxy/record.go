@@ -44,6 +44,7 @@ func (p *Proxy) record(w http.ResponseWriter, r *http.Request, path string, call
 		p.fail("call %d: %s", call, msg)
 		p.setResponse(x, sessionlog.Response{Status: http.StatusBadGateway, Body: p.dialect.errorBody(msg)})
 		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Should-Retry", "false") // no retry storm against a dead upstream
 		w.WriteHeader(http.StatusBadGateway)
 		w.Write(p.dialect.errorBody(msg))
 		return

@@ -168,7 +168,7 @@ func TestUpstreamUnreachable(t *testing.T) {
 	p := start(t, Config{Mode: Record, Dialect: "openai-chat", Upstream: up.URL, Key: realKey})
 	resp := post(t, context.Background(), p.URL()+"/chat/completions", p.Key(), `{}`)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusBadGateway {
+	if resp.StatusCode != http.StatusBadGateway || resp.Header.Get("X-Should-Retry") != "false" {
 		t.Errorf("status = %d, want 502", resp.StatusCode)
 	}
 	p.Close()
