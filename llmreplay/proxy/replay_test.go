@@ -332,3 +332,19 @@ func TestDriftPrefersSameThread(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+func TestReplayJSONBody(t *testing.T) {
+	x := exchange("/v1/messages/count_tokens?beta=true", `{"messages":[{"role":"user","content":"hi"}]}`,
+		sessionlog.Response{Status: 200, Header: map[string]string{"content-type": "application/json"}, Body: []byte(`{"input_tokens":7}`)})
+	p := start(t, Config{Dialect: "anthropic-messages", Exchanges: []sessionlog.Exchange{x}})
+	resp := post(t, context.Background(), p.URL()+"/v1/messages/count_tokens?beta=true", p.Key(), `{"messages":[{"content":"hi","role":"user"}]}`)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" || string(body) != `{"input_tokens":7}` {
+		t.Errorf("got %d %v %s", resp.StatusCode, resp.Header, body)
+	}
+	p.Close()
+	if err := p.Report().Err(); err != nil {
+		t.Error(err) // key order is not identity
+	}
+}
