@@ -384,3 +384,32 @@ func TestPinObject(t *testing.T) {
 		t.Errorf("a value that differs from its pin stays inline: %s", got)
 	}
 }
+
+// FuzzDecompose: any input is read or refused, never a panic, and what is
+// read composes back to a log that reads the same.
+func FuzzDecompose(f *testing.F) {
+	for _, c := range conversations {
+		log, err := Compose(c.exchanges(), header(c.dialect), nil)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(log)
+	}
+	f.Fuzz(func(t *testing.T, log []byte) {
+		h, xs, err := Decompose(log, "f.jsonl", nil)
+		if err != nil {
+			return
+		}
+		again, err := Compose(xs, h, nil)
+		if err != nil {
+			return // e.g. a status line with both events and a body cannot be written back
+		}
+		_, xs2, err := Decompose(again, "g.jsonl", nil)
+		if err != nil {
+			t.Fatalf("a recomposed log does not read: %v\n%s", err, again)
+		}
+		if diff := cmp.Diff(xs, xs2); diff != "" {
+			t.Errorf("(-first +second):\n%s", diff)
+		}
+	})
+}
