@@ -80,7 +80,7 @@ func BenchmarkReplayCall(b *testing.B) {
 	body, evs := benchBody(), benchEvents()
 	direct := scripted(evs)
 	defer direct.Close()
-	x := exchange("/responses", body, sse())
+	x := exchange("/responses", body, stream())
 	x.Response.Events = evs
 	xs := make([]sessionlog.Exchange, b.N) // one identical call per iteration
 	for i := range xs {
@@ -127,7 +127,7 @@ func BenchmarkRecordTTFB(b *testing.B) {
 func BenchmarkIdentify(b *testing.B) {
 	p := &Proxy{}
 	p.ignore, _ = parseIgnore([]string{"/prompt_cache_key"})
-	q := exchange("/responses", benchBody(), sse()).Request
+	q := exchange("/responses", benchBody(), stream()).Request
 	b.SetBytes(int64(len(q.Body)))
 	for b.Loop() {
 		p.identify(q)

@@ -3,42 +3,39 @@ package proxy
 import (
 	"net/http"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/llmreplay/wire"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/anthropic"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/openaichat"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/openairesponses"
 )
 
 // dialect is what the proxy needs to know of a model API: how the real key
-// is sent upstream and how a non-retryable error looks to the agent's SDK.
-// Where a request's conversation lives is sessionlog.Conversation.
+// is sent upstream and how an error body looks to the agent's SDK (the
+// dialect codec's). Where a request's conversation lives is
+// sessionlog.Conversation.
 type dialect struct {
 	setKey    func(h http.Header, key string)
-	errorBody func(msg string) []byte
+	errorBody func(code, msg string) (int, []byte)
 }
 
 var dialects = map[string]dialect{
-	"openai-chat":        {setKey: bearer, errorBody: openAIError},
-	"openai-responses":   {setKey: bearer, errorBody: openAIError},
-	"anthropic-messages": {setKey: anthropicKey, errorBody: anthropicError},
+	wire.OpenAIChat:        {setKey: bearer, errorBody: openaichat.ErrorBody},
+	wire.OpenAIResponses:   {setKey: bearer, errorBody: openairesponses.ErrorBody},
+	wire.AnthropicMessages: {setKey: anthropicKey, errorBody: anthropic.ErrorBody},
 }
 
 func bearer(h http.Header, key string) { h.Set("Authorization", "Bearer "+key) }
 
 func anthropicKey(h http.Header, key string) { h.Set("X-Api-Key", key) }
 
-// ErrorCode marks every error body the proxy itself answers with (a
-// request drift, an override without a body).
-const ErrorCode = "acpsnap_request_drift"
+// ErrorHeader marks every answer the proxy makes itself (a drift, an
+// override without a body, an unreachable upstream); its value says which.
+// The body is the dialect's error body, its message starting "acpsnap: ".
+const ErrorHeader = "X-Acpsnap-Error"
 
-func openAIError(msg string) []byte {
-	b, _ := jsonl.Value(map[string]any{"error": map[string]any{
-		"message": msg, "type": "invalid_request_error", "code": ErrorCode, "param": nil, "acpsnap": true,
-	}})
-	return b
-}
-
-func anthropicError(msg string) []byte {
-	b, _ := jsonl.Value(map[string]any{"type": "error", "error": map[string]any{
-		"type": "invalid_request_error", "message": msg, "acpsnap": true,
-	}})
+// ownError is the body of one of the proxy's own answers with status.
+func (d dialect) ownError(status int, msg string) []byte {
+	_, b := d.errorBody(wire.Code(status), "acpsnap: "+msg)
 	return b
 }
 

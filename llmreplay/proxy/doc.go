@@ -39,20 +39,20 @@
 // the OpenAI dialects, "x-api-key" for Anthropic; the agent's own auth
 // headers are dropped), where a request's conversation lives (messages;
 // input; messages — sessionlog.Conversation), for the nearest-request
-// search and the composed log, and the dialect's error body, for its own
-// answers: {"error":{"message","type":"invalid_request_error","code":
-// "acpsnap_request_drift","acpsnap":true}} (OpenAI) or {"type":"error",
-// "error":{"type":"invalid_request_error","message","acpsnap":true}}
-// (Anthropic), with status 400 and "x-should-retry: false", which both
-// SDK families treat as final: the agent fails the turn at once instead
-// of retrying.
+// search and the composed log, and the dialect's error body (the codec's
+// ErrorBody in llmreplay/wire), for its own answers. Those are marked:
+// header ErrorHeader ("X-Acpsnap-Error": "request drift", "override",
+// "upstream", "normalize") and a message starting "acpsnap: ". A drift
+// answers 400 with "x-should-retry: false", which both SDK families
+// treat as final: the agent fails the turn at once instead of retrying.
+// SSE framing is llmreplay/wire/sse's, which keeps every byte.
 //
 // # Record
 //
 // Each request goes to Config.Upstream plus its path below the nonce,
 // with the agent's headers minus hop-by-hop and secret ones, and the real
 // key. The upstream's status and headers reach the agent at once; an SSE
-// stream (text/event-stream) is passed through line by line and flushed
+// stream (text/event-stream) is passed through byte for byte and flushed
 // at the end of every event, so time to first byte is the upstream's;
 // any other body is passed whole. Normalization of the kept copy happens
 // after the stream. Kept per exchange: method, path, the allowlisted
@@ -60,7 +60,8 @@
 // the body, the status, each SSE event (event, id, data) or the body, and
 // how it ended when it did not complete (sessionlog.EndDisconnect, EndHang,
 // EndCancel). Authorization, x-api-key and the like are never kept, and
-// the key is never part of an error.
+// the key is never part of an error. An unreachable upstream answers 502,
+// marked final ("x-should-retry: false") and reported in Report.Errors.
 //
 // # Replay
 //
@@ -99,7 +100,7 @@
 //
 // status answers that HTTP status (100–599) with the optional headers and
 // JSON body (default: the dialect's error body; content-type
-// application/json) instead of the recording (or, in Record, instead of
+// application/json; ErrorHeader "override") instead of the recording (or, in Record, instead of
 // asking the upstream). disconnectAfter K sends the first K events, then
 // breaks the connection (K 0 on a non-streamed answer: before the
 // status). hangAfter K sends the first K events, then stalls until the

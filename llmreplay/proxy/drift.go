@@ -64,11 +64,11 @@ func (p *Proxy) drift(w http.ResponseWriter, q sessionlog.Request, c canonical, 
 	p.mu.Lock()
 	p.drifts = append(p.drifts, d)
 	p.mu.Unlock()
-	msg := "acpsnap: request drift: this request matches no recorded exchange; re-record the scenario"
+	msg := "request drift: this request matches no recorded exchange; re-record the scenario"
 	if len(d.Changes) > 0 {
 		msg += fmt.Sprintf(" (nearest call %d differs at %s)", d.Nearest, d.Changes[0].Path)
 	}
-	p.refuse(w, &sessionlog.Exchange{Request: q}, msg)
+	p.refuse(w, &sessionlog.Exchange{Request: q}, "request drift", msg)
 }
 
 type score struct {

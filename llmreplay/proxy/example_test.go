@@ -35,15 +35,15 @@ func ExampleStart() {
 		}
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		fmt.Println(resp.StatusCode, strings.ReplaceAll(strings.TrimSpace(string(b)), "\n", " | "))
+		fmt.Println(resp.StatusCode, resp.Header.Get(proxy.ErrorHeader), strings.ReplaceAll(strings.TrimSpace(string(b)), "\n", " | "))
 	}
 	call(`{"input":[{"content":"hi","role":"user"}],"model":"gpt-5.4","prompt_cache_key":"live-7"}`)
 	call(`{"input":[{"content":"hey","role":"user"}],"model":"gpt-5.4"}`)
 	p.Close()
 	fmt.Println(p.Report().Err())
 	// Output:
-	// 200 event: response.output_text.delta | data: {"delta":"Hello"}
-	// 400 {"error":{"acpsnap":true,"code":"acpsnap_request_drift","message":"acpsnap: request drift: this request matches no recorded exchange; re-record the scenario (nearest call 1 differs at $.input[0].content)","param":null,"type":"invalid_request_error"}}
+	// 200  event: response.output_text.delta | data: {"delta":"Hello"}
+	// 400 request drift {"error":{"message":"acpsnap: request drift: this request matches no recorded exchange; re-record the scenario (nearest call 1 differs at $.input[0].content)","type":"api_error","code":"BAD_REQUEST"}}
 	// proxy: request drift: POST /responses (request 2) matches no recorded exchange; nearest recorded call 1 differs at:
 	//   $.input[0].content: recorded "hi", request "hey"
 }

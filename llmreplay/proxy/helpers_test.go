@@ -76,8 +76,8 @@ func readAllEvents(t testing.TB, r io.Reader) ([]string, error) {
 	}
 }
 
-// sse builds a streamed recorded response.
-func sse(datas ...string) sessionlog.Response {
+// stream builds a streamed recorded response.
+func stream(datas ...string) sessionlog.Response {
 	r := sessionlog.Response{Status: 200, Stream: true, Header: map[string]string{"content-type": "text/event-stream"}}
 	for _, d := range datas {
 		r.Events = append(r.Events, sessionlog.SSEEvent{Data: []byte(d)})

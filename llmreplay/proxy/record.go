@@ -1,7 +1,6 @@
 package proxy
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -11,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/llmreplay/wire/sse"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
@@ -39,14 +39,10 @@ func (p *Proxy) record(w http.ResponseWriter, r *http.Request, path string, call
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	resp, err := p.cfg.Client.Do(p.upstreamRequest(ctx, r, path, raw))
-	if err != nil {
-		msg := fmt.Sprintf("acpsnap: upstream: %v", scrubKey(err.Error(), p.cfg.Key))
+	if err != nil { // answered final: no retry storm against a dead upstream
+		msg := fmt.Sprintf("upstream: %v", scrubKey(err.Error(), p.cfg.Key))
 		p.fail("call %d: %s", call, msg)
-		p.setResponse(x, sessionlog.Response{Status: http.StatusBadGateway, Body: p.dialect.errorBody(msg)})
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("X-Should-Retry", "false") // no retry storm against a dead upstream
-		w.WriteHeader(http.StatusBadGateway)
-		w.Write(p.dialect.errorBody(msg))
+		p.setResponse(x, p.ownAnswer(w, http.StatusBadGateway, "upstream", msg))
 		return
 	}
 	defer resp.Body.Close()
@@ -131,71 +127,44 @@ func endOf(ctx context.Context) string {
 	return sessionlog.EndDisconnect
 }
 
-// relayEvents writes the SSE stream body to w as it arrives, flushing
-// after every event, and returns the events (limit >= 0: stop after that
+// relayEvents writes the SSE stream body to w event by event as it
+// arrives, byte for byte (comments and line ends included), flushing
+// after each, and returns the events kept (limit >= 0: stop after that
 // many) and how the stream ended ("" for a clean end or the limit).
 func relayEvents(w http.ResponseWriter, ctx context.Context, body io.Reader, limit int) ([]sessionlog.SSEEvent, string) {
-	br := bufio.NewReaderSize(body, 64<<10)
+	r := sse.NewReader(body)
 	var events []sessionlog.SSEEvent
-	var raw []byte
-	var ev sseEvent
 	for limit < 0 || len(events) < limit {
-		line, err := br.ReadBytes('\n')
-		raw = append(raw, line...)
-		blank := len(bytes.TrimRight(line, "\r\n")) == 0 && len(line) > 0
-		if !blank && len(line) > 0 {
-			ev.field(line)
-		}
-		if blank || err != nil && len(raw) > 0 {
-			if _, werr := w.Write(raw); werr != nil {
-				return events, sessionlog.EndCancel
-			}
-			flush(w)
-			raw = raw[:0]
-			if e, ok := ev.take(); ok {
-				events = append(events, e)
-			}
-		}
+		ev, err := r.Next()
 		if errors.Is(err, io.EOF) {
 			return events, ""
 		} else if err != nil {
 			return events, endOf(ctx)
 		}
+		if _, err := w.Write(ev.Bytes()); err != nil {
+			return events, sessionlog.EndCancel
+		}
+		flush(w)
+		if e, ok := keptEvent(ev); ok {
+			events = append(events, e)
+		}
 	}
 	return events, ""
 }
 
-// sseEvent collects the fields of one server-sent event.
-type sseEvent struct {
-	event, id string
-	data      [][]byte
-	any       bool
-}
-
-func (e *sseEvent) field(line []byte) {
-	line = bytes.TrimRight(line, "\r\n")
-	name, value, _ := bytes.Cut(line, []byte(":"))
-	value = bytes.TrimPrefix(value, []byte(" "))
-	switch string(name) {
-	case "event":
-		e.event, e.any = string(value), true
-	case "id":
-		e.id, e.any = string(value), true
-	case "data":
-		e.data, e.any = append(e.data, bytes.Clone(value)), true
+// keptEvent is what an exchange keeps of an event: its type, id and data;
+// an event with none of them (a comment, a stray blank line) is not kept.
+func keptEvent(ev sse.Event) (sessionlog.SSEEvent, bool) {
+	e := sessionlog.SSEEvent{Event: ev.Type()}
+	for _, l := range ev.Lines {
+		if name, value := l.Field(); name == "id" {
+			e.ID = value
+		}
 	}
-}
-
-func (e *sseEvent) take() (sessionlog.SSEEvent, bool) {
-	defer func() { *e = sseEvent{} }()
-	if !e.any {
-		return sessionlog.SSEEvent{}, false
+	if ev.HasData() {
+		e.Data = []byte(ev.Data())
 	}
-	out := sessionlog.SSEEvent{Event: e.event, ID: e.id}
-	if e.data != nil {
-		out.Data = bytes.Join(e.data, []byte("\n"))
-	}
-	return out, true
+	return e, e.Event != "" || e.ID != "" || e.Data != nil
 }
 
 func (p *Proxy) keptHeaders(h http.Header) map[string]string {

@@ -146,7 +146,7 @@ func TestRecordJSONAndErrors(t *testing.T) {
 	resp = post(t, context.Background(), p.URL()+"/v1/chat/completions", p.Key(), `{}`)
 	body, _ = io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 500 || !contains(body, `"acpsnap":true`) {
+	if resp.StatusCode != 500 || resp.Header.Get(ErrorHeader) != "override" || !contains(body, `"code":"UNAVAILABLE"`) {
 		t.Errorf("patched call 2: %d %s", resp.StatusCode, body)
 	}
 	if n.Load() != 1 {

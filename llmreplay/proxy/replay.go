@@ -1,10 +1,11 @@
 package proxy
 
 import (
-	"bytes"
 	"fmt"
 	"net/http"
+	"strings"
 
+	"github.com/acpsnap/acpsnap/llmreplay/wire/sse"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
@@ -17,7 +18,7 @@ func (p *Proxy) replay(w http.ResponseWriter, r *http.Request, path string, arri
 	}
 	if err != nil {
 		p.fail("request %d: %v", arrival, err)
-		p.refuse(w, &sessionlog.Exchange{Request: q}, fmt.Sprintf("acpsnap: %v", err))
+		p.refuse(w, &sessionlog.Exchange{Request: q}, "normalize", err.Error())
 		return
 	}
 	fp := p.identify(q)
@@ -125,10 +126,11 @@ func (p *Proxy) cut(r *http.Request, call int, pt *Patch) string {
 // dialect error body when it has none).
 func (p *Proxy) answerStatus(w http.ResponseWriter, x *sessionlog.Exchange, pt *Patch) {
 	body := pt.Body
-	if body == nil {
-		body = p.dialect.errorBody(fmt.Sprintf("acpsnap override: call %d answers %d", pt.Call, pt.Status))
-	}
 	h := map[string]string{"content-type": "application/json"}
+	if body == nil {
+		body = p.dialect.ownError(pt.Status, fmt.Sprintf("override: call %d answers %d", pt.Call, pt.Status))
+		h[strings.ToLower(ErrorHeader)] = "override"
+	}
 	for k, v := range pt.Header {
 		h[k] = v
 	}
@@ -141,17 +143,26 @@ func (p *Proxy) answerStatus(w http.ResponseWriter, x *sessionlog.Exchange, pt *
 }
 
 // refuse answers a non-retryable 400 in the dialect's error shape,
-// marked as acpsnap's own.
-func (p *Proxy) refuse(w http.ResponseWriter, x *sessionlog.Exchange, msg string) {
-	body := p.dialect.errorBody(msg)
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("X-Should-Retry", "false") // both SDK families honour it
-	w.WriteHeader(http.StatusBadRequest)
-	w.Write(body)
-	x.Response = sessionlog.Response{Status: http.StatusBadRequest, Header: map[string]string{"content-type": "application/json"}, Body: body}
+// marked as acpsnap's own (ErrorHeader: kind), and keeps the exchange.
+func (p *Proxy) refuse(w http.ResponseWriter, x *sessionlog.Exchange, kind, msg string) {
+	x.Response = p.ownAnswer(w, http.StatusBadRequest, kind, msg)
 	p.mu.Lock()
 	p.extra = append(p.extra, x)
 	p.mu.Unlock()
+}
+
+// ownAnswer writes one of the proxy's own error answers, marked final for
+// the agent's SDK ("x-should-retry: false", which both SDK families
+// honour), and returns it as kept.
+func (p *Proxy) ownAnswer(w http.ResponseWriter, status int, kind, msg string) sessionlog.Response {
+	body := p.dialect.ownError(status, msg)
+	h := map[string]string{"content-type": "application/json", "x-should-retry": "false", strings.ToLower(ErrorHeader): kind}
+	for k, v := range h {
+		w.Header().Set(k, v)
+	}
+	w.WriteHeader(status)
+	w.Write(body)
+	return sessionlog.Response{Status: status, Header: h, Body: body}
 }
 
 func (p *Proxy) setResponse(x *sessionlog.Exchange, r sessionlog.Response) {
@@ -160,22 +171,22 @@ func (p *Proxy) setResponse(x *sessionlog.Exchange, r sessionlog.Response) {
 	p.mu.Unlock()
 }
 
-// writeEvent writes one SSE event (data lines split at "\n") and flushes.
+// writeEvent writes one SSE event (its data split into lines at "\n")
+// and flushes.
 func writeEvent(w http.ResponseWriter, e sessionlog.SSEEvent, data []byte) {
-	var b bytes.Buffer
+	ev := sse.Event{End: "\n"}
 	if e.Event != "" {
-		b.WriteString("event: " + e.Event + "\n")
+		ev.Lines = append(ev.Lines, sse.Line{Text: "event: " + e.Event, End: "\n"})
 	}
 	if e.ID != "" {
-		b.WriteString("id: " + e.ID + "\n")
+		ev.Lines = append(ev.Lines, sse.Line{Text: "id: " + e.ID, End: "\n"})
 	}
-	for _, l := range bytes.Split(data, []byte("\n")) {
-		b.WriteString("data: ")
-		b.Write(l)
-		b.WriteByte('\n')
+	if data != nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			ev.Lines = append(ev.Lines, sse.Line{Text: "data: " + l, End: "\n"})
+		}
 	}
-	b.WriteByte('\n')
-	w.Write(b.Bytes())
+	w.Write(ev.Bytes())
 	flush(w)
 }
 

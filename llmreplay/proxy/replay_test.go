@@ -28,12 +28,12 @@ func chatBody(system string, users ...string) string {
 // requests arriving in reverse and concurrently: each gets its own answer.
 func TestReplayConcurrentReversed(t *testing.T) {
 	xs := []sessionlog.Exchange{
-		exchange("/chat/completions", chatBody("main", "go"), sse(`"A1"`)),
-		exchange("/chat/completions", chatBody("child", "sub"), sse(`"B1"`)),
-		exchange("/chat/completions", chatBody("main", "go", "more"), sse(`"A2"`)),
-		exchange("/chat/completions", chatBody("child", "sub", "more"), sse(`"B2"`)),
-		exchange("/chat/completions", chatBody("main", "again"), sse(`"same-1"`)),
-		exchange("/chat/completions", chatBody("main", "again"), sse(`"same-2"`)),
+		exchange("/chat/completions", chatBody("main", "go"), stream(`"A1"`)),
+		exchange("/chat/completions", chatBody("child", "sub"), stream(`"B1"`)),
+		exchange("/chat/completions", chatBody("main", "go", "more"), stream(`"A2"`)),
+		exchange("/chat/completions", chatBody("child", "sub", "more"), stream(`"B2"`)),
+		exchange("/chat/completions", chatBody("main", "again"), stream(`"same-1"`)),
+		exchange("/chat/completions", chatBody("main", "again"), stream(`"same-2"`)),
 	}
 	p := start(t, Config{Dialect: "openai-chat", Exchanges: xs})
 	send := func(body string) string {
@@ -88,9 +88,9 @@ func TestDriftNamesThePath(t *testing.T) {
 	call := `{"type":"function_call","call_id":"c1","name":"shell","arguments":"{}"}`
 	out := `{"type":"function_call_output","call_id":"c1","output":"a.go"}`
 	xs := []sessionlog.Exchange{
-		exchange("/responses", responsesBody("list the files"), sse(`{"n":1}`)),
-		exchange("/responses", responsesBody("list the files", call, out), sse(`{"n":2}`)),
-		exchange("/responses", responsesBody("hello"), sse(`{"n":3}`)),
+		exchange("/responses", responsesBody("list the files"), stream(`{"n":1}`)),
+		exchange("/responses", responsesBody("list the files", call, out), stream(`{"n":2}`)),
+		exchange("/responses", responsesBody("hello"), stream(`{"n":3}`)),
 	}
 	p := start(t, Config{Dialect: "openai-responses", Exchanges: xs, Ignore: []string{"/prompt_cache_key"}})
 	// call 1 matches though its prompt_cache_key differs (ignored)
@@ -103,7 +103,8 @@ func TestDriftNamesThePath(t *testing.T) {
 	resp = post(t, context.Background(), p.URL()+"/responses", p.Key(), changed)
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 400 || resp.Header.Get("X-Should-Retry") != "false" || !contains(body, `"code":"acpsnap_request_drift"`) || !contains(body, `"acpsnap":true`) {
+	if resp.StatusCode != 400 || resp.Header.Get("X-Should-Retry") != "false" || resp.Header.Get(ErrorHeader) != "request drift" ||
+		!contains(body, `{"error":{"message":"acpsnap: request drift: this request matches no recorded exchange; re-record the scenario (nearest call 2 differs at $.input[2].output)","type":"api_error","code":"BAD_REQUEST"}}`) {
 		t.Errorf("miss answered %d %v %s", resp.StatusCode, resp.Header, body)
 	}
 	p.Close()
@@ -128,7 +129,7 @@ func TestDriftNamesThePath(t *testing.T) {
 }
 
 func TestNormalizeAndExpand(t *testing.T) {
-	xs := []sessionlog.Exchange{exchange("/v1/messages", `{"messages":[{"role":"user","content":"in {{cwd}}"}]}`, sse(`{"text":"wrote {{cwd}}/a"}`))}
+	xs := []sessionlog.Exchange{exchange("/v1/messages", `{"messages":[{"role":"user","content":"in {{cwd}}"}]}`, stream(`{"text":"wrote {{cwd}}/a"}`))}
 	p := start(t, Config{Dialect: "anthropic-messages", Exchanges: xs,
 		Normalize: func(b []byte) ([]byte, error) {
 			return []byte(strings.ReplaceAll(string(b), "/live/dir", "{{cwd}}")), nil
@@ -153,9 +154,9 @@ func TestNormalizeAndExpand(t *testing.T) {
 
 func TestOverrides(t *testing.T) {
 	xs := []sessionlog.Exchange{
-		exchange("/c", `{"n":1}`, sse(`1`, `2`, `3`)),
-		exchange("/c", `{"n":2}`, sse(`1`, `2`, `3`)),
-		exchange("/c", `{"n":3}`, sse(`1`, `2`, `3`)),
+		exchange("/c", `{"n":1}`, stream(`1`, `2`, `3`)),
+		exchange("/c", `{"n":2}`, stream(`1`, `2`, `3`)),
+		exchange("/c", `{"n":3}`, stream(`1`, `2`, `3`)),
 	}
 	ov, err := ParseOverrides([]byte(`{"patches":[
 		{"call":1,"status":429,"headers":{"retry-after":"0"},"body":{"error":{"message":"slow"}}},
@@ -217,7 +218,7 @@ func TestOverrides(t *testing.T) {
 }
 
 func TestRecordedEndIsReplayed(t *testing.T) {
-	r := sse(`1`)
+	r := stream(`1`)
 	r.End = sessionlog.EndDisconnect
 	p := start(t, Config{Dialect: "openai-chat", Exchanges: []sessionlog.Exchange{exchange("/c", `{}`, r)}})
 	resp := post(t, context.Background(), p.URL()+"/c", p.Key(), `{}`)
@@ -249,7 +250,7 @@ func TestParseOverridesErrors(t *testing.T) {
 		})
 	}
 	ov, _ := ParseOverrides([]byte(`{"patches":[{"call":2,"hangAfter":1}]}`), "o.json")
-	if _, err := Start(context.Background(), Config{Dialect: "openai-chat", Overrides: ov, Exchanges: []sessionlog.Exchange{exchange("/c", `{}`, sse())}}); err == nil ||
+	if _, err := Start(context.Background(), Config{Dialect: "openai-chat", Overrides: ov, Exchanges: []sessionlog.Exchange{exchange("/c", `{}`, stream())}}); err == nil ||
 		!strings.Contains(err.Error(), "o.json:1: call 2: the recording has 1 calls") {
 		t.Errorf("beyond the recording: %v", err)
 	}
@@ -316,8 +317,8 @@ func TestDriftPrefersSameThread(t *testing.T) {
 		return fmt.Sprintf(`{"system":%q,"messages":[{"role":"user","content":%q}]}`, system, text)
 	}
 	xs := []sessionlog.Exchange{
-		exchange("/v1/messages", body("main", "fix the bug"), sse(`{}`)),
-		exchange("/v1/messages", body("explore", "find the bug"), sse(`{}`)),
+		exchange("/v1/messages", body("main", "fix the bug"), stream(`{}`)),
+		exchange("/v1/messages", body("explore", "find the bug"), stream(`{}`)),
 	}
 	p := start(t, Config{Dialect: "anthropic-messages", Exchanges: xs})
 	resp := post(t, context.Background(), p.URL()+"/v1/messages", p.Key(), body("explore", "fix the bug"))
