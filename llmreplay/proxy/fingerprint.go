@@ -168,8 +168,11 @@ func (p *Proxy) normalizeRequest(q sessionlog.Request) (sessionlog.Request, erro
 }
 
 // normalize applies Config.Normalize to a JSON payload; anything else is
-// kept as it is.
+// kept as it is. The real key, should a payload hold it, becomes "[key]".
 func (p *Proxy) normalize(b []byte) ([]byte, error) {
+	if p.cfg.Key != "" && bytes.Contains(b, []byte(p.cfg.Key)) { // an upstream that echoes the key
+		b = bytes.ReplaceAll(b, []byte(p.cfg.Key), []byte("[key]"))
+	}
 	if p.cfg.Normalize == nil || b == nil || !json.Valid(b) {
 		return b, nil
 	}
@@ -181,6 +184,9 @@ func (p *Proxy) normalize(b []byte) ([]byte, error) {
 }
 
 func (p *Proxy) normalizeHeader(h map[string]string) (map[string]string, error) {
+	for k, v := range h {
+		h[k] = scrubKey(v, p.cfg.Key)
+	}
 	if p.cfg.Normalize == nil || len(h) == 0 {
 		return h, nil
 	}

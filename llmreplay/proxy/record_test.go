@@ -227,3 +227,24 @@ func TestRecordGzipUpstream(t *testing.T) {
 		t.Errorf("kept %q", got)
 	}
 }
+
+// TestRecordScrubsAnEchoedKey: an upstream that echoes the key into its
+// answer does not get it into the recording.
+func TestRecordScrubsAnEchoedKey(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Retry-After", r.Header.Get("Authorization"))
+		fmt.Fprintf(w, "data: {\"auth\":%q}\n\ndata: %s\n\n", r.Header.Get("Authorization"), realKey)
+	}))
+	defer up.Close()
+	p := start(t, Config{Mode: Record, Dialect: "openai-responses", Upstream: up.URL, Key: realKey})
+	resp := post(t, context.Background(), p.URL()+"/responses", p.Key(), `{"echo":"`+realKey+`"}`)
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	p.Close()
+	rep := p.Report()
+	assertNoKey(t, rep, p.Key())
+	if got := string(rep.Exchanges[0].Response.Events[1].Data); got != "[key]" {
+		t.Errorf("event 2 kept as %q", got)
+	}
+}
