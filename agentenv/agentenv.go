@@ -176,6 +176,21 @@ func (h Harness) Environ() []string {
 	return env
 }
 
+// Foreign is the environment of an agent that is not native (it talks to
+// its model over HTTP through acpsnap's proxy): PATH and LANG, TZ, HOME,
+// TMPDIR and the scenario's variables; no ACPSNAP_* variable and no secret.
+func (h Harness) Foreign() []string {
+	env := h.Environ()
+	out := env[:0]
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(name, Prefix) && (h.Mode != Record || h.Secrets[name] == "") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
 // Owned reports whether the harness sets the variable name itself, so a
 // scenario may not: HOME, TMPDIR, TZ, PATH, LANG and every ACPSNAP_ name.
 func Owned(name string) bool {

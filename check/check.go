@@ -95,6 +95,12 @@ func Check(ctx context.Context, dir string, cfg Config) Outcome {
 	if cfg.Mode == Record {
 		hc.Mode = "record"
 	}
+	r := rulesFor(cfg.Corpus, m)
+	if cfg.Corpus != nil {
+		if err := applyCorpus(&hc, cfg, m, dir, r); err != nil {
+			return o.fail(err)
+		}
+	}
 	res, err := harness.Run(ctx, hc)
 	if res != nil {
 		o.Duration, o.Stderr = res.Duration, res.Stderr
@@ -103,14 +109,28 @@ func Check(ctx context.Context, dir string, cfg Config) Outcome {
 		err = cfg.AfterRun()
 	}
 	if err != nil {
-		return o.fail(err)
+		o = o.fail(err)
+		if res != nil && res.RequestDrift {
+			o.Accept = Record // a recorded answer to a different question is no fixture
+		}
+		return o
 	}
 	got, err := normalizeLive(res)
 	if err != nil {
 		return o.fail(err)
 	}
-	r := rulesFor(cfg.Corpus, m)
 	r.apply(got)
+	if res.Pins != nil && res.Pins.Changed() {
+		if cfg.Mode != Record {
+			o = o.fail(fmt.Errorf("the agent's system prompt or tool schemas differ from the corpus's pins (%s, %s): a changed request; only record accepts it",
+				res.Pins.SystemFile(), res.Pins.ToolsFile()))
+			o.Accept = Record
+			return o
+		}
+		if err := res.Pins.Write(); err != nil {
+			return o.fail(err)
+		}
+	}
 	return o.compare(dir, got, cfg.Mode, r)
 }
 

@@ -253,6 +253,13 @@ func (a *agent) exitState() string {
 	return a.waitErr.Error()
 }
 
+// lineCount is how many stdout lines the agent has written so far.
+func (a *agent) lineCount() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.lines)
+}
+
 func (a *agent) stdoutLines() [][]byte {
 	a.mu.Lock()
 	defer a.mu.Unlock()

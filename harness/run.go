@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/envscrub"
 	"github.com/acpsnap/acpsnap/normalize"
 	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // Config says which scenario to run, against which agent, in which mode.
@@ -34,6 +36,22 @@ type Config struct {
 	TempDir     string            // existing folder where the private roots are made; "": os.TempDir()
 	OnStart     func(cwd string)  // nil: nothing; called after the workspace is seeded, before the agent starts
 	Keep        bool              // a failed run keeps its private roots for inspection; its error says where
+
+	// Model is the HTTP model of an agent that writes no session log; nil:
+	// the agent is native (it logs and replays by itself, package agentenv).
+	Model *Model
+	// Env is extra agent environment, templated like Agent (acpsnap.yml's
+	// agent.env, then the manifest's agent.env); nil: none.
+	Env map[string]string
+	// CorpusDir is the corpus root, for {{corpus}}; HomeSeed a folder
+	// copied into the private HOME, templated; "": none.
+	CorpusDir, HomeSeed string
+	// TermShutdown accepts an agent that needs SIGTERM after stdin EOF
+	// (acpsnap.yml's shutdown: term); false: it must exit on EOF.
+	TermShutdown bool
+	// Settle is how long stdout must stay quiet after the last step before
+	// shutdown; 0: none.
+	Settle time.Duration
 }
 
 // Result is what happened in one run. Cwd, Home and Root name directories
@@ -55,6 +73,12 @@ type Result struct {
 	RootAliases []string          // other spellings of Root
 	Duration    time.Duration     // agent start to harvest
 	Cassettes   map[string][]byte // record mode: the cassettes the agent wrote, by file name
+	// RequestDrift: an HTTP-model run sent a request the recording does
+	// not have (only re-recording accepts that).
+	RequestDrift bool
+	// Pins are Config.Model.Pins after composing (Changed: the prompt or
+	// tools differ from the corpus's pins); nil: none.
+	Pins *sessionlog.Pins
 }
 
 // StepTiming is how long one step took.
@@ -92,7 +116,9 @@ type run struct {
 	conn   *acp.ClientSideConnection
 	timing []StepTiming
 
-	sessions []string // ids from newSession; the first is the primary
+	sessions  []string // ids from newSession; the first is the primary
+	model     *modelRun
+	agentInfo sessionlog.AgentInfo // from initialize
 
 	failOnce sync.Once
 	failed   chan struct{}
@@ -178,12 +204,33 @@ func (e *runError) Unwrap() []error { return e.errs }
 
 // execute starts the agent, drives the steps, shuts down and harvests.
 func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
+	model, err := r.startModel(r.ctx)
+	if err != nil {
+		return nil, []error{err}
+	}
+	if model != nil {
+		r.model = model
+		defer model.proxy.Close()
+	}
+	t := r.template(model)
+	argv := make([]string, len(r.cfg.Agent))
+	for i, a := range r.cfg.Agent {
+		argv[i] = t.Replace(a)
+	}
 	env := agentEnv(r.cfg, m, r.roots)
+	for _, kv := range sortedEnv(r.cfg.Env) {
+		env = append(env, t.Replace(kv))
+	}
+	if r.cfg.HomeSeed != "" {
+		if err := seedHome(r.cfg.HomeSeed, r.roots.home, t); err != nil {
+			return nil, []error{invalidScenario(fmt.Errorf("seed the agent's home: %w", err))}
+		}
+	}
 	if r.cfg.OnStart != nil {
 		r.cfg.OnStart(r.roots.cwd)
 	}
 	start := time.Now()
-	a, err := startAgent(r.cfg.Agent, r.roots.cwd, env, r.cfg.Grace, r.fail)
+	a, err := startAgent(argv, r.roots.cwd, env, r.cfg.Grace, r.fail)
 	if err != nil {
 		return nil, []error{infrastructure(fmt.Errorf("start agent %q: %w", r.cfg.Agent[0], err))}
 	}
@@ -203,6 +250,8 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 	var errs []error
 	if err := r.runSteps(); err != nil {
 		errs = append(errs, err)
+	} else {
+		r.settle(r.cfg.Settle)
 	}
 	ending, leftovers := a.shutdown()
 	terms.closeAll()
@@ -213,7 +262,7 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 			errs = append(errs, fmt.Errorf("agent exited with %s after stdin was closed", a.exitState()))
 		}
 	}
-	if ending != exitedOnEOF {
+	if ending != exitedOnEOF && !(r.cfg.TermShutdown && ending == terminated) {
 		errs = append(errs, fmt.Errorf("agent did not exit within %s of stdin closing (%s)", r.cfg.Grace, ending))
 	}
 	if leftovers {
@@ -228,6 +277,9 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 
 // collect harvests the logs and the replay report into res.
 func (r *run) collect(res *Result) []error {
+	if r.model != nil {
+		return r.compose(r.model, res)
+	}
 	var errs []error
 	primary := ""
 	if len(r.sessions) > 0 {
@@ -255,11 +307,16 @@ func (r *run) collect(res *Result) []error {
 	return errs
 }
 
-// agentEnv builds the agent's environment (package agentenv).
+// agentEnv builds the agent's environment (package agentenv). An agent
+// with an HTTP model gets no part of the native contract (no fixtures, no
+// sessions folder to log into): it is tested unchanged.
 func agentEnv(cfg Config, m *scenario.Manifest, rts *roots) []string {
 	h := agentenv.Harness{
 		Mode: cfg.Mode, SessionsDir: rts.sessions, Permission: m.Permission,
 		Home: rts.home, TmpDir: rts.tmp, Env: m.Env, Secrets: cfg.Secrets, From: cfg.Environ,
+	}
+	if cfg.Model != nil {
+		return h.Foreign()
 	}
 	if f := filepath.Join(cfg.Dir, scenario.SessionFile); exists(f) {
 		h.Fixture = f
@@ -299,6 +356,15 @@ func terminalEnv(env []string, secrets map[string]string) []string {
 		names = append(names, name)
 	}
 	return envscrub.Scrub(env, names...)
+}
+
+func sortedEnv(m map[string]string) []string {
+	env := make([]string, 0, len(m))
+	for k, v := range m {
+		env = append(env, k+"="+v)
+	}
+	sort.Strings(env)
+	return env
 }
 
 func exists(path string) bool {

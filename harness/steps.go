@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/sessionlog"
 	acp "github.com/coder/acp-go-sdk"
 )
 
@@ -103,9 +104,12 @@ func (r *run) initialize(d deadline) error {
 	}
 	req := acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber, ClientCapabilities: caps,
 		ClientInfo: &acp.Implementation{Name: "acpsnap", Version: "1"}}
-	_, err := await(r, d, "initialize", func() (acp.InitializeResponse, error) {
+	resp, err := await(r, d, "initialize", func() (acp.InitializeResponse, error) {
 		return r.conn.Initialize(r.bg(), req)
 	})
+	if err == nil && resp.AgentInfo != nil {
+		r.agentInfo = sessionlog.AgentInfo{Name: resp.AgentInfo.Name, Version: resp.AgentInfo.Version}
+	}
 	return r.explain("initialize", err)
 }
 
@@ -201,9 +205,11 @@ func (r *run) promptAndCancel(d deadline, s scenario.Step) error {
 	if err != nil {
 		return err
 	}
-	before, _, err := r.primaryTurn("turn/start")
-	if err != nil {
-		return err
+	before := 0
+	if r.model == nil {
+		if before, _, err = r.primaryTurn("turn/start"); err != nil {
+			return err
+		}
 	}
 	type answer struct {
 		resp acp.PromptResponse
@@ -225,9 +231,12 @@ func (r *run) promptAndCancel(d deadline, s scenario.Step) error {
 			return nil
 		}
 	}
-	if s.WaitForFile != "" {
+	switch {
+	case s.WaitForFile != "":
 		err = r.pollFile(d, s.WaitForFile, early)
-	} else {
+	case r.model != nil:
+		err = r.waitStreaming(d, early)
+	default:
 		err = r.pollTurn(d, "turn/start", before+1, early)
 	}
 	if err != nil {
@@ -452,4 +461,17 @@ func timedOut(d deadline, what string) error {
 
 func (r *run) cancelled(what string) error {
 	return &waitError{fmt.Sprintf("cancelled while waiting for %s: %v", what, r.ctx.Err())}
+}
+
+// waitStreaming waits until the model proxy says the model is streaming (a
+// hangAfter override stalled): the cancel point of an HTTP-model agent.
+func (r *run) waitStreaming(d deadline, also func() error) error {
+	return r.poll(d, func() (bool, string, error) {
+		select {
+		case <-r.model.hung:
+			return true, "", nil
+		default:
+			return false, "the model proxy to stall a hangAfter override (replay.override.json)", nil
+		}
+	}, also)
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/acpsnap/acpsnap/agentenv"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -187,10 +188,8 @@ func (c *Corpus) validate() (key, msg string) {
 			return fmt.Sprintf("model.ignore.%d", i), fmt.Sprintf("ignore %q: want a JSON pointer (/a/b) or header:NAME", ig)
 		}
 	}
-	for name := range c.Agent.Env {
-		if msg := checkEnvName(name); msg != "" {
-			return "agent.env", "agent." + msg
-		}
+	if msg := checkAgentEnv(c.Agent.Env); msg != "" {
+		return "agent.env", msg
 	}
 	if key, msg := compileScrub("scrub", c.Scrub); msg != "" {
 		return key, msg
@@ -261,4 +260,17 @@ func child(n *yaml.Node, part string) *yaml.Node {
 // rules in code).
 func NewScrubRule(re *regexp.Regexp, replace string) ScrubRule {
 	return ScrubRule{Pattern: re.String(), Replace: replace, re: re}
+}
+
+// checkAgentEnv checks agent.env: like env, except that a credential-like
+// name may hold the proxy's placeholder key ({{model.key}}), which is no
+// secret.
+func checkAgentEnv(env map[string]string) string {
+	for name, v := range env {
+		msg := checkEnvName(name)
+		if msg != "" && !(agentenv.LooksSecret(name) && !agentenv.Owned(name) && strings.Contains(v, "{{model.key}}")) {
+			return "agent." + msg
+		}
+	}
+	return ""
 }

@@ -26,6 +26,14 @@ const (
 	SubagentCassetteFile = "subagents.cassette.jsonl"
 )
 
+// The pins of a corpus (docs/format.md, "Composed log"): the system prompt
+// and tool schemas its composed logs share, stored once, at
+// <corpus>/pins/agent.system.md and <corpus>/pins/agent.tools.json.
+const (
+	PinsDir  = "pins"
+	PinClass = "agent"
+)
+
 // ChildFile is the name of the n-th child (subagent) log, n ≥ 1.
 func ChildFile(n int) string { return "session." + strconv.Itoa(n) + ".jsonl" }
 
@@ -70,15 +78,20 @@ func LogName(i int) string {
 }
 
 // Names lists the scenario folders under root, sorted. Hidden folders are
-// not scenarios.
+// not scenarios, nor are the corpus's own: its pins and the agent's home
+// seed (acpsnap.yml agent.home).
 func Names(root string) ([]string, error) {
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return nil, fmt.Errorf("scenario: list %s: %w", root, err)
 	}
+	own := map[string]bool{PinsDir: true}
+	if c, err := LoadCorpus(root); err == nil && c.Agent.Home != "" {
+		own[strings.SplitN(filepath.ToSlash(filepath.Clean(c.Agent.Home)), "/", 2)[0]] = true
+	}
 	var names []string
 	for _, e := range entries {
-		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && !own[e.Name()] {
 			names = append(names, e.Name())
 		}
 	}

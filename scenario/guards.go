@@ -50,18 +50,29 @@ func Verify(root string, cfg VerifyConfig) []Violation {
 	if err != nil {
 		return []Violation{{root, err.Error()}}
 	}
+	corpus, err := LoadCorpus(root)
+	if err != nil {
+		return []Violation{{filepath.Join(root, CorpusFile), err.Error()}}
+	}
+	var pins *sessionlog.Pins
+	if !corpus.Native() {
+		if pins, err = sessionlog.LoadPins(filepath.Join(root, PinsDir), PinClass); err != nil {
+			return []Violation{{filepath.Join(root, PinsDir), err.Error()}}
+		}
+	}
 	var out []Violation
 	for _, name := range names {
 		unrecorded := cfg.Unrecorded != nil && cfg.Unrecorded(name)
 		rewritten := cfg.Rewritten != nil && cfg.Rewritten(name)
-		out = append(out, verifyScenario(filepath.Join(root, name), unrecorded, rewritten)...)
+		out = append(out, verifyScenario(filepath.Join(root, name), unrecorded, rewritten, pins)...)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
 }
 
 // verifyScenario checks one folder; see Verify.
-func verifyScenario(dir string, unrecorded, rewritten bool) []Violation {
+// pins nil: a native corpus; else its composed logs decompose with them.
+func verifyScenario(dir string, unrecorded, rewritten bool, pins *sessionlog.Pins) []Violation {
 	var vs []Violation
 	add := func(path, format string, args ...any) {
 		vs = append(vs, Violation{path, fmt.Sprintf(format, args...)})
@@ -82,7 +93,7 @@ func verifyScenario(dir string, unrecorded, rewritten bool) []Violation {
 	if !exists(filepath.Join(dir, SessionFile)) || !exists(filepath.Join(dir, StdoutFile)) {
 		return vs
 	}
-	return append(vs, checkLogs(dir, rewritten)...)
+	return append(vs, checkLogs(dir, rewritten, pins)...)
 }
 
 // checkFiles reports missing required files, stray files, a wrong override
@@ -129,7 +140,7 @@ func checkFiles(dir string, m *Manifest, unrecorded bool) []Violation {
 
 // checkLogs parses every committed log, checks that the fixture is a fixed
 // point of normalization and that its replay script loads.
-func checkLogs(dir string, rewritten bool) []Violation {
+func checkLogs(dir string, rewritten bool, pins *sessionlog.Pins) []Violation {
 	var vs []Violation
 	f, err := ReadFixture(dir)
 	if err != nil {
@@ -155,6 +166,12 @@ func checkLogs(dir string, rewritten bool) []Violation {
 	}
 	if !rewritten && !bytes.Equal(f.Stdout, norm.Stdout) {
 		vs = append(vs, Violation{f.StdoutPath, fmt.Sprintf("not a fixed point of normalization (rewrite it normalized with: acpsnap update -run '^%s$'):\n%s", name, textdiff.Files(f.StdoutPath, "normalized", f.Stdout, norm.Stdout))})
+	}
+	if pins != nil {
+		if _, _, err := sessionlog.Decompose(f.Logs[0], f.LogPaths[0], pins); err != nil {
+			vs = append(vs, Violation{f.LogPaths[0], "composed log: " + err.Error()})
+		}
+		return vs
 	}
 	cfg := llmreplay.Config{Primary: f.LogPaths[0], Children: f.LogPaths[1:]}
 	if p := filepath.Join(dir, OverrideFile); exists(p) {

@@ -112,10 +112,8 @@ func (m *Manifest) validate(folder string) (key, msg string) {
 			return "env", msg
 		}
 	}
-	for name := range m.Agent.Env {
-		if msg := checkEnvName(name); msg != "" {
-			return "agent.env", "agent." + msg
-		}
+	if msg := checkAgentEnv(m.Agent.Env); msg != "" {
+		return "agent.env", msg
 	}
 	if key, msg := compileScrub("scrub", m.Scrub); msg != "" {
 		return key, msg

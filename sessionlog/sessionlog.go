@@ -30,6 +30,11 @@ type Header struct {
 	ParentSession   string `json:"parentSession,omitempty"`
 	Origin          string `json:"origin,omitempty"` // "subagent" for children
 	SpawnedBy       string `json:"spawnedBy,omitempty"`
+	// Dialect and Agent are set in a composed log (an agent that talks to
+	// its model over HTTP; see Compose): the model dialect, and the agent
+	// as its ACP initialize response named it.
+	Dialect string     `json:"dialect,omitempty"`
+	Agent   *AgentInfo `json:"agent,omitempty"`
 }
 
 // Event is every line after the header.

@@ -1,0 +1,68 @@
+package check
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+
+	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/sessionlog"
+)
+
+// applyCorpus sets what acpsnap.yml and the manifest say about the agent
+// on hc: its templated environment, home seed, shutdown policy, settle
+// time and, for an agent that talks to its model over HTTP, the model
+// proxy. The live model's key then stays with the proxy: it never reaches
+// the agent.
+func applyCorpus(hc *harness.Config, cfg Config, m *scenario.Manifest, dir string, r rules) error {
+	c := cfg.Corpus
+	root := filepath.Dir(dir)
+	hc.CorpusDir = root
+	if len(hc.Agent) == 0 {
+		hc.Agent = c.Agent.Command
+	}
+	hc.Env = maps.Clone(c.Agent.Env)
+	if len(m.Agent.Env) > 0 {
+		if hc.Env == nil {
+			hc.Env = map[string]string{}
+		}
+		maps.Copy(hc.Env, m.Agent.Env)
+	}
+	if c.Agent.Home != "" {
+		hc.HomeSeed = filepath.Join(root, c.Agent.Home)
+	}
+	hc.TermShutdown = c.Agent.Shutdown == scenario.ShutdownTerm
+	hc.Settle = c.Settle
+	if c.Native() {
+		return nil
+	}
+	pins, err := sessionlog.LoadPins(filepath.Join(root, scenario.PinsDir), scenario.PinClass)
+	if err != nil {
+		return fmt.Errorf("check: %w", err)
+	}
+	pins.Update = true
+	hc.Model = &harness.Model{Dialect: c.Model.Dialect, Ignore: c.Model.Ignore, Pins: pins}
+	if len(r.scrub) > 0 {
+		hc.Model.Scrub = r.scrubLines
+	}
+	if cfg.Mode == Record {
+		urlEnv, keyEnv := Upstream(c)
+		hc.Model.Upstream, hc.Model.Key = cfg.Secrets[urlEnv], cfg.Secrets[keyEnv]
+	}
+	hc.Secrets = nil
+	return nil
+}
+
+// Upstream names the variables of the corpus's live model: acpsnap.yml's
+// model.upstream, else the dialect's defaults.
+func Upstream(c *scenario.Corpus) (urlEnv, keyEnv string) {
+	urlEnv, keyEnv = scenario.UpstreamDefaults(c.Model.Dialect)
+	if c.Model.Upstream.URLEnv != "" {
+		urlEnv = c.Model.Upstream.URLEnv
+	}
+	if c.Model.Upstream.KeyEnv != "" {
+		keyEnv = c.Model.Upstream.KeyEnv
+	}
+	return urlEnv, keyEnv
+}

@@ -1,0 +1,114 @@
+package snapshots_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/scenario"
+)
+
+// httpCorpus writes a corpus whose agent is the reference agent treated as
+// any third-party agent: it writes no acpsnap log (no ACPSNAP_* reaches
+// it) and talks to its model over OpenAI chat completions, whose base URL
+// and key come from the proxy's templates.
+func httpCorpus(t *testing.T, prompt string) (root, dir string) {
+	t.Helper()
+	root = t.TempDir()
+	argv := agentCommand(t)
+	yml := "version: 1\nagent:\n  command: [" + quoteAll(argv) + "]\n" +
+		"  env: { DEEPSEEK_BASE_URL: \"{{model.url}}\", DEEPSEEK_API_KEY: \"{{model.key}}\" }\n" +
+		"model:\n  dialect: openai-chat\nscrub:\n  - { pattern: 'chatcmpl-[0-9]+', replace: 'chatcmpl-N' }\n"
+	writeFile(t, root, scenario.CorpusFile, yml)
+	dir = filepath.Join(root, "text-turn")
+	writeFile(t, dir, scenario.ManifestFile, "version: 1\nscenario: text-turn\nreason: one turn over HTTP\nrecording: live\n")
+	writeFile(t, dir, scenario.InputFile, `{"steps":[{"op":"initialize"},{"op":"newSession"},{"op":"prompt","text":"`+prompt+`"}]}`)
+	return root, dir
+}
+
+func quoteAll(argv []string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		q[i] = "'" + strings.ReplaceAll(a, "'", "''") + "'"
+	}
+	return strings.Join(q, ", ")
+}
+
+func writeFile(t *testing.T, dir, name, content string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHTTPAgentRecordReplayDrift: record through the proxy against a
+// scripted upstream, replay offline, and a changed prompt fails as a
+// request drift that names the JSON path and only record accepts.
+func TestHTTPAgentRecordReplayDrift(t *testing.T) {
+	root, dir := httpCorpus(t, "Say hello.")
+	corpus, err := scenario.LoadCorpus(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: mustScript(t, `[{"kind":"chunks","chunks":[
+		{"type":"block-start","index":0,"blockType":"text"},
+		{"type":"text-delta","index":0,"text":"Hello over HTTP."},
+		{"type":"block-end","index":0},
+		{"type":"finish","reason":"stop"}]}]`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	const key = "sk-upstream-secret-0123456789"
+	cfg := check.Config{Mode: check.Record, Corpus: corpus,
+		Secrets: map[string]string{"OPENAI_BASE_URL": srv.URL(), "OPENAI_API_KEY": key}}
+	if o := check.Check(context.Background(), dir, cfg); o.Status != check.Passed {
+		t.Fatalf("record: %s: %s\n%s", o.Status, o.Reason, o.Stderr)
+	}
+	if got := srv.Requests(); len(got) != 1 || !strings.Contains(string(got[0].Body), "Say hello.") {
+		t.Fatalf("the upstream got %d requests", len(got))
+	}
+	for _, f := range []string{scenario.SessionFile, scenario.StdoutFile} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), key) {
+			t.Errorf("%s holds the upstream key", f)
+		}
+		if f == scenario.SessionFile && (!strings.Contains(string(b), `"dialect":"openai-chat"`) || !strings.Contains(string(b), "Hello over HTTP.")) {
+			t.Errorf("the composed log lacks the dialect or the answer:\n%s", b)
+		}
+	}
+	for _, pin := range []string{"agent.system.md", "agent.tools.json"} {
+		if _, err := os.Stat(filepath.Join(root, scenario.PinsDir, pin)); err != nil {
+			t.Errorf("record wrote no pin: %v", err)
+		}
+	}
+	if vs := scenario.Verify(root, scenario.VerifyConfig{}); len(vs) > 0 {
+		t.Errorf("the recorded corpus fails its guards: %v", vs)
+	}
+	srv.Close()
+	replay := check.Config{Corpus: corpus}
+	for range 2 {
+		if o := check.Check(context.Background(), dir, replay); o.Status != check.Passed {
+			t.Fatalf("replay: %s: %s\n%s", o.Status, o.Reason, o.Diff)
+		}
+	}
+	writeFile(t, dir, scenario.InputFile, `{"steps":[{"op":"initialize"},{"op":"newSession"},{"op":"prompt","text":"Say goodbye."}]}`)
+	o := check.Check(context.Background(), dir, replay)
+	if o.Status != check.Failed || o.Accept != check.Record || !strings.Contains(o.Reason, "request drift") || !strings.Contains(o.Reason, "$.messages[") {
+		t.Fatalf("a changed prompt: %s, accept %q: %s", o.Status, o.Accept, o.Reason)
+	}
+	refresh := check.Config{Corpus: corpus, Mode: check.Refresh}
+	if o := check.Check(context.Background(), dir, refresh); o.Status != check.Failed || len(o.Wrote) > 0 {
+		t.Fatalf("refresh accepted a request drift: %s, wrote %v", o.Status, o.Wrote)
+	}
+}
