@@ -169,6 +169,15 @@ func (o Outcome) compare(dir string, got *scenario.Transcript, mode Mode, r rule
 	switch {
 	case len(logDiffs) > 0:
 		o.Accept = Refresh
+		if where := inputDrift(want, got); where != "" {
+			// The replay answered a question the recording never asked: a
+			// recorded answer to a different question is no fixture.
+			o.Accept = Record
+			if mode == Refresh {
+				o.Status, o.Reason = Failed, "the model's input changed ("+where+"); only record (or re-authoring the model) accepts that, refresh does not"
+				return o
+			}
+		}
 	case stdoutDiff != "":
 		o.Accept = Update
 	case mode.Writes() && stale != "":

@@ -1,9 +1,14 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
+	"io/fs"
 
 	"github.com/acpsnap/acpsnap/agent/launch"
+	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/joho/godotenv"
 )
 
 // agent runs the reference agent on stdin/stdout (package agent/launch says
@@ -31,4 +36,29 @@ func (e *env) liveSecrets() (map[string]string, error) {
 		return nil, usagef("%v", ue.Err)
 	}
 	return s, err
+}
+
+// recordSecrets are what a record run needs of the live model: for a
+// native corpus the reference agent's DEEPSEEK_* (passed to the agent),
+// else the upstream's base URL and key named by acpsnap.yml (kept by the
+// proxy; the agent never sees them), from the environment or ./.env.
+func (e *env) recordSecrets(corpus *scenario.Corpus) (map[string]string, error) {
+	if corpus == nil || corpus.Native() {
+		return e.liveSecrets()
+	}
+	urlEnv, keyEnv := check.Upstream(corpus)
+	dot, err := godotenv.Read(".env")
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, usagef("read .env: %v", err)
+	}
+	vals := map[string]string{}
+	for _, k := range []string{urlEnv, keyEnv} {
+		if v := cmp.Or(e.getenv(k), dot[k]); v != "" {
+			vals[k] = v
+		}
+	}
+	if vals[keyEnv] == "" {
+		return nil, usagef("record needs %s (in the environment or .env) for the %s upstream; %s may point at any compatible server", keyEnv, corpus.Model.Dialect, urlEnv)
+	}
+	return vals, nil
 }

@@ -93,13 +93,17 @@ func (e *env) recordNew(sdir string, f *newFlags, model llmreplay.ServerConfig) 
 	if _, err := os.Stat(filepath.Join(sdir, scenario.SessionFile)); err == nil {
 		return e.exit(usagef("new: %s is already recorded; use 'acpsnap refresh' or 'acpsnap record'", sdir))
 	}
-	agent, err := e.agentCommand(f.agent, nil)
+	corpus, err := scenario.LoadCorpus(filepath.Dir(sdir))
+	if err != nil {
+		return e.exit(usagef("%v", err))
+	}
+	agent, err := e.agentCommand(f.agent, corpus)
 	if err != nil {
 		return e.exit(err)
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	o, err := recordScripted(ctx, sdir, model, check.Config{Agent: agent, Environ: e.environ})
+	o, err := recordScripted(ctx, sdir, model, check.Config{Agent: agent, Environ: e.environ, Corpus: corpus})
 	if err != nil {
 		return e.exit(err)
 	}
@@ -157,7 +161,14 @@ func scaffold(sdir, name string, scripted bool) (bool, error) {
 // recordScripted records the scenario in sdir through the DeepSeek adapter
 // against an llmreplay.Server serving model. The recording fails, and
 // writes nothing, if the agent left scripted entries unserved.
+// recordScripted records the scenario sdir against a scripted model
+// server: for a native corpus through the reference agent's DeepSeek
+// adapter, for an HTTP-model corpus as the upstream of the proxy, in the
+// corpus's dialect (the dialect-neutral script rendered into it).
 func recordScripted(ctx context.Context, sdir string, model llmreplay.ServerConfig, cfg check.Config) (check.Outcome, error) {
+	if cfg.Corpus != nil && !cfg.Corpus.Native() {
+		model.Dialect = cfg.Corpus.Model.Dialect
+	}
 	srv, err := llmreplay.NewServer(model)
 	if err != nil {
 		return check.Outcome{}, fmt.Errorf("new: start scripted model: %w", err)
@@ -165,6 +176,10 @@ func recordScripted(ctx context.Context, sdir string, model llmreplay.ServerConf
 	defer srv.Close()
 	cfg.Mode, cfg.AllRecordings = check.Record, true
 	cfg.Secrets = map[string]string{launch.KeyVar: "scripted-model-no-key", launch.BaseURLVar: srv.URL(), launch.ModelVar: deepseek.DefaultModel}
+	if cfg.Corpus != nil && !cfg.Corpus.Native() {
+		urlEnv, keyEnv := check.Upstream(cfg.Corpus)
+		cfg.Secrets = map[string]string{urlEnv: srv.URL(), keyEnv: "scripted-model-no-key"}
+	}
 	cfg.OnStart = srv.SetReadyDir
 	cfg.AfterRun = func() error { return unservedError(srv.Report()) }
 	return check.Check(ctx, sdir, cfg), nil

@@ -189,7 +189,7 @@ func (e *env) runConfig(cmd string, f *runFlags) (*check.RunConfig, error) {
 	}
 	rc.Agent = agent
 	if mode == check.Record {
-		if rc.Secrets, err = e.liveSecrets(); err != nil {
+		if rc.Secrets, err = e.recordSecrets(corpus); err != nil {
 			return nil, err
 		}
 	}
