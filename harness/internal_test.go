@@ -1,6 +1,8 @@
 package harness
 
 import (
+	stdcmp "cmp"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -38,14 +40,16 @@ func TestTerminalOutputLimit(t *testing.T) {
 		want      string
 		truncated bool
 	}{
-		{"unlimited", 0, []string{"héllo ", "wörld"}, "héllo wörld", false},
+		{"no limit asked", 0, []string{"héllo ", "wörld"}, "héllo wörld", false},
+		{"default cap", 0, []string{strings.Repeat("x", defaultOutputLimit), strings.Repeat("y", defaultOutputLimit+5)}, strings.Repeat("y", defaultOutputLimit), true},
 		{"within", 20, []string{"héllo"}, "héllo", false},
 		{"tail", 3, []string{"abc", "def"}, "def", true},
 		{"character boundary", 4, []string{"héllo wörld"}, "rld", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			term := &terminal{limit: tt.limit}
+			term := &terminal{}
+			term.out.Limit = stdcmp.Or(tt.limit, defaultOutputLimit)
 			for _, w := range tt.writes {
 				term.append([]byte(w))
 			}
