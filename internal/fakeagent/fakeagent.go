@@ -77,6 +77,20 @@ type Action struct {
 	Exit       *int             `json:"exit,omitempty"`      // exit now with this code
 	Report     *agentenv.Report `json:"report,omitempty"`    // write replay-report.json
 	PrintEnv   bool             `json:"printEnv,omitempty"`  // print "fakeagent: env K=V" lines on stderr, sorted
+	Burst      int              `json:"burst,omitempty"`     // send this many agent_message_chunk updates in one write
+	File       *File            `json:"file,omitempty"`      // make a file under ACPSNAP_SESSIONS_DIR
+	LongLine   int              `json:"longLine,omitempty"`  // write one JSON line of this many bytes to stdout
+	Run        []string         `json:"run,omitempty"`       // run a command in the cwd and wait for it (its output to stderr)
+}
+
+// File is a file the agent leaves in its sessions directory, to try the
+// harness's harvest: set one of Content (raw bytes, no newline added),
+// Fifo or Link.
+type File struct {
+	Path    string `json:"path"` // relative to ACPSNAP_SESSIONS_DIR; parent folders are made
+	Content string `json:"content,omitempty"`
+	Fifo    bool   `json:"fifo,omitempty"` // a named pipe
+	Link    string `json:"link,omitempty"` // a symbolic link to this target
 }
 
 // RPCError is a JSON-RPC error object.
@@ -384,11 +398,60 @@ func (a *agent) act(act Action, r *reply) {
 		for _, kv := range env {
 			fmt.Fprintf(a.stderr, "fakeagent: env %s\n", kv)
 		}
+	case act.Run != nil:
+		a.mu.Lock()
+		cwd := a.cwd
+		a.mu.Unlock()
+		cmd := exec.Command(act.Run[0], act.Run[1:]...)
+		cmd.Dir, cmd.Stdout, cmd.Stderr = cwd, a.stderr, a.stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintf(a.stderr, "fakeagent: run: %v\n", err)
+		}
+	case act.LongLine > 0:
+		line := make([]byte, act.LongLine)
+		for i := range line {
+			line[i] = 'a'
+		}
+		copy(line, `{"x":"`)
+		copy(line[len(line)-2:], `"}`)
+		a.write(append(line, '\n'))
+	case act.Burst > 0:
+		a.burst(act.Burst)
+	case act.File != nil:
+		if err := a.file(*act.File); err != nil {
+			fmt.Fprintf(a.stderr, "fakeagent: file: %v\n", err)
+		}
 	case act.Report != nil:
 		if err := agentenv.WriteReport(a.sessions, *act.Report); err != nil {
 			fmt.Fprintf(a.stderr, "fakeagent: %v\n", err)
 		}
 	}
+}
+
+// burst writes n session/update notifications at once.
+func (a *agent) burst(n int) {
+	a.mu.Lock()
+	session := a.session
+	a.mu.Unlock()
+	var buf []byte
+	for i := range n {
+		buf = fmt.Appendf(buf, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":%q,"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"chunk %d "}}}}`+"\n", session, i)
+	}
+	a.write(buf)
+}
+
+func (a *agent) file(f File) error {
+	path := filepath.Join(a.sessions, f.Path)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	switch {
+	case f.Fifo:
+		return syscall.Mkfifo(path, 0o644)
+	case f.Link != "":
+		return os.Symlink(f.Link, path)
+	}
+	return os.WriteFile(path, []byte(f.Content), 0o644)
 }
 
 func (a *agent) event(typ string, data any) {

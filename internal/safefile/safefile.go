@@ -27,16 +27,20 @@ var ErrNotRegular = errors.New("not a regular file")
 
 // Read reads the regular file at path, at most max bytes; a final
 // symbolic link is refused.
-func Read(path string, max int64) ([]byte, error) {
+func Read(path string, max int64) ([]byte, error) { return ReadAs(path, path, max) }
+
+// ReadAs is Read naming the file name in its errors (a path relative to
+// what the user knows, rather than a temporary folder's).
+func ReadAs(path, name string, max int64) ([]byte, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
-			return nil, fmt.Errorf("safefile: %s: %w (a symbolic link)", path, ErrNotRegular)
+			return nil, fmt.Errorf("safefile: %s: %w (a symbolic link)", name, ErrNotRegular)
 		}
-		return nil, fmt.Errorf("safefile: %w", err)
+		return nil, fmt.Errorf("safefile: %s: %w", name, errors.Unwrap(err))
 	}
 	defer f.Close()
-	return ReadOpen(f, path, max)
+	return ReadOpen(f, name, max)
 }
 
 // ReadOpen reads the open file f (named name in errors) when it is a
