@@ -81,6 +81,7 @@ type Action struct {
 	File       *File            `json:"file,omitempty"`      // make a file under ACPSNAP_SESSIONS_DIR
 	LongLine   int              `json:"longLine,omitempty"`  // write one JSON line of this many bytes to stdout
 	Run        []string         `json:"run,omitempty"`       // run a command in the cwd and wait for it (its output to stderr)
+	Shell      string           `json:"shell,omitempty"`     // run sh -c in the cwd; send its stdout as an agent_message_chunk and log it
 }
 
 // File is a file the agent leaves in its sessions directory, to try the
@@ -407,6 +408,16 @@ func (a *agent) act(act Action, r *reply) {
 		if err := cmd.Run(); err != nil {
 			fmt.Fprintf(a.stderr, "fakeagent: run: %v\n", err)
 		}
+	case act.Shell != "":
+		a.mu.Lock()
+		cwd := a.cwd
+		a.mu.Unlock()
+		cmd := exec.Command("sh", "-c", act.Shell)
+		cmd.Dir, cmd.Stderr = cwd, a.stderr
+		out, _ := cmd.Output()
+		text, _ := json.Marshal(string(out))
+		a.act(Action{Update: json.RawMessage(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":` + string(text) + `}}`)}, r)
+		a.event("shell/output", map[string]string{"output": string(out)})
 	case act.LongLine > 0:
 		line := make([]byte, act.LongLine)
 		for i := range line {

@@ -9,7 +9,7 @@
 //
 //	set := secretscan.New(cfg.Secrets, os.Environ())
 //	if err := set.Check("snapshots/x/session.jsonl", b); err != nil {
-//		// "snapshots/x/session.jsonl:17: holds the value of DEEPSEEK_API_KEY; refusing to write it"
+//		// "snapshots/x/session.jsonl:17: holds the value of DEEPSEEK_API_KEY; nothing is written or shown …"
 //	}
 //	fmt.Println(set.Redact(stderrTail)) // the value becomes [DEEPSEEK_API_KEY]
 //
@@ -101,13 +101,35 @@ func (s *Set) Find(b []byte) (Hit, bool) {
 }
 
 // Check returns an error naming file, line and variable when b holds a
-// secret value: "file:17: holds the value of NAME; refusing to write it".
+// secret value: "file:17: holds the value of NAME; nothing is written or
+// shown (an agent or a terminal read a secret)".
 func (s *Set) Check(file string, b []byte) error {
 	if h, ok := s.Find(b); ok {
-		return fmt.Errorf("secretscan: %s:%d: holds the value of %s; refusing to write it (an agent or a terminal read a secret)", file, h.Line, h.Name)
+		return fmt.Errorf("secretscan: %s:%d: holds the value of %s; nothing is written or shown (an agent or a terminal read a secret)", file, h.Line, h.Name)
 	}
 	return nil
 }
+
+// RedactError is err with Redact applied to its message; errors.Is and
+// errors.As still see err.
+func (s *Set) RedactError(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := s.Redact(err.Error())
+	if msg == err.Error() {
+		return err
+	}
+	return redacted{msg, err}
+}
+
+type redacted struct {
+	msg string
+	err error
+}
+
+func (r redacted) Error() string { return r.msg }
+func (r redacted) Unwrap() error { return r.err }
 
 // Redact replaces every secret value in text with "[NAME]".
 func (s *Set) Redact(text string) string {
