@@ -57,31 +57,32 @@ type Script struct {
 // with Call). In Params and Update, "{{cwd}}", "{{session}}" and
 // "{{terminal}}" (the last terminal id it was given) are expanded.
 type Action struct {
-	Reply      json.RawMessage  `json:"reply,omitempty"`      // answer the request with this result
-	ReplyError *RPCError        `json:"replyError,omitempty"` // answer the request with this error
-	NoReply    bool             `json:"noReply,omitempty"`    // never answer the request
-	TurnStart  bool             `json:"turnStart,omitempty"`  // log turn/start {turn: next}
-	TurnEnd    string           `json:"turnEnd,omitempty"`    // log turn/end {turn, reason: {kind}}
-	RawLog     string           `json:"rawLog,omitempty"`     // append this raw line to the log
-	Update     json.RawMessage  `json:"update,omitempty"`     // send session/update with this update
-	Call       string           `json:"call,omitempty"`       // call a client method, log the answer
-	Params     json.RawMessage  `json:"params,omitempty"`     // Call's params
-	Child      *Child           `json:"child,omitempty"`      // write a subagent log
-	WriteFile  string           `json:"writeFile,omitempty"`  // create this cwd-relative file
-	WaitCancel bool             `json:"waitCancel,omitempty"` // block until session/cancel
-	SleepMs    int              `json:"sleepMs,omitempty"`
-	Stdout     string           `json:"stdout,omitempty"`    // write this raw line to stdout
-	StdoutRaw  []byte           `json:"stdoutRaw,omitempty"` // write these bytes (base64 in JSON, so any bytes) and "\n" to stdout
-	Stderr     string           `json:"stderr,omitempty"`    // write this line to stderr
-	Spawn      []string         `json:"spawn,omitempty"`     // start a background process sharing stdout
-	Exit       *int             `json:"exit,omitempty"`      // exit now with this code
-	Report     *agentenv.Report `json:"report,omitempty"`    // write replay-report.json
-	PrintEnv   bool             `json:"printEnv,omitempty"`  // print "fakeagent: env K=V" lines on stderr, sorted
-	Burst      int              `json:"burst,omitempty"`     // send this many agent_message_chunk updates in one write
-	File       *File            `json:"file,omitempty"`      // make a file under ACPSNAP_SESSIONS_DIR
-	LongLine   int              `json:"longLine,omitempty"`  // write one JSON line of this many bytes to stdout
-	Run        []string         `json:"run,omitempty"`       // run a command in the cwd and wait for it (its output to stderr)
-	Shell      string           `json:"shell,omitempty"`     // run sh -c in the cwd; send its stdout as an agent_message_chunk and log it
+	Reply       json.RawMessage  `json:"reply,omitempty"`      // answer the request with this result
+	ReplyError  *RPCError        `json:"replyError,omitempty"` // answer the request with this error
+	NoReply     bool             `json:"noReply,omitempty"`    // never answer the request
+	TurnStart   bool             `json:"turnStart,omitempty"`  // log turn/start {turn: next}
+	TurnEnd     string           `json:"turnEnd,omitempty"`    // log turn/end {turn, reason: {kind}}
+	RawLog      string           `json:"rawLog,omitempty"`     // append this raw line to the log
+	Update      json.RawMessage  `json:"update,omitempty"`     // send session/update with this update
+	Call        string           `json:"call,omitempty"`       // call a client method, log the answer
+	Params      json.RawMessage  `json:"params,omitempty"`     // Call's params
+	Child       *Child           `json:"child,omitempty"`      // write a subagent log
+	WriteFile   string           `json:"writeFile,omitempty"`  // create this cwd-relative file
+	WaitCancel  bool             `json:"waitCancel,omitempty"` // block until session/cancel
+	SleepMs     int              `json:"sleepMs,omitempty"`
+	Stdout      string           `json:"stdout,omitempty"`      // write this raw line to stdout
+	StdoutRaw   []byte           `json:"stdoutRaw,omitempty"`   // write these bytes (base64 in JSON, so any bytes) and "\n" to stdout
+	Stderr      string           `json:"stderr,omitempty"`      // write this line to stderr
+	Spawn       []string         `json:"spawn,omitempty"`       // start a background process sharing stdout
+	Exit        *int             `json:"exit,omitempty"`        // exit now with this code
+	Report      *agentenv.Report `json:"report,omitempty"`      // write replay-report.json
+	PrintEnv    bool             `json:"printEnv,omitempty"`    // print "fakeagent: env K=V" lines on stderr, sorted
+	Burst       int              `json:"burst,omitempty"`       // send this many agent_message_chunk updates in one write
+	File        *File            `json:"file,omitempty"`        // make a file under ACPSNAP_SESSIONS_DIR
+	LongLine    int              `json:"longLine,omitempty"`    // write one JSON line of this many bytes to stdout
+	Run         []string         `json:"run,omitempty"`         // run a command in the cwd and wait for it (its output to stderr)
+	Shell       string           `json:"shell,omitempty"`       // run sh -c in the cwd; send its stdout as an agent_message_chunk and log it
+	StdoutExact []byte           `json:"stdoutExact,omitempty"` // write exactly these bytes (base64 in JSON) to stdout, no newline added
 }
 
 // File is a file the agent leaves in its sessions directory, to try the
@@ -380,6 +381,8 @@ func (a *agent) act(act Action, r *reply) {
 		time.Sleep(time.Duration(act.SleepMs) * time.Millisecond)
 	case act.Stdout != "":
 		a.write([]byte(act.Stdout + "\n"))
+	case act.StdoutExact != nil:
+		a.write(act.StdoutExact)
 	case act.StdoutRaw != nil:
 		a.write(append(act.StdoutRaw, '\n'))
 	case act.Stderr != "":
