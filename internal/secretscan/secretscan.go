@@ -28,9 +28,12 @@ import (
 const MinLen = 8
 
 // suffixes are the name endings (upper-cased) of key-looking variables.
-var suffixes = []string{"_KEY", "_TOKEN", "_SECRET", "_PASSWORD", "_PASSWD", "_CREDENTIALS", "_AUTH", "_PAT"}
+var suffixes = []string{"_KEY", "_TOKEN", "_SECRET", "_PASSWORD", "_PASSWD", "_CREDENTIALS"}
 
-// LooksSecret reports whether a variable name looks like it holds a key.
+// LooksSecret reports whether a variable name looks like it holds a key
+// (compared without regard to case): …_KEY (…_API_KEY among them),
+// …_TOKEN, …_SECRET, …_PASSWORD, …_PASSWD, …_CREDENTIALS, or one of those
+// words alone.
 func LooksSecret(name string) bool {
 	upper := strings.ToUpper(name)
 	for _, s := range suffixes {
