@@ -63,7 +63,7 @@ func TestHostileStdout(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := scenario{script: fakeagent.Script{Prompts: [][]fakeagent.Action{append(tc.actions, fakeagent.Action{NoReply: true})}},
 				input: input(t, basicSteps, nil)}.write(t)
-			_, err, _ := run(t, dir, nil)
+			_, err, _ := run(t, dir, func(c *harness.Config) { c.StepTimeout = 60 * time.Second }) // 64 MiB take a while on a loaded machine
 			if err == nil || !strings.Contains(err.Error(), "step 3 (prompt): "+tc.want) && !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("Run error = %v, want %q", err, tc.want)
 			}

@@ -1,8 +1,8 @@
 // Package secretscan keeps secret values out of what acpsnap writes and
-// prints. A Set knows the secrets the harness was given (Config.Secrets:
-// the model provider's key) and the values of the key-looking variables of
-// acpsnap's own environment (names ending in _KEY, _API_KEY, _TOKEN,
-// _SECRET, _PASSWORD, _CREDENTIALS, …; values of at least MinLen bytes).
+// prints. A Set knows the secrets the harness was given (the key-looking
+// names of Config.Secrets: the model provider's key) and the values of the
+// key-looking variables of acpsnap's own environment (LooksSecret; values
+// of at least MinLen bytes).
 // An agent or a terminal can read those (a process of the same user may
 // read /proc/<pid>/environ of its parent), so every fixture byte is
 // checked before it is written, and every agent byte before it is printed.
@@ -51,9 +51,10 @@ type Set struct {
 
 type secret struct{ name, value string }
 
-// New returns the Set of every value in secrets and of every key-looking
-// variable in environ ("NAME=value" entries), values shorter than MinLen
-// left out.
+// New returns the Set of the values of every key-looking variable
+// (LooksSecret) in secrets and in environ ("NAME=value" entries), values
+// shorter than MinLen left out: a model name or a base URL passed with the
+// key may rightly show in a fixture.
 func New(secrets map[string]string, environ []string) *Set {
 	s := &Set{}
 	seen := map[string]bool{}
@@ -69,7 +70,9 @@ func New(secrets map[string]string, environ []string) *Set {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		add(n, secrets[n])
+		if LooksSecret(n) { // DEEPSEEK_MODEL or a base URL may show in a log
+			add(n, secrets[n])
+		}
 	}
 	for _, kv := range environ {
 		if name, value, ok := strings.Cut(kv, "="); ok && LooksSecret(name) {

@@ -8,7 +8,7 @@ import (
 )
 
 func TestSet(t *testing.T) {
-	s := New(map[string]string{"DEEPSEEK_API_KEY": "sk-live-0123456789"},
+	s := New(map[string]string{"DEEPSEEK_API_KEY": "sk-live-0123456789", "DEEPSEEK_MODEL": "deepseek-chat"},
 		[]string{"GITHUB_TOKEN=ghp_abcdefghijkl", "HOME=/root/home-folder", "SHORT_KEY=abc", "AWS_SECRET=wJalrXUtnFEMI", "PATH=/usr/bin:/bin"})
 	if s.Len() != 3 {
 		t.Fatalf("Len = %d, want 3 (short values and non-key names left out)", s.Len())

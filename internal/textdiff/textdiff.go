@@ -37,7 +37,7 @@ const Context = 3
 const MaxLines = 400
 
 // MaxLineBytes bounds the bytes shown of one line.
-const MaxLineBytes = 2000
+const MaxLineBytes = 64 << 10
 
 // Unified returns a unified diff of want and got under "--- wantName" and
 // "+++ gotName" headers, or "" when they are equal. Lines are split on
