@@ -278,8 +278,20 @@ func leaked(leaks *secretscan.Set, dir string, got *scenario.Transcript) error {
 // run errors are made visible where they are built).
 func shown(leaks *secretscan.Set, o Outcome) Outcome {
 	o.Reason = visible.Text(leaks.Redact(o.Reason))
-	o.Err = leaks.RedactError(o.Err)
+	if o.Err != nil {
+		o.Err = shownError{visible.Text(leaks.Redact(o.Err.Error())), o.Err}
+	}
 	o.Diff = leaks.Redact(o.Diff)
 	o.Stderr = leaks.Redact(o.Stderr)
 	return o
 }
+
+// shownError is an error whose message was made fit to print; errors.Is
+// and errors.As still see the cause.
+type shownError struct {
+	msg string
+	err error
+}
+
+func (e shownError) Error() string { return e.msg }
+func (e shownError) Unwrap() error { return e.err }

@@ -33,7 +33,10 @@ func TestNotificationBurst(t *testing.T) {
 			t.Parallel()
 			dir := scenario{script: fakeagent.Script{Prompts: [][]fakeagent.Action{{{TurnStart: true}, {Burst: n}, {TurnEnd: "completed"}}}},
 				input: input(t, basicSteps, nil)}.write(t)
-			res, err, _ := run(t, dir, func(c *harness.Config) { c.StepTimeout = 60 * time.Second })
+			res, err, _ := run(t, dir, func(c *harness.Config) {
+				c.StepTimeout = 60 * time.Second
+				c.Grace = 5 * time.Second // four bursts at once, maybe under -race: the exit may be slow
+			})
 			if err != nil {
 				t.Fatalf("Run: %v", err)
 			}

@@ -116,27 +116,6 @@ func (s *Set) Check(file string, b []byte) error {
 	return nil
 }
 
-// RedactError is err with Redact applied to its message; errors.Is and
-// errors.As still see err.
-func (s *Set) RedactError(err error) error {
-	if err == nil {
-		return nil
-	}
-	msg := s.Redact(err.Error())
-	if msg == err.Error() {
-		return err
-	}
-	return redacted{msg, err}
-}
-
-type redacted struct {
-	msg string
-	err error
-}
-
-func (r redacted) Error() string { return r.msg }
-func (r redacted) Unwrap() error { return r.err }
-
 // Redact replaces every secret value in text with "[NAME]".
 func (s *Set) Redact(text string) string {
 	for _, sec := range s.secrets {
