@@ -18,22 +18,17 @@ import (
 
 // Line returns s with every character that could change what a terminal
 // shows replaced by its escape; "\t" is kept, "\n" is escaped.
-func Line(s string) string {
-	if clean(s, false) {
-		return s
-	}
-	var sb strings.Builder
-	write(&sb, s, false)
-	return sb.String()
-}
+func Line(s string) string { return escape(s, false) }
 
 // Text is Line that keeps "\n" as the line break.
-func Text(s string) string {
-	if clean(s, true) {
+func Text(s string) string { return escape(s, true) }
+
+func escape(s string, keepNL bool) string {
+	if clean(s, keepNL) {
 		return s
 	}
 	var sb strings.Builder
-	write(&sb, s, true)
+	write(&sb, s, keepNL)
 	return sb.String()
 }
 
