@@ -2,7 +2,6 @@ package harness
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -135,8 +134,8 @@ func (a *agent) tee(sdk *io.PipeWriter, fail func(error)) {
 	n := 0
 	for s.Scan() {
 		n++
-		line := s.Bytes()
-		if !a.record(line, n, fail) {
+		line := a.record(s.Bytes(), n, fail)
+		if line == nil {
 			continue
 		}
 		if err := checkLine(line, n); err != nil {
@@ -153,9 +152,10 @@ func (a *agent) tee(sdk *io.PipeWriter, fail func(error)) {
 	}
 }
 
-// record keeps a copy of line unless the recorded stdout is over its cap
-// (which fails the run once); it reports whether the line was kept.
-func (a *agent) record(line []byte, n int, fail func(error)) bool {
+// record keeps a copy of line (with room for the "\n" the SDK needs)
+// and returns it, unless the recorded stdout is over its cap (which fails
+// the run once): then it returns nil.
+func (a *agent) record(line []byte, n int, fail func(error)) []byte {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.stdoutBytes+len(line) > stdoutCap {
@@ -163,11 +163,12 @@ func (a *agent) record(line []byte, n int, fail func(error)) bool {
 			a.stdoutBytes = stdoutCap + 1
 			fail(fmt.Errorf("agent stdout line %d: the agent printed more than %d MiB on stdout; the harness records at most that", n, stdoutCap>>20))
 		}
-		return false
+		return nil
 	}
 	a.stdoutBytes += len(line)
-	a.lines = append(a.lines, bytes.Clone(line))
-	return true
+	kept := append(make([]byte, 0, len(line)+1), line...)
+	a.lines = append(a.lines, kept)
+	return kept
 }
 
 // checkLine is the protocol check of one stdout line: JSON, valid UTF-8
