@@ -35,6 +35,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/acpsnap/acpsnap/internal/secretscan"
 )
 
 // Prefix starts the name of every variable of the contract; the harness
@@ -202,17 +204,9 @@ func Owned(name string) bool {
 }
 
 // LooksSecret reports whether a variable name looks like it holds a
-// credential (…_API_KEY, …_KEY, …_TOKEN, …_SECRET, …_PASSWORD), compared
-// case-insensitively.
-func LooksSecret(name string) bool {
-	n := strings.ToUpper(name)
-	for _, suffix := range []string{"_API_KEY", "_KEY", "_TOKEN", "_SECRET", "_PASSWORD"} {
-		if strings.HasSuffix(n, suffix) {
-			return true
-		}
-	}
-	return n == "API_KEY" || n == "TOKEN" || n == "SECRET"
-}
+// credential (…_API_KEY, …_KEY, …_TOKEN, …_SECRET, …_PASSWORD, …),
+// compared case-insensitively: the one rule secretscan applies too.
+func LooksSecret(name string) bool { return secretscan.LooksSecret(name) }
 
 func sorted(m map[string]string) []string {
 	env := make([]string, 0, len(m))

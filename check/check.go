@@ -3,13 +3,16 @@ package check
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
 
 	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/secretscan"
 	"github.com/acpsnap/acpsnap/internal/textdiff"
+	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -79,9 +82,11 @@ type Outcome struct {
 
 // Check runs the scenario in dir and compares (or, in writing modes, writes)
 // its fixtures.
-func Check(ctx context.Context, dir string, cfg Config) Outcome {
+func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 	name := filepath.Base(dir)
-	o := Outcome{Name: name}
+	o = Outcome{Name: name}
+	leaks := secretScan(cfg)
+	defer func() { o = shown(leaks, o) }()
 	m, err := scenario.LoadManifest(filepath.Join(dir, scenario.ManifestFile))
 	if err != nil {
 		return o.fail(err)
@@ -116,6 +121,9 @@ func Check(ctx context.Context, dir string, cfg Config) Outcome {
 		return o
 	}
 	got, err := normalizeLive(res)
+	if err == nil {
+		err = leaked(leaks, dir, got)
+	}
 	if err != nil {
 		return o.fail(err)
 	}
@@ -163,6 +171,8 @@ func (o Outcome) compare(dir string, got *scenario.Transcript, mode Mode, r rule
 		stale = staleMode(f, want)
 	} else if mode != Record {
 		return o.fail(err)
+	} else {
+		return o.write(dir, got, mode) // nothing to compare with: no diff at all
 	}
 	stdoutDiff, logDiffs := diffTranscripts(dir, want, got)
 	o.Diff = strings.Join(append(logDiffs, stdoutDiff), "")
@@ -265,3 +275,52 @@ func staleMode(f *scenario.Fixture, norm *scenario.Transcript) Mode {
 	}
 	return ""
 }
+
+// secretScan knows the secrets of cfg and the values of the key-looking
+// variables of the environment (cfg.Environ, else the process's).
+func secretScan(cfg Config) *secretscan.Set {
+	environ := cfg.Environ
+	if environ == nil {
+		environ = os.Environ()
+	}
+	return secretscan.New(cfg.Secrets, environ)
+}
+
+// leaked refuses a live transcript that holds a secret value: it would
+// reach a fixture or a printed diff. The error names the file and line
+// and the variable, never the value.
+func leaked(leaks *secretscan.Set, dir string, got *scenario.Transcript) error {
+	if err := leaks.Check(filepath.Join(dir, scenario.StdoutFile), got.Stdout); err != nil {
+		return err
+	}
+	for i, l := range got.Logs {
+		if err := leaks.Check(filepath.Join(dir, scenario.LogName(i)), l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// shown is o made fit to print: secret values redacted from everything
+// that comes from the agent (reason, error, diff, stderr), and control
+// characters in the reason made visible (the diff and the stderr lines of
+// run errors are made visible where they are built).
+func shown(leaks *secretscan.Set, o Outcome) Outcome {
+	o.Reason = visible.Text(leaks.Redact(o.Reason))
+	if o.Err != nil {
+		o.Err = shownError{visible.Text(leaks.Redact(o.Err.Error())), o.Err}
+	}
+	o.Diff = leaks.Redact(o.Diff)
+	o.Stderr = leaks.Redact(o.Stderr)
+	return o
+}
+
+// shownError is an error whose message was made fit to print; errors.Is
+// and errors.As still see the cause.
+type shownError struct {
+	msg string
+	err error
+}
+
+func (e shownError) Error() string { return e.msg }
+func (e shownError) Unwrap() error { return e.err }

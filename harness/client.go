@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/acpsnap/acpsnap/internal/fspath"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -20,8 +22,10 @@ import (
 // -32601 by the SDK.
 type client struct {
 	cwd     string   // the scenario cwd
+	root    *os.Root // the cwd, for every fs/* open: no link can lead out, even one swapped in mid-check
 	aliases []string // other spellings of cwd the agent may use
 	terms   *terminals
+	flow    *flow       // the tee's flow window; its barriers arrive as session/update
 	fail    func(error) // fails the run
 
 	mu      sync.Mutex
@@ -31,8 +35,14 @@ type client struct {
 
 var _ acp.Client = (*client)(nil)
 
-// SessionUpdate does nothing: the raw notification is already recorded.
-func (c *client) SessionUpdate(context.Context, acp.SessionNotification) error { return nil }
+// SessionUpdate does nothing with the agent's notifications (the raw line
+// is already recorded); it acknowledges the tee's flow barriers.
+func (c *client) SessionUpdate(_ context.Context, n acp.SessionNotification) error {
+	if c.flow != nil {
+		c.flow.ack(n)
+	}
+	return nil
+}
 
 // RequestPermission selects the option whose kind is the next answer; an
 // unoffered kind or no answer left fails the run.
@@ -64,14 +74,25 @@ func (c *client) failf(format string, args ...any) error {
 	return err
 }
 
-// ReadTextFile reads a file inside the cwd; line (1-based) and limit
-// select lines.
+// maxReadFile bounds what fs/read_text_file reads (the whole file is read
+// before line and limit select from it).
+const maxReadFile = 64 << 20
+
+// ReadTextFile reads a regular file inside the cwd, at most maxReadFile
+// bytes, through the cwd's os.Root; line (1-based) and limit select lines.
+// A FIFO, a device or a directory is refused at once (the open does not
+// block), so every request gets an answer.
 func (c *client) ReadTextFile(_ context.Context, req acp.ReadTextFileRequest) (acp.ReadTextFileResponse, error) {
-	path, err := c.inside(req.Path)
+	rel, err := c.inside(req.Path)
 	if err != nil {
 		return acp.ReadTextFileResponse{}, fmt.Errorf("fs/read_text_file: %w", err)
 	}
-	b, err := os.ReadFile(path)
+	f, err := c.root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return acp.ReadTextFileResponse{}, fmt.Errorf("fs/read_text_file: %w", err)
+	}
+	defer f.Close()
+	b, err := safefile.ReadOpen(f, req.Path, maxReadFile)
 	if err != nil {
 		return acp.ReadTextFileResponse{}, fmt.Errorf("fs/read_text_file: %w", err)
 	}
@@ -94,24 +115,51 @@ func selectLines(s string, line, limit *int) string {
 	return strings.Join(lines[start:end], "")
 }
 
-// WriteTextFile writes a file inside the cwd, creating its parent folders.
+// WriteTextFile writes a file inside the cwd, creating its parent
+// folders, through the cwd's os.Root; only a regular file (new or
+// existing) is written.
 func (c *client) WriteTextFile(_ context.Context, req acp.WriteTextFileRequest) (acp.WriteTextFileResponse, error) {
-	path, err := c.inside(req.Path)
-	if err == nil {
-		err = os.MkdirAll(filepath.Dir(path), 0o755)
-	}
-	if err == nil {
-		err = os.WriteFile(path, []byte(req.Content), 0o644)
-	}
-	if err != nil {
+	if err := c.write(req.Path, req.Content); err != nil {
 		return acp.WriteTextFileResponse{}, fmt.Errorf("fs/write_text_file: %w", err)
 	}
 	return acp.WriteTextFileResponse{}, nil
 }
 
-// inside maps an absolute path under the cwd (or one of its aliases) to
-// the cwd, refusing anything outside, and symbolic links that lead out,
-// dangling ones included (writing through one would create its target).
+func (c *client) write(path, content string) error {
+	rel, err := c.inside(path)
+	if err != nil {
+		return err
+	}
+	if dir := filepath.Dir(rel); dir != "." {
+		if err := c.root.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	f, err := c.root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|syscall.O_NONBLOCK, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return err
+	} else if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s: %w", path, safefile.ErrNotRegular)
+	}
+	if err := f.Truncate(0); err != nil {
+		return err
+	}
+	_, err = f.WriteString(content)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// inside maps an absolute path under the cwd (or one of its aliases) to a
+// path relative to the cwd, refusing anything outside, and symbolic links
+// that lead out, dangling ones included (writing through one would create
+// its target). The check gives the clear message; the opens through
+// c.root are what make it hold while the agent swaps links.
 func (c *client) inside(path string) (string, error) {
 	if !filepath.IsAbs(path) {
 		return "", fmt.Errorf("path %q is not absolute", path)
@@ -128,7 +176,7 @@ func (c *client) inside(path string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("path %q: %w", path, err)
 		}
-		return filepath.Join(c.cwd, rel), nil
+		return rel, nil
 	}
 	return "", fmt.Errorf("path %q is outside the session cwd %s", path, c.cwd)
 }
@@ -139,9 +187,11 @@ func (c *client) CreateTerminal(_ context.Context, req acp.CreateTerminalRequest
 	dir := c.cwd
 	if req.Cwd != nil && *req.Cwd != "" {
 		var err error
-		if dir, err = c.inside(*req.Cwd); err != nil {
+		rel, err := c.inside(*req.Cwd)
+		if err != nil {
 			return acp.CreateTerminalResponse{}, fmt.Errorf("terminal/create: %w", err)
 		}
+		dir = filepath.Join(c.cwd, rel)
 	}
 	id, err := c.terms.create(req, dir)
 	return acp.CreateTerminalResponse{TerminalId: id}, err

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -82,7 +83,7 @@ func TestClientConfinement(t *testing.T) {
 	}
 	ts := &terminals{grace: time.Second}
 	defer ts.closeAll()
-	c := &client{cwd: cwd, aliases: []string{alias}, terms: ts}
+	c := &client{cwd: cwd, root: openRoot(t, cwd), aliases: []string{alias}, terms: ts}
 	ctx := context.Background()
 	for _, spelling := range []string{cwd, alias} {
 		for _, tc := range tests {
@@ -122,6 +123,99 @@ func TestClientConfinement(t *testing.T) {
 	sort.Strings(found)
 	if diff := cmp.Diff([]string{"alias", "outside", "outside/secret.txt", "root"}, found); diff != "" {
 		t.Errorf("files outside the cwd (-want +got):\n%s", diff)
+	}
+}
+
+func openRoot(t *testing.T, dir string) *os.Root {
+	t.Helper()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	return root
+}
+
+// TestClientConfinementRace swaps a path between a file and a symbolic
+// link to /etc/passwd while 2,000 reads and writes go through it: no read
+// may return passwd and no write may reach it (a check-then-open did).
+func TestClientConfinementRace(t *testing.T) {
+	base := t.TempDir()
+	cwd := filepath.Join(base, "workspace")
+	outside := filepath.Join(base, "outside")
+	os.MkdirAll(cwd, 0o755)
+	os.MkdirAll(outside, 0o755)
+	target := filepath.Join(outside, "target")
+	os.WriteFile(target, []byte("root:x:0:0:outside\n"), 0o644)
+	c := &client{cwd: cwd, root: openRoot(t, cwd)}
+	path := filepath.Join(cwd, "swap")
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tmpLink, tmpFile := path+".l", path+".f"
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			os.Symlink("/etc/passwd", tmpLink)
+			os.Rename(tmpLink, path)
+			os.WriteFile(tmpFile, []byte("inside\n"), 0o644)
+			os.Rename(tmpFile, path)
+			os.Symlink(target, tmpLink)
+			os.Rename(tmpLink, path)
+			os.WriteFile(tmpFile, []byte("inside\n"), 0o644)
+			os.Rename(tmpFile, path)
+		}
+	}()
+	ctx := context.Background()
+	leaks, inside := 0, 0
+	for range 2000 {
+		r, err := c.ReadTextFile(ctx, acp.ReadTextFileRequest{Path: path})
+		if err == nil && strings.Contains(r.Content, "root:") {
+			leaks++
+		}
+		if err == nil && r.Content == "inside\n" {
+			inside++
+		}
+		c.WriteTextFile(ctx, acp.WriteTextFileRequest{Path: path, Content: "inside\n"})
+	}
+	close(stop)
+	<-done
+	if leaks > 0 {
+		t.Errorf("%d of 2000 reads returned a file outside the cwd", leaks)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "root:x:0:0:outside\n" {
+		t.Errorf("a write reached %s through the swapped link: %q", target, b)
+	}
+	t.Logf("%d reads saw the file inside", inside)
+}
+
+// TestClientRefusesSpecialFiles: a FIFO, a link to /dev/zero and a
+// directory are refused at once, with an answer, not read.
+func TestClientRefusesSpecialFiles(t *testing.T) {
+	cwd := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(cwd, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink("/dev/zero", filepath.Join(cwd, "zero"))
+	os.Mkdir(filepath.Join(cwd, "dir"), 0o755)
+	c := &client{cwd: cwd, root: openRoot(t, cwd)}
+	for _, name := range []string{"fifo", "dir"} {
+		_, err := c.ReadTextFile(context.Background(), acp.ReadTextFileRequest{Path: filepath.Join(cwd, name)})
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("read %s: %v, want not a regular file", name, err)
+		}
+	}
+	if _, err := c.ReadTextFile(context.Background(), acp.ReadTextFileRequest{Path: filepath.Join(cwd, "zero")}); err == nil {
+		t.Errorf("read of a link to /dev/zero succeeded")
+	}
+	// Opening a FIFO without a reader fails at once (ENXIO); with one, the
+	// write is refused as not a regular file: an error either way.
+	if _, err := c.WriteTextFile(context.Background(), acp.WriteTextFileRequest{Path: filepath.Join(cwd, "fifo"), Content: "x"}); err == nil {
+		t.Errorf("write to a FIFO succeeded")
 	}
 }
 

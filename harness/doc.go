@@ -80,15 +80,20 @@
 // the cwd or one of its aliases; paths outside it, relative paths and
 // symbolic links that lead out are refused, dangling ones included (writing
 // through one would create its target outside): every link is followed the
-// way opening the path would (internal/fspath). terminal/create runs the
+// way opening the path would (internal/fspath) for the message, and every
+// open goes through an os.Root of the cwd, so a link swapped in between the
+// check and the open cannot lead out either. Only regular files are read or
+// written, and the open never blocks: a FIFO, a device or a directory gets
+// a JSON-RPC error at once; a read takes at most 64 MiB. terminal/create runs the
 // command in a pseudo-terminal (github.com/creack/pty, so output has "\r\n"
 // line ends) in its own session and process group, in the cwd or a folder
 // inside it (checked the same way), with the agent's environment minus
 // every DEEPSEEK_* and ACPSNAP_* variable and every Config.Secrets name,
 // plus the request's env: a command such as env would otherwise write the
 // API key into recorded fixtures, and ACPSNAP_FIXTURE's machine path would
-// make replay differ from record. outputByteLimit keeps the last bytes,
-// cut at a character boundary, and sets truncated. terminal/output, wait_for_exit, kill (SIGKILL to the
+// make replay differ from record. outputByteLimit (default 1 MiB) keeps
+// the last bytes in a ring (internal/ringbuf: a write never copies what is
+// kept), cut at a character boundary, and sets truncated. terminal/output, wait_for_exit, kill (SIGKILL to the
 // group) and release (kill, then forget) work on terminal ids "term-N".
 // Every terminal is killed when the run ends. Methods the harness does not
 // implement are answered -32601 by the SDK; errors of implemented methods
@@ -132,32 +137,63 @@
 //
 // The agent runs in the cwd in its own process group (Setpgid). Its stdout
 // is read line by line with a 64 MiB buffer (internal/jsonl) by a tee that
-// records every raw line (Result.Stdout) before handing it to the SDK's
-// connection: the SDK has no raw hooks and may run callbacks out of wire
-// order. A line that is not JSON, or not valid UTF-8 (JSON decoding would
-// silently turn it into U+FFFD), fails the run at once, quoting it; stdout
-// is protocol only. Stderr is kept apart (its last MiB), and the last 20
-// lines are attached to every error.
+// records every raw line (Result.Stdout, at most 256 MiB) before handing
+// it to the SDK's connection: the SDK has no raw hooks and may run
+// callbacks out of wire order. A line that is not JSON, not valid UTF-8
+// (JSON decoding would silently turn it into U+FFFD), holds a duplicate key
+// (decoding would keep the last value unseen) or is longer than 64 MiB
+// ("line too long") fails the run at once, quoting it with its line
+// number; stdout is protocol only. The SDK closes its connection when more
+// than 1024 notifications wait in its queue; the harness, as the client,
+// never lets that happen: the tee writes a barrier of its own after every
+// 256 notifications and forwards no more than 768 past the last barrier
+// the client has handled, so a burst of any size only slows the agent's
+// writes. Should the connection still end under a live agent, the run
+// fails with "the ACP connection closed while the agent was still
+// writing" instead of waiting. Stderr is kept apart (its last MiB, in a
+// ring), and its last 20 lines are attached to every error, each with its
+// control characters shown as escapes (internal/visible), so an agent's
+// bytes cannot move the cursor over the verdict.
 //
-// Shutdown is always bounded by two graces (Config.Grace, default 2 s):
-// close stdin; if the agent has not exited after a grace, SIGTERM its group
-// (exec.Cmd.Cancel); if it has not exited after another grace, SIGKILL it
-// (exec.Cmd.WaitDelay); then SIGKILL the whole group anyway and wait
-// (bounded) until no live member remains, so descendants never outlive the
-// run. An agent must finish and exit on stdin EOF (docs/agents.md): one that
+// Shutdown is always bounded by three graces (Config.Grace, default 2 s;
+// callers lower it for fast tests): close stdin; if the agent has not
+// exited after a grace, SIGTERM its group (exec.Cmd.Cancel); if it has not
+// exited after another grace, SIGKILL it (exec.Cmd.WaitDelay); then SIGKILL
+// the whole group anyway, and give the kill and the readers of stdout and
+// stderr one last grace together, after which the pipes are cut (a
+// descendant that left the group may hold them). Terminals are killed
+// next, then escaped processes (below), each within a grace. No wait of
+// the harness is unbounded: every channel wait has a timer, the run's
+// failure or the agent's exit beside it. An agent must finish and exit on stdin EOF (docs/agents.md): one that
 // needs a signal fails the run after that bounded shutdown, e.g. "agent did
 // not exit within 2s of stdin closing (sent SIGTERM)" or "(killed with
 // SIGKILL after ignoring SIGTERM)". An agent that exits on its own but
 // leaves processes in its group fails the run ("left processes running"),
 // as does one that exits non-zero after stdin closed.
 //
+// On Linux the harness makes its process a child subreaper
+// (PR_SET_CHILD_SUBREAPER, once per process, for the life of the process:
+// a go test binary or acpsnap itself), so a descendant that left every
+// process group the harness kills (a setsid daemon of the agent or of a
+// terminal) is re-parented to it rather than to PID 1. At the end of a run
+// every such child whose environment names the run's private root (HOME
+// and TMPDIR point into it) or whose cwd lies in it is killed and reaped,
+// and the run fails naming it ("processes of the run outlived it outside
+// the process groups …; the harness killed them"). Zombies the process
+// inherits in another session and that no run started are reaped too.
+//
 // # Harvest
 //
 // After shutdown the harness reads every sessions/*/session.jsonl, checks
-// it with internal/sessionlog (header, contiguous seq) and returns it raw:
+// it with sessionlog (header, contiguous seq) and returns it raw:
 // the primary session's log first (the first newSession), then the others
-// by createdAt, then id. It reads sessions/replay-report.json
-// (agentenv.ReadReport). In replay mode a report with any entry left or
+// by createdAt, then id. Only regular files are read, without following a
+// final symbolic link and without an open that could block (a FIFO, or a
+// link to /dev/zero, fails the run at once), each log at most 256 MiB, all
+// at most 512 MiB, the report at most 16 MiB. A header without a final
+// newline is a header; a log that starts with a byte order mark, or has a
+// line over 64 MiB, is reported as such with its name and line. It reads
+// sessions/replay-report.json (agentenv.ReadReport). In replay mode a report with any entry left or
 // any error fails the run, listing each fixture's counts; a missing report
 // fails it only if the agent wrote a session log.
 //
@@ -172,9 +208,38 @@
 // not cover, an agent that does not exit on stdin EOF, a malformed log,
 // unserved replay entries.
 //
+// Memory stays bounded whatever the agent does (the caps above), so Go's
+// fatal out-of-memory exit, status 2 (the code acpsnap uses for fixture
+// errors), cannot stand for a verdict about an agent.
+//
 // errors.Is tells the kinds apart: ErrInvalidScenario for the scenario's
 // own files; ErrInfrastructure when the run could not be made at all or
 // cleaned up (Config.TempDir missing, the private roots not created or not
 // removed, the agent command not started), which says nothing about the
-// scenario or the agent; anything else is the agent failing the
+// scenario or the agent; anything else is the agent failing the scenario.
+//
+// # Against a hostile agent
+//
+// The harness is the trust boundary between the agent under test and the
+// fixtures a team commits; what it guarantees, and what it does not, is
+// this. Whatever the agent writes on its pipes or leaves in its folders,
+// the harness ends the run in bounded time (every wait has a timer,
+// shutdown takes at most three graces), in bounded memory (every buffer
+// and every file it reads has a cap, files are read only when regular),
+// with one error that names the step, the line and the cause; it answers
+// every client request; it serves the file system only inside the cwd,
+// opened through os.Root; it kills what the agent and its terminals leave
+// running, setsid daemons included where Linux lets it be a subreaper;
+// terminals get the agent's allowlisted environment less the secrets,
+// never the harness's own; and its callers (check, acpsnap) scan every
+// fixture byte and every printed byte for the values of the secrets they
+// know and of key-looking variables in their own environment
+// (internal/secretscan), refusing to write and naming the place, never the
+// value, and show agent text with its control characters escaped. It is
+// not a sandbox: the agent runs as the same user, with the same network,
+// and can read or write anything that user can (its own fixtures, the
+// harness's /proc/<pid>/environ, files outside the cwd through its own
+// tools), kill the harness, use the CPU and the disk, or hide a daemon
+// that clears its environment and leaves the cwd. Run agents you do not
+// trust in a container or a VM, with no secrets in the environment.
 package harness

@@ -1,6 +1,8 @@
 package harness
 
 import (
+	stdcmp "cmp"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -38,14 +40,16 @@ func TestTerminalOutputLimit(t *testing.T) {
 		want      string
 		truncated bool
 	}{
-		{"unlimited", 0, []string{"héllo ", "wörld"}, "héllo wörld", false},
+		{"no limit asked", 0, []string{"héllo ", "wörld"}, "héllo wörld", false},
+		{"default cap", 0, []string{strings.Repeat("x", defaultOutputLimit), strings.Repeat("y", defaultOutputLimit+5)}, strings.Repeat("y", defaultOutputLimit), true},
 		{"within", 20, []string{"héllo"}, "héllo", false},
 		{"tail", 3, []string{"abc", "def"}, "def", true},
 		{"character boundary", 4, []string{"héllo wörld"}, "rld", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			term := &terminal{limit: tt.limit}
+			term := &terminal{}
+			term.out.Limit = stdcmp.Or(tt.limit, defaultOutputLimit)
 			for _, w := range tt.writes {
 				term.append([]byte(w))
 			}
@@ -63,5 +67,18 @@ func TestCheckReport(t *testing.T) {
 	}
 	if err := checkReport(nil, 1); err == nil {
 		t.Error("no report but a log: no error")
+	}
+}
+
+// TestLongLine: a session log line over the readers' limit is named with
+// its file and line, not blamed on anything else.
+func TestLongLine(t *testing.T) {
+	raw := append([]byte("{\"type\":\"session\"}\n{}\n"), make([]byte, 64<<20+1)...)
+	err := longLine("sessions/x/session.jsonl", raw)
+	if err == nil || !strings.HasPrefix(err.Error(), "sessions/x/session.jsonl:3: line too long") {
+		t.Errorf("longLine = %v", err)
+	}
+	if err := longLine("f", []byte("a\nb\n")); err != nil {
+		t.Errorf("longLine of short lines = %v", err)
 	}
 }

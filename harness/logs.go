@@ -11,6 +11,8 @@ import (
 	"sort"
 
 	"github.com/acpsnap/acpsnap/agentenv"
+	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
@@ -29,22 +31,44 @@ type logFile struct {
 	header sessionlog.Header
 }
 
+// Caps on what the harness reads from the sessions directory, so that
+// memory stays bounded whatever the agent leaves there.
+const (
+	maxLog    = 256 << 20 // one session log
+	maxLogs   = 512 << 20 // all session logs of a run
+	maxReport = 16 << 20  // replay-report.json
+)
+
+// utf8BOM is the byte order mark some editors put at the start of a file.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
 // scanLogs reads every <sessions>/*/session.jsonl whose header line is
-// complete. Logs are read whole; callers parse what they need.
-func scanLogs(sessions string) ([]logFile, error) {
+// complete, or, when final (the agent is gone), whose header is all there
+// is, newline or not. Only regular files are read (a FIFO would block, a
+// link to /dev/zero would never end), each at most maxLog bytes, all at
+// most maxLogs. Logs are read whole; callers parse what they need.
+func scanLogs(sessions string, final bool) ([]logFile, error) {
 	paths, err := filepath.Glob(filepath.Join(sessions, "*", sessionlog.FileName))
 	if err != nil {
 		return nil, err
 	}
 	var logs []logFile
+	total := 0
 	for _, p := range paths {
-		raw, err := os.ReadFile(p)
+		name := "sessions/" + filepath.Base(filepath.Dir(p)) + "/" + sessionlog.FileName
+		raw, err := safefile.ReadAs(p, name, maxLog)
 		if err != nil {
 			return nil, err
 		}
-		l := logFile{name: "sessions/" + filepath.Base(filepath.Dir(p)) + "/" + sessionlog.FileName, path: p, raw: raw}
+		if total += len(raw); total > maxLogs {
+			return nil, fmt.Errorf("%s: the session logs hold more than %d MiB in all; the harness reads at most that", name, maxLogs>>20)
+		}
+		l := logFile{name: name, path: p, raw: raw}
+		if bytes.HasPrefix(raw, utf8BOM) {
+			return nil, fmt.Errorf("%s:1: the log starts with a UTF-8 byte order mark (BOM); session logs are JSON lines without one", name)
+		}
 		first, _, ok := bytes.Cut(raw, []byte("\n"))
-		if !ok {
+		if !ok && (!final || len(bytes.TrimSpace(raw)) == 0) {
 			continue // the header is still being written
 		}
 		if err := json.Unmarshal(first, &l.header); err != nil || l.header.Type != "session" {
@@ -53,6 +77,22 @@ func scanLogs(sessions string) ([]logFile, error) {
 		logs = append(logs, l)
 	}
 	return logs, nil
+}
+
+// longLine reports the first line of raw longer than the JSONL readers
+// accept, as "name:line: line too long".
+func longLine(name string, raw []byte) error {
+	for n := 1; len(raw) > 0; n++ {
+		i := bytes.IndexByte(raw, '\n')
+		if i < 0 {
+			i = len(raw)
+		}
+		if i > jsonl.MaxLine {
+			return fmt.Errorf("%s:%d: line too long (%d bytes; the readers take at most %d MiB)", name, n, i, jsonl.MaxLine>>20)
+		}
+		raw = raw[min(i+1, len(raw)):]
+	}
+	return nil
 }
 
 // orderLogs puts the primary session first, then the others by createdAt,
@@ -72,7 +112,7 @@ func orderLogs(logs []logFile, primary string) {
 
 // findLog is the log whose header id is id, if it exists yet.
 func findLog(sessions, id string) (*logFile, error) {
-	logs, err := scanLogs(sessions)
+	logs, err := scanLogs(sessions, false)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +126,7 @@ func findLog(sessions, id string) (*logFile, error) {
 
 // childLogs are the logs with a parent session, by createdAt, then id.
 func childLogs(sessions string) ([]logFile, error) {
-	logs, err := scanLogs(sessions)
+	logs, err := scanLogs(sessions, false)
 	if err != nil {
 		return nil, err
 	}
@@ -130,13 +170,16 @@ func (l *logFile) maxTurn(typ string) (int, error) {
 
 // harvest reads and validates every log, primary first.
 func harvest(sessions, primary string) ([]Log, error) {
-	files, err := scanLogs(sessions)
+	files, err := scanLogs(sessions, true)
 	if err != nil {
 		return nil, fmt.Errorf("harvest session logs: %w", err)
 	}
 	orderLogs(files, primary)
 	var logs []Log
 	for _, f := range files {
+		if err := longLine(f.name, f.raw); err != nil {
+			return logs, fmt.Errorf("harvest session logs: %w", err)
+		}
 		if _, err := sessionlog.Read(bytes.NewReader(f.raw), f.name); err != nil {
 			return logs, fmt.Errorf("harvest session logs: %w", err)
 		}
@@ -149,8 +192,13 @@ func harvest(sessions, primary string) ([]Log, error) {
 // nil when there is none.
 func readReport(sessions string) (*agentenv.Report, error) {
 	path := filepath.Join(sessions, agentenv.ReportFile)
-	if _, err := os.Stat(path); os.IsNotExist(err) {
+	if _, err := os.Lstat(path); os.IsNotExist(err) {
 		return nil, nil
+	}
+	// A regular file within its cap, checked before the parser opens it
+	// (no process of the agent's is left to swap it by now).
+	if _, err := safefile.ReadAs(path, "sessions/"+agentenv.ReportFile, maxReport); err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
 	}
 	r, err := agentenv.ReadReport(path)
 	if err != nil {

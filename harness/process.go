@@ -1,7 +1,7 @@
 package harness
 
 import (
-	"bytes"
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,15 +12,24 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unicode/utf8"
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/jsonpos"
+	"github.com/acpsnap/acpsnap/internal/ringbuf"
+	"github.com/acpsnap/acpsnap/internal/visible"
 )
 
 // stderrCap bounds how much agent stderr a run keeps (the tail survives).
 const stderrCap = 1 << 20
+
+// stdoutCap bounds the agent stdout a run records (Result.Stdout): past
+// it the run fails and the rest is read and dropped, so memory stays
+// bounded whatever the agent prints.
+const stdoutCap = 256 << 20
 
 // sdkMaxLine is the longest line the ACP SDK's reader accepts (its scanner
 // buffer is 10 MiB, newline included); longer lines are recorded, then fail
@@ -35,16 +44,21 @@ type agent struct {
 	grace  time.Duration
 	cancel context.CancelFunc // SIGTERM to the group, through cmd.Cancel
 
-	stdin   *os.File      // write end; the SDK writes requests here
-	stdout  *os.File      // read end, owned by the tee
-	stderr  *os.File      // read end, owned by the stderr reader
-	sdk     io.ReadCloser // what the SDK reads: the valid lines of stdout
+	stdin   *os.File       // write end; the SDK writes requests here
+	stdout  *os.File       // read end, owned by the tee
+	stderr  *os.File       // read end, owned by the stderr reader
+	sdk     *io.PipeReader // what the SDK reads: the valid lines of stdout
+	flow    *flow          // keeps the SDK's notification queue from overflowing
+	sdkGone chan struct{}  // closed when the SDK's connection has ended (closeSDK)
+	goneMu  sync.Once
+	closing atomic.Bool // shutdown cut the pipes; a broken SDK write is no fault then
 	teeDone chan struct{}
 	errDone chan struct{}
 
-	mu    sync.Mutex
-	lines [][]byte
-	tail  tailBuffer
+	mu          sync.Mutex
+	lines       [][]byte
+	stdoutBytes int
+	tail        ringbuf.Buffer
 
 	exited    chan struct{}
 	waitErr   error // valid once exited is closed
@@ -54,6 +68,7 @@ type agent struct {
 // startAgent starts argv in cwd with env, in its own process group.
 // fail is called (from the tee) when stdout breaks the protocol.
 func startAgent(argv []string, cwd string, env []string, grace time.Duration, fail func(error)) (*agent, error) {
+	becomeSubreaper()
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -84,15 +99,18 @@ func startAgent(argv []string, cwd string, env []string, grace time.Duration, fa
 		closeAll(inR, inW, outR, outW, errR, errW)
 		return nil, err
 	}
+	track(cmd.Process.Pid)
 	closeAll(inR, outW, errW) // the child holds its ends now
 	sdkR, sdkW := io.Pipe()
 	a := &agent{cmd: cmd, pgid: cmd.Process.Pid, grace: grace, cancel: cancel,
-		stdin: inW, stdout: outR, stderr: errR, sdk: sdkR,
+		stdin: inW, stdout: outR, stderr: errR, sdk: sdkR, flow: newFlow(), sdkGone: make(chan struct{}),
 		teeDone: make(chan struct{}), errDone: make(chan struct{}), exited: make(chan struct{})}
+	a.tail.Limit = stderrCap
 	go a.tee(sdkW, fail)
 	go a.readStderr()
 	go func() {
 		a.waitErr = cmd.Wait()
+		untrack(cmd.Process.Pid)
 		close(a.exited)
 	}()
 	return a, nil
@@ -105,7 +123,10 @@ func closeAll(files ...*os.File) {
 }
 
 // tee records every raw stdout line and passes the JSON ones to the SDK;
-// a line that is not JSON, or not valid UTF-8, fails the run at once.
+// a line that is not JSON, not valid UTF-8, holds a duplicate key, or is
+// too long, fails the run at once. It never blocks on a gone SDK: once
+// the connection has ended (closeSDK) lines are still recorded, no longer
+// forwarded.
 func (a *agent) tee(sdk *io.PipeWriter, fail func(error)) {
 	defer close(a.teeDone)
 	defer sdk.Close()
@@ -113,32 +134,117 @@ func (a *agent) tee(sdk *io.PipeWriter, fail func(error)) {
 	n := 0
 	for s.Scan() {
 		n++
-		line := bytes.Clone(s.Bytes())
-		a.mu.Lock()
-		a.lines = append(a.lines, line)
-		a.mu.Unlock()
-		if !json.Valid(line) {
-			fail(fmt.Errorf("agent stdout line %d is not JSON (stdout is protocol only): %s", n, quote(line)))
+		line := a.record(s.Bytes(), n, fail)
+		if line == nil {
 			continue
 		}
-		if !utf8.Valid(line) { // JSON decoding would turn it into U+FFFD unseen
-			fail(fmt.Errorf("agent stdout line %d is not valid UTF-8 (stdout is protocol only): %s", n, quote(line)))
+		if err := checkLine(line, n); err != nil {
+			fail(err)
 			continue
 		}
-		if len(line) > sdkMaxLine {
-			fail(fmt.Errorf("agent stdout line %d has %d bytes; the ACP SDK reads at most %d", n, len(line), sdkMaxLine))
-			continue
-		}
-		sdk.Write(append(line, '\n')) // an error means the SDK is gone; keep recording
+		a.forward(sdk, line, n, fail)
 	}
 	if err := s.Err(); err != nil && !isClosed(err) {
+		if errors.Is(err, bufio.ErrTooLong) {
+			err = fmt.Errorf("line too long (more than %d MiB; the harness reads at most that)", jsonl.MaxLine>>20)
+		}
 		fail(fmt.Errorf("agent stdout line %d: %w", n+1, err))
 	}
 }
 
+// record keeps a copy of line (with room for the "\n" the SDK needs)
+// and returns it, unless the recorded stdout is over its cap (which fails
+// the run once): then it returns nil.
+func (a *agent) record(line []byte, n int, fail func(error)) []byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.stdoutBytes+len(line) > stdoutCap {
+		if a.stdoutBytes <= stdoutCap {
+			a.stdoutBytes = stdoutCap + 1
+			fail(fmt.Errorf("agent stdout line %d: the agent printed more than %d MiB on stdout; the harness records at most that", n, stdoutCap>>20))
+		}
+		return nil
+	}
+	a.stdoutBytes += len(line)
+	kept := append(make([]byte, 0, len(line)+1), line...)
+	a.lines = append(a.lines, kept)
+	return kept
+}
+
+// checkLine is the protocol check of one stdout line: JSON, valid UTF-8
+// (JSON decoding would turn it into U+FFFD unseen), no duplicate key
+// (decoding keeps the last of two silently), within the SDK's line limit.
+func checkLine(line []byte, n int) error {
+	if !json.Valid(line) {
+		return fmt.Errorf("agent stdout line %d is not JSON (stdout is protocol only): %s", n, quote(line))
+	}
+	if !utf8.Valid(line) {
+		return fmt.Errorf("agent stdout line %d is not valid UTF-8 (stdout is protocol only): %s", n, quote(line))
+	}
+	if len(line) > sdkMaxLine {
+		return fmt.Errorf("agent stdout line %d has %d bytes; the ACP SDK reads at most %d", n, len(line), sdkMaxLine)
+	}
+	if _, _, err := jsonpos.Parse(line, "agent stdout", n-1, "$"); err != nil {
+		return fmt.Errorf("%w (a JSON decoder would keep only the last value; stdout is protocol only): %s", err, quote(line))
+	}
+	return nil
+}
+
+// forward hands line to the SDK, keeping its notification queue within
+// the flow window; a write that fails while the harness is not shutting
+// down means the SDK closed the connection under a live agent.
+func (a *agent) forward(sdk *io.PipeWriter, line []byte, n int, fail func(error)) {
+	notification := isNotification(line)
+	if notification && !a.flow.wait(a.sdkGone) {
+		a.sdkBroke(n, fail)
+		return
+	}
+	if _, err := sdk.Write(append(line, '\n')); err != nil {
+		a.sdkBroke(n, fail)
+		return
+	}
+	if !notification {
+		return
+	}
+	if barrier := a.flow.forwarded(); barrier != nil {
+		if _, err := sdk.Write(barrier); err != nil {
+			a.sdkBroke(n, fail)
+		}
+	}
+}
+
+func (a *agent) sdkBroke(n int, fail func(error)) {
+	if !a.closing.Load() {
+		fail(fmt.Errorf("agent stdout line %d: the ACP connection closed while the agent was still writing (notification queue overflow?)", n))
+	}
+}
+
+// closeSDK ends what the SDK reads, so that a write blocked on it returns;
+// called when the SDK's connection ends and at shutdown.
+func (a *agent) closeSDK() {
+	a.goneMu.Do(func() {
+		close(a.sdkGone)
+		a.sdk.CloseWithError(io.ErrClosedPipe)
+	})
+}
+
+// isNotification reports whether line is a JSON-RPC notification the SDK
+// queues: a method, no id (or a null one), not $/cancel_request.
+func isNotification(line []byte) bool {
+	var m struct {
+		ID     *json.RawMessage `json:"id"`
+		Method string           `json:"method"`
+	}
+	if json.Unmarshal(line, &m) != nil {
+		return false
+	}
+	return m.ID == nil && m.Method != "" && m.Method != "$/cancel_request"
+}
+
 func isClosed(err error) bool { return errors.Is(err, os.ErrClosed) }
 
-// quote shows at most 200 bytes of a line, Go-quoted.
+// quote shows at most 200 bytes of a line, Go-quoted (so no control
+// character of the agent's reaches a terminal).
 func quote(b []byte) string {
 	if len(b) > 200 {
 		return fmt.Sprintf("%q… (%d bytes)", b[:200], len(b))
@@ -179,11 +285,13 @@ func (e ending) String() string {
 	return "exited"
 }
 
-// shutdown ends the agent, always in bounded time: close stdin, give it
-// grace to exit, SIGTERM the group (cmd.Cancel), give it grace again, then
-// SIGKILL (cmd.WaitDelay kills the leader; the sweep kills the group, even
-// when the leader exited on its own and left children behind). It reports
-// how the agent ended, and whether members of its group outlived it.
+// shutdown ends the agent, always within three graces: close stdin and
+// give it a grace to exit; SIGTERM the group (cmd.Cancel) and give it a
+// grace again (cmd.WaitDelay then SIGKILLs the leader); then SIGKILL the
+// whole group (even when the leader exited on its own and left children
+// behind) and give the kill, and the readers of stdout and stderr, one
+// last grace together, after which the pipes are cut. It reports how the
+// agent ended, and whether members of its group outlived it.
 func (a *agent) shutdown() (how ending, leftovers bool) {
 	a.stdin.Close()
 	timer := time.NewTimer(a.grace)
@@ -193,7 +301,7 @@ func (a *agent) shutdown() (how ending, leftovers bool) {
 	case <-timer.C:
 		a.signalled = true
 		a.cancel()
-		<-a.exited
+		<-a.exited // bounded: WaitDelay SIGKILLs the leader one grace after SIGTERM
 		how = terminated
 		if diedOf(a.cmd.ProcessState, syscall.SIGKILL) {
 			how = killed
@@ -201,9 +309,9 @@ func (a *agent) shutdown() (how ending, leftovers bool) {
 	}
 	a.cancel()
 	leftovers = groupAlive(a.pgid)
-	a.sweep()
-	a.drain(a.teeDone, a.stdout)
-	a.drain(a.errDone, a.stderr)
+	deadline := time.Now().Add(a.grace)
+	a.sweep(deadline)
+	a.drain(deadline)
 	return how, leftovers
 }
 
@@ -216,26 +324,36 @@ func diedOf(ps *os.ProcessState, sig syscall.Signal) bool {
 	return ok && ws.Signaled() && ws.Signal() == sig
 }
 
-// sweep SIGKILLs whatever is left of the process group and waits (bounded
-// by grace) until no live member remains.
-func (a *agent) sweep() {
+// sweep SIGKILLs whatever is left of the process group and waits (until
+// deadline at most) until no live member remains.
+func (a *agent) sweep(deadline time.Time) {
 	signalGroup(a.pgid, syscall.SIGKILL)
-	deadline := time.Now().Add(a.grace)
 	for groupAlive(a.pgid) && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
 
-// drain waits for a reader to reach EOF; a descendant that escaped the
-// group may still hold the pipe, so after grace the read end is closed.
-func (a *agent) drain(done chan struct{}, f *os.File) {
-	select {
-	case <-done:
-	case <-time.After(a.grace):
-		f.Close()
-		<-done
+// drain waits (until deadline at most) for the stdout tee and the stderr
+// reader to reach EOF; a descendant that escaped the group may still hold
+// the pipes, so then they are cut: the read ends closed, and the SDK's
+// pipe too, so that a tee blocked on the SDK returns.
+func (a *agent) drain(deadline time.Time) {
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	for _, done := range []chan struct{}{a.teeDone, a.errDone} {
+		select {
+		case <-done:
+			continue
+		case <-timer.C:
+		}
+		break
 	}
-	f.Close()
+	a.closing.Store(true)
+	a.stdout.Close()
+	a.stderr.Close()
+	a.closeSDK()
+	<-a.teeDone // each returns at once: its file is closed, the SDK pipe too
+	<-a.errDone
 }
 
 func signalGroup(pgid int, sig syscall.Signal) error {
@@ -269,35 +387,22 @@ func (a *agent) stdoutLines() [][]byte {
 func (a *agent) stderrText() string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.tail.String()
-}
-
-// tailBuffer keeps the last stderrCap bytes written to it.
-type tailBuffer struct {
-	buf     []byte
-	dropped int
-}
-
-func (t *tailBuffer) Write(p []byte) {
-	t.buf = append(t.buf, p...)
-	if over := len(t.buf) - stderrCap; over > 0 {
-		t.dropped += over
-		t.buf = append(t.buf[:0:0], t.buf[over:]...)
+	if d := a.tail.Dropped(); d > 0 {
+		return fmt.Sprintf("[%d earlier bytes dropped]\n%s", d, a.tail.Bytes())
 	}
+	return string(a.tail.Bytes())
 }
 
-func (t *tailBuffer) String() string {
-	if t.dropped > 0 {
-		return fmt.Sprintf("[%d earlier bytes dropped]\n%s", t.dropped, t.buf)
-	}
-	return string(t.buf)
-}
-
-// lastLines is the last n lines of s, indented for an error message.
+// lastLines is the last n lines of s, indented for an error message, each
+// made visible: the agent's bytes must not drive the terminal that shows
+// the failure (escape sequences could erase the FAIL line).
 func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
+	}
+	for i, l := range lines {
+		lines[i] = visible.Line(l)
 	}
 	return "\t" + strings.Join(lines, "\n\t")
 }

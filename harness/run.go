@@ -238,14 +238,24 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 	res := &Result{Cwd: r.roots.cwd, CwdAliases: normalize.Aliases(r.roots.cwd),
 		Home: r.roots.home, HomeAliases: normalize.Aliases(r.roots.home),
 		Root: r.roots.base, RootAliases: normalize.Aliases(r.roots.base)}
+	root, err := os.OpenRoot(r.roots.cwd)
+	if err != nil {
+		a.shutdown()
+		return res, []error{infrastructure(fmt.Errorf("open the cwd: %w", err))}
+	}
+	defer root.Close()
 	terms := &terminals{env: terminalEnv(env, r.cfg.Secrets), grace: r.cfg.Grace}
-	cl := &client{cwd: r.roots.cwd, aliases: res.CwdAliases, terms: terms, fail: r.fail, answers: r.in.PermissionAnswers}
+	cl := &client{cwd: r.roots.cwd, root: root, aliases: res.CwdAliases, terms: terms, flow: a.flow, fail: r.fail, answers: r.in.PermissionAnswers}
 	// The SDK starts reading at once; its first read waits until the logger
 	// is set, or an early end of stdout would log through a racing field.
 	ready := make(chan struct{})
 	r.conn = acp.NewClientSideConnection(cl, a.stdin, gatedReader{ready: ready, r: a.sdk})
 	r.conn.SetLogger(slog.New(slog.DiscardHandler))
 	close(ready)
+	go func() { // the connection ends when the tee closes the SDK's pipe, which it always does
+		<-r.conn.Done()
+		a.closeSDK()
+	}()
 
 	var errs []error
 	if err := r.runSteps(); err != nil {
@@ -255,6 +265,7 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 	}
 	ending, leftovers := a.shutdown()
 	terms.closeAll()
+	escaped := escapees(r.roots.base, time.Now().Add(r.cfg.Grace))
 	if len(errs) == 0 {
 		if err := r.failure(); err != nil {
 			errs = append(errs, err)
@@ -266,7 +277,10 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 		errs = append(errs, fmt.Errorf("agent did not exit within %s of stdin closing (%s)", r.cfg.Grace, ending))
 	}
 	if leftovers {
-		errs = append(errs, fmt.Errorf("the agent left processes running in its process group after it ended (%s); the harness killed them", a.exitState()))
+		errs = append(errs, fmt.Errorf("the agent left processes running in its process group after it ended (%s); the harness killed the group", a.exitState()))
+	}
+	if len(escaped) > 0 {
+		errs = append(errs, fmt.Errorf("processes of the run outlived it outside the process groups of the agent and its terminals (%s); the harness killed them", strings.Join(escaped, ", ")))
 	}
 	res.Stdout, res.Stderr = a.stdoutLines(), a.stderrText()
 	res.Steps = r.timing

@@ -398,8 +398,11 @@ func (r *run) explain(method string, err error) error {
 	}
 	var we *waitError
 	var ge *goneError
-	if errors.As(err, &we) || errors.As(err, &ge) || err == r.failure() {
+	if errors.As(err, &we) || errors.As(err, &ge) {
 		return err
+	}
+	if f := r.failure(); f != nil { // the cause (a bad stdout line, a too long one) beats its symptom
+		return f
 	}
 	if r.disconnected() {
 		return &goneError{r.agent, method}

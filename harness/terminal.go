@@ -12,6 +12,8 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/creack/pty"
+
+	"github.com/acpsnap/acpsnap/internal/ringbuf"
 )
 
 // terminals are the terminal/* processes the agent asked for. Each runs in a
@@ -26,15 +28,17 @@ type terminals struct {
 	m    map[string]*terminal
 }
 
-type terminal struct {
-	cmd   *exec.Cmd
-	ptmx  *os.File
-	limit int // 0: unlimited
+// defaultOutputLimit is the output a terminal keeps when the request sets
+// no outputByteLimit (ACP lets the client choose): the last 1 MiB.
+const defaultOutputLimit = 1 << 20
 
-	mu        sync.Mutex
-	out       []byte
-	truncated bool
-	status    *acp.TerminalExitStatus // set once done is closed
+type terminal struct {
+	cmd  *exec.Cmd
+	ptmx *os.File
+
+	mu     sync.Mutex
+	out    ringbuf.Buffer          // the last outputByteLimit bytes
+	status *acp.TerminalExitStatus // set once done is closed
 
 	readDone chan struct{}
 	done     chan struct{} // exited, and output read (bounded)
@@ -51,9 +55,11 @@ func (ts *terminals) create(req acp.CreateTerminalRequest, dir string) (string, 
 	if err != nil {
 		return "", fmt.Errorf("terminal/create: %w", err)
 	}
+	track(cmd.Process.Pid)
 	t := &terminal{cmd: cmd, ptmx: ptmx, readDone: make(chan struct{}), done: make(chan struct{})}
+	t.out.Limit = defaultOutputLimit
 	if req.OutputByteLimit != nil && *req.OutputByteLimit > 0 {
-		t.limit = *req.OutputByteLimit
+		t.out.Limit = *req.OutputByteLimit
 	}
 	go t.read()
 	go t.wait(ts.grace)
@@ -120,35 +126,30 @@ func (t *terminal) read() {
 	}
 }
 
-// append adds output, keeping only the last limit bytes, cut at a
-// character boundary.
+// append adds output; the ring keeps the last bytes (outputByteLimit).
 func (t *terminal) append(p []byte) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.out = append(t.out, p...)
-	if t.limit > 0 && len(t.out) > t.limit {
-		cut := len(t.out) - t.limit
-		for cut < len(t.out) && !utf8.RuneStart(t.out[cut]) {
-			cut++
-		}
-		t.out = append(t.out[:0:0], t.out[cut:]...)
-		t.truncated = true
-	}
+	t.out.Write(p)
 }
 
 // wait records the exit status once the command exits and its output is
 // read; a descendant holding the tty open delays that by at most grace.
 func (t *terminal) wait(grace time.Duration) {
 	t.cmd.Wait() // the status below says how it ended
+	untrack(t.cmd.Process.Pid)
 	select {
 	case <-t.readDone:
 	case <-time.After(grace):
 	}
 	st := &acp.TerminalExitStatus{}
-	if ws, ok := t.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+	ps := t.cmd.ProcessState
+	if ps == nil { // not waited for (cannot happen short of a stolen wait)
+		st.Signal = acp.Ptr("unknown")
+	} else if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		st.Signal = acp.Ptr(signalName(ws.Signal()))
 	} else {
-		st.ExitCode = acp.Ptr(t.cmd.ProcessState.ExitCode())
+		st.ExitCode = acp.Ptr(ps.ExitCode())
 	}
 	t.mu.Lock()
 	t.status = st
@@ -156,15 +157,26 @@ func (t *terminal) wait(grace time.Duration) {
 	close(t.done)
 }
 
-// kill SIGKILLs the terminal's whole process group.
+// kill SIGKILLs the terminal's whole process group, and the command
+// itself should it have left the group.
 func (t *terminal) kill() {
 	signalGroup(t.cmd.Process.Pid, syscall.SIGKILL)
+	t.cmd.Process.Signal(syscall.SIGKILL)
 }
 
+// output is the kept output, cut at a character boundary, and whether
+// anything was dropped.
 func (t *terminal) output() acp.TerminalOutputResponse {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return acp.TerminalOutputResponse{Output: string(t.out), Truncated: t.truncated, ExitStatus: t.status}
+	b := t.out.Bytes()
+	cut := 0
+	if t.out.Dropped() > 0 {
+		for cut < len(b) && cut < utf8.UTFMax && !utf8.RuneStart(b[cut]) {
+			cut++
+		}
+	}
+	return acp.TerminalOutputResponse{Output: string(b[cut:]), Truncated: t.out.Dropped() > 0, ExitStatus: t.status}
 }
 
 func (t *terminal) waitForExit(ctx context.Context) (acp.WaitForTerminalExitResponse, error) {

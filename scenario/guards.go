@@ -60,7 +60,7 @@ func Verify(root string, cfg VerifyConfig) []Violation {
 			return []Violation{{filepath.Join(root, PinsDir), err.Error()}}
 		}
 	}
-	var out []Violation
+	out := linkedFolders(root)
 	for _, name := range names {
 		unrecorded := cfg.Unrecorded != nil && cfg.Unrecorded(name)
 		rewritten := cfg.Rewritten != nil && cfg.Rewritten(name)
@@ -68,6 +68,19 @@ func Verify(root string, cfg VerifyConfig) []Violation {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
+}
+
+// linkedFolders reports every symbolic link at the corpus root: a linked
+// scenario folder is never run (nor counted), so it must not pass unseen.
+func linkedFolders(root string) []Violation {
+	entries, _ := os.ReadDir(root)
+	var vs []Violation
+	for _, e := range entries {
+		if e.Type()&os.ModeSymlink != 0 {
+			vs = append(vs, Violation{filepath.Join(root, e.Name()), "symbolic link: a scenario must be a real folder under the corpus (a linked one is never run)"})
+		}
+	}
+	return vs
 }
 
 // verifyScenario checks one folder; see Verify.

@@ -57,26 +57,42 @@ type Script struct {
 // with Call). In Params and Update, "{{cwd}}", "{{session}}" and
 // "{{terminal}}" (the last terminal id it was given) are expanded.
 type Action struct {
-	Reply      json.RawMessage  `json:"reply,omitempty"`      // answer the request with this result
-	ReplyError *RPCError        `json:"replyError,omitempty"` // answer the request with this error
-	NoReply    bool             `json:"noReply,omitempty"`    // never answer the request
-	TurnStart  bool             `json:"turnStart,omitempty"`  // log turn/start {turn: next}
-	TurnEnd    string           `json:"turnEnd,omitempty"`    // log turn/end {turn, reason: {kind}}
-	RawLog     string           `json:"rawLog,omitempty"`     // append this raw line to the log
-	Update     json.RawMessage  `json:"update,omitempty"`     // send session/update with this update
-	Call       string           `json:"call,omitempty"`       // call a client method, log the answer
-	Params     json.RawMessage  `json:"params,omitempty"`     // Call's params
-	Child      *Child           `json:"child,omitempty"`      // write a subagent log
-	WriteFile  string           `json:"writeFile,omitempty"`  // create this cwd-relative file
-	WaitCancel bool             `json:"waitCancel,omitempty"` // block until session/cancel
-	SleepMs    int              `json:"sleepMs,omitempty"`
-	Stdout     string           `json:"stdout,omitempty"`    // write this raw line to stdout
-	StdoutRaw  []byte           `json:"stdoutRaw,omitempty"` // write these bytes (base64 in JSON, so any bytes) and "\n" to stdout
-	Stderr     string           `json:"stderr,omitempty"`    // write this line to stderr
-	Spawn      []string         `json:"spawn,omitempty"`     // start a background process sharing stdout
-	Exit       *int             `json:"exit,omitempty"`      // exit now with this code
-	Report     *agentenv.Report `json:"report,omitempty"`    // write replay-report.json
-	PrintEnv   bool             `json:"printEnv,omitempty"`  // print "fakeagent: env K=V" lines on stderr, sorted
+	Reply       json.RawMessage  `json:"reply,omitempty"`      // answer the request with this result
+	ReplyError  *RPCError        `json:"replyError,omitempty"` // answer the request with this error
+	NoReply     bool             `json:"noReply,omitempty"`    // never answer the request
+	TurnStart   bool             `json:"turnStart,omitempty"`  // log turn/start {turn: next}
+	TurnEnd     string           `json:"turnEnd,omitempty"`    // log turn/end {turn, reason: {kind}}
+	RawLog      string           `json:"rawLog,omitempty"`     // append this raw line to the log
+	Update      json.RawMessage  `json:"update,omitempty"`     // send session/update with this update
+	Call        string           `json:"call,omitempty"`       // call a client method, log the answer
+	Params      json.RawMessage  `json:"params,omitempty"`     // Call's params
+	Child       *Child           `json:"child,omitempty"`      // write a subagent log
+	WriteFile   string           `json:"writeFile,omitempty"`  // create this cwd-relative file
+	WaitCancel  bool             `json:"waitCancel,omitempty"` // block until session/cancel
+	SleepMs     int              `json:"sleepMs,omitempty"`
+	Stdout      string           `json:"stdout,omitempty"`      // write this raw line to stdout
+	StdoutRaw   []byte           `json:"stdoutRaw,omitempty"`   // write these bytes (base64 in JSON, so any bytes) and "\n" to stdout
+	Stderr      string           `json:"stderr,omitempty"`      // write this line to stderr
+	Spawn       []string         `json:"spawn,omitempty"`       // start a background process sharing stdout
+	Exit        *int             `json:"exit,omitempty"`        // exit now with this code
+	Report      *agentenv.Report `json:"report,omitempty"`      // write replay-report.json
+	PrintEnv    bool             `json:"printEnv,omitempty"`    // print "fakeagent: env K=V" lines on stderr, sorted
+	Burst       int              `json:"burst,omitempty"`       // send this many agent_message_chunk updates in one write
+	File        *File            `json:"file,omitempty"`        // make a file under ACPSNAP_SESSIONS_DIR
+	LongLine    int              `json:"longLine,omitempty"`    // write one JSON line of this many bytes to stdout
+	Run         []string         `json:"run,omitempty"`         // run a command in the cwd and wait for it (its output to stderr)
+	Shell       string           `json:"shell,omitempty"`       // run sh -c in the cwd; send its stdout as an agent_message_chunk and log it
+	StdoutExact []byte           `json:"stdoutExact,omitempty"` // write exactly these bytes (base64 in JSON) to stdout, no newline added
+}
+
+// File is a file the agent leaves in its sessions directory, to try the
+// harness's harvest: set one of Content (raw bytes, no newline added),
+// Fifo or Link.
+type File struct {
+	Path    string `json:"path"` // relative to ACPSNAP_SESSIONS_DIR; parent folders are made
+	Content string `json:"content,omitempty"`
+	Fifo    bool   `json:"fifo,omitempty"` // a named pipe
+	Link    string `json:"link,omitempty"` // a symbolic link to this target
 }
 
 // RPCError is a JSON-RPC error object.
@@ -365,6 +381,8 @@ func (a *agent) act(act Action, r *reply) {
 		time.Sleep(time.Duration(act.SleepMs) * time.Millisecond)
 	case act.Stdout != "":
 		a.write([]byte(act.Stdout + "\n"))
+	case act.StdoutExact != nil:
+		a.write(act.StdoutExact)
 	case act.StdoutRaw != nil:
 		a.write(append(act.StdoutRaw, '\n'))
 	case act.Stderr != "":
@@ -384,11 +402,70 @@ func (a *agent) act(act Action, r *reply) {
 		for _, kv := range env {
 			fmt.Fprintf(a.stderr, "fakeagent: env %s\n", kv)
 		}
+	case act.Run != nil:
+		a.mu.Lock()
+		cwd := a.cwd
+		a.mu.Unlock()
+		cmd := exec.Command(act.Run[0], act.Run[1:]...)
+		cmd.Dir, cmd.Stdout, cmd.Stderr = cwd, a.stderr, a.stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintf(a.stderr, "fakeagent: run: %v\n", err)
+		}
+	case act.Shell != "":
+		a.mu.Lock()
+		cwd := a.cwd
+		a.mu.Unlock()
+		cmd := exec.Command("sh", "-c", act.Shell)
+		cmd.Dir, cmd.Stderr = cwd, a.stderr
+		out, _ := cmd.Output()
+		text, _ := json.Marshal(string(out))
+		a.act(Action{Update: json.RawMessage(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":` + string(text) + `}}`)}, r)
+		a.event("shell/output", map[string]string{"output": string(out)})
+	case act.LongLine > 0:
+		line := make([]byte, act.LongLine)
+		for i := range line {
+			line[i] = 'a'
+		}
+		copy(line, `{"x":"`)
+		copy(line[len(line)-2:], `"}`)
+		a.write(append(line, '\n'))
+	case act.Burst > 0:
+		a.burst(act.Burst)
+	case act.File != nil:
+		if err := a.file(*act.File); err != nil {
+			fmt.Fprintf(a.stderr, "fakeagent: file: %v\n", err)
+		}
 	case act.Report != nil:
 		if err := agentenv.WriteReport(a.sessions, *act.Report); err != nil {
 			fmt.Fprintf(a.stderr, "fakeagent: %v\n", err)
 		}
 	}
+}
+
+// burst writes n session/update notifications at once.
+func (a *agent) burst(n int) {
+	a.mu.Lock()
+	session := a.session
+	a.mu.Unlock()
+	var buf []byte
+	for i := range n {
+		buf = fmt.Appendf(buf, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":%q,"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"chunk %d "}}}}`+"\n", session, i)
+	}
+	a.write(buf)
+}
+
+func (a *agent) file(f File) error {
+	path := filepath.Join(a.sessions, f.Path)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	switch {
+	case f.Fifo:
+		return syscall.Mkfifo(path, 0o644)
+	case f.Link != "":
+		return os.Symlink(f.Link, path)
+	}
+	return os.WriteFile(path, []byte(f.Content), 0o644)
 }
 
 func (a *agent) event(typ string, data any) {

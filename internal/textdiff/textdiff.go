@@ -1,180 +1,112 @@
-// Package textdiff renders line-based unified diffs for failure messages.
+// Package textdiff renders line-based unified diffs for failure messages,
+// in bounded time and memory whatever the inputs: the edit script is
+// go-internal's anchored diff (github.com/rogpeppe/go-internal/diff,
+// O(n log n) time, linear space; a plain Myers diff needs memory that grows
+// with the square of the changes), and what is shown is capped.
+//
+//	fmt.Print(textdiff.Unified("want: a.jsonl", "got: live", want, got))
+//	// --- want: a.jsonl
+//	// +++ got: live
+//	// @@ -1,3 +1,3 @@
+//	//  a
+//	// -b
+//	// +b\r
+//	//  c
+//
+// Lines are shown through internal/visible, so a "\r" (a CRLF fixture),
+// an escape sequence or invalid UTF-8 is visible, never acted on by the
+// terminal. At most MaxLines lines of diff are shown and each at most
+// MaxLineBytes bytes; what was left out is counted in a last line,
+// "… 9,412 more diff lines not shown (-5,000 +5,000 in all)".
 package textdiff
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
+
+	"github.com/rogpeppe/go-internal/diff"
+
+	"github.com/acpsnap/acpsnap/internal/visible"
 )
 
 // Context is the number of unchanged lines shown around each change.
 const Context = 3
 
-// Unified returns a unified diff of want and got labelled "-want +got"
-// headers (wantName, gotName), or "" when they are equal. Lines are split on
-// "\n"; a missing final newline is not reported.
+// MaxLines bounds the diff lines shown (hunk headers included).
+const MaxLines = 400
+
+// MaxLineBytes bounds the bytes shown of one line.
+const MaxLineBytes = 64 << 10
+
+// Unified returns a unified diff of want and got under "--- wantName" and
+// "+++ gotName" headers, or "" when they are equal. Lines are split on
+// "\n"; a missing final newline is not reported as a change of its own.
 func Unified(wantName, gotName, want, got string) string {
 	if want == got {
 		return ""
 	}
-	a, b := splitLines(want), splitLines(got)
-	ops := edits(a, b)
+	w, g := terminated(want), terminated(got)
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "--- %s\n+++ %s\n", wantName, gotName)
-	for _, h := range hunks(ops) {
-		writeHunk(&sb, h, a, b)
+	fmt.Fprintf(&sb, "--- %s\n+++ %s\n", visible.Line(wantName), visible.Line(gotName))
+	if bytes.Equal(w, g) {
+		sb.WriteString("(the two differ only in the final newline)\n")
+		return sb.String()
 	}
+	d := diff.Diff("want", w, "got", g)
+	body := d[bytes.IndexByte(d, '@'):] // after go-internal's own three header lines
+	writeCapped(&sb, body)
 	return sb.String()
 }
 
-func splitLines(s string) []string {
-	s = strings.TrimSuffix(s, "\n")
-	if s == "" {
-		return nil
+// terminated returns s with a final "\n" (none for the empty string).
+func terminated(s string) []byte {
+	if s == "" || strings.HasSuffix(s, "\n") {
+		return []byte(s)
 	}
-	return strings.Split(s, "\n")
+	return []byte(s + "\n")
 }
 
-// op is one line of the edit script: ' ' keep, '-' delete from a, '+' insert from b.
-type op struct {
-	kind byte
-	ai   int // index in a (keep, delete)
-	bi   int // index in b (keep, insert)
+// writeCapped writes the diff lines of body, each made visible and cut at
+// MaxLineBytes, at most MaxLines of them, then a count of the rest.
+func writeCapped(sb *strings.Builder, body []byte) {
+	shown, left, minus, plus := 0, 0, 0, 0
+	for len(body) > 0 {
+		line, rest, _ := bytes.Cut(body, []byte("\n"))
+		body = rest
+		if len(line) > 0 {
+			switch line[0] {
+			case '-':
+				minus++
+			case '+':
+				plus++
+			}
+		}
+		if shown >= MaxLines {
+			left++
+			continue
+		}
+		shown++
+		writeLine(sb, line)
+	}
+	if left > 0 {
+		fmt.Fprintf(sb, "… %d more diff lines not shown (-%d +%d changed lines in all)\n", left, minus, plus)
+	}
 }
 
-// edits computes a shortest edit script with the Myers O(ND) algorithm.
-func edits(a, b []string) []op {
-	n, m := len(a), len(b)
-	max := n + m
-	v := make([]int, 2*max+2)
-	var trace [][]int
-	for d := 0; d <= max; d++ {
-		trace = append(trace, append([]int(nil), v...))
-		for k := -d; k <= d; k += 2 {
-			var x int
-			if k == -d || (k != d && v[max+k-1] < v[max+k+1]) {
-				x = v[max+k+1]
-			} else {
-				x = v[max+k-1] + 1
-			}
-			y := x - k
-			for x < n && y < m && a[x] == b[y] {
-				x++
-				y++
-			}
-			v[max+k] = x
-			if x >= n && y >= m {
-				return backtrack(trace, a, b, d, max)
-			}
-		}
+func writeLine(sb *strings.Builder, line []byte) {
+	if len(line) == 0 {
+		sb.WriteString("\n")
+		return
 	}
-	return nil
-}
-
-func backtrack(trace [][]int, a, b []string, d, max int) []op {
-	x, y := len(a), len(b)
-	var rev []op
-	for ; d > 0; d-- {
-		v := trace[d]
-		k := x - y
-		var prevK int
-		if k == -d || (k != d && v[max+k-1] < v[max+k+1]) {
-			prevK = k + 1
-		} else {
-			prevK = k - 1
-		}
-		prevX := v[max+prevK]
-		prevY := prevX - prevK
-		for x > prevX && y > prevY {
-			x--
-			y--
-			rev = append(rev, op{' ', x, y})
-		}
-		if x == prevX {
-			y--
-			rev = append(rev, op{'+', x, y})
-		} else {
-			x--
-			rev = append(rev, op{'-', x, y})
-		}
+	text, cut := line[1:], 0
+	if len(text) > MaxLineBytes {
+		text, cut = text[:MaxLineBytes], len(text)
 	}
-	for x > 0 && y > 0 {
-		x--
-		y--
-		rev = append(rev, op{' ', x, y})
+	sb.WriteByte(line[0])
+	sb.WriteString(visible.Line(string(text)))
+	if cut > 0 {
+		fmt.Fprintf(sb, "… (%d bytes in all)", cut)
 	}
-	out := make([]op, len(rev))
-	for i, o := range rev {
-		out[len(rev)-1-i] = o
-	}
-	return out
-}
-
-// hunks groups the edit script into runs of changes with Context lines around.
-func hunks(ops []op) [][]op {
-	var out [][]op
-	i := 0
-	for i < len(ops) {
-		for i < len(ops) && ops[i].kind == ' ' {
-			i++
-		}
-		if i == len(ops) {
-			break
-		}
-		start := max(i-Context, 0)
-		end := i
-		for end < len(ops) {
-			if ops[end].kind != ' ' {
-				end++
-				continue
-			}
-			j := end
-			for j < len(ops) && ops[j].kind == ' ' {
-				j++
-			}
-			if j == len(ops) || j-end > 2*Context {
-				end = min(end+Context, len(ops))
-				break
-			}
-			end = j
-		}
-		out = append(out, ops[start:end])
-		i = end
-	}
-	return out
-}
-
-func writeHunk(sb *strings.Builder, h []op, a, b []string) {
-	var as, bs, an, bn int
-	as, bs = -1, -1
-	for _, o := range h {
-		if o.kind != '+' {
-			if as < 0 {
-				as = o.ai
-			}
-			an++
-		}
-		if o.kind != '-' {
-			if bs < 0 {
-				bs = o.bi
-			}
-			bn++
-		}
-	}
-	if as < 0 {
-		as = h[0].ai - 1
-	}
-	if bs < 0 {
-		bs = h[0].bi - 1
-	}
-	fmt.Fprintf(sb, "@@ -%d,%d +%d,%d @@\n", as+1, an, bs+1, bn)
-	for _, o := range h {
-		switch o.kind {
-		case ' ':
-			sb.WriteString(" " + a[o.ai] + "\n")
-		case '-':
-			sb.WriteString("-" + a[o.ai] + "\n")
-		case '+':
-			sb.WriteString("+" + b[o.bi] + "\n")
-		}
-	}
+	sb.WriteString("\n")
 }

@@ -1,6 +1,8 @@
 package textdiff
 
 import (
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -25,6 +27,12 @@ func TestUnified(t *testing.T) {
 			diff: "--- want\n+++ got\n@@ -0,0 +1,1 @@\n+x\n"},
 		{name: "two hunks", want: "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n", got: "1\nX\n3\n4\n5\n6\n7\n8\n9\nY\n11\n",
 			diff: "--- want\n+++ got\n@@ -1,5 +1,5 @@\n 1\n-2\n+X\n 3\n 4\n 5\n@@ -7,5 +7,5 @@\n 7\n 8\n 9\n-10\n+Y\n 11\n"},
+		{name: "crlf is visible", want: "a\nb\n", got: "a\r\nb\n",
+			diff: "--- want\n+++ got\n@@ -1,2 +1,2 @@\n-a\n+a\\r\n b\n"},
+		{name: "escapes are quoted", want: "ok\n", got: "ok\x1b[2K\rFAIL\n",
+			diff: "--- want\n+++ got\n@@ -1,1 +1,1 @@\n-ok\n+ok\\x1b[2K\\rFAIL\n"},
+		{name: "final newline only", want: "a", got: "a\n",
+			diff: "--- want\n+++ got\n(the two differ only in the final newline)\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if d := cmp.Diff(tc.diff, Unified("want", "got", tc.want, tc.got)); d != "" {
@@ -54,8 +62,59 @@ func FuzzUnified(f *testing.F) {
 				plus++
 			}
 		}
-		if minus > len(splitLines(want)) || plus > len(splitLines(got)) {
+		if minus > strings.Count(want+"\n", "\n") || plus > strings.Count(got+"\n", "\n") {
 			t.Fatalf("more changed lines than exist: -%d +%d", minus, plus)
 		}
 	})
+}
+
+// TestUnifiedBounded: 10,000 changed lines, and a 40,000-line answer
+// against nothing, diff in memory proportional to the input and show at
+// most MaxLines lines with a count of the rest (a quadratic diff needed
+// gigabytes here).
+func TestUnifiedBounded(t *testing.T) {
+	var want, got strings.Builder
+	for i := range 10000 {
+		fmt.Fprintf(&want, "{\"seq\":%d,\"text\":\"old line %d\"}\n", i, i)
+		fmt.Fprintf(&got, "{\"seq\":%d,\"text\":\"new line %d\"}\n", i, i)
+	}
+	var answer strings.Builder
+	for i := range 40000 {
+		fmt.Fprintf(&answer, "{\"delta\":%d}\n", i)
+	}
+	type testCase struct {
+		name      string
+		want, got string
+		note      string
+	}
+	for _, tc := range []testCase{
+		{"10k changed lines", want.String(), got.String(), "more diff lines not shown (-10000 +10000 changed lines in all)"},
+		{"40k-line answer", "", answer.String(), "more diff lines not shown (-0 +40000 changed lines in all)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			d := Unified("want", "got", tc.want, tc.got)
+			runtime.ReadMemStats(&after)
+			alloc := after.TotalAlloc - before.TotalAlloc
+			if limit := uint64(64 * (len(tc.want) + len(tc.got))); alloc > limit {
+				t.Errorf("diffing %d bytes allocated %d bytes, more than %d", len(tc.want)+len(tc.got), alloc, limit)
+			}
+			if n := strings.Count(d, "\n"); n > MaxLines+3 {
+				t.Errorf("diff has %d lines, more than MaxLines", n)
+			}
+			if !strings.Contains(d, tc.note) {
+				t.Errorf("diff does not end with %q:\n%s", tc.note, d[max(0, len(d)-300):])
+			}
+		})
+	}
+}
+
+func TestUnifiedLongLine(t *testing.T) {
+	long := strings.Repeat("x", 3*MaxLineBytes)
+	d := Unified("want", "got", "a\n", long+"\n")
+	if !strings.Contains(d, fmt.Sprintf("… (%d bytes in all)", len(long))) || len(d) > MaxLineBytes+200 {
+		t.Errorf("a long line is not cut: %d bytes of diff", len(d))
+	}
 }

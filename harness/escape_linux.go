@@ -1,0 +1,138 @@
+package harness
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// prSetChildSubreaper is prctl's PR_SET_CHILD_SUBREAPER (linux/prctl.h).
+const prSetChildSubreaper = 36
+
+var subreaper = sync.OnceValue(func() bool {
+	_, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
+	return errno == 0
+})
+
+// becomeSubreaper makes this process the child subreaper of everything it
+// starts (once per process; the setting is per process and inherited by
+// no one): a descendant whose parent dies, a setsid daemon of the agent or
+// of a terminal among them, is re-parented to this process instead of
+// PID 1, where escapees finds it.
+func becomeSubreaper() { subreaper() }
+
+// started are the pids the harness started (agents, terminals) and has
+// not waited for yet, in every run of this process: escapees never reaps
+// them (their exec.Cmd.Wait does).
+var started sync.Map
+
+func track(pid int)   { started.Store(pid, true) }
+func untrack(pid int) { started.Delete(pid) }
+
+// escapees kills, reaps and counts the processes of one run that outlived
+// it outside the process groups the harness kills: children of this
+// process (re-parented to it, the subreaper) whose environment names the
+// run's root folder (HOME and TMPDIR point into it) or whose cwd lies in
+// it. Killing one re-parents its own children here, so it looks again,
+// until deadline. Zombies that left their session and that no run started
+// are reaped too. It returns the command names it killed.
+func escapees(base string, deadline time.Time) []string {
+	var killed []string
+	for {
+		found := false
+		for _, pid := range children() {
+			if _, ours := started.Load(pid); ours {
+				continue
+			}
+			state, sid := statOf(pid)
+			switch {
+			case state == "Z" && sid != ownSession():
+				reap(pid, deadline)
+			case state != "" && state != "Z" && belongs(pid, base):
+				killed = append(killed, commName(pid))
+				syscall.Kill(pid, syscall.SIGKILL)
+				reap(pid, deadline)
+				found = true
+			}
+		}
+		if !found || time.Now().After(deadline) {
+			return killed
+		}
+	}
+}
+
+var ownSession = sync.OnceValue(func() int {
+	sid, _, _ := syscall.RawSyscall(syscall.SYS_GETSID, 0, 0, 0)
+	return int(sid)
+})
+
+// children lists the children of this process, from every thread's
+// /proc children file.
+func children() []int {
+	files, _ := filepath.Glob("/proc/self/task/*/children")
+	var pids []int
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		for _, field := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(field); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
+}
+
+// statOf returns a process's state letter and session id ("" when gone).
+func statOf(pid int) (string, int) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return "", 0
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return "", 0
+	}
+	f := bytes.Fields(b[i+1:]) // state ppid pgrp session ...
+	if len(f) < 4 {
+		return "", 0
+	}
+	sid, _ := strconv.Atoi(string(f[3]))
+	return string(f[0]), sid
+}
+
+// belongs reports whether the process carries the run's root folder in
+// its environment or works inside it.
+func belongs(pid int, base string) bool {
+	proc := "/proc/" + strconv.Itoa(pid)
+	if cwd, err := os.Readlink(proc + "/cwd"); err == nil && (cwd == base || strings.HasPrefix(cwd, base+"/")) {
+		return true
+	}
+	env, err := os.ReadFile(proc + "/environ")
+	return err == nil && bytes.Contains(env, []byte("="+base+"/"))
+}
+
+func commName(pid int) string {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+	if name := strings.TrimSpace(string(b)); name != "" {
+		return name + " (pid " + strconv.Itoa(pid) + ")"
+	}
+	return "pid " + strconv.Itoa(pid)
+}
+
+// reap waits for the child pid to be a zombie and collects it, until
+// deadline at most.
+func reap(pid int, deadline time.Time) {
+	for {
+		var ws syscall.WaitStatus
+		got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+		if got == pid || err != nil || time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

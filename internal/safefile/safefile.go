@@ -1,0 +1,87 @@
+// Package safefile reads files an agent controls without trusting them: a
+// FIFO must not block the harness, a symbolic link to /dev/zero or a
+// 20 GB file must not exhaust its memory. Only regular files are read;
+// the open never blocks (O_NONBLOCK) and, with Read, never follows a final
+// symbolic link (O_NOFOLLOW); the size is capped with a clear error.
+//
+//	b, err := safefile.Read("sessions/x/session.jsonl", 256<<20)
+//	// "safefile: sessions/x/session.jsonl: not a regular file (named pipe)"
+//	// "safefile: big.log: 300000000 bytes, more than the 268435456 allowed"
+package safefile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// ErrTooLarge is wrapped by errors about a file over the size cap.
+var ErrTooLarge = errors.New("file too large")
+
+// ErrNotRegular is wrapped by errors about a file that is not a regular
+// file (a FIFO, a device, a socket, a directory, a symbolic link).
+var ErrNotRegular = errors.New("not a regular file")
+
+// Read reads the regular file at path, at most max bytes; a final
+// symbolic link is refused.
+func Read(path string, max int64) ([]byte, error) { return ReadAs(path, path, max) }
+
+// ReadAs is Read naming the file name in its errors (a path relative to
+// what the user knows, rather than a temporary folder's).
+func ReadAs(path, name string, max int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("safefile: %s: %w (a symbolic link)", name, ErrNotRegular)
+		}
+		return nil, fmt.Errorf("safefile: %s: %w", name, errors.Unwrap(err))
+	}
+	defer f.Close()
+	return ReadOpen(f, name, max)
+}
+
+// ReadOpen reads the open file f (named name in errors) when it is a
+// regular file of at most max bytes. The caller opened it, ideally with
+// O_NONBLOCK so that the open itself could not block.
+func ReadOpen(f *os.File, name string, max int64) ([]byte, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("safefile: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("safefile: %s: %w (%s)", name, ErrNotRegular, kind(fi.Mode()))
+	}
+	if fi.Size() > max {
+		return nil, fmt.Errorf("safefile: %s: %d bytes, more than the %d allowed: %w", name, fi.Size(), max, ErrTooLarge)
+	}
+	// The file may grow while it is read: read one byte past the cap.
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("safefile: %s: %w", name, err)
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("safefile: %s: more than the %d bytes allowed: %w", name, max, ErrTooLarge)
+	}
+	return b, nil
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
+	}
+	return m.Type().String()
+}

@@ -1,0 +1,127 @@
+// Package secretscan keeps secret values out of what acpsnap writes and
+// prints. A Set knows the secrets the harness was given (the key-looking
+// names of Config.Secrets: the model provider's key) and the values of the
+// key-looking variables of acpsnap's own environment (LooksSecret; values
+// of at least MinLen bytes).
+// An agent or a terminal can read those (a process of the same user may
+// read /proc/<pid>/environ of its parent), so every fixture byte is
+// checked before it is written, and every agent byte before it is printed.
+//
+//	set := secretscan.New(cfg.Secrets, os.Environ())
+//	if err := set.Check("snapshots/x/session.jsonl", b); err != nil {
+//		// "snapshots/x/session.jsonl:17: holds the value of DEEPSEEK_API_KEY; nothing is written or shown …"
+//	}
+//	fmt.Println(set.Redact(stderrTail)) // the value becomes [DEEPSEEK_API_KEY]
+//
+// A hit names the place and the variable, never the value.
+package secretscan
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// MinLen is the shortest value treated as a secret: shorter values ("1",
+// "true", a port) would match everywhere and say nothing.
+const MinLen = 8
+
+// suffixes are the name endings (upper-cased) of key-looking variables.
+var suffixes = []string{"_KEY", "_TOKEN", "_SECRET", "_PASSWORD", "_PASSWD", "_CREDENTIALS"}
+
+// LooksSecret reports whether a variable name looks like it holds a key
+// (compared without regard to case): …_KEY (…_API_KEY among them),
+// …_TOKEN, …_SECRET, …_PASSWORD, …_PASSWD, …_CREDENTIALS, or one of those
+// words alone.
+func LooksSecret(name string) bool {
+	upper := strings.ToUpper(name)
+	for _, s := range suffixes {
+		if strings.HasSuffix(upper, s) || upper == s[1:] {
+			return true
+		}
+	}
+	return false
+}
+
+// Set is a set of secret values, each with the name it came from.
+type Set struct {
+	secrets []secret // longest value first, so a longer secret wins a redaction
+}
+
+type secret struct{ name, value string }
+
+// New returns the Set of the values of every key-looking variable
+// (LooksSecret) in secrets and in environ ("NAME=value" entries), values
+// shorter than MinLen left out: a model name or a base URL passed with the
+// key may rightly show in a fixture.
+func New(secrets map[string]string, environ []string) *Set {
+	s := &Set{}
+	seen := map[string]bool{}
+	add := func(name, value string) {
+		if len(value) >= MinLen && !seen[value] {
+			seen[value] = true
+			s.secrets = append(s.secrets, secret{name, value})
+		}
+	}
+	names := make([]string, 0, len(secrets))
+	for n := range secrets {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if LooksSecret(n) { // DEEPSEEK_MODEL or a base URL may show in a log
+			add(n, secrets[n])
+		}
+	}
+	for _, kv := range environ {
+		if name, value, ok := strings.Cut(kv, "="); ok && LooksSecret(name) {
+			add(name, value)
+		}
+	}
+	sort.SliceStable(s.secrets, func(i, j int) bool { return len(s.secrets[i].value) > len(s.secrets[j].value) })
+	return s
+}
+
+// Len is the number of secret values the set knows.
+func (s *Set) Len() int { return len(s.secrets) }
+
+// Hit is where a secret value was found.
+type Hit struct {
+	Line int    // 1-based line of the first occurrence
+	Name string // the variable whose value it is
+}
+
+// Find returns the first secret found in b (by position), if any.
+func (s *Set) Find(b []byte) (Hit, bool) {
+	best, name := -1, ""
+	for _, sec := range s.secrets {
+		if i := bytes.Index(b, []byte(sec.value)); i >= 0 && (best < 0 || i < best) {
+			best, name = i, sec.name
+		}
+	}
+	if best < 0 {
+		return Hit{}, false
+	}
+	return Hit{Line: 1 + bytes.Count(b[:best], []byte("\n")), Name: name}, true
+}
+
+// Check returns an error naming file, line and variable when b holds a
+// secret value: "file:17: holds the value of NAME; nothing is written or
+// shown (an agent or a terminal read a secret)".
+func (s *Set) Check(file string, b []byte) error {
+	if h, ok := s.Find(b); ok {
+		return fmt.Errorf("secretscan: %s:%d: holds the value of %s; nothing is written or shown (an agent or a terminal read a secret)", file, h.Line, h.Name)
+	}
+	return nil
+}
+
+// Redact replaces every secret value in text with "[NAME]".
+func (s *Set) Redact(text string) string {
+	for _, sec := range s.secrets {
+		if strings.Contains(text, sec.value) {
+			text = strings.ReplaceAll(text, sec.value, "["+sec.name+"]")
+		}
+	}
+	return text
+}
