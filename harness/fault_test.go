@@ -213,3 +213,21 @@ func TestRunHonoursContext(t *testing.T) {
 		t.Errorf("Run took %s after its context ended", took)
 	}
 }
+
+// TestTermShutdown: an agent whose normal end is SIGTERM (acpsnap.yml's
+// shutdown: term) passes when it needs one, and is sent it at once rather
+// than after a grace; one that also ignores SIGTERM still fails.
+func TestTermShutdown(t *testing.T) {
+	basic := []map[string]any{op("initialize"), op("newSession"), op("prompt", "text", "go")}
+	term := func(c *harness.Config) { c.TermShutdown, c.Grace = true, 5*time.Second }
+	sc := scenario{script: fakeagent.Script{IgnoreEOF: true, AtEOF: []fakeagent.Action{{Report: &agentenv.Report{Fixtures: []agentenv.FixtureReport{}}}}},
+		input: input(t, basic, nil)}
+	if res, err, _ := run(t, sc.write(t), term); err != nil {
+		t.Fatalf("a SIGTERM-ending agent failed under shutdown term: %v\n%s", err, res.Stderr)
+	}
+	stubborn := scenario{script: fakeagent.Script{IgnoreEOF: true, IgnoreTerm: true}, input: input(t, basic, nil)}
+	_, err, _ := run(t, stubborn.write(t), func(c *harness.Config) { c.TermShutdown = true })
+	if err == nil || !strings.Contains(err.Error(), "killed with SIGKILL after ignoring SIGTERM") {
+		t.Fatalf("an agent ignoring SIGTERM under shutdown term: %v", err)
+	}
+}

@@ -292,9 +292,11 @@ func (e ending) String() string {
 // behind) and give the kill, and the readers of stdout and stderr, one
 // last grace together, after which the pipes are cut. It reports how the
 // agent ended, and whether members of its group outlived it.
-func (a *agent) shutdown() (how ending, leftovers bool) {
+// eofWait is how long the agent gets to exit on stdin EOF before SIGTERM:
+// one grace, or nothing for an agent whose normal end is SIGTERM.
+func (a *agent) shutdown(eofWait time.Duration) (how ending, leftovers bool) {
 	a.stdin.Close()
-	timer := time.NewTimer(a.grace)
+	timer := time.NewTimer(eofWait)
 	select {
 	case <-a.exited:
 		timer.Stop()

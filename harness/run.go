@@ -240,7 +240,7 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 		Root: r.roots.base, RootAliases: normalize.Aliases(r.roots.base)}
 	root, err := os.OpenRoot(r.roots.cwd)
 	if err != nil {
-		a.shutdown()
+		a.shutdown(0)
 		return res, []error{infrastructure(fmt.Errorf("open the cwd: %w", err))}
 	}
 	defer root.Close()
@@ -263,7 +263,11 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 	} else {
 		r.settle(r.cfg.Settle)
 	}
-	ending, leftovers := a.shutdown()
+	eofWait := r.cfg.Grace
+	if r.cfg.TermShutdown {
+		eofWait = 0
+	}
+	ending, leftovers := a.shutdown(eofWait)
 	terms.closeAll()
 	escaped := escapees(r.roots.base, time.Now().Add(r.cfg.Grace))
 	if len(errs) == 0 {
