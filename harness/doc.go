@@ -17,21 +17,29 @@
 //
 // # Scenario files
 //
-// LoadManifest reads snapshot.yml (docs/format.md, "Scenario folder") with a strict YAML decoder
-// (go.yaml.in/yaml/v3, KnownFields): version 1, scenario equal to the
-// folder name and kebab-case, a non-empty reason, recording live or
-// authored, permission auto or ask, platform posix or nothing, env names
-// that are variables and not HOME, ACPSNAP_* (the harness sets those) or
-// DEEPSEEK_* (secrets reach the agent in record mode only, from
-// Config.Secrets). LoadInput reads input.json (docs/format.md, "Client script") just as strictly:
-// unknown keys and ops are errors, each op takes only its own fields, and
-// newSessionExpectError params take only the top-level keys of
-// acp.NewSessionRequest (_meta, additionalDirectories, cwd, mcpServers),
-// with values that fit it: the SDK sends that typed struct, so any other
-// key would silently never reach the agent.
-// Errors carry the position: "harness: path:line: $.steps[3].op: unknown op
-// \"promt\"" (JSON paths index steps from 0; run errors count steps from 1).
-// Run wraps errors in these files with ErrInvalidScenario.
+// The scenario's files are read with package scenario (LoadManifest,
+// LoadInput), strictly, with errors that carry the file, the line and the
+// JSON path ("input.json:7: $.steps[3].op: unknown op \"promt\""). Run
+// wraps errors in these files with ErrInvalidScenario; a step that fails
+// at run time cites its line too ("input.json:12: step 4 (waitForTurnEnd):
+// …").
+//
+// # An HTTP model
+//
+// With Config.Model set, the agent is not native: it writes no session
+// log and replays nothing itself. The harness starts a model proxy
+// (package llmreplay/proxy) on 127.0.0.1 for the run, fills the templates
+// of the agent's command, Config.Env and the home seed ({{model.url}},
+// {{model.key}}, {{home}}, {{cwd}}, {{root}}, {{corpus}}), gives the agent
+// no ACPSNAP_* variable and no secret (the live key, in record, stays with
+// the proxy), and after shutdown composes the session log from the
+// exchanges (sessionlog.Compose, with Model.Pins) as Result.Logs[0]. In
+// replay the proxy serves the exchanges of the scenario's committed
+// session.jsonl; a request they do not hold fails the run and sets
+// Result.RequestDrift. A promptAndCancel without waitForFile waits for the
+// proxy to stall a hangAfter override. Config.TermShutdown sends SIGTERM
+// as soon as stdin is closed, for agents that never exit on EOF; Settle
+// waits for stdout to go quiet before shutdown.
 //
 // # Steps
 //
