@@ -24,7 +24,7 @@ import (
 type runFlags struct {
 	dir, run, shard, agent, junit string
 	parallel                      int
-	json, force, keep             bool
+	json, force, keep, offline    bool
 	timeout, grace                time.Duration
 }
 
@@ -42,6 +42,7 @@ func (e *env) parseRun(cmd string, args []string) (*runFlags, error) {
 	fs.DurationVar(&f.timeout, "timeout", 0, "default wait of a step (0: 10s)")
 	fs.DurationVar(&f.grace, "grace", 0, "how long the agent gets to exit at each stage of shutdown (0: 2s)")
 	fs.BoolVar(&f.keep, "keep", false, "keep the private folders of a failed scenario and print where they are")
+	fs.BoolVar(&f.offline, "offline", false, "run in a loopback-only network namespace and report the lookups tried")
 	if err := parse(fs, args); err != nil {
 		return nil, err
 	}
@@ -50,6 +51,9 @@ func (e *env) parseRun(cmd string, args []string) (*runFlags, error) {
 	}
 	if f.parallel < 1 {
 		return nil, usagef("%s: -parallel %d: want at least 1", cmd, f.parallel)
+	}
+	if f.offline && cmd == "record" {
+		return nil, usagef("record: -offline: recording needs the live model")
 	}
 	return f, nil
 }
@@ -60,6 +64,14 @@ func (e *env) run(cmd string, args []string) int {
 	if err != nil {
 		return e.exit(err)
 	}
+	if f.offline {
+		return e.offline(os.Args, func() int { return e.runParsed(cmd, f) })
+	}
+	return e.runParsed(cmd, f)
+}
+
+// runParsed runs run, update, refresh or record with its parsed flags.
+func (e *env) runParsed(cmd string, f *runFlags) int {
 	rc, err := e.runConfig(cmd, f)
 	if err == nil {
 		err = e.preflight(f, rc)

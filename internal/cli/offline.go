@@ -1,0 +1,245 @@
+package cli
+
+// run -offline: the whole run in a loopback-only network namespace.
+//
+// The acpsnap process re-executes itself in a new network namespace (and a
+// private mount namespace): as root directly, otherwise inside a new user
+// namespace that maps the caller's uid and gid to 0, where the kernel
+// allows unprivileged user namespaces. Inside, only lo exists; it is
+// brought up so the harness's 127.0.0.1 servers work. Every other address
+// is unreachable, so an agent's outbound connect fails at once
+// (ENETUNREACH) instead of hanging. Name lookups are what agents try first
+// (update checks, telemetry, blocklists), so /etc/resolv.conf is replaced,
+// in the private mount namespace only, by one naming 127.0.0.1, where a
+// small DNS responder answers every query NXDOMAIN and counts the names
+// asked. When the run ends the names are printed to stderr, sorted, with
+// their counts: the outbound attempts the run's agents made.
+//
+// The namespace code is Linux only (offline_linux.go); elsewhere -offline
+// is a usage error.
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// offlineEnv marks the re-executed acpsnap that runs inside the namespace.
+const offlineEnv = "ACPSNAP_OFFLINE_INSIDE"
+
+// errNoNamespace says that no loopback-only network namespace can be made
+// on this machine (neither as root nor through a user namespace).
+var errNoNamespace = errors.New("-offline: cannot create a network namespace")
+
+// offline runs inner, the whole run, in a loopback-only network namespace.
+// Outside the namespace it re-executes argv (the process's own command
+// line, os.Args) inside a new one and returns the exit code of that
+// process; inside, it prepares the namespace, runs inner and reports the
+// lookups the run tried.
+func (e *env) offline(argv []string, inner func() int) int {
+	if os.Getenv(offlineEnv) != "" {
+		return e.insideOffline(inner)
+	}
+	code, err := reexecOffline(argv, e.stdin, e.stdout, e.stderr)
+	if errors.Is(err, errNoNamespace) {
+		return e.exit(&usageError{err.Error()})
+	}
+	if err != nil {
+		return e.exit(err)
+	}
+	return code
+}
+
+// insideOffline is the namespace side: lo up, DNS pointed at the refuser,
+// inner run, lookups reported.
+func (e *env) insideOffline(inner func() int) int {
+	os.Unsetenv(offlineEnv)
+	r, err := prepareNamespace()
+	if err != nil {
+		return e.exit(fmt.Errorf("-offline: %w", err))
+	}
+	code := inner()
+	r.Close()
+	r.report(e.stderr)
+	return code
+}
+
+// refuser is a DNS server that answers every query NXDOMAIN and counts the
+// names asked, over UDP and TCP on one address.
+type refuser struct {
+	pc net.PacketConn
+	ln net.Listener
+	wg sync.WaitGroup
+
+	mu    sync.Mutex
+	names map[string]int
+}
+
+// listenRefuser starts a refuser on addr (host:port; port 0 picks one for
+// UDP and uses the same number for TCP).
+func listenRefuser(addr string) (*refuser, error) {
+	pc, err := net.ListenPacket("udp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("dns responder: %w", err)
+	}
+	ln, err := net.Listen("tcp", pc.LocalAddr().String())
+	if err != nil {
+		pc.Close()
+		return nil, fmt.Errorf("dns responder: %w", err)
+	}
+	r := &refuser{pc: pc, ln: ln, names: map[string]int{}}
+	r.wg.Add(2)
+	go r.serveUDP()
+	go r.serveTCP()
+	return r, nil
+}
+
+// Addr is the address the refuser listens on.
+func (r *refuser) Addr() string { return r.pc.LocalAddr().String() }
+
+// Close stops the refuser and waits for its loops.
+func (r *refuser) Close() {
+	r.pc.Close()
+	r.ln.Close()
+	r.wg.Wait()
+}
+
+func (r *refuser) serveUDP() {
+	defer r.wg.Done()
+	buf := make([]byte, 65535)
+	for {
+		n, from, err := r.pc.ReadFrom(buf)
+		if err != nil {
+			return
+		}
+		if resp := r.answer(buf[:n]); resp != nil {
+			r.pc.WriteTo(resp, from)
+		}
+	}
+}
+
+func (r *refuser) serveTCP() {
+	defer r.wg.Done()
+	for {
+		c, err := r.ln.Accept()
+		if err != nil {
+			return
+		}
+		r.wg.Add(1)
+		go r.serveConn(c)
+	}
+}
+
+// serveConn answers the length-prefixed queries of one TCP connection.
+func (r *refuser) serveConn(c net.Conn) {
+	defer r.wg.Done()
+	defer c.Close()
+	var size [2]byte
+	for {
+		if _, err := io.ReadFull(c, size[:]); err != nil {
+			return
+		}
+		q := make([]byte, binary.BigEndian.Uint16(size[:]))
+		if _, err := io.ReadFull(c, q); err != nil {
+			return
+		}
+		resp := r.answer(q)
+		if resp == nil {
+			return
+		}
+		c.Write(binary.BigEndian.AppendUint16(nil, uint16(len(resp))))
+		c.Write(resp)
+	}
+}
+
+// answer counts the name q asks for and returns the NXDOMAIN answer (nil
+// for a packet that is not a query).
+func (r *refuser) answer(q []byte) []byte {
+	name, resp, ok := refuse(q)
+	if !ok {
+		return nil
+	}
+	r.mu.Lock()
+	r.names[name]++
+	r.mu.Unlock()
+	return resp
+}
+
+// refuse parses a DNS query (RFC 1035 §4.1) and builds its NXDOMAIN
+// answer: the query's id, opcode, RD bit and question, QR and RA set,
+// RCODE 3, no records. The name is returned lowercased, without the final
+// dot. ok is false for anything that is not a one-question query.
+func refuse(q []byte) (name string, resp []byte, ok bool) {
+	if len(q) < 12 || q[2]&0x80 != 0 || binary.BigEndian.Uint16(q[4:]) != 1 {
+		return "", nil, false
+	}
+	var labels []string
+	i := 12
+	for {
+		if i >= len(q) {
+			return "", nil, false
+		}
+		l := int(q[i])
+		if l == 0 {
+			break
+		}
+		if l > 63 || i+1+l > len(q) { // compression pointers have no place in a question
+			return "", nil, false
+		}
+		labels = append(labels, strings.ToLower(string(q[i+1:i+1+l])))
+		i += 1 + l
+	}
+	end := i + 1 + 4 // the root label, QTYPE, QCLASS
+	if end > len(q) {
+		return "", nil, false
+	}
+	resp = make([]byte, 12, end)
+	copy(resp, q[:2])
+	flags := binary.BigEndian.Uint16(q[2:])
+	binary.BigEndian.PutUint16(resp[2:], 0x8000|flags&0x7900|0x0080|3)
+	binary.BigEndian.PutUint16(resp[4:], 1)
+	resp = append(resp, q[12:end]...)
+	return strings.Join(labels, "."), resp, true
+}
+
+// lookup is one name the run asked for, with how many queries asked it.
+type lookup struct {
+	Name  string
+	Count int
+}
+
+// lookups are the names asked so far, sorted by name.
+func (r *refuser) lookups() []lookup {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]lookup, 0, len(r.names))
+	for n, c := range r.names {
+		out = append(out, lookup{n, c})
+	}
+	slices.SortFunc(out, func(a, b lookup) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// report prints the outbound attempts of the run: the names looked up,
+// sorted, counted (a name asked for A and AAAA counts twice).
+func (r *refuser) report(w io.Writer) {
+	ls := r.lookups()
+	if len(ls) == 0 {
+		fmt.Fprintln(w, "acpsnap: offline: no outbound lookups")
+		return
+	}
+	total := 0
+	for _, l := range ls {
+		total += l.Count
+	}
+	fmt.Fprintf(w, "acpsnap: offline: %d outbound lookup(s) refused (queries, name):\n", total)
+	for _, l := range ls {
+		fmt.Fprintf(w, "  %4d %s\n", l.Count, l.Name)
+	}
+}

@@ -1,0 +1,200 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// query builds a DNS query for name with the given id and flags.
+func query(id, flags uint16, name string) []byte {
+	q := binary.BigEndian.AppendUint16(nil, id)
+	q = binary.BigEndian.AppendUint16(q, flags)
+	q = append(q, 0, 1, 0, 0, 0, 0, 0, 0) // one question
+	for _, l := range strings.Split(name, ".") {
+		q = append(q, byte(len(l)))
+		q = append(q, l...)
+	}
+	return append(q, 0, 0, 1, 0, 1) // root, QTYPE A, QCLASS IN
+}
+
+func TestRefuse(t *testing.T) {
+	type answer struct {
+		Name              string
+		ID, Flags, QDs    uint16
+		Question          []byte
+		OK                bool
+		AnswerRecordCount uint16
+	}
+	type testCase struct {
+		name string
+		q    []byte
+		want answer
+	}
+	good := query(0xbeef, 0x0100, "Api.Example.COM") // RD set
+	pointer := append(query(7, 0, "x")[:12], 0xc0, 0x0c, 0, 1, 0, 1)
+	twoQuestions := query(7, 0, "x")
+	twoQuestions[5] = 2
+	cases := []testCase{
+		{"query", good, answer{Name: "api.example.com", ID: 0xbeef, Flags: 0x8183, QDs: 1, Question: good[12:], OK: true}},
+		{"no RD", query(1, 0, "a.b"), answer{Name: "a.b", ID: 1, Flags: 0x8083, QDs: 1, Question: query(1, 0, "a.b")[12:], OK: true}},
+		{"a response", query(1, 0x8000, "a.b"), answer{}},
+		{"short", good[:11], answer{}},
+		{"truncated name", good[:16], answer{}},
+		{"no qtype", good[:len(good)-3], answer{}},
+		{"pointer in question", pointer, answer{}},
+		{"two questions", twoQuestions, answer{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			name, resp, ok := refuse(c.q)
+			got := answer{Name: name, OK: ok}
+			if ok {
+				got.ID = binary.BigEndian.Uint16(resp)
+				got.Flags = binary.BigEndian.Uint16(resp[2:])
+				got.QDs = binary.BigEndian.Uint16(resp[4:])
+				got.AnswerRecordCount = binary.BigEndian.Uint16(resp[6:])
+				got.Question = resp[12:]
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("refuse (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestRefuserCountsLookups resolves through a refuser over UDP and TCP:
+// every lookup fails as not found, and the report counts the names.
+func TestRefuserCountsLookups(t *testing.T) {
+	r, err := listenRefuser("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, network := range []string{"udp", "tcp"} {
+		res := &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, network, r.Addr())
+		}}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		_, err := res.LookupHost(ctx, "Update."+network+".Example")
+		cancel()
+		var de *net.DNSError
+		if !errors.As(err, &de) || !de.IsNotFound {
+			t.Errorf("%s: lookup: got %v, want a not-found DNS error", network, err)
+		}
+	}
+	r.Close()
+	want := []lookup{{"update.tcp.example", 2}, {"update.udp.example", 2}} // A and AAAA
+	if diff := cmp.Diff(want, r.lookups()); diff != "" {
+		t.Errorf("lookups (-want +got):\n%s", diff)
+	}
+	var out bytes.Buffer
+	r.report(&out)
+	wantReport := "acpsnap: offline: 4 outbound lookup(s) refused (queries, name):\n     2 update.tcp.example\n     2 update.udp.example\n"
+	if diff := cmp.Diff(wantReport, out.String()); diff != "" {
+		t.Errorf("report (-want +got):\n%s", diff)
+	}
+}
+
+func TestLocalHosts(t *testing.T) {
+	type testCase struct {
+		name, in, want string
+		changed        bool
+	}
+	cases := []testCase{
+		{"resolved", "passwd: files\nhosts:  files mdns4_minimal [NOTFOUND=return] resolve dns\n", "passwd: files\nhosts: files dns\n", true},
+		{"already", "hosts:          files dns\n", "hosts:          files dns\n", false},
+		{"no hosts line", "passwd: files\n", "passwd: files\n", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, changed := localHosts([]byte(c.in))
+			if changed != c.changed || (changed && string(got) != c.want) {
+				t.Errorf("localHosts(%q) = %q, %v; want %q, %v", c.in, got, changed, c.want, c.changed)
+			}
+		})
+	}
+}
+
+func TestRecordOfflineRefused(t *testing.T) {
+	var stderr bytes.Buffer
+	e := &env{stdout: &bytes.Buffer{}, stderr: &stderr, getenv: func(string) string { return "" }}
+	if code := e.main([]string{"record", "-offline"}); code != ExitUsage {
+		t.Errorf("record -offline: exit %d, want %d (stderr %q)", code, ExitUsage, stderr.String())
+	}
+}
+
+// TestOffline re-executes this test inside a loopback-only namespace
+// through the code path of run -offline; inside, offlineProbe checks what
+// an agent would meet, and the report must name the lookup it tried.
+func TestOffline(t *testing.T) {
+	if os.Getenv(offlineEnv) != "" {
+		e := &env{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
+		os.Exit(e.offline(nil, offlineProbe))
+	}
+	var stdout, stderr bytes.Buffer
+	code, err := reexecOffline([]string{os.Args[0], "-test.run=^TestOffline$"}, nil, &stdout, &stderr)
+	if errors.Is(err, errNoNamespace) {
+		t.Skipf("no network namespace on this machine: %v", err)
+	}
+	if err != nil || code != 0 {
+		t.Fatalf("inside the namespace: exit %d, %v\nstdout:\n%s\nstderr:\n%s", code, err, stdout.String(), stderr.String())
+	}
+	if !regexp.MustCompile(`(?m)^ +[1-9][0-9]* blocked\.example$`).Match(stderr.Bytes()) {
+		t.Errorf("report does not name blocked.example:\n%s", stderr.String())
+	}
+}
+
+// offlineProbe runs inside the namespace: only lo exists and is up, a
+// lookup fails as not found, a connect elsewhere fails at once.
+func offlineProbe() int {
+	var failures []string
+	fail := func(format string, args ...any) { failures = append(failures, fmt.Sprintf(format, args...)) }
+
+	ifs, err := net.Interfaces()
+	if err != nil || len(ifs) != 1 || ifs[0].Name != "lo" || ifs[0].Flags&net.FlagUp == 0 {
+		fail("interfaces: %v, %v; want lo only, up", ifs, err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fail("listen on loopback: %v", err)
+	} else {
+		c, err := net.DialTimeout("tcp", ln.Addr().String(), 5*time.Second)
+		if err != nil {
+			fail("dial loopback: %v", err)
+		} else {
+			c.Close()
+		}
+		ln.Close()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	_, err = net.DefaultResolver.LookupHost(ctx, "blocked.example")
+	cancel()
+	var de *net.DNSError
+	if !errors.As(err, &de) || !de.IsNotFound {
+		fail("lookup blocked.example: %v; want not found", err)
+	}
+	start := time.Now()
+	_, err = net.DialTimeout("tcp", "192.0.2.1:443", 10*time.Second)
+	if !errors.Is(err, syscall.ENETUNREACH) || time.Since(start) > 5*time.Second {
+		fail("dial 192.0.2.1:443: %v after %v; want ENETUNREACH at once", err, time.Since(start))
+	}
+	for _, f := range failures {
+		fmt.Fprintln(os.Stderr, "offline probe:", f)
+	}
+	if len(failures) > 0 {
+		return 1
+	}
+	return 0
+}
