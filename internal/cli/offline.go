@@ -5,7 +5,8 @@ package cli
 // The acpsnap process re-executes itself in a new network namespace (and a
 // private mount namespace): as root directly, otherwise inside a new user
 // namespace that maps the caller's uid and gid to 0, where the kernel
-// allows unprivileged user namespaces. Inside, only lo exists; it is
+// allows unprivileged user namespaces (agents then see uid 0: Claude Code,
+// for one, needs IS_SANDBOX=1 there as under root). Inside, only lo exists; it is
 // brought up so the harness's 127.0.0.1 servers work. Every other address
 // is unreachable, so an agent's outbound connect fails at once
 // (ENETUNREACH) instead of hanging. Name lookups are what agents try first

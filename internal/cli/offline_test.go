@@ -198,3 +198,26 @@ func offlineProbe() int {
 	}
 	return 0
 }
+
+// TestRunOffline runs one scenario of the bundled corpus with run -offline,
+// through the flag wiring: the re-executed test binary is acpsnap inside
+// the namespace, and the bundled agent (this binary's "agent") runs there.
+func TestRunOffline(t *testing.T) {
+	args := []string{"run", "-offline", "-dir", "../../snapshots", "-run", "^text-turn$", "-parallel", "1"}
+	if os.Getenv(offlineEnv) != "" {
+		e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, environ: os.Environ()}
+		os.Exit(e.main(args))
+	}
+	saved := os.Args
+	os.Args = []string{saved[0], "-test.run=^TestRunOffline$"} // what the namespace side runs
+	t.Cleanup(func() { os.Args = saved })
+	var stdout, stderr bytes.Buffer
+	e := &env{stdout: &stdout, stderr: &stderr, getenv: os.Getenv, environ: os.Environ()}
+	code := e.main(args)
+	if code == ExitUsage && strings.Contains(stderr.String(), errNoNamespace.Error()) {
+		t.Skipf("no network namespace on this machine: %s", stderr.String())
+	}
+	if code != ExitOK || !strings.Contains(stdout.String(), "1 passed, 0 failed") || !strings.Contains(stderr.String(), "acpsnap: offline: no outbound lookups") {
+		t.Errorf("run -offline: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+}
