@@ -13,13 +13,18 @@ package cli
 // (update checks, telemetry, blocklists), so /etc/resolv.conf is replaced,
 // in the private mount namespace only, by one naming 127.0.0.1, where a
 // small DNS responder answers every query NXDOMAIN and counts the names
-// asked. When the run ends the names are printed to stderr, sorted, with
-// their counts: the outbound attempts the run's agents made.
+// asked. Connects to literal addresses are seen too: every IPv4 address is
+// routed to lo, where nothing listens, so a connect anywhere is refused at
+// once (RST, ICMP port unreachable) and raw sockets log its first packet.
+// When the run ends the names and addresses are printed to stderr, sorted,
+// with their counts: the outbound attempts the run's agents made.
 //
 // The namespace code is Linux only (offline_linux.go); elsewhere -offline
 // is a usage error.
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -61,14 +66,58 @@ func (e *env) offline(argv []string, inner func() int) int {
 // inner run, lookups reported.
 func (e *env) insideOffline(inner func() int) int {
 	os.Unsetenv(offlineEnv)
-	r, err := prepareNamespace()
+	o, err := prepareNamespace()
 	if err != nil {
 		return e.exit(fmt.Errorf("-offline: %w", err))
 	}
 	code := inner()
-	r.Close()
-	r.report(e.stderr)
+	o.Close()
+	o.report(e.stderr)
 	return code
+}
+
+// observers watch the namespace: the DNS refuser counts the names asked,
+// the connect watcher (nil: none) the addresses tried.
+type observers struct {
+	dns      *refuser
+	connects *counter
+	stop     func() // stops the connect watcher
+}
+
+// Close stops both observers.
+func (o *observers) Close() {
+	o.dns.Close()
+	if o.stop != nil {
+		o.stop()
+	}
+}
+
+// report prints the outbound attempts of the run: names looked up and
+// addresses connected to, sorted, counted (a name asked for A and AAAA
+// counts twice).
+func (o *observers) report(w io.Writer) {
+	names := o.dns.names.sorted()
+	var addrs []count
+	if o.connects != nil {
+		addrs = o.connects.sorted()
+	}
+	if len(names) == 0 && len(addrs) == 0 {
+		fmt.Fprintln(w, "acpsnap: offline: no outbound attempts")
+		return
+	}
+	fmt.Fprintln(w, "acpsnap: offline: outbound attempts, all refused:")
+	for _, part := range []struct {
+		title string
+		cs    []count
+	}{{"lookups (queries, name)", names}, {"connects (attempts, address)", addrs}} {
+		if len(part.cs) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "  %s:\n", part.title)
+		for _, c := range part.cs {
+			fmt.Fprintf(w, "  %6d %s\n", c.N, c.Key)
+		}
+	}
 }
 
 // refuser is a DNS server that answers every query NXDOMAIN and counts the
@@ -78,8 +127,7 @@ type refuser struct {
 	ln net.Listener
 	wg sync.WaitGroup
 
-	mu    sync.Mutex
-	names map[string]int
+	names *counter
 }
 
 // listenRefuser starts a refuser on addr (host:port; port 0 picks one for
@@ -94,7 +142,7 @@ func listenRefuser(addr string) (*refuser, error) {
 		pc.Close()
 		return nil, fmt.Errorf("dns responder: %w", err)
 	}
-	r := &refuser{pc: pc, ln: ln, names: map[string]int{}}
+	r := &refuser{pc: pc, ln: ln, names: newCounter()}
 	r.wg.Add(2)
 	go r.serveUDP()
 	go r.serveTCP()
@@ -166,9 +214,7 @@ func (r *refuser) answer(q []byte) []byte {
 	if !ok {
 		return nil
 	}
-	r.mu.Lock()
-	r.names[name]++
-	r.mu.Unlock()
+	r.names.add(name)
 	return resp
 }
 
@@ -209,38 +255,77 @@ func refuse(q []byte) (name string, resp []byte, ok bool) {
 	return strings.Join(labels, "."), resp, true
 }
 
-// lookup is one name the run asked for, with how many queries asked it.
-type lookup struct {
-	Name  string
-	Count int
+// counter counts strings; safe for concurrent use.
+type counter struct {
+	mu sync.Mutex
+	n  map[string]int
 }
 
-// lookups are the names asked so far, sorted by name.
-func (r *refuser) lookups() []lookup {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := make([]lookup, 0, len(r.names))
-	for n, c := range r.names {
-		out = append(out, lookup{n, c})
+func newCounter() *counter { return &counter{n: map[string]int{}} }
+
+func (c *counter) add(key string) {
+	c.mu.Lock()
+	c.n[key]++
+	c.mu.Unlock()
+}
+
+// count is one counted string.
+type count struct {
+	Key string
+	N   int
+}
+
+// sorted is what was counted, sorted by key.
+func (c *counter) sorted() []count {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]count, 0, len(c.n))
+	for k, n := range c.n {
+		out = append(out, count{k, n})
 	}
-	slices.SortFunc(out, func(a, b lookup) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b count) int { return strings.Compare(a.Key, b.Key) })
 	return out
 }
 
-// report prints the outbound attempts of the run: the names looked up,
-// sorted, counted (a name asked for A and AAAA counts twice).
-func (r *refuser) report(w io.Writer) {
-	ls := r.lookups()
-	if len(ls) == 0 {
-		fmt.Fprintln(w, "acpsnap: offline: no outbound lookups")
-		return
+// attempt reads the start of an outbound connect from an IPv4 packet: a
+// TCP SYN (without ACK) or any UDP datagram, to an address outside
+// 127.0.0.0/8, as "tcp 192.0.2.1:443". ok is false for anything else
+// (loopback traffic, replies, fragments, other protocols, short packets).
+func attempt(pkt []byte) (string, bool) {
+	if len(pkt) < 20 || pkt[0]>>4 != 4 {
+		return "", false
 	}
-	total := 0
-	for _, l := range ls {
-		total += l.Count
+	ihl := int(pkt[0]&0x0f) * 4
+	dst := net.IP(pkt[16:20])
+	if ihl < 20 || dst.IsLoopback() || binary.BigEndian.Uint16(pkt[6:])&0x1fff != 0 {
+		return "", false
 	}
-	fmt.Fprintf(w, "acpsnap: offline: %d outbound lookup(s) refused (queries, name):\n", total)
-	for _, l := range ls {
-		fmt.Fprintf(w, "  %4d %s\n", l.Count, l.Name)
+	switch pkt[9] {
+	case 6: // TCP
+		if len(pkt) < ihl+14 || pkt[ihl+13]&0x12 != 0x02 {
+			return "", false
+		}
+		return fmt.Sprintf("tcp %s:%d", dst, binary.BigEndian.Uint16(pkt[ihl+2:])), true
+	case 17: // UDP
+		if len(pkt) < ihl+4 {
+			return "", false
+		}
+		return fmt.Sprintf("udp %s:%d", dst, binary.BigEndian.Uint16(pkt[ihl+2:])), true
 	}
+	return "", false
+}
+
+// localHosts rewrites the hosts line of an nsswitch.conf to "files dns".
+func localHosts(conf []byte) ([]byte, bool) {
+	var out bytes.Buffer
+	changed := false
+	sc := bufio.NewScanner(bytes.NewReader(conf))
+	for sc.Scan() {
+		line := sc.Text()
+		if f := strings.Fields(line); len(f) > 0 && f[0] == "hosts:" && strings.Join(f[1:], " ") != "files dns" {
+			line, changed = "hosts: files dns", true
+		}
+		out.WriteString(line + "\n")
+	}
+	return out.Bytes(), changed
 }

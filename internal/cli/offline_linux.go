@@ -1,16 +1,17 @@
 package cli
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"os/signal"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 )
@@ -105,8 +106,9 @@ func waitForwarding(cmd *exec.Cmd) (int, error) {
 }
 
 // prepareNamespace makes the fresh namespace usable and observed: lo up,
-// mounts private, DNS pointed at a refuser on 127.0.0.1:53.
-func prepareNamespace() (*refuser, error) {
+// mounts private, DNS pointed at a refuser on 127.0.0.1:53, connects
+// anywhere refused and watched.
+func prepareNamespace() (*observers, error) {
 	if err := loopbackUp(); err != nil {
 		return nil, fmt.Errorf("bring lo up: %w", err)
 	}
@@ -121,7 +123,12 @@ func prepareNamespace() (*refuser, error) {
 		r.Close()
 		return nil, err
 	}
-	return r, nil
+	w, err := watchConnects()
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	return &observers{dns: r, connects: w.seen, stop: w.Close}, nil
 }
 
 // loopbackUp sets IFF_UP on lo (ioctl SIOCSIFFLAGS; no ip(8) needed).
@@ -170,21 +177,6 @@ func resolveLocally() error {
 	return nil
 }
 
-// localHosts rewrites the hosts line of an nsswitch.conf to "files dns".
-func localHosts(conf []byte) ([]byte, bool) {
-	var out bytes.Buffer
-	changed := false
-	sc := bufio.NewScanner(bytes.NewReader(conf))
-	for sc.Scan() {
-		line := sc.Text()
-		if f := strings.Fields(line); len(f) > 0 && f[0] == "hosts:" && strings.Join(f[1:], " ") != "files dns" {
-			line, changed = "hosts: files dns", true
-		}
-		out.WriteString(line + "\n")
-	}
-	return out.Bytes(), changed
-}
-
 // bindFile bind-mounts a file holding content over target, when target
 // exists. The source is unlinked at once: the mount keeps it alive for
 // exactly as long as the namespace.
@@ -211,4 +203,138 @@ func bindFile(target string, content []byte) error {
 		return fmt.Errorf("bind %s: %w", target, err)
 	}
 	return nil
+}
+
+// watcher sees the connects the run attempts. With every IPv4 address
+// routed to lo (a local route for 0.0.0.0/0, the "AnyIP" route), a connect
+// to any address reaches the namespace's own stack and is refused at once
+// (TCP RST, ICMP port unreachable) instead of failing before a packet
+// exists; raw TCP and UDP sockets see the first packet of each attempt.
+type watcher struct {
+	wg      sync.WaitGroup
+	stopped atomic.Bool
+	seen    *counter
+}
+
+// watchConnects installs the local route and starts the raw sockets.
+func watchConnects() (*watcher, error) {
+	if err := addLocalRoute(); err != nil {
+		return nil, fmt.Errorf("route every IPv4 address to lo: %w", err)
+	}
+	w := &watcher{seen: newCounter()}
+	for _, proto := range []int{syscall.IPPROTO_TCP, syscall.IPPROTO_UDP} {
+		fd, err := rawSocket(proto)
+		if err != nil {
+			w.Close()
+			return nil, fmt.Errorf("raw socket: %w", err)
+		}
+		w.wg.Add(1)
+		go w.read(fd)
+	}
+	return w, nil
+}
+
+// rawSocket is a raw IPv4 socket for proto whose reads time out every
+// 50 ms, so its reader notices Close.
+func rawSocket(proto int) (int, error) {
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_RAW|syscall.SOCK_CLOEXEC, proto)
+	if err != nil {
+		return -1, err
+	}
+	tv := syscall.Timeval{Usec: 50_000}
+	err = syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv)
+	if err == nil {
+		err = syscall.AttachLsf(fd, notLoopback)
+	}
+	if err != nil {
+		syscall.Close(fd)
+		return -1, err
+	}
+	return fd, nil
+}
+
+// notLoopback is a socket filter that keeps the first 256 bytes of packets
+// to addresses outside 127.0.0.0/8 and drops the rest, so the run's own
+// loopback traffic (the model proxy) never fills the raw sockets' queues.
+var notLoopback = []syscall.SockFilter{
+	*syscall.LsfStmt(syscall.BPF_LD|syscall.BPF_W|syscall.BPF_ABS, 16), // the destination address
+	*syscall.LsfStmt(syscall.BPF_ALU|syscall.BPF_AND|syscall.BPF_K, 0xff000000),
+	*syscall.LsfJump(syscall.BPF_JMP|syscall.BPF_JEQ|syscall.BPF_K, 0x7f000000, 1, 0),
+	*syscall.LsfStmt(syscall.BPF_RET|syscall.BPF_K, 256),
+	*syscall.LsfStmt(syscall.BPF_RET|syscall.BPF_K, 0),
+}
+
+// read counts the attempts fd sees until Close, and then until fd's queue
+// is empty, so nothing sent before Close goes uncounted.
+func (w *watcher) read(fd int) {
+	defer w.wg.Done()
+	defer syscall.Close(fd)
+	buf := make([]byte, 256) // headers are all we look at
+	for {
+		n, err := syscall.Read(fd, buf)
+		switch {
+		case err == syscall.EINTR:
+		case err == syscall.EAGAIN:
+			if w.stopped.Load() {
+				return
+			}
+		case err != nil:
+			return
+		default:
+			if a, ok := attempt(buf[:n]); ok {
+				w.seen.add(a)
+			}
+		}
+	}
+}
+
+// Close stops the raw sockets once their queues are read.
+func (w *watcher) Close() {
+	w.stopped.Store(true)
+	w.wg.Wait()
+}
+
+// addLocalRoute is "ip route add local 0.0.0.0/0 dev lo table local"
+// over rtnetlink.
+func addLocalRoute() error {
+	lo, err := net.InterfaceByName("lo")
+	if err != nil {
+		return err
+	}
+	fd, err := syscall.Socket(syscall.AF_NETLINK, syscall.SOCK_RAW|syscall.SOCK_CLOEXEC, syscall.NETLINK_ROUTE)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	msg := binary.NativeEndian.AppendUint32(nil, uint32(syscall.NLMSG_HDRLEN+syscall.SizeofRtMsg+8))
+	msg = binary.NativeEndian.AppendUint16(msg, syscall.RTM_NEWROUTE)
+	msg = binary.NativeEndian.AppendUint16(msg, syscall.NLM_F_REQUEST|syscall.NLM_F_ACK|syscall.NLM_F_CREATE|syscall.NLM_F_EXCL)
+	msg = binary.NativeEndian.AppendUint32(msg, 1) // seq
+	msg = binary.NativeEndian.AppendUint32(msg, 0) // pid: the kernel fills it in
+	msg = append(msg, syscall.AF_INET, 0, 0, 0, syscall.RT_TABLE_LOCAL, syscall.RTPROT_BOOT, syscall.RT_SCOPE_HOST, syscall.RTN_LOCAL)
+	msg = binary.NativeEndian.AppendUint32(msg, 0)                // rtm_flags
+	msg = binary.NativeEndian.AppendUint16(msg, 8)                // rta_len
+	msg = binary.NativeEndian.AppendUint16(msg, syscall.RTA_OIF)  // rta_type
+	msg = binary.NativeEndian.AppendUint32(msg, uint32(lo.Index)) // the output interface
+	if err := syscall.Sendto(fd, msg, 0, &syscall.SockaddrNetlink{Family: syscall.AF_NETLINK}); err != nil {
+		return err
+	}
+	buf := make([]byte, 4096)
+	n, _, err := syscall.Recvfrom(fd, buf, 0)
+	if err != nil {
+		return err
+	}
+	msgs, err := syscall.ParseNetlinkMessage(buf[:n])
+	if err != nil {
+		return err
+	}
+	for _, m := range msgs {
+		if m.Header.Type == syscall.NLMSG_ERROR && len(m.Data) >= 4 {
+			if code := int32(binary.NativeEndian.Uint32(m.Data)); code != 0 {
+				return syscall.Errno(-code)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("rtnetlink: no acknowledgement")
 }

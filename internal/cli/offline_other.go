@@ -14,6 +14,6 @@ func reexecOffline([]string, io.Reader, io.Writer, io.Writer) (int, error) {
 }
 
 // prepareNamespace is never reached off Linux: reexecOffline refuses first.
-func prepareNamespace() (*refuser, error) {
+func prepareNamespace() (*observers, error) {
 	return nil, fmt.Errorf("network namespaces are Linux only (this is %s)", runtime.GOOS)
 }

@@ -95,15 +95,85 @@ func TestRefuserCountsLookups(t *testing.T) {
 		}
 	}
 	r.Close()
-	want := []lookup{{"update.tcp.example", 2}, {"update.udp.example", 2}} // A and AAAA
-	if diff := cmp.Diff(want, r.lookups()); diff != "" {
+	want := []count{{"update.tcp.example", 2}, {"update.udp.example", 2}} // A and AAAA
+	if diff := cmp.Diff(want, r.names.sorted()); diff != "" {
 		t.Errorf("lookups (-want +got):\n%s", diff)
 	}
-	var out bytes.Buffer
-	r.report(&out)
-	wantReport := "acpsnap: offline: 4 outbound lookup(s) refused (queries, name):\n     2 update.tcp.example\n     2 update.udp.example\n"
-	if diff := cmp.Diff(wantReport, out.String()); diff != "" {
-		t.Errorf("report (-want +got):\n%s", diff)
+}
+
+func TestReport(t *testing.T) {
+	type testCase struct {
+		name            string
+		names, connects []string
+		want            string
+	}
+	cases := []testCase{
+		{"nothing", nil, nil, "acpsnap: offline: no outbound attempts\n"},
+		{"both", []string{"b.example", "a.example", "b.example"}, []string{"tcp 192.0.2.1:443"},
+			"acpsnap: offline: outbound attempts, all refused:\n" +
+				"  lookups (queries, name):\n       1 a.example\n       2 b.example\n" +
+				"  connects (attempts, address):\n       1 tcp 192.0.2.1:443\n"},
+		{"connects only", nil, []string{"udp 198.51.100.7:53"},
+			"acpsnap: offline: outbound attempts, all refused:\n  connects (attempts, address):\n       1 udp 198.51.100.7:53\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o := &observers{dns: &refuser{names: newCounter()}, connects: newCounter()}
+			for _, n := range c.names {
+				o.dns.names.add(n)
+			}
+			for _, a := range c.connects {
+				o.connects.add(a)
+			}
+			var out bytes.Buffer
+			o.report(&out)
+			if diff := cmp.Diff(c.want, out.String()); diff != "" {
+				t.Errorf("report (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// packet builds an IPv4 packet from 127.0.0.1 to dst with a transport
+// header of proto whose destination port is port and TCP flags are flags.
+func packet(proto byte, dst string, port uint16, flags byte) []byte {
+	p := make([]byte, 20+20)
+	p[0], p[9] = 0x45, proto
+	copy(p[12:], net.ParseIP("127.0.0.1").To4())
+	copy(p[16:], net.ParseIP(dst).To4())
+	binary.BigEndian.PutUint16(p[22:], port)
+	p[33] = flags
+	return p
+}
+
+func TestAttempt(t *testing.T) {
+	type testCase struct {
+		name string
+		pkt  []byte
+		want string // "": not an attempt
+	}
+	fragment := packet(17, "192.0.2.1", 53, 0)
+	fragment[7] = 1
+	cases := []testCase{
+		{"tcp syn", packet(6, "192.0.2.1", 443, 0x02), "tcp 192.0.2.1:443"},
+		{"tcp syn-ack", packet(6, "192.0.2.1", 443, 0x12), ""},
+		{"tcp rst", packet(6, "192.0.2.1", 443, 0x04), ""},
+		{"udp", packet(17, "198.51.100.7", 53, 0), "udp 198.51.100.7:53"},
+		{"loopback", packet(6, "127.0.0.1", 8080, 0x02), ""},
+		{"other loopback", packet(17, "127.0.0.53", 53, 0), ""},
+		{"fragment", fragment, ""},
+		{"icmp", packet(1, "192.0.2.1", 0, 0), ""},
+		{"short tcp", packet(6, "192.0.2.1", 443, 0x02)[:30], ""},
+		{"not ipv4", append([]byte{0x60}, packet(6, "192.0.2.1", 443, 0x02)[1:]...), ""},
+		{"short", []byte{0x45, 0, 0}, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, ok := attempt(c.pkt)
+			if got != c.want || ok != (c.want != "") {
+				t.Errorf("attempt = %q, %v; want %q", got, ok, c.want)
+			}
+		})
 	}
 }
 
@@ -151,13 +221,16 @@ func TestOffline(t *testing.T) {
 	if err != nil || code != 0 {
 		t.Fatalf("inside the namespace: exit %d, %v\nstdout:\n%s\nstderr:\n%s", code, err, stdout.String(), stderr.String())
 	}
-	if !regexp.MustCompile(`(?m)^ +[1-9][0-9]* blocked\.example$`).Match(stderr.Bytes()) {
-		t.Errorf("report does not name blocked.example:\n%s", stderr.String())
+	for _, want := range []string{`blocked\.example`, `tcp 192\.0\.2\.1:443`, `udp 198\.51\.100\.7:9`} {
+		if !regexp.MustCompile(`(?m)^ +[1-9][0-9]* ` + want + `$`).Match(stderr.Bytes()) {
+			t.Errorf("report does not name %s:\n%s", want, stderr.String())
+		}
 	}
 }
 
 // offlineProbe runs inside the namespace: only lo exists and is up, a
-// lookup fails as not found, a connect elsewhere fails at once.
+// lookup fails as not found, a TCP connect or UDP send elsewhere is refused
+// at once.
 func offlineProbe() int {
 	var failures []string
 	fail := func(format string, args ...any) { failures = append(failures, fmt.Sprintf(format, args...)) }
@@ -187,8 +260,18 @@ func offlineProbe() int {
 	}
 	start := time.Now()
 	_, err = net.DialTimeout("tcp", "192.0.2.1:443", 10*time.Second)
-	if !errors.Is(err, syscall.ENETUNREACH) || time.Since(start) > 5*time.Second {
-		fail("dial 192.0.2.1:443: %v after %v; want ENETUNREACH at once", err, time.Since(start))
+	if !errors.Is(err, syscall.ECONNREFUSED) || time.Since(start) > 5*time.Second {
+		fail("dial 192.0.2.1:443: %v after %v; want ECONNREFUSED at once", err, time.Since(start))
+	}
+	if c, err := net.Dial("udp", "198.51.100.7:9"); err != nil {
+		fail("udp socket: %v", err)
+	} else {
+		c.Write([]byte("x"))
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, err := c.Read(make([]byte, 1)); !errors.Is(err, syscall.ECONNREFUSED) {
+			fail("udp to 198.51.100.7:9: %v; want ECONNREFUSED", err)
+		}
+		c.Close()
 	}
 	for _, f := range failures {
 		fmt.Fprintln(os.Stderr, "offline probe:", f)
@@ -217,7 +300,7 @@ func TestRunOffline(t *testing.T) {
 	if code == ExitUsage && strings.Contains(stderr.String(), errNoNamespace.Error()) {
 		t.Skipf("no network namespace on this machine: %s", stderr.String())
 	}
-	if code != ExitOK || !strings.Contains(stdout.String(), "1 passed, 0 failed") || !strings.Contains(stderr.String(), "acpsnap: offline: no outbound lookups") {
+	if code != ExitOK || !strings.Contains(stdout.String(), "1 passed, 0 failed") || !strings.Contains(stderr.String(), "acpsnap: offline: no outbound attempts") {
 		t.Errorf("run -offline: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 	}
 }
