@@ -6,18 +6,19 @@ package cli
 // private mount namespace): as root directly, otherwise inside a new user
 // namespace that maps the caller's uid and gid to 0, where the kernel
 // allows unprivileged user namespaces (agents then see uid 0: Claude Code,
-// for one, needs IS_SANDBOX=1 there as under root). Inside, only lo exists; it is
-// brought up so the harness's 127.0.0.1 servers work. Every other address
-// is unreachable, so an agent's outbound connect fails at once
-// (ENETUNREACH) instead of hanging. Name lookups are what agents try first
-// (update checks, telemetry, blocklists), so /etc/resolv.conf is replaced,
-// in the private mount namespace only, by one naming 127.0.0.1, where a
-// small DNS responder answers every query NXDOMAIN and counts the names
-// asked. Connects to literal addresses are seen too: every IPv4 address is
-// routed to lo, where nothing listens, so a connect anywhere is refused at
-// once (RST, ICMP port unreachable) and raw sockets log its first packet.
-// When the run ends the names and addresses are printed to stderr, sorted,
-// with their counts: the outbound attempts the run's agents made.
+// for one, needs IS_SANDBOX=1 there as under root). Inside, only lo
+// exists; it is brought up so the harness's 127.0.0.1 servers work.
+//
+// An outbound attempt must fail at once, never hang, and be reported.
+// Name lookups are what agents try first (update checks, telemetry,
+// blocklists), so /etc/resolv.conf is replaced, in the private mount
+// namespace only, by one naming 127.0.0.1, where a small DNS responder
+// answers every query NXDOMAIN and counts the names asked. Every IPv4
+// address is routed to lo, where nothing listens, so a connect to a
+// literal address is refused at once (RST, ICMP port unreachable) and raw
+// sockets count its first packet; IPv6 beyond ::1 is unreachable
+// (ENETUNREACH). When the run ends the names and addresses are printed to
+// stderr, sorted, with their counts.
 //
 // The namespace code is Linux only (offline_linux.go); elsewhere -offline
 // is a usage error.
@@ -47,7 +48,7 @@ var errNoNamespace = errors.New("-offline: cannot create a network namespace")
 // Outside the namespace it re-executes argv (the process's own command
 // line, os.Args) inside a new one and returns the exit code of that
 // process; inside, it prepares the namespace, runs inner and reports the
-// lookups the run tried.
+// outbound attempts the run made.
 func (e *env) offline(argv []string, inner func() int) int {
 	if os.Getenv(offlineEnv) != "" {
 		return e.insideOffline(inner)
@@ -62,8 +63,8 @@ func (e *env) offline(argv []string, inner func() int) int {
 	return code
 }
 
-// insideOffline is the namespace side: lo up, DNS pointed at the refuser,
-// inner run, lookups reported.
+// insideOffline is the namespace side: namespace prepared, inner run,
+// outbound attempts reported.
 func (e *env) insideOffline(inner func() int) int {
 	os.Unsetenv(offlineEnv)
 	o, err := prepareNamespace()
@@ -127,6 +128,10 @@ type refuser struct {
 	ln net.Listener
 	wg sync.WaitGroup
 
+	mu     sync.Mutex
+	conns  map[net.Conn]bool // open TCP connections, closed by Close
+	closed bool
+
 	names *counter
 }
 
@@ -142,7 +147,7 @@ func listenRefuser(addr string) (*refuser, error) {
 		pc.Close()
 		return nil, fmt.Errorf("dns responder: %w", err)
 	}
-	r := &refuser{pc: pc, ln: ln, names: newCounter()}
+	r := &refuser{pc: pc, ln: ln, conns: map[net.Conn]bool{}, names: newCounter()}
 	r.wg.Add(2)
 	go r.serveUDP()
 	go r.serveTCP()
@@ -152,11 +157,33 @@ func listenRefuser(addr string) (*refuser, error) {
 // Addr is the address the refuser listens on.
 func (r *refuser) Addr() string { return r.pc.LocalAddr().String() }
 
-// Close stops the refuser and waits for its loops.
+// Close stops the refuser, open connections included, and waits for its
+// loops.
 func (r *refuser) Close() {
 	r.pc.Close()
 	r.ln.Close()
+	r.mu.Lock()
+	r.closed = true
+	for c := range r.conns {
+		c.Close()
+	}
+	r.mu.Unlock()
 	r.wg.Wait()
+}
+
+// track records an open connection (false: the refuser is closed).
+func (r *refuser) track(c net.Conn, open bool) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !open {
+		delete(r.conns, c)
+		return false
+	}
+	if r.closed {
+		return false
+	}
+	r.conns[c] = true
+	return true
 }
 
 func (r *refuser) serveUDP() {
@@ -180,6 +207,10 @@ func (r *refuser) serveTCP() {
 		if err != nil {
 			return
 		}
+		if !r.track(c, true) {
+			c.Close()
+			return
+		}
 		r.wg.Add(1)
 		go r.serveConn(c)
 	}
@@ -188,6 +219,7 @@ func (r *refuser) serveTCP() {
 // serveConn answers the length-prefixed queries of one TCP connection.
 func (r *refuser) serveConn(c net.Conn) {
 	defer r.wg.Done()
+	defer r.track(c, false)
 	defer c.Close()
 	var size [2]byte
 	for {

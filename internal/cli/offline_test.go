@@ -101,6 +101,28 @@ func TestRefuserCountsLookups(t *testing.T) {
 	}
 }
 
+// TestRefuserCloseIdleConn: Close does not wait for a client that keeps a
+// TCP connection open.
+func TestRefuserCloseIdleConn(t *testing.T) {
+	r, err := listenRefuser("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := net.Dial("tcp", r.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.Write([]byte{0}) // half a length prefix: the server is inside serveConn
+	done := make(chan struct{})
+	go func() { r.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Close still waiting for an idle connection after 30s")
+	}
+}
+
 func TestReport(t *testing.T) {
 	type testCase struct {
 		name            string
