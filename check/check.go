@@ -38,7 +38,22 @@ const (
 	Passed  Status = "passed"
 	Failed  Status = "failed"
 	Skipped Status = "skipped"
+	// Unrecorded is a scenario scaffolded but never recorded (it has its
+	// manifest and client script but neither stdout.expected.jsonl nor
+	// session.jsonl), outside the mode that would record it. No agent runs;
+	// Outcome.Accept names the mode that records it. Count counts it as
+	// failed; a caller may report it as skipped instead.
+	Unrecorded Status = "unrecorded"
 )
+
+// CI reports whether a CI variable's value means "running in CI": anything
+// but "", "0" and "false" (in any case). Writing modes refuse to run in CI
+// unless forced; the callers that read the environment (the CLI and
+// acpsnaptest) decide with this one rule.
+func CI(value string) bool {
+	v := strings.TrimSpace(value)
+	return v != "" && v != "0" && !strings.EqualFold(v, "false")
+}
 
 // Config says how to check scenarios.
 type Config struct {
@@ -65,6 +80,14 @@ type Config struct {
 	// AfterRun is called after a successful agent run, before anything is
 	// compared or written; its error fails the scenario. nil: nothing.
 	AfterRun func() error
+	// ScriptedSecrets returns the variables that point a native agent at an
+	// OpenAI-compatible model server at url. With it (and always for an
+	// agent that talks to its model over HTTP, whose proxy takes the
+	// server as its upstream), Refresh re-renders an authored scenario that
+	// keeps its model.json: it records the scenario against a scripted
+	// server serving model.json (then replays it with its override, if
+	// any). nil: Refresh replays the committed logs of native scenarios.
+	ScriptedSecrets func(url string) map[string]string
 }
 
 // Outcome is the result of checking one scenario.
@@ -93,6 +116,13 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 	}
 	if skip := skipReason(m, cfg.Mode, cfg.AllRecordings); skip != "" {
 		o.Status, o.Reason = Skipped, skip
+		return o
+	}
+	if cfg.Mode == Refresh && canRender(cfg) && hasModel(dir, m) {
+		return render(ctx, dir, cfg)
+	}
+	if cfg.Mode != Record && scenario.Unrecorded(dir) {
+		o.Status, o.Reason, o.Accept = Unrecorded, "not recorded yet", recordMode(dir, m)
 		return o
 	}
 	hc := harness.Config{Dir: dir, Agent: cfg.Agent, Environ: cfg.Environ, Secrets: cfg.Secrets,

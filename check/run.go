@@ -16,8 +16,9 @@ type RunConfig struct {
 	// Parallel is the number of scenarios run at once; 0: 1. Record mode
 	// always runs serially (it spends live model calls).
 	Parallel int
-	// OnDone is called once per scenario as soon as it finishes, from one
-	// goroutine at a time; nil: nothing.
+	// OnDone is called once per scenario, in name order, as soon as it and
+	// every scenario before it have finished, from one goroutine at a time
+	// (so progress output is in the same order on every run); nil: nothing.
 	OnDone func(Outcome)
 }
 
@@ -42,20 +43,15 @@ func Run(ctx context.Context, rc RunConfig) ([]Outcome, error) {
 	}
 	out := make([]Outcome, len(selected))
 	jobs := make(chan int)
-	var mu sync.Mutex
+	report := inOrder(len(selected), rc.OnDone)
 	var wg sync.WaitGroup
 	for range min(workers, max(len(selected), 1)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				o := Check(ctx, filepath.Join(rc.Root, selected[i]), rc.Config)
-				out[i] = o
-				if rc.OnDone != nil {
-					mu.Lock()
-					rc.OnDone(o)
-					mu.Unlock()
-				}
+				out[i] = Check(ctx, filepath.Join(rc.Root, selected[i]), rc.Config)
+				report(i, out[i])
 			}
 		}()
 	}
@@ -72,8 +68,29 @@ dispatch:
 	wg.Wait()
 	for i := next; i < len(selected); i++ {
 		out[i] = Outcome{Name: selected[i], Status: Skipped, Reason: "interrupted before it ran"}
+		report(i, out[i])
 	}
 	return out, nil
+}
+
+// inOrder returns a reporter that takes outcomes by index in any order and
+// passes them to done in index order, each as soon as all before it came.
+func inOrder(n int, done func(Outcome)) func(int, Outcome) {
+	var mu sync.Mutex
+	held := make([]*Outcome, n)
+	next := 0
+	return func(i int, o Outcome) {
+		if done == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		held[i] = &o
+		for ; next < n && held[next] != nil; next++ {
+			done(*held[next])
+			held[next] = nil
+		}
+	}
 }
 
 // Count tallies outcomes by status.
@@ -82,7 +99,7 @@ func Count(outs []Outcome) (passed, failed, skipped int) {
 		switch o.Status {
 		case Passed:
 			passed++
-		case Failed:
+		case Failed, Unrecorded:
 			failed++
 		case Skipped:
 			skipped++

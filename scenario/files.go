@@ -17,6 +17,7 @@ const (
 	StdoutFile   = "stdout.expected.jsonl"
 	SessionFile  = "session.jsonl"
 	OverrideFile = "replay.override.json"
+	ModelFile    = "model.json" // the authored model, iff recording: authored
 	WorkspaceDir = "workspace"
 
 	// The cassettes (docs/cassettes.md): present exactly when the manifest
@@ -33,6 +34,18 @@ const (
 	PinsDir  = "pins"
 	PinClass = "agent"
 )
+
+// Recording values (Manifest.Recording).
+const (
+	RecordingLive     = "live"     // recorded against the live model by record
+	RecordingAuthored = "authored" // rendered from model.json; never re-recorded
+)
+
+// Unrecorded reports whether the scenario folder dir was scaffolded but
+// never recorded: it has neither stdout.expected.jsonl nor session.jsonl.
+func Unrecorded(dir string) bool {
+	return !exists(filepath.Join(dir, StdoutFile)) && !exists(filepath.Join(dir, SessionFile))
+}
 
 // ChildFile is the name of the n-th child (subagent) log, n ≥ 1.
 func ChildFile(n int) string { return "session." + strconv.Itoa(n) + ".jsonl" }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/normalize"
 )
 
@@ -100,4 +101,20 @@ func positioned(name string, err error) error {
 		return fmt.Errorf("%s:%d: %w", name, le.Line, le.Err)
 	}
 	return fmt.Errorf("%s: %w", name, err)
+}
+
+// LoadModel reads the authored model kept beside an authored scenario
+// (model.json: the format of `acpsnap new -model`, llmreplay.DecodeModel).
+func LoadModel(dir string) (llmreplay.ServerConfig, error) {
+	p := filepath.Join(dir, ModelFile)
+	f, err := os.Open(p)
+	if err != nil {
+		return llmreplay.ServerConfig{}, fmt.Errorf("scenario: load the authored model: %w", err)
+	}
+	defer f.Close()
+	cfg, err := llmreplay.DecodeModel(f, p)
+	if err != nil {
+		return llmreplay.ServerConfig{}, fmt.Errorf("scenario: %w", err)
+	}
+	return cfg, nil
 }

@@ -41,6 +41,10 @@ type VerifyConfig struct {
 	// scenario's fixtures be out of normal form: a writing mode is about to
 	// rewrite them in normal form.
 	Rewritten func(name string) bool
+	// Drafts lets a scenario keep the scaffold's "TODO: …" reason, which
+	// otherwise is a violation: a run of one scenario need not wait for
+	// another one's reason (acpsnap verify and the go test guards refuse it).
+	Drafts bool
 }
 
 // Verify runs the guards (docs/format.md, "Guards") over the corpus at root without running
@@ -64,7 +68,7 @@ func Verify(root string, cfg VerifyConfig) []Violation {
 	for _, name := range names {
 		unrecorded := cfg.Unrecorded != nil && cfg.Unrecorded(name)
 		rewritten := cfg.Rewritten != nil && cfg.Rewritten(name)
-		out = append(out, verifyScenario(filepath.Join(root, name), unrecorded, rewritten, pins)...)
+		out = append(out, verifyScenario(filepath.Join(root, name), unrecorded, rewritten, cfg.Drafts, pins)...)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
@@ -85,7 +89,7 @@ func linkedFolders(root string) []Violation {
 
 // verifyScenario checks one folder; see Verify.
 // pins nil: a native corpus; else its composed logs decompose with them.
-func verifyScenario(dir string, unrecorded, rewritten bool, pins *sessionlog.Pins) []Violation {
+func verifyScenario(dir string, unrecorded, rewritten, drafts bool, pins *sessionlog.Pins) []Violation {
 	var vs []Violation
 	add := func(path, format string, args ...any) {
 		vs = append(vs, Violation{path, fmt.Sprintf(format, args...)})
@@ -98,6 +102,8 @@ func verifyScenario(dir string, unrecorded, rewritten bool, pins *sessionlog.Pin
 	m, err := LoadManifest(mpath)
 	if err != nil {
 		add(mpath, "%v", err)
+	} else if !drafts && strings.HasPrefix(strings.TrimSpace(m.Reason), "TODO") {
+		add(mpath, "reason is still the scaffold's %q: say in one line what this scenario proves", m.Reason)
 	}
 	vs = append(vs, checkFiles(dir, m, unrecorded)...)
 	if _, err := LoadInput(filepath.Join(dir, InputFile)); err != nil && exists(filepath.Join(dir, InputFile)) {
@@ -130,6 +136,8 @@ func checkFiles(dir string, m *Manifest, unrecorded bool) []Violation {
 		case name == WorkspaceDir && e.IsDir():
 		case !e.IsDir() && (name == ManifestFile || name == InputFile || name == StdoutFile || name == SessionFile || name == OverrideFile):
 		case !e.IsDir() && (name == ToolCassetteFile || name == SubagentCassetteFile):
+		case !e.IsDir() && name == ModelFile:
+			vs = append(vs, checkModel(dir, m)...)
 		case !e.IsDir() && ChildIndex(name) > 0:
 			children = append(children, ChildIndex(name))
 		default:
@@ -149,6 +157,18 @@ func checkFiles(dir string, m *Manifest, unrecorded bool) []Violation {
 		vs = append(vs, Violation{filepath.Join(dir, OverrideFile), fmt.Sprintf("present=%v but snapshot.yml says replay.override: %v", hasOverride, m.Replay.Override)})
 	}
 	return vs
+}
+
+// checkModel accepts model.json in an authored scenario, when it loads.
+func checkModel(dir string, m *Manifest) []Violation {
+	p := filepath.Join(dir, ModelFile)
+	if m != nil && m.Recording != RecordingAuthored {
+		return []Violation{{p, fmt.Sprintf("only an authored scenario keeps its model (snapshot.yml says recording: %s; a live one is re-recorded against the live model)", m.Recording)}}
+	}
+	if _, err := LoadModel(dir); err != nil {
+		return []Violation{{p, err.Error()}}
+	}
+	return nil
 }
 
 // checkLogs parses every committed log, checks that the fixture is a fixed

@@ -17,7 +17,7 @@ func BenchmarkScenario(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := check.Config{Agent: agentCommand(b)}
+	cfg := check.Config{Agent: agentCommand}
 	for _, name := range names {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
@@ -32,7 +32,7 @@ func BenchmarkScenario(b *testing.B) {
 // BenchmarkCorpusParallel replays the whole corpus with one worker per CPU.
 func BenchmarkCorpusParallel(b *testing.B) {
 	rc := check.RunConfig{Root: ".", Parallel: runtime.NumCPU()}
-	rc.Agent = agentCommand(b)
+	rc.Agent = agentCommand
 	for b.Loop() {
 		outs, err := check.Run(context.Background(), rc)
 		if err != nil {

@@ -38,7 +38,7 @@ func TestRecordAgainstBaseURL(t *testing.T) {
 			t.Errorf("%s does not hold the recorded answer:\n%s", f, b)
 		}
 	}
-	o = check.Check(context.Background(), dir, check.Config{Agent: agentCommand(t)})
+	o = check.Check(context.Background(), dir, check.Config{Agent: agentCommand})
 	if o.Status != check.Passed {
 		t.Errorf("replay of the new recording: %s: %s\n%s", o.Status, o.Reason, o.Diff)
 	}
@@ -75,7 +75,7 @@ func TestPrivatePathsNormalized(t *testing.T) {
 		}
 	}
 	for range 2 {
-		if o := check.Check(context.Background(), dir, check.Config{Agent: agentCommand(t)}); o.Status != check.Passed {
+		if o := check.Check(context.Background(), dir, check.Config{Agent: agentCommand}); o.Status != check.Passed {
 			t.Fatalf("replay: %s: %s\n%s", o.Status, o.Reason, o.Diff)
 		}
 	}
@@ -91,7 +91,7 @@ func recordScripted(t *testing.T, dir, script string) (*llmreplay.Server, check.
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	cfg := check.Config{Agent: agentCommand(t), Mode: check.Record,
+	cfg := check.Config{Agent: agentCommand, Mode: check.Record,
 		Secrets: map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": srv.URL()}}
 	return srv, check.Check(context.Background(), dir, cfg)
 }
@@ -122,7 +122,7 @@ func TestPrivatePathsThroughSymlinkedTempDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	cfg := check.Config{Agent: agentCommand(t), Mode: check.Record, TempDir: link,
+	cfg := check.Config{Agent: agentCommand, Mode: check.Record, TempDir: link,
 		Secrets: map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": srv.URL()}}
 	if o := check.Check(context.Background(), dir, cfg); o.Status != check.Passed {
 		t.Fatalf("record: %s: %s", o.Status, o.Reason)
@@ -134,7 +134,7 @@ func TestPrivatePathsThroughSymlinkedTempDir(t *testing.T) {
 	if strings.Contains(string(log), real) || !strings.Contains(string(log), `{{home}}\n{{root}}\n`) {
 		t.Errorf("the real-path spellings survived normalization:\n%s", log)
 	}
-	if o := check.Check(context.Background(), dir, check.Config{Agent: agentCommand(t), TempDir: link}); o.Status != check.Passed {
+	if o := check.Check(context.Background(), dir, check.Config{Agent: agentCommand, TempDir: link}); o.Status != check.Passed {
 		t.Fatalf("replay: %s: %s\n%s", o.Status, o.Reason, o.Diff)
 	}
 }

@@ -59,21 +59,6 @@ func readTree(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-// agentCommand is the bundled agent: this test binary re-executed. Under
-// the race detector it goes through env(1) to switch off the race runtime's
-// 1 s sleep at exit (the harness passes no GORACE to the agent).
-func agentCommand(t testing.TB) []string {
-	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if raceEnabled {
-		return []string{"env", "GORACE=atexit_sleep_ms=0", exe, "agent"}
-	}
-	return []string{exe, "agent"}
-}
-
 // TestReplayNeverSeesKeys: with DEEPSEEK_* in the harness environment and in
 // a .env in the agent's cwd, a replayed scenario makes zero requests to a
 // trap server and the agent's environment holds no key.
@@ -94,7 +79,7 @@ func TestReplayNeverSeesKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	dump := filepath.Join(t.TempDir(), "agent.env")
-	agent := agentCommand(t)
+	agent := agentCommand
 	cfg := check.Config{
 		Agent:   append([]string{"sh", "-c", `env > "$0" && exec "$@"`, dump}, agent...),
 		Environ: append(os.Environ(), "DEEPSEEK_API_KEY="+key, "DEEPSEEK_BASE_URL="+trap.URL, "OPENAI_API_KEY="+key),
@@ -138,7 +123,7 @@ func TestFailedWriteLeavesFixtures(t *testing.T) {
 				http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
 			}))
 			defer down.Close()
-			cfg := check.Config{Agent: agentCommand(t), Mode: tc.mode, AllRecordings: true,
+			cfg := check.Config{Agent: agentCommand, Mode: tc.mode, AllRecordings: true,
 				Secrets: map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": down.URL}}
 			o := check.Check(context.Background(), dir, cfg)
 			if o.Status != check.Failed || len(o.Wrote) > 0 {

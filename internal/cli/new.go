@@ -1,16 +1,15 @@
 package cli
 
 import (
-	"context"
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 
-	"github.com/acpsnap/acpsnap/agent/deepseek"
 	"github.com/acpsnap/acpsnap/agent/launch"
-	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -45,7 +44,7 @@ func (e *env) parseNew(args []string) (*newFlags, error) {
 	fset.StringVar(&f.dir, "dir", "snapshots", "the corpus `folder`")
 	fset.StringVar(&f.model, "model", "", "record against this scripted model `file` (a JSON array of replay entries, or {\"primary\":[…],\"children\":{…}})")
 	fset.StringVar(&f.agent, "agent", "", "the agent `command` line (default: the bundled agent)")
-	fset.BoolVar(&f.force, "force", false, "write fixtures even when CI is set")
+	fset.BoolVar(&f.force, "force", false, "with -model: re-author a scenario already recorded, and write even when CI is set")
 	if err := parse(fset, args); err != nil {
 		return nil, err
 	}
@@ -53,23 +52,27 @@ func (e *env) parseNew(args []string) (*newFlags, error) {
 		return nil, usagef("new: want exactly one kebab-case scenario NAME (category first, e.g. tool-bash), got %q", fset.Args())
 	}
 	f.name = fset.Arg(0)
-	if f.model != "" && e.getenv("CI") != "" && !f.force {
+	if f.model != "" && check.CI(e.getenv("CI")) && !f.force {
 		return nil, usagef("new -model writes fixtures and CI is set: refusing (pass -force to write anyway)")
 	}
 	return f, nil
 }
 
-// newScenario scaffolds a scenario and, with -model, records it once through
-// the real DeepSeek adapter against llmreplay's scripted server. The model
-// file is read before anything is scaffolded, so a bad one leaves no folder.
+// newScenario scaffolds a scenario and, with -model, authors it: the
+// scenario becomes recording: authored, the model file is kept beside it as
+// model.json, and it is recorded once through the real DeepSeek adapter
+// against llmreplay's scripted server (refresh re-renders it from
+// model.json after an edit). The model file is read before anything is
+// scaffolded, so a bad one leaves no folder.
 func (e *env) newScenario(args []string) int {
 	f, err := e.parseNew(args)
 	if err != nil {
 		return e.exit(err)
 	}
 	var model llmreplay.ServerConfig
+	var modelBytes []byte
 	if f.model != "" {
-		if model, err = readModel(f.model); err != nil {
+		if model, modelBytes, err = readModel(f.model); err != nil {
 			return e.exit(err)
 		}
 	}
@@ -79,20 +82,69 @@ func (e *env) newScenario(args []string) int {
 		return e.exit(err)
 	}
 	if created {
-		fmt.Fprintf(e.stdout, "scaffolded %s (edit %s and %s)\n", sdir, scenario.ManifestFile, scenario.InputFile)
+		fmt.Fprintf(e.stdout, "scaffolded %s (edit the reason in %s, and %s)\n", sdir, scenario.ManifestFile, scenario.InputFile)
 	}
 	if f.model == "" {
-		fmt.Fprintf(e.stdout, "record it with: acpsnap record -run '^%s$' (or: acpsnap new -model FILE %s)\n", f.name, f.name)
+		fmt.Fprintf(e.stdout, "record it with: %s (or: %s)\n",
+			commandFor("record", f.dir, f.agent, "-run", shellQuote("^"+f.name+"$")),
+			commandFor("new", f.dir, f.agent, "-model", "FILE", f.name))
 		return ExitOK
+	}
+	if err := e.author(sdir, f, modelBytes); err != nil {
+		return e.exit(err)
 	}
 	return e.recordNew(sdir, f, model)
 }
 
+// author makes a scaffolded scenario authored: recording: authored in its
+// manifest, its model kept as model.json. A scenario already recorded is
+// re-authored only with -force.
+func (e *env) author(sdir string, f *newFlags, model []byte) error {
+	if _, err := os.Stat(filepath.Join(sdir, scenario.SessionFile)); err == nil && !f.force {
+		return usagef("new: %s is already recorded; after editing its %s re-render it with '%s', or re-author it with 'acpsnap new -model FILE -force %s'",
+			sdir, scenario.ModelFile, commandFor("refresh", f.dir, f.agent, "-run", shellQuote("^"+f.name+"$")), f.name)
+	}
+	if err := makeAuthored(filepath.Join(sdir, scenario.ManifestFile)); err != nil {
+		return err
+	}
+	dst := filepath.Join(sdir, scenario.ModelFile)
+	if same(f.model, dst) {
+		return nil
+	}
+	if err := atomicfile.Write(dst, model, 0o644); err != nil {
+		return fmt.Errorf("new: keep the model: %w", err)
+	}
+	return nil
+}
+
+var liveLine = regexp.MustCompile(`(?m)^recording:[ \t]*live[ \t]*$`)
+
+// makeAuthored turns "recording: live" into "recording: authored" in the
+// manifest at path, leaving every other byte alone.
+func makeAuthored(path string) error {
+	m, err := scenario.LoadManifest(path)
+	if err != nil || m.Recording == scenario.RecordingAuthored {
+		return nil // an invalid manifest is reported by the recording
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if !liveLine.Match(b) {
+		return usagef("new: %s: set recording: authored (the model of -model is authored)", path)
+	}
+	return atomicfile.Write(path, liveLine.ReplaceAll(b, []byte("recording: authored")), 0o644)
+}
+
+// same reports whether a and b are the same file.
+func same(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
 // recordNew records a scaffolded scenario against the scripted model.
 func (e *env) recordNew(sdir string, f *newFlags, model llmreplay.ServerConfig) int {
-	if _, err := os.Stat(filepath.Join(sdir, scenario.SessionFile)); err == nil {
-		return e.exit(usagef("new: %s is already recorded; use 'acpsnap refresh' or 'acpsnap record'", sdir))
-	}
 	corpus, err := scenario.LoadCorpus(filepath.Dir(sdir))
 	if err != nil {
 		return e.exit(usagef("%v", err))
@@ -103,30 +155,28 @@ func (e *env) recordNew(sdir string, f *newFlags, model llmreplay.ServerConfig) 
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	o, err := recordScripted(ctx, sdir, model, check.Config{Agent: agent, Environ: e.environ, Corpus: corpus})
-	if err != nil {
-		return e.exit(err)
-	}
+	o := check.Scripted(ctx, sdir, model, check.Config{Agent: agent, Environ: e.environ, Corpus: corpus, ScriptedSecrets: launch.ScriptedEnv})
 	p := &printer{w: e.stdout, accept: func(check.Outcome) string { return "" }}
 	p.outcome(o)
 	if o.Status != check.Passed {
+		fmt.Fprintf(e.stdout, "fix %s and re-render it with: %s\n", filepath.Join(sdir, scenario.ModelFile),
+			commandFor("refresh", f.dir, f.agent, "-run", shellQuote("^"+f.name+"$")))
 		return ExitFailed
 	}
 	return ExitOK
 }
 
-// readModel decodes a model file for the scripted server.
-func readModel(path string) (llmreplay.ServerConfig, error) {
-	f, err := os.Open(path)
+// readModel reads and decodes a model file for the scripted server.
+func readModel(path string) (llmreplay.ServerConfig, []byte, error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
-		return llmreplay.ServerConfig{}, usagef("new: %v", err)
+		return llmreplay.ServerConfig{}, nil, usagef("new: %v", err)
 	}
-	defer f.Close()
-	cfg, err := llmreplay.DecodeModel(f, path)
+	cfg, err := llmreplay.DecodeModel(bytes.NewReader(b), path)
 	if err != nil {
-		return llmreplay.ServerConfig{}, usagef("new: %v", err)
+		return llmreplay.ServerConfig{}, nil, usagef("new: %v", err)
 	}
-	return cfg, nil
+	return cfg, b, nil
 }
 
 // scaffold creates the scenario folder with a manifest and a client script
@@ -138,9 +188,9 @@ func scaffold(sdir, name string, scripted bool) (bool, error) {
 	if err := os.MkdirAll(sdir, 0o755); err != nil {
 		return false, err
 	}
-	recording, reason := "live", "TODO: one line on what this scenario proves"
+	recording, reason := scenario.RecordingLive, "TODO: one line on what this scenario proves"
 	if scripted {
-		recording = "authored"
+		recording = scenario.RecordingAuthored
 	}
 	files := map[string][]byte{
 		scenario.ManifestFile: fmt.Appendf(nil, scaffoldManifest, name, reason, recording),
@@ -156,44 +206,4 @@ func scaffold(sdir, name string, scripted bool) (bool, error) {
 		}
 	}
 	return true, nil
-}
-
-// recordScripted records the scenario in sdir through the DeepSeek adapter
-// against an llmreplay.Server serving model. The recording fails, and
-// writes nothing, if the agent left scripted entries unserved.
-// recordScripted records the scenario sdir against a scripted model
-// server: for a native corpus through the reference agent's DeepSeek
-// adapter, for an HTTP-model corpus as the upstream of the proxy, in the
-// corpus's dialect (the dialect-neutral script rendered into it).
-func recordScripted(ctx context.Context, sdir string, model llmreplay.ServerConfig, cfg check.Config) (check.Outcome, error) {
-	if cfg.Corpus != nil && !cfg.Corpus.Native() {
-		model.Dialect = cfg.Corpus.Model.Dialect
-	}
-	srv, err := llmreplay.NewServer(model)
-	if err != nil {
-		return check.Outcome{}, fmt.Errorf("new: start scripted model: %w", err)
-	}
-	defer srv.Close()
-	cfg.Mode, cfg.AllRecordings = check.Record, true
-	cfg.Secrets = map[string]string{launch.KeyVar: "scripted-model-no-key", launch.BaseURLVar: srv.URL(), launch.ModelVar: deepseek.DefaultModel}
-	if cfg.Corpus != nil && !cfg.Corpus.Native() {
-		urlEnv, keyEnv := check.Upstream(cfg.Corpus)
-		cfg.Secrets = map[string]string{urlEnv: srv.URL(), keyEnv: "scripted-model-no-key"}
-	}
-	cfg.OnStart = srv.SetReadyDir
-	cfg.AfterRun = func() error { return unservedError(srv.Report()) }
-	return check.Check(ctx, sdir, cfg), nil
-}
-
-// unservedError fails a scripted recording that did not use its whole script.
-func unservedError(r agentenv.Report) error {
-	for _, f := range r.Fixtures {
-		if f.Left > 0 {
-			return fmt.Errorf("scripted model: %s: %d of %d entries never requested (the agent made fewer model calls than the script has)", f.Fixture, f.Left, f.Served+f.Left)
-		}
-	}
-	if len(r.Errors) > 0 {
-		return fmt.Errorf("scripted model: %s", r.Errors[0])
-	}
-	return nil
 }

@@ -39,6 +39,8 @@ func (p *printer) outcome(o check.Outcome) {
 	}
 	d := o.Duration.Round(time.Millisecond)
 	switch {
+	case o.Status == check.Unrecorded:
+		fmt.Fprintf(p.w, "FAIL  %s: %s\n", o.Name, unrecordedMessage(o, accept))
 	case o.Status == check.Skipped:
 		fmt.Fprintf(p.w, "skip  %s (%s)\n", o.Name, o.Reason)
 	case o.Status == check.Passed && len(o.Wrote) > 0:
@@ -54,6 +56,16 @@ func (p *printer) outcome(o check.Outcome) {
 			fmt.Fprintf(p.w, "  accept with: %s\n", accept)
 		}
 	}
+}
+
+// unrecordedMessage says that a scenario is not recorded yet and how to
+// record it: with the accept command, else (an authored scenario without
+// its model.json) with new -model.
+func unrecordedMessage(o check.Outcome, accept string) string {
+	if accept != "" {
+		return o.Reason + ": record it with: " + accept
+	}
+	return o.Reason + ": author its model with: acpsnap new -model FILE " + o.Name
 }
 
 func indent(s string) string {
@@ -90,8 +102,9 @@ type junitMessage struct {
 	Body    string `xml:",chardata"`
 }
 
-// writeJUnit writes the outcomes as a JUnit XML file (atomically).
-func writeJUnit(path string, outs []check.Outcome) error {
+// writeJUnit writes the outcomes as a JUnit XML file (atomically); a
+// failure's body is its diff and the command that accepts it.
+func writeJUnit(path string, outs []check.Outcome, accept func(check.Outcome) string) error {
 	s := junitSuite{Name: "acpsnap", Tests: len(outs)}
 	for _, o := range outs {
 		c := junitCase{Name: o.Name, Class: "acpsnap", Time: o.Duration.Seconds()}
@@ -100,6 +113,12 @@ func writeJUnit(path string, outs []check.Outcome) error {
 		case check.Failed:
 			s.Failures++
 			c.Failure = &junitMessage{Message: o.Reason, Body: o.Diff}
+			if a := accept(o); a != "" {
+				c.Failure.Body += "accept with: " + a + "\n"
+			}
+		case check.Unrecorded:
+			s.Failures++
+			c.Failure = &junitMessage{Message: unrecordedMessage(o, accept(o))}
 		case check.Skipped:
 			s.Skipped++
 			c.Skipped = &junitMessage{Message: o.Reason}

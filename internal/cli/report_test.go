@@ -28,7 +28,8 @@ func TestWriteJUnit(t *testing.T) {
 	if err := os.WriteFile(path, []byte("stale"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeJUnit(path, outcomes); err != nil {
+	accept := func(o check.Outcome) string { return acceptCommand(o, &runFlags{dir: "snapshots"}) }
+	if err := writeJUnit(path, outcomes, accept); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)
@@ -47,7 +48,7 @@ func TestWriteJUnit(t *testing.T) {
 		Cases: []junitCase{
 			{Name: "text-turn", Class: "acpsnap", Time: 1.5},
 			{Name: "tool-bash", Class: "acpsnap", Time: 0.25,
-				Failure: &junitMessage{Message: "stdout differs", Body: "--- want\n+++ got\n-a <b> & \"c\"\n+d\n"}},
+				Failure: &junitMessage{Message: "stdout differs", Body: "--- want\n+++ got\n-a <b> & \"c\"\n+d\naccept with: acpsnap update -run '^tool-bash$'\n"}},
 			{Name: "tool-bash-client-terminal", Class: "acpsnap", Skipped: &junitMessage{Message: "platform: posix"}},
 		},
 	}
@@ -62,7 +63,7 @@ func TestWriteJUnit(t *testing.T) {
 
 func TestWriteJUnitEmpty(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "report.xml")
-	if err := writeJUnit(path, nil); err != nil {
+	if err := writeJUnit(path, nil, func(check.Outcome) string { return "" }); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
@@ -77,7 +78,7 @@ func TestWriteJUnitEmpty(t *testing.T) {
 
 func TestWriteJUnitNoFolder(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "missing", "report.xml")
-	err := writeJUnit(path, outcomes)
+	err := writeJUnit(path, outcomes, func(check.Outcome) string { return "" })
 	if err == nil || !strings.Contains(err.Error(), "write junit report") {
 		t.Errorf("writeJUnit into a missing folder = %v, want an error saying what was written", err)
 	}

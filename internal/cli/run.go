@@ -14,9 +14,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/acpsnap/acpsnap/agent/launch"
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/shellquote"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -89,7 +91,7 @@ func (e *env) runParsed(cmd string, f *runFlags) int {
 	}
 	code := e.summarize(outs, f.json)
 	if f.junit != "" {
-		if err := writeJUnit(f.junit, outs); err != nil {
+		if err := writeJUnit(f.junit, outs, p.accept); err != nil {
 			return e.exit(err)
 		}
 	}
@@ -108,9 +110,12 @@ func interruptible() (context.Context, context.CancelFunc) {
 
 // preflight refuses a run that cannot be meaningful before any agent
 // starts: a corpus failing its guards, a -run that selects nothing, a
-// -junit file whose folder does not exist.
+// -junit file whose folder does not exist. A scenario still being written
+// (not recorded yet, or with the scaffold's TODO reason) is no violation
+// here: it never stops a run of the others (an unrecorded one is its own
+// outcome, check.Unrecorded; acpsnap verify refuses both).
 func (e *env) preflight(f *runFlags, rc *check.RunConfig) error {
-	vc := scenario.VerifyConfig{Unrecorded: e.unrecorded(rc)}
+	vc := scenario.VerifyConfig{Unrecorded: func(string) bool { return true }, Drafts: true}
 	if rc.Mode.Writes() {
 		vc.Rewritten = rc.Selection.Match
 	}
@@ -167,7 +172,7 @@ func (e *env) runConfig(cmd string, f *runFlags) (*check.RunConfig, error) {
 	if cmd == "run" {
 		mode = check.Replay
 	}
-	if mode.Writes() && e.getenv("CI") != "" && !f.force {
+	if mode.Writes() && check.CI(e.getenv("CI")) && !f.force {
 		return nil, usagef("%s writes fixtures and CI is set: refusing (pass -force to write anyway)", cmd)
 	}
 	if st, err := os.Stat(f.dir); err != nil || !st.IsDir() {
@@ -176,6 +181,7 @@ func (e *env) runConfig(cmd string, f *runFlags) (*check.RunConfig, error) {
 	rc := &check.RunConfig{Root: f.dir, Parallel: f.parallel}
 	rc.Mode, rc.Environ, rc.StepTimeout = mode, e.environ, f.timeout
 	rc.Grace, rc.Keep = f.grace, f.keep
+	rc.ScriptedSecrets = launch.ScriptedEnv
 	if f.run != "" {
 		re, err := regexp.Compile(f.run)
 		if err != nil {
@@ -208,14 +214,6 @@ func (e *env) runConfig(cmd string, f *runFlags) (*check.RunConfig, error) {
 	return rc, nil
 }
 
-// unrecorded lets record mode create the fixtures of selected scenarios.
-func (e *env) unrecorded(rc *check.RunConfig) func(string) bool {
-	if rc.Mode != check.Record {
-		return nil
-	}
-	return rc.Selection.Match
-}
-
 // agentCommand is -agent split into words, else the corpus's agent
 // command, else this binary's agent command.
 func (e *env) agentCommand(flagValue string, corpus *scenario.Corpus) ([]string, error) {
@@ -236,27 +234,26 @@ func (e *env) agentCommand(flagValue string, corpus *scenario.Corpus) ([]string,
 	return []string{exe, "agent"}, nil
 }
 
-// acceptCommand is the exact command line that accepts o's change.
+// acceptCommand is the exact command line that accepts o's change (or
+// records it, for a scenario not recorded yet).
 func acceptCommand(o check.Outcome, f *runFlags) string {
 	if o.Accept == "" {
 		return ""
 	}
-	parts := []string{"acpsnap", string(o.Accept)}
-	if f.dir != "snapshots" {
-		parts = append(parts, "-dir", shellQuote(f.dir))
-	}
-	if f.agent != "" {
-		parts = append(parts, "-agent", shellQuote(f.agent))
-	}
-	parts = append(parts, "-run", shellQuote("^"+regexp.QuoteMeta(o.Name)+"$"))
-	return strings.Join(parts, " ")
+	return commandFor(string(o.Accept), f.dir, f.agent, "-run", shellQuote("^"+regexp.QuoteMeta(o.Name)+"$"))
 }
 
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '-' || r == '_' || r == '/' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
-	}) < 0 {
-		return s
+// commandFor is "acpsnap CMD [-dir DIR] [-agent AGENT] ARGS…", with -dir
+// and -agent only when they are not the defaults.
+func commandFor(cmd, dir, agent string, args ...string) string {
+	parts := []string{"acpsnap", cmd}
+	if dir != "snapshots" {
+		parts = append(parts, "-dir", shellQuote(dir))
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	if agent != "" {
+		parts = append(parts, "-agent", shellQuote(agent))
+	}
+	return strings.Join(append(parts, args...), " ")
 }
+
+func shellQuote(s string) string { return shellquote.Quote(s) }

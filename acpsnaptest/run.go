@@ -1,0 +1,178 @@
+package acpsnaptest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/scenario"
+)
+
+// Params configures Run. Only Dir is required.
+type Params struct {
+	// Dir is the corpus folder, relative to the test's package folder.
+	Dir string
+	// Agent is the agent's command line; nil: agent.command of the
+	// corpus's acpsnap.yml. In either, {{corpus}} is the corpus folder's
+	// absolute path (the agent starts in a private folder of its own).
+	Agent []string
+	// RecordSecrets returns the variables the agent gets in record mode
+	// only (its live model's URL and key); nil: none.
+	RecordSecrets func() (map[string]string, error)
+	// ScriptedEnv returns the variables that point the agent at an
+	// OpenAI-compatible model server at url. With it, -acpsnap.refresh
+	// re-renders the authored scenarios that keep a model.json; nil:
+	// refresh replays the committed logs of every scenario.
+	ScriptedEnv func(url string) map[string]string
+	// SkipUnrecorded reports a scenario that is scaffolded but not
+	// recorded yet as skipped; false: as failed.
+	SkipUnrecorded bool
+	// Timeout is the default wait of a step; 0: 10s.
+	Timeout time.Duration
+}
+
+// Run checks every scenario of the corpus at p.Dir: the guards as the
+// subtest "guards", then one subtest per scenario folder, named after it,
+// in parallel (serially in record mode). A failure is a -want +got diff
+// ending in the go test command that accepts it.
+func Run(t *testing.T, p Params) {
+	t.Helper()
+	s, err := osSettings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config(p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := scenario.Names(p.Dir)
+	if err != nil {
+		t.Fatalf("acpsnaptest: %v", err)
+	}
+	if len(names) == 0 {
+		t.Fatalf("acpsnaptest: %s holds no scenario folder", p.Dir)
+	}
+	declareInputs(cfg.Agent)
+	cl := newCommandLine(t.Name())
+	t.Run("guards", func(t *testing.T) { guards(t, p.Dir, s.mode) })
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			if s.mode != check.Record {
+				t.Parallel()
+			}
+			report(t, cl, check.Check(t.Context(), filepath.Join(p.Dir, name), cfg), p.SkipUnrecorded)
+		})
+	}
+}
+
+// config is the check configuration of p in the mode s selects.
+func config(p Params, s settings) (check.Config, error) {
+	if p.Dir == "" {
+		return check.Config{}, fmt.Errorf("acpsnaptest: Params.Dir is required")
+	}
+	corpus, err := scenario.LoadCorpus(p.Dir)
+	if err != nil {
+		return check.Config{}, fmt.Errorf("acpsnaptest: %w", err)
+	}
+	argv := p.Agent
+	if argv == nil {
+		argv = corpus.Agent.Command
+	}
+	if len(argv) == 0 {
+		return check.Config{}, fmt.Errorf("acpsnaptest: no agent for %s: set agent.command in %s (or Params.Agent)", p.Dir, filepath.Join(p.Dir, scenario.CorpusFile))
+	}
+	abs, err := filepath.Abs(p.Dir)
+	if err != nil {
+		return check.Config{}, fmt.Errorf("acpsnaptest: %w", err)
+	}
+	cfg := check.Config{Mode: s.mode, StepTimeout: p.Timeout, ScriptedSecrets: p.ScriptedEnv}
+	for _, w := range argv {
+		cfg.Agent = append(cfg.Agent, strings.ReplaceAll(w, "{{corpus}}", abs))
+	}
+	if s.mode == check.Record && p.RecordSecrets != nil {
+		if cfg.Secrets, err = p.RecordSecrets(); err != nil {
+			return check.Config{}, fmt.Errorf("acpsnaptest: -acpsnap.record: %w", err)
+		}
+	}
+	return cfg, nil
+}
+
+// guards runs the corpus guards. A scenario not recorded yet is its own
+// subtest's failure, not the guards'; in a writing mode the fixtures about
+// to be rewritten in normal form may be out of it.
+func guards(t *testing.T, dir string, mode check.Mode) {
+	all := func(string) bool { return true }
+	vc := scenario.VerifyConfig{Unrecorded: all}
+	if mode.Writes() {
+		vc.Rewritten = all
+	}
+	for _, v := range scenario.Verify(dir, vc) {
+		t.Error(v)
+	}
+}
+
+// report turns one outcome into the subtest's verdict and output.
+func report(t *testing.T, cl commandLine, o check.Outcome, skipUnrecorded bool) {
+	t.Helper()
+	if len(o.Wrote) > 0 {
+		t.Logf("wrote %s", strings.Join(o.Wrote, ", "))
+	}
+	switch o.Status {
+	case check.Skipped:
+		t.Skip(o.Reason)
+	case check.Unrecorded:
+		msg := o.Reason
+		if o.Accept != "" {
+			msg += ": " + cl.accept("record it with", o.Name, o.Accept)
+		} else {
+			msg += ": author its model with acpsnap new -model FILE " + o.Name
+		}
+		if skipUnrecorded {
+			t.Skip(msg)
+		}
+		t.Error(msg)
+	case check.Failed:
+		t.Error(failure(cl, o))
+	}
+}
+
+// failure is the message of a failed scenario: why, the diff, the
+// agent's stderr when it did not run through, and the accept command.
+func failure(cl commandLine, o check.Outcome) string {
+	var b strings.Builder
+	b.WriteString(o.Reason)
+	if o.Diff != "" {
+		b.WriteString("\ndiff (-want +got):\n" + strings.TrimRight(o.Diff, "\n"))
+	}
+	if o.Err != nil && o.Stderr != "" {
+		b.WriteString("\nagent stderr:\n" + strings.TrimRight(o.Stderr, "\n"))
+	}
+	if o.Accept != "" {
+		b.WriteString("\n" + cl.accept("accept with", o.Name, o.Accept))
+	}
+	return b.String()
+}
+
+// declareInputs opens the agent's executable and every file its arguments
+// name, so go test's result cache knows them: a test result is cached
+// against the files the test opened, and the agent's reads happen in
+// another process. An edit of an agent's script therefore reruns the test;
+// files the agent reads on its own are not tracked (use -count=1).
+func declareInputs(argv []string) {
+	paths := argv[1:]
+	if exe, err := exec.LookPath(argv[0]); err == nil && (commandsDir == "" || !strings.HasPrefix(exe, commandsDir)) {
+		paths = append(paths, exe)
+	}
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			if f, err := os.Open(p); err == nil {
+				f.Close()
+			}
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/acpsnap/acpsnap/agentenv"
+	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/scenario"
+)
+
+// canRender reports whether Scripted can record with cfg: for an HTTP
+// corpus always (the scripted server is the proxy's upstream), for a
+// native agent when cfg says how to point it at the server.
+func canRender(cfg Config) bool {
+	return cfg.ScriptedSecrets != nil || cfg.Corpus != nil && !cfg.Corpus.Native()
+}
+
+// hasModel reports whether the scenario is authored and keeps its model
+// beside it (model.json).
+func hasModel(dir string, m *scenario.Manifest) bool {
+	if m.Recording != scenario.RecordingAuthored {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(dir, scenario.ModelFile))
+	return err == nil
+}
+
+// recordMode is the mode that records a scenario not recorded yet: Record
+// for a live one, Refresh for an authored one with its model.json, ""
+// when only `acpsnap new -model` can (an authored scenario without one).
+func recordMode(dir string, m *scenario.Manifest) Mode {
+	switch {
+	case m.Recording == scenario.RecordingLive:
+		return Record
+	case hasModel(dir, m):
+		return Refresh
+	}
+	return ""
+}
+
+// render re-renders an authored scenario from its model.json.
+func render(ctx context.Context, dir string, cfg Config) Outcome {
+	model, err := scenario.LoadModel(dir)
+	if err != nil {
+		return Outcome{Name: filepath.Base(dir)}.fail(err)
+	}
+	return Scripted(ctx, dir, model, cfg)
+}
+
+// Scripted records the scenario in dir against an llmreplay.Server serving
+// model: for an agent that talks to its model over HTTP (cfg.Corpus) as
+// the proxy's upstream, in the corpus's dialect; for a native agent
+// pointed at it by cfg.ScriptedSecrets (then required). When
+// the scenario has a replay override, it then refreshes it so its logs show
+// the overridden behaviour (an override changes the replayed script, which
+// a recording cannot show). It is how `acpsnap new -model` authors a
+// scenario and how Refresh re-renders one. The recording fails, and writes
+// nothing, if the agent left scripted entries unserved.
+func Scripted(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg Config) Outcome {
+	o := record(ctx, dir, model, cfg)
+	if _, err := os.Stat(filepath.Join(dir, scenario.OverrideFile)); o.Status != Passed || err != nil {
+		return o
+	}
+	cfg.Mode, cfg.ScriptedSecrets = Refresh, nil
+	again := Check(ctx, dir, cfg)
+	again.Duration += o.Duration
+	for _, w := range o.Wrote {
+		if !slices.Contains(again.Wrote, w) {
+			again.Wrote = append(again.Wrote, w)
+		}
+	}
+	slices.Sort(again.Wrote)
+	return again
+}
+
+// record is the recording pass of Scripted.
+func record(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg Config) Outcome {
+	http := cfg.Corpus != nil && !cfg.Corpus.Native()
+	if http {
+		model.Dialect = cfg.Corpus.Model.Dialect // the dialect-neutral script, rendered in it
+	}
+	srv, err := llmreplay.NewServer(model)
+	if err != nil {
+		return Outcome{Name: filepath.Base(dir)}.fail(fmt.Errorf("check: start the scripted model: %w", err))
+	}
+	defer srv.Close()
+	cfg.Mode, cfg.AllRecordings = Record, true
+	if http {
+		// The scripted server is the proxy's upstream.
+		urlEnv, keyEnv := Upstream(cfg.Corpus)
+		cfg.Secrets = map[string]string{urlEnv: srv.URL(), keyEnv: "scripted-model-no-key"}
+	} else {
+		cfg.Secrets = cfg.ScriptedSecrets(srv.URL())
+	}
+	cfg.ScriptedSecrets = nil
+	cfg.OnStart = srv.SetReadyDir
+	cfg.AfterRun = func() error { return unservedError(srv.Report()) }
+	return Check(ctx, dir, cfg)
+}
+
+// unservedError fails a scripted recording that did not use its whole script.
+func unservedError(r agentenv.Report) error {
+	for _, f := range r.Fixtures {
+		if f.Left > 0 {
+			return fmt.Errorf("scripted model: %s: %d of %d entries never requested (the agent made fewer model calls than the script has)", f.Fixture, f.Left, f.Served+f.Left)
+		}
+	}
+	if len(r.Errors) > 0 {
+		return fmt.Errorf("scripted model: %s", r.Errors[0])
+	}
+	return nil
+}

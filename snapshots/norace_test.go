@@ -1,5 +1,0 @@
-//go:build !race
-
-package snapshots_test
-
-const raceEnabled = false
