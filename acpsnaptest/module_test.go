@@ -1,0 +1,203 @@
+package acpsnaptest_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// corpus is one corpus of the user module in testdata/acpsnaptest, with
+// the test function that checks it and its scenarios (none recorded in the
+// module as committed).
+type corpus struct {
+	test      string   // the go test function, in package ./acp
+	dir       string   // the corpus folder, relative to the module root
+	scenarios []string // its scenario folders, in name order
+	// breakAgent edits the agent so that its stdout, and only its stdout,
+	// changes: an Update accepts it.
+	breakAgent func(t *testing.T, corpusDir string)
+}
+
+// corpora are the module's corpora; each gets the whole workflow.
+var corpora = []corpus{
+	{test: "TestNative", dir: "acp/native", scenarios: []string{"hello", "multi-turn"},
+		breakAgent: func(t *testing.T, dir string) {
+			editFile(t, filepath.Join(dir, "agent.py"), `DECORATION = ""`, `DECORATION = "!"`)
+		}},
+}
+
+// TestModule runs a user's module (testdata/acpsnaptest: its own go.mod, a
+// Python agent) through the whole workflow with go test, pasting the
+// commands acpsnaptest prints: every scenario starts unrecorded and says
+// how to record it; one is recorded (flag form) while the other still fails
+// alone; the other is recorded (env form); the agent is broken, the diff
+// says how to accept it, the printed commands accept it and it passes
+// again. CI refuses to write unless CI is empty, 0 or false.
+func TestModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test in another module")
+	}
+	for _, tool := range []string{"go", "python3"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed", tool)
+		}
+	}
+	for _, c := range corpora {
+		t.Run(c.test, func(t *testing.T) {
+			mod := userModule(t)
+			m := &module{t: t, dir: mod, test: c.test}
+			out := m.goTest(false, "go test ./acp -run "+c.test)
+			var record []string
+			for _, s := range c.scenarios {
+				record = append(record, m.command(out, "record it with: ", "go test ./acp -run '"+c.test+"/^"+s+"$' -args -acpsnap.record"))
+			}
+			m.goTest(true, record[0])
+			out = m.goTest(false, "go test -v ./acp -run "+c.test)
+			m.contains(out, "--- PASS: "+c.test+"/"+c.scenarios[0]+" ")
+			m.contains(out, "--- FAIL: "+c.test+"/"+c.scenarios[1]+" ")
+			m.goTest(true, m.command(out, "or: ", "ACPSNAP_WRITE=record go test ./acp -run '"+c.test+"/^"+c.scenarios[1]+"$'"))
+			m.jsonPasses(m.goTest(true, "go test -json ./acp -run "+c.test), c.scenarios)
+
+			c.breakAgent(t, filepath.Join(mod, c.dir))
+			out = m.goTest(false, "go test ./acp -run "+c.test)
+			m.contains(out, "diff (-want +got):")
+			m.goTest(true, m.command(out, "accept with: ", "go test ./acp -run '"+c.test+"/^"+c.scenarios[0]+"$' -args -acpsnap.update"))
+			m.goTest(true, m.command(out, "or: ", "ACPSNAP_WRITE=update go test ./acp -run '"+c.test+"/^"+c.scenarios[1]+"$'"))
+			m.goTest(true, "go test ./acp -run "+c.test)
+
+			m.contains(m.goTest(false, "CI=true go test ./acp -run "+c.test+" -args -acpsnap.refresh"), "CI is set")
+			m.goTest(true, "CI=false go test ./acp -run "+c.test+" -args -acpsnap.refresh")
+		})
+	}
+}
+
+// module runs go test commands in a copy of the user module.
+type module struct {
+	t    *testing.T
+	dir  string
+	test string
+}
+
+// goTest runs the shell command line in the module and returns its
+// output; it fails the test unless the command's success is wantOK.
+func (m *module) goTest(wantOK bool, line string) string {
+	m.t.Helper()
+	cmd := exec.Command("sh", "-c", line)
+	cmd.Dir, cmd.Env = m.dir, goEnv()
+	out, err := cmd.CombinedOutput()
+	if (err == nil) != wantOK {
+		m.t.Fatalf("%s: %v (want success %v):\n%s", line, err, wantOK, out)
+	}
+	return string(out)
+}
+
+// command returns the command printed after prefix on a line of out, and
+// fails unless it is exactly want.
+func (m *module) command(out, prefix, want string) string {
+	m.t.Helper()
+	re := regexp.MustCompile(`(?m)` + regexp.QuoteMeta(prefix) + `(.*` + regexp.QuoteMeta(want) + `.*)$`)
+	match := re.FindStringSubmatch(out)
+	if match == nil || strings.TrimSpace(match[1]) != want {
+		m.t.Fatalf("the output does not print %q after %q:\n%s", want, prefix, out)
+	}
+	return match[1]
+}
+
+func (m *module) contains(out, want string) {
+	m.t.Helper()
+	if !strings.Contains(out, want) {
+		m.t.Fatalf("the output lacks %q:\n%s", want, out)
+	}
+}
+
+// jsonPasses checks go test -json output: one passing test event per
+// scenario and the guards, each under its stable name.
+func (m *module) jsonPasses(out string, scenarios []string) {
+	m.t.Helper()
+	passed := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var ev struct{ Action, Test string }
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			m.t.Fatalf("go test -json printed a non-JSON line %q: %v", line, err)
+		}
+		if ev.Action == "pass" && ev.Test != "" {
+			passed[ev.Test] = true
+		}
+	}
+	for _, s := range append([]string{"guards"}, scenarios...) {
+		if !passed[m.test+"/"+s] {
+			m.t.Errorf("go test -json: no pass event for %s/%s:\n%s", m.test, s, out)
+		}
+	}
+}
+
+// userModule copies testdata/acpsnaptest to a temporary folder and points
+// its replace directive at this module.
+func userModule(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(t.TempDir(), "mod")
+	src := filepath.Join(root, "testdata", "acpsnaptest")
+	err = filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, strings.TrimPrefix(path, src))
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "mod", "edit", "-replace", "github.com/acpsnap/acpsnap="+root)
+	cmd.Dir, cmd.Env = dst, goEnv()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go mod edit: %v\n%s", err, out)
+	}
+	return dst
+}
+
+// goEnv is this environment for the nested go commands: offline (only
+// modules already in the module cache), no workspace, not in CI, no
+// writing mode.
+func goEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "CI", "ACPSNAP_WRITE", "GOFLAGS", "GOPROXY", "GOWORK":
+		default:
+			env = append(env, kv)
+		}
+	}
+	return append(env, "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+}
+
+func editFile(t *testing.T, path, old, new string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(old)) {
+		t.Fatalf("%s: %q not found", path, old)
+	}
+	if err := os.WriteFile(path, bytes.Replace(b, []byte(old), []byte(new), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

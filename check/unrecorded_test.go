@@ -1,0 +1,82 @@
+package check
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestCI(t *testing.T) {
+	for v, want := range map[string]bool{
+		"": false, "0": false, "false": false, "FALSE": false, " false ": false,
+		"1": true, "true": true, "yes": true, "woodpecker": true,
+	} {
+		if got := CI(v); got != want {
+			t.Errorf("CI(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
+
+// TestUnrecorded: a scaffolded scenario is reported, without running an
+// agent, with the mode that records it; record mode itself runs it.
+func TestUnrecorded(t *testing.T) {
+	type testCase struct {
+		name      string
+		recording string
+		model     bool
+		mode      Mode
+		want      Outcome
+	}
+	for _, tc := range []testCase{
+		{"live", "live", false, Replay, Outcome{Name: "s", Status: Unrecorded, Reason: "not recorded yet", Accept: Record}},
+		{"live, update", "live", false, Update, Outcome{Name: "s", Status: Unrecorded, Reason: "not recorded yet", Accept: Record}},
+		{"authored with its model", "authored", true, Replay, Outcome{Name: "s", Status: Unrecorded, Reason: "not recorded yet", Accept: Refresh}},
+		{"authored without a model", "authored", false, Replay, Outcome{Name: "s", Status: Unrecorded, Reason: "not recorded yet"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "s")
+			writeFiles(t, dir, map[string]string{
+				"snapshot.yml": "version: 1\nscenario: s\nreason: r\nrecording: " + tc.recording + "\n",
+				"input.json":   `{"steps":[{"op":"initialize"}]}`,
+			})
+			if tc.model {
+				writeFiles(t, dir, map[string]string{"model.json": `[]`})
+			}
+			got := Check(context.Background(), dir, Config{Agent: []string{"/nonexistent/agent"}, Mode: tc.mode})
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("outcome (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestInOrder: outcomes finishing in any order are reported in index order,
+// each as soon as every one before it came.
+func TestInOrder(t *testing.T) {
+	var got []string
+	report := inOrder(3, func(o Outcome) { got = append(got, o.Name) })
+	report(2, Outcome{Name: "c"})
+	if len(got) != 0 {
+		t.Fatalf("reported %v before a", got)
+	}
+	report(0, Outcome{Name: "a"})
+	report(1, Outcome{Name: "b"})
+	if d := cmp.Diff([]string{"a", "b", "c"}, got); d != "" {
+		t.Errorf("order (-want +got):\n%s", d)
+	}
+}
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
