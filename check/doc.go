@@ -32,7 +32,18 @@
 // form by the mode that may write it, even when the sides compare equal;
 // scenario.VerifyConfig.Rewritten lets such a run past the fixed-point
 // guard. The CI guard (refuse to write when CI is set, unless forced)
-// belongs to the callers that read the environment: the CLI and acpsnaptest.
+// belongs to the callers that read the environment, the CLI and
+// acpsnaptest, which share one rule for the CI variable's value (CI).
+//
+// # Scenarios not recorded yet, and authored ones
+//
+// A scenario scaffolded but never recorded (neither stdout.expected.jsonl
+// nor session.jsonl) comes back Unrecorded without running an agent, with
+// Accept the mode that records it; it never stops the others. An authored
+// scenario keeps its model beside it (model.json): with
+// Config.ScriptedSecrets, Refresh re-renders it by recording it against a
+// scripted server serving that model (Scripted), so an edit of input.json
+// or model.json is one refresh away.
 //
 // # Selection and sharding
 //

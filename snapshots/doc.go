@@ -1,14 +1,16 @@
 // Package snapshots is the bundled corpus of the reference agent: each
 // folder below snapshots/ is one scenario (docs/format.md), and the suite
-// in this folder replays them inside `go test ./...` exactly as a user's
-// own corpus is replayed: TestSnapshots runs every scenario in parallel,
-// one subtest per folder, and TestGuards runs the guards.
+// in this folder checks them inside `go test ./...` the way a user checks
+// their own agent's corpus, with acpsnaptest: TestSnapshots runs the guards
+// (TestSnapshots/guards) and every scenario in parallel, one subtest per
+// folder.
 //
-//	go test ./snapshots -run 'TestSnapshots/cancel'            # filter
-//	go test ./snapshots -run 'TestSnapshots/^text-turn$' -update   # accept stdout changes
+//	go test ./snapshots -run 'TestSnapshots/cancel'                                # filter
+//	go test ./snapshots -run 'TestSnapshots/^text-turn$' -args -acpsnap.update     # accept stdout changes
+//	ACPSNAP_WRITE=refresh go test ./snapshots -run 'TestSnapshots/^text-turn$'     # accept log changes too
 //
-// The test binary serves as the reference agent itself (it re-executes
-// itself as `<test binary> agent`), so the suite depends on no binary built
-// beforehand. The corpus is regenerated from scripts/corpus by
+// The test binary serves as the reference agent itself (acpsnaptest.Main
+// serves it as the command acpsnap-agent), so the suite depends on no
+// binary built beforehand. The corpus is regenerated from scripts/corpus by
 // scripts/gen-corpus.
 package snapshots
