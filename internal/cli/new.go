@@ -101,8 +101,9 @@ func (e *env) newScenario(args []string) int {
 // re-authored only with -force.
 func (e *env) author(sdir string, f *newFlags, model []byte) error {
 	if _, err := os.Stat(filepath.Join(sdir, scenario.SessionFile)); err == nil && !f.force {
-		return usagef("new: %s is already recorded; after editing its %s re-render it with '%s', or re-author it with 'acpsnap new -model FILE -force %s'",
-			sdir, scenario.ModelFile, commandFor("refresh", f.dir, f.agent, "-run", shellQuote("^"+f.name+"$")), f.name)
+		return usagef("new: %s is already recorded; after editing its %s re-render it with '%s', or re-author it with '%s'",
+			sdir, scenario.ModelFile, commandFor("refresh", f.dir, f.agent, "-run", shellQuote("^"+f.name+"$")),
+			commandFor("new", f.dir, f.agent, "-model", "FILE", "-force", f.name))
 	}
 	if err := makeAuthored(filepath.Join(sdir, scenario.ManifestFile)); err != nil {
 		return err

@@ -59,13 +59,9 @@ func (p *printer) outcome(o check.Outcome) {
 }
 
 // unrecordedMessage says that a scenario is not recorded yet and how to
-// record it: with the accept command, else (an authored scenario without
-// its model.json) with new -model.
+// record it.
 func unrecordedMessage(o check.Outcome, accept string) string {
-	if accept != "" {
-		return o.Reason + ": record it with: " + accept
-	}
-	return o.Reason + ": author its model with: acpsnap new -model FILE " + o.Name
+	return o.Reason + ": record it with: " + accept
 }
 
 func indent(s string) string {

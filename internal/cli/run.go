@@ -237,6 +237,9 @@ func (e *env) agentCommand(flagValue string, corpus *scenario.Corpus) ([]string,
 // acceptCommand is the exact command line that accepts o's change (or
 // records it, for a scenario not recorded yet).
 func acceptCommand(o check.Outcome, f *runFlags) string {
+	if o.Status == check.Unrecorded && o.Accept == "" {
+		return commandFor("new", f.dir, f.agent, "-model", "FILE", o.Name) // authored, without its model
+	}
 	if o.Accept == "" {
 		return ""
 	}
