@@ -130,7 +130,7 @@ func report(t *testing.T, cl commandLine, o check.Outcome, skipUnrecorded bool) 
 		if o.Accept != "" {
 			msg += ": " + cl.accept("record it with", o.Name, o.Accept)
 		} else {
-			msg += ": author its model with acpsnap new -model FILE " + o.Name
+			msg += ": an authored scenario renders from its " + scenario.ModelFile + " (docs/format.md): add one, then refresh"
 		}
 		if skipUnrecorded {
 			t.Skip(msg)
