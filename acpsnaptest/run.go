@@ -90,7 +90,7 @@ func config(p Params, s settings) (check.Config, error) {
 	if err != nil {
 		return check.Config{}, fmt.Errorf("acpsnaptest: %w", err)
 	}
-	cfg := check.Config{Mode: s.mode, StepTimeout: p.Timeout, ScriptedSecrets: p.ScriptedEnv}
+	cfg := check.Config{Mode: s.mode, StepTimeout: p.Timeout, ScriptedSecrets: p.ScriptedEnv, Corpus: corpus}
 	for _, w := range argv {
 		cfg.Agent = append(cfg.Agent, strings.ReplaceAll(w, "{{corpus}}", abs))
 	}
