@@ -3,6 +3,7 @@ package acpsnaptest_test
 import (
 	"flag"
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/acpsnap/acpsnap/acpsnaptest"
@@ -16,21 +17,33 @@ import (
 //		acpsnaptest.Run(t, acpsnaptest.Params{Dir: "testdata/example"})
 //	}
 func Example() {
-	passed := runTest("TestACP", func(t *testing.T) {
+	passed, _ := runTest("TestACP", func(t *testing.T) {
 		acpsnaptest.Run(t, acpsnaptest.Params{Dir: "testdata/example"})
 	})
 	fmt.Println("passed:", passed)
 	// Output: passed: true
 }
 
-// runTest runs f as the test function name, as go test does, with its
-// progress lines off (an example's output is what it prints).
-func runTest(name string, f func(*testing.T)) bool {
+// runTest runs f as the test function name, as go test does, and returns
+// whether it passed and what it printed (its progress lines off: an
+// example's output is what it prints itself).
+func runTest(name string, f func(*testing.T)) (bool, string) {
 	if v := flag.Lookup("test.v"); v != nil {
 		old := v.Value.String()
 		v.Value.Set("false")
 		defer v.Value.Set(old)
 	}
+	out, err := os.CreateTemp("", "acpsnaptest-out-")
+	if err != nil {
+		return false, err.Error()
+	}
+	defer os.Remove(out.Name())
+	stdout := os.Stdout
+	os.Stdout = out
 	all := func(pat, str string) (bool, error) { return true, nil }
-	return testing.RunTests(all, []testing.InternalTest{{Name: name, F: f}})
+	ok := testing.RunTests(all, []testing.InternalTest{{Name: name, F: f}})
+	os.Stdout = stdout
+	b, _ := os.ReadFile(out.Name())
+	out.Close()
+	return ok, string(b)
 }

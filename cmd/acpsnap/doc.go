@@ -38,8 +38,11 @@
 // a scenario once through the same DeepSeek adapter against llmreplay's
 // scripted server on 127.0.0.1 (FILE: a JSON array of replay entries, or
 // {"primary":[…],"children":{"<tool-call id>":[…]}}), so scenarios can be
-// authored without a key; without -model, new only scaffolds. new -model
-// writes fixtures, so with CI set it refuses unless given -force.
+// authored without a key; the scenario becomes recording: authored and keeps
+// FILE beside it as model.json, which refresh re-renders it from. Without
+// -model, new only scaffolds (recording: live). new -model writes fixtures,
+// so with CI set it refuses unless given -force; -force also re-authors a
+// scenario already recorded.
 //
 // The agent subcommand reads ACPSNAP_MODE: replay (the model is llmreplay,
 // from ACPSNAP_FIXTURE, ACPSNAP_FIXTURE_CHILDREN and ACPSNAP_OVERRIDE; it

@@ -43,7 +43,7 @@ commands:
   refresh  replay; accept stdout and session-log changes
   record   re-record recording: live scenarios against the live model
   verify   check the corpus guards without running agents
-  new      scaffold a scenario (with -model FILE: record it against a scripted model)
+  new      scaffold a scenario (with -model FILE: author it, FILE kept as model.json)
   agent    run the reference ACP agent on stdin/stdout
   serve-model  serve a model file (as new -model reads) on 127.0.0.1 in -dialect D
   cassette verify, inspect or diff a cassette (acpsnap cassette -h)
