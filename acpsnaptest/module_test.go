@@ -24,7 +24,9 @@ type corpus struct {
 	breakAgent func(t *testing.T, corpusDir string)
 }
 
-// corpora are the module's corpora; each gets the whole workflow.
+// corpora are the module's corpora; each gets the whole workflow. Another
+// one (an agent that talks to its model over HTTP, say) is a folder beside
+// acp/native with its acpsnap.yml, a test function in acp/ and an entry here.
 var corpora = []corpus{
 	{test: "TestNative", dir: "acp/native", scenarios: []string{"hello", "multi-turn"},
 		breakAgent: func(t *testing.T, dir string) {
