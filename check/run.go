@@ -16,9 +16,8 @@ type RunConfig struct {
 	// Parallel is the number of scenarios run at once; 0: 1. Record mode
 	// always runs serially (it spends live model calls).
 	Parallel int
-	// OnDone is called once per scenario, in name order, as soon as it and
-	// every scenario before it have finished, from one goroutine at a time
-	// (so progress output is in the same order on every run); nil: nothing.
+	// OnDone is called once per scenario as soon as it finishes, from one
+	// goroutine at a time; nil: nothing.
 	OnDone func(Outcome)
 }
 
@@ -27,15 +26,9 @@ type RunConfig struct {
 // they come back Skipped. The error is for the corpus as a whole (it cannot
 // be listed).
 func Run(ctx context.Context, rc RunConfig) ([]Outcome, error) {
-	names, err := scenario.Names(rc.Root)
+	selected, err := Selected(rc.Root, rc.Selection)
 	if err != nil {
 		return nil, err
-	}
-	var selected []string
-	for _, n := range names {
-		if rc.Selection.Match(n) {
-			selected = append(selected, n)
-		}
 	}
 	workers := max(rc.Parallel, 1)
 	if rc.Mode == Record {
@@ -43,15 +36,20 @@ func Run(ctx context.Context, rc RunConfig) ([]Outcome, error) {
 	}
 	out := make([]Outcome, len(selected))
 	jobs := make(chan int)
-	report := inOrder(len(selected), rc.OnDone)
+	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for range min(workers, max(len(selected), 1)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				out[i] = Check(ctx, filepath.Join(rc.Root, selected[i]), rc.Config)
-				report(i, out[i])
+				o := Check(ctx, filepath.Join(rc.Root, selected[i]), rc.Config)
+				out[i] = o
+				if rc.OnDone != nil {
+					mu.Lock()
+					rc.OnDone(o)
+					mu.Unlock()
+				}
 			}
 		}()
 	}
@@ -68,32 +66,27 @@ dispatch:
 	wg.Wait()
 	for i := next; i < len(selected); i++ {
 		out[i] = Outcome{Name: selected[i], Status: Skipped, Reason: "interrupted before it ran"}
-		report(i, out[i])
 	}
 	return out, nil
 }
 
-// inOrder returns a reporter that takes outcomes by index in any order and
-// passes them to done in index order, each as soon as all before it came.
-func inOrder(n int, done func(Outcome)) func(int, Outcome) {
-	var mu sync.Mutex
-	held := make([]*Outcome, n)
-	next := 0
-	return func(i int, o Outcome) {
-		if done == nil {
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		held[i] = &o
-		for ; next < n && held[next] != nil; next++ {
-			done(*held[next])
-			held[next] = nil
+// Selected lists the scenarios under root that sel selects, in name order:
+// the scenarios Run checks, in the order of its outcomes.
+func Selected(root string, sel Selection) ([]string, error) {
+	names, err := scenario.Names(root)
+	if err != nil {
+		return nil, err
+	}
+	var selected []string
+	for _, n := range names {
+		if sel.Match(n) {
+			selected = append(selected, n)
 		}
 	}
+	return selected, nil
 }
 
-// Count tallies outcomes by status.
+// Count tallies outcomes by status; Unrecorded counts as failed.
 func Count(outs []Outcome) (passed, failed, skipped int) {
 	for _, o := range outs {
 		switch o.Status {

@@ -53,22 +53,6 @@ func TestUnrecorded(t *testing.T) {
 	}
 }
 
-// TestInOrder: outcomes finishing in any order are reported in index order,
-// each as soon as every one before it came.
-func TestInOrder(t *testing.T) {
-	var got []string
-	report := inOrder(3, func(o Outcome) { got = append(got, o.Name) })
-	report(2, Outcome{Name: "c"})
-	if len(got) != 0 {
-		t.Fatalf("reported %v before a", got)
-	}
-	report(0, Outcome{Name: "a"})
-	report(1, Outcome{Name: "b"})
-	if d := cmp.Diff([]string{"a", "b", "c"}, got); d != "" {
-		t.Errorf("order (-want +got):\n%s", d)
-	}
-}
-
 func writeFiles(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -19,6 +19,45 @@ type printer struct {
 	accept func(check.Outcome) string
 }
 
+// ordered passes outcomes that arrive as scenarios finish to print in
+// name order, each as soon as every scenario before it has finished, so
+// the text and -json lines are the same on every run however many run at
+// once.
+type ordered struct {
+	print func(check.Outcome)
+	index map[string]int
+	held  []*check.Outcome
+	next  int
+}
+
+func inNameOrder(names []string, print func(check.Outcome)) *ordered {
+	o := &ordered{print: print, index: map[string]int{}, held: make([]*check.Outcome, len(names))}
+	for i, n := range names {
+		o.index[n] = i
+	}
+	return o
+}
+
+// done takes one finished outcome (check.RunConfig.OnDone calls it from
+// one goroutine at a time).
+func (o *ordered) done(out check.Outcome) {
+	if i, ok := o.index[out.Name]; ok {
+		o.held[i] = &out
+	}
+	for ; o.next < len(o.held) && o.held[o.next] != nil; o.next++ {
+		o.print(*o.held[o.next])
+	}
+}
+
+// flush prints what never finished (an interrupted run), from the
+// outcomes the run returned in name order.
+func (o *ordered) flush(outs []check.Outcome) {
+	for _, out := range outs[min(o.next, len(outs)):] {
+		o.print(out)
+	}
+	o.next = len(o.held)
+}
+
 // jsonOutcome is the -json form of an outcome.
 type jsonOutcome struct {
 	Name       string   `json:"name"`

@@ -211,3 +211,23 @@ func indexOf(words []string, w string) int {
 	}
 	return -1
 }
+
+// TestInNameOrder: outcomes finishing in any order print in name order,
+// each as soon as every one before it came; flush prints the rest.
+func TestInNameOrder(t *testing.T) {
+	var got []string
+	o := inNameOrder([]string{"a", "b", "c", "d"}, func(out check.Outcome) { got = append(got, out.Name) })
+	o.done(check.Outcome{Name: "c"})
+	if len(got) != 0 {
+		t.Fatalf("printed %v before a", got)
+	}
+	o.done(check.Outcome{Name: "a"})
+	o.done(check.Outcome{Name: "b"})
+	if d := cmp.Diff([]string{"a", "b", "c"}, got); d != "" {
+		t.Errorf("after a, b, c (-want +got):\n%s", d)
+	}
+	o.flush([]check.Outcome{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d", Status: check.Skipped}})
+	if d := cmp.Diff([]string{"a", "b", "c", "d"}, got); d != "" {
+		t.Errorf("after flush (-want +got):\n%s", d)
+	}
+}

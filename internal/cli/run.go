@@ -84,11 +84,17 @@ func (e *env) runParsed(cmd string, f *runFlags) int {
 	ctx, stop := interruptible()
 	defer stop()
 	p := &printer{w: e.stdout, json: f.json, accept: func(o check.Outcome) string { return acceptCommand(o, f) }}
-	rc.OnDone = p.outcome
+	names, err := check.Selected(rc.Root, rc.Selection)
+	if err != nil {
+		return e.exit(err)
+	}
+	progress := inNameOrder(names, p.outcome)
+	rc.OnDone = progress.done
 	outs, err := check.Run(ctx, *rc)
 	if err != nil {
 		return e.exit(err)
 	}
+	progress.flush(outs)
 	code := e.summarize(outs, f.json)
 	if f.junit != "" {
 		if err := writeJUnit(f.junit, outs, p.accept); err != nil {
