@@ -2,7 +2,6 @@ package snapshots_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"testing"
@@ -17,20 +16,14 @@ import (
 var agentCommand = []string{"acpsnap-agent"}
 
 func TestMain(m *testing.M) {
-	acpsnaptest.Main(m, map[string]func() int{agentCommand[0]: agentMain})
-}
-
-// agentMain is what `acpsnap agent` runs, with its exit codes.
-func agentMain() int {
-	err := launch.Main(context.Background(), launch.Process{Getenv: os.Getenv, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
-	if err == nil {
+	acpsnaptest.Main(m, map[string]func() int{agentCommand[0]: func() int {
+		err := launch.Main(context.Background(), launch.Process{Getenv: os.Getenv, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "acpsnap agent:", err)
+			return 1
+		}
 		return 0
-	}
-	fmt.Fprintln(os.Stderr, "acpsnap agent:", err)
-	if ue := (*launch.UsageError)(nil); errors.As(err, &ue) {
-		return 2
-	}
-	return 1
+	}})
 }
 
 // TestSnapshots checks the bundled corpus the way a user checks theirs:
