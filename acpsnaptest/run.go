@@ -57,7 +57,7 @@ func Run(t *testing.T, p Params) {
 	if len(names) == 0 {
 		t.Fatalf("acpsnaptest: %s holds no scenario folder", p.Dir)
 	}
-	declareInputs(cfg.Agent)
+	declareInputs(cfg.Agent, p.Dir)
 	cl := newCommandLine(t.Name())
 	t.Run("guards", func(t *testing.T) { guards(t, p.Dir, s.mode) })
 	for _, name := range names {
@@ -86,14 +86,7 @@ func config(p Params, s settings) (check.Config, error) {
 	if len(argv) == 0 {
 		return check.Config{}, fmt.Errorf("acpsnaptest: no agent for %s: set agent.command in %s (or Params.Agent)", p.Dir, filepath.Join(p.Dir, scenario.CorpusFile))
 	}
-	abs, err := filepath.Abs(p.Dir)
-	if err != nil {
-		return check.Config{}, fmt.Errorf("acpsnaptest: %w", err)
-	}
-	cfg := check.Config{Mode: s.mode, StepTimeout: p.Timeout, ScriptedSecrets: p.ScriptedEnv, Corpus: corpus}
-	for _, w := range argv {
-		cfg.Agent = append(cfg.Agent, strings.ReplaceAll(w, "{{corpus}}", abs))
-	}
+	cfg := check.Config{Agent: argv, Mode: s.mode, StepTimeout: p.Timeout, ScriptedSecrets: p.ScriptedEnv, Corpus: corpus}
 	if s.mode == check.Record && p.RecordSecrets != nil {
 		if cfg.Secrets, err = p.RecordSecrets(); err != nil {
 			return check.Config{}, fmt.Errorf("acpsnaptest: -acpsnap.record: %w", err)
@@ -163,8 +156,12 @@ func failure(cl commandLine, o check.Outcome) string {
 // against the files the test opened, and the agent's reads happen in
 // another process. An edit of an agent's script therefore reruns the test;
 // files the agent reads on its own are not tracked (use -count=1).
-func declareInputs(argv []string) {
-	paths := argv[1:]
+func declareInputs(argv []string, corpus string) {
+	abs, _ := filepath.Abs(corpus)
+	var paths []string
+	for _, a := range argv[1:] {
+		paths = append(paths, strings.ReplaceAll(a, "{{corpus}}", abs)) // as the harness fills it
+	}
 	if exe, err := exec.LookPath(argv[0]); err == nil && (commandsDir == "" || !strings.HasPrefix(exe, commandsDir)) {
 		paths = append(paths, exe)
 	}

@@ -18,7 +18,11 @@ import (
 func applyCorpus(hc *harness.Config, cfg Config, m *scenario.Manifest, dir string, r rules) error {
 	c := cfg.Corpus
 	root := filepath.Dir(dir)
-	hc.CorpusDir = root
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return fmt.Errorf("check: %w", err)
+	}
+	hc.CorpusDir = abs // {{corpus}}: the agent starts in a folder of its own
 	if len(hc.Agent) == 0 {
 		hc.Agent = c.Agent.Command
 	}
