@@ -37,9 +37,11 @@ type Params struct {
 }
 
 // Run checks every scenario of the corpus at p.Dir: the guards as the
-// subtest "guards", then one subtest per scenario folder, named after it,
-// in parallel (serially in record mode). A failure is a -want +got diff
-// ending in the go test command that accepts it.
+// subtest "guards" (so no scenario should be named guards), then one
+// subtest per scenario folder, named after it, in parallel (serially in
+// record mode). A failure is a -want +got diff ending in the go test
+// command that accepts it. The writing mode comes from the -acpsnap.*
+// flags and ACPSNAP_WRITE; Run fails at once on a writing mode in CI.
 func Run(t *testing.T, p Params) {
 	t.Helper()
 	s, err := osSettings()
