@@ -19,7 +19,7 @@ import (
 func httpCorpus(t *testing.T, prompt string) (root, dir string) {
 	t.Helper()
 	root = t.TempDir()
-	argv := agentCommand(t)
+	argv := agentCommand
 	yml := "version: 1\nagent:\n  command: [" + quoteAll(argv) + "]\n" +
 		"  env: { DEEPSEEK_BASE_URL: \"{{model.url}}\", DEEPSEEK_API_KEY: \"{{model.key}}\" }\n" +
 		"model:\n  dialect: openai-chat\nscrub:\n  - { pattern: 'chatcmpl-[0-9]+', replace: 'chatcmpl-N' }\n"
