@@ -9,7 +9,9 @@
 //	agent:
 //	  command: [python3, "{{corpus}}/agent.py"]
 //
-// and check it from a test function:
+// (for an agent that talks to its model over HTTP, acpsnap.yml also says
+// model: {dialect: openai-chat} and points the agent at {{model.url}}; see
+// docs/agents.md) and check it from a test function:
 //
 //	func TestACP(t *testing.T) {
 //		acpsnaptest.Run(t, acpsnaptest.Params{Dir: "testdata/acp"})

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/acpsnap/acpsnap/llmreplay"
 )
 
 // corpus is one corpus of the user module in testdata/acpsnaptest, with
@@ -22,25 +24,43 @@ type corpus struct {
 	// breakAgent edits the agent so that its stdout, and only its stdout,
 	// changes: an Update accepts it.
 	breakAgent func(t *testing.T, corpusDir string)
+	// upstream is the live model of an agent that talks to its model over
+	// HTTP: a script (llmreplay) served on 127.0.0.1 in the OpenAI chat
+	// dialect, one entry per model call of the recordings in order; "":
+	// none (a native agent is its own model).
+	upstream string
+}
+
+// answer is a script entry that streams text.
+func answer(text string) string {
+	return `{"kind":"chunks","chunks":[{"type":"block-start","index":0,"blockType":"text"},` +
+		`{"type":"text-delta","index":0,"text":"` + text + `"},{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]}`
 }
 
 // corpora are the module's corpora; each gets the whole workflow. Another
-// one (an agent that talks to its model over HTTP, say) is a folder beside
-// acp/native with its acpsnap.yml, a test function in acp/ and an entry here.
+// one is a folder in acp/ with its acpsnap.yml, a test function in acp/
+// and an entry here.
 var corpora = []corpus{
-	{test: "TestNative", dir: "acp/native", scenarios: []string{"hello", "multi-turn"},
-		breakAgent: func(t *testing.T, dir string) {
-			editFile(t, filepath.Join(dir, "agent.py"), `DECORATION = ""`, `DECORATION = "!"`)
-		}},
+	{test: "TestNative", dir: "acp/native", scenarios: []string{"hello", "multi-turn"}, breakAgent: decorate},
+	{test: "TestHTTP", dir: "acp/http", scenarios: []string{"hello", "multi-turn"}, breakAgent: decorate,
+		upstream: "[" + answer("Hello over HTTP.") + "," + answer("First answer.") + "," + answer("Second answer.") + "]"},
 }
 
-// TestModule runs a user's module (testdata/acpsnaptest: its own go.mod, a
-// Python agent) through the whole workflow with go test, pasting the
-// commands acpsnaptest prints: every scenario starts unrecorded and says
-// how to record it; one is recorded (flag form) while the other still fails
-// alone; the other is recorded (env form); the agent is broken, the diff
-// says how to accept it, the printed commands accept it and it passes
-// again. CI refuses to write unless CI is empty, 0 or false.
+// decorate breaks an agent of the module: it appends "!" to every message
+// chunk it sends.
+func decorate(t *testing.T, dir string) {
+	editFile(t, filepath.Join(dir, "agent.py"), `DECORATION = ""`, `DECORATION = "!"`)
+}
+
+// TestModule runs a user's module (testdata/acpsnaptest: its own go.mod,
+// two Python agents, one native and one that talks OpenAI chat completions
+// over HTTP through acpsnap's proxy) through the whole workflow with go
+// test, pasting the commands acpsnaptest prints: every scenario starts
+// unrecorded and says how to record it; one is recorded (flag form) while
+// the other still fails alone; the other is recorded (env form); the agent
+// is broken, the diff says how to accept it, the printed commands accept it
+// and it passes again, offline. CI refuses to write unless CI is empty, 0
+// or false.
 func TestModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test in another module")
@@ -53,7 +73,7 @@ func TestModule(t *testing.T) {
 	for _, c := range corpora {
 		t.Run(c.test, func(t *testing.T) {
 			mod := userModule(t)
-			m := &module{t: t, dir: mod, test: c.test}
+			m := &module{t: t, dir: mod, test: c.test, env: upstreamEnv(t, c.upstream)}
 			out := m.goTest(false, "go test ./acp -run "+c.test)
 			var record []string
 			for _, s := range c.scenarios {
@@ -73,6 +93,7 @@ func TestModule(t *testing.T) {
 			m.goTest(true, m.command(out, "or: ", "ACPSNAP_WRITE=update go test ./acp -run '"+c.test+"/^"+c.scenarios[1]+"$'"))
 			m.goTest(true, "go test ./acp -run "+c.test)
 
+			m.env = nil // the upstream is for recording only: replay is offline
 			m.contains(m.goTest(false, "CI=true go test ./acp -run "+c.test+" -args -acpsnap.refresh"), "CI is set")
 			m.goTest(true, "CI=false go test ./acp -run "+c.test+" -args -acpsnap.refresh")
 		})
@@ -84,6 +105,26 @@ type module struct {
 	t    *testing.T
 	dir  string
 	test string
+	env  []string // added to the commands' environment
+}
+
+// upstreamEnv serves script as the live model and returns the variables
+// that point a record run at it (nil for no script).
+func upstreamEnv(t *testing.T, script string) []string {
+	t.Helper()
+	if script == "" {
+		return nil
+	}
+	sc, err := llmreplay.DecodeScript(strings.NewReader(script), "upstream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return []string{"OPENAI_BASE_URL=" + srv.URL(), "OPENAI_API_KEY=sk-upstream-test"}
 }
 
 // goTest runs the shell command line in the module and returns its
@@ -91,7 +132,7 @@ type module struct {
 func (m *module) goTest(wantOK bool, line string) string {
 	m.t.Helper()
 	cmd := exec.Command("sh", "-c", line)
-	cmd.Dir, cmd.Env = m.dir, goEnv()
+	cmd.Dir, cmd.Env = m.dir, append(goEnv(), m.env...)
 	out, err := cmd.CombinedOutput()
 	if (err == nil) != wantOK {
 		m.t.Fatalf("%s: %v (want success %v):\n%s", line, err, wantOK, out)
@@ -182,7 +223,7 @@ func goEnv() []string {
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		switch name {
-		case "CI", "ACPSNAP_WRITE", "GOFLAGS", "GOPROXY", "GOWORK":
+		case "CI", "ACPSNAP_WRITE", "GOFLAGS", "GOPROXY", "GOWORK", "OPENAI_BASE_URL", "OPENAI_API_KEY":
 		default:
 			env = append(env, kv)
 		}

@@ -22,7 +22,11 @@ type Params struct {
 	// absolute path (the agent starts in a private folder of its own).
 	Agent []string
 	// RecordSecrets returns the variables the agent gets in record mode
-	// only (its live model's URL and key); nil: none.
+	// only (its live model's URL and key). nil: for an agent that talks
+	// to its model over HTTP (acpsnap.yml's model.dialect), the live
+	// model's base URL and key from the environment (model.upstream, else
+	// the dialect's OPENAI_BASE_URL and OPENAI_API_KEY, or ANTHROPIC_*);
+	// for a native agent, none.
 	RecordSecrets func() (map[string]string, error)
 	// ScriptedEnv returns the variables that point the agent at an
 	// OpenAI-compatible model server at url. With it, -acpsnap.refresh
@@ -89,12 +93,34 @@ func config(p Params, s settings) (check.Config, error) {
 		return check.Config{}, fmt.Errorf("acpsnaptest: no agent for %s: set agent.command in %s (or Params.Agent)", p.Dir, filepath.Join(p.Dir, scenario.CorpusFile))
 	}
 	cfg := check.Config{Agent: argv, Mode: s.mode, StepTimeout: p.Timeout, ScriptedSecrets: p.ScriptedEnv, Corpus: corpus}
-	if s.mode == check.Record && p.RecordSecrets != nil {
-		if cfg.Secrets, err = p.RecordSecrets(); err != nil {
+	if s.mode == check.Record {
+		if cfg.Secrets, err = recordSecrets(p, corpus); err != nil {
 			return check.Config{}, fmt.Errorf("acpsnaptest: -acpsnap.record: %w", err)
 		}
 	}
 	return cfg, nil
+}
+
+// recordSecrets are the variables a record run gives the agent (or, for an
+// HTTP agent, the proxy: the key never reaches the agent).
+func recordSecrets(p Params, corpus *scenario.Corpus) (map[string]string, error) {
+	if p.RecordSecrets != nil {
+		return p.RecordSecrets()
+	}
+	if corpus.Native() {
+		return nil, nil
+	}
+	urlEnv, keyEnv := check.Upstream(corpus)
+	secrets := map[string]string{}
+	for _, name := range []string{urlEnv, keyEnv} {
+		if v := os.Getenv(name); v != "" {
+			secrets[name] = v
+		}
+	}
+	if secrets[keyEnv] == "" && secrets[urlEnv] == "" {
+		return nil, fmt.Errorf("record needs the live model: set %s (and %s for another server than the dialect's own)", keyEnv, urlEnv)
+	}
+	return secrets, nil
 }
 
 // guards runs the corpus guards. A scenario not recorded yet is its own

@@ -1,4 +1,4 @@
-// Package acp snapshot-tests a small ACP agent written in Python, the way
+// Package acp snapshot-tests two small ACP agents written in Python, the way
 // an agent's own repository does it: acpsnap.yml in each corpus says which
 // agent to run, and one go test function checks each corpus.
 package acp
@@ -13,4 +13,11 @@ import (
 // and replays its model from the fixture (docs/agents.md).
 func TestNative(t *testing.T) {
 	acpsnaptest.Run(t, acpsnaptest.Params{Dir: "native"})
+}
+
+// TestHTTP checks http/: the agent is unchanged (it writes no log and
+// knows nothing of acpsnap); acpsnap stands between it and its model as
+// an HTTP proxy (model.dialect in acpsnap.yml) and composes the session log.
+func TestHTTP(t *testing.T) {
+	acpsnaptest.Run(t, acpsnaptest.Params{Dir: "http"})
 }
