@@ -28,10 +28,11 @@ type Params struct {
 	// the dialect's OPENAI_BASE_URL and OPENAI_API_KEY, or ANTHROPIC_*);
 	// for a native agent, none.
 	RecordSecrets func() (map[string]string, error)
-	// ScriptedEnv returns the variables that point the agent at an
+	// ScriptedEnv returns the variables that point a native agent at an
 	// OpenAI-compatible model server at url. With it, -acpsnap.refresh
-	// re-renders the authored scenarios that keep a model.json; nil:
-	// refresh replays the committed logs of every scenario.
+	// re-renders the authored scenarios that keep a model.json (an HTTP
+	// agent's always are: the scripted server is the proxy's upstream);
+	// nil: refresh replays the committed logs of a native corpus.
 	ScriptedEnv func(url string) map[string]string
 	// SkipUnrecorded reports a scenario that is scaffolded but not
 	// recorded yet as skipped; false: as failed.

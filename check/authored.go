@@ -29,6 +29,17 @@ func hasModel(dir string, m *scenario.Manifest) bool {
 	return err == nil
 }
 
+// rerecord is the mode that accepts a change of the model's input: only a
+// new recording does, so record for a live scenario, and refresh for an
+// authored one that keeps its model.json (refresh re-renders it).
+func rerecord(dir string) Mode {
+	m, err := scenario.LoadManifest(filepath.Join(dir, scenario.ManifestFile))
+	if err == nil && hasModel(dir, m) {
+		return Refresh
+	}
+	return Record
+}
+
 // recordMode is the mode that records a scenario not recorded yet: Record
 // for a live one, Refresh for an authored one with its model.json, ""
 // when only `acpsnap new -model` can (an authored scenario without one).

@@ -146,7 +146,7 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 	if err != nil {
 		o = o.fail(err)
 		if res != nil && res.RequestDrift {
-			o.Accept = Record // a recorded answer to a different question is no fixture
+			o.Accept = rerecord(dir) // a recorded answer to a different question is no fixture
 		}
 		return o
 	}
@@ -162,7 +162,7 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		if cfg.Mode != Record {
 			o = o.fail(fmt.Errorf("the agent's system prompt or tool schemas differ from the corpus's pins (%s, %s): a changed request; only record accepts it",
 				res.Pins.SystemFile(), res.Pins.ToolsFile()))
-			o.Accept = Record
+			o.Accept = rerecord(dir)
 			return o
 		}
 		if err := res.Pins.Write(); err != nil {
@@ -212,7 +212,7 @@ func (o Outcome) compare(dir string, got *scenario.Transcript, mode Mode, r rule
 		if where := inputDrift(want, got); where != "" {
 			// The replay answered a question the recording never asked: a
 			// recorded answer to a different question is no fixture.
-			o.Accept = Record
+			o.Accept = rerecord(dir)
 			if mode == Refresh {
 				o.Status, o.Reason = Failed, "the model's input changed ("+where+"); only record (or re-authoring the model) accepts that, refresh does not"
 				return o
