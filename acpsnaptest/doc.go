@@ -35,7 +35,8 @@
 //
 // The writing modes are flags, registered once under names no other
 // library uses (a library's own -update keeps working), and, for tools
-// that cannot pass test flags, the environment variable ACPSNAP_WRITE:
+// that cannot pass test flags (or go test ./... over packages that do not
+// all define them), the environment variable ACPSNAP_WRITE:
 //
 //	-acpsnap.update   ACPSNAP_WRITE=update   accept stdout changes (stdout.expected.jsonl)
 //	-acpsnap.refresh  ACPSNAP_WRITE=refresh  accept stdout and session-log changes
