@@ -220,7 +220,10 @@ func TestRunHonoursContext(t *testing.T) {
 func TestTermShutdown(t *testing.T) {
 	basic := []map[string]any{op("initialize"), op("newSession"), op("prompt", "text", "go")}
 	term := func(c *harness.Config) { c.TermShutdown, c.Grace = true, 5*time.Second }
-	sc := scenario{script: fakeagent.Script{IgnoreEOF: true, AtEOF: []fakeagent.Action{{Report: &agentenv.Report{Fixtures: []agentenv.FixtureReport{}}}}},
+	// The report is written with the prompt's answer: SIGTERM comes as soon
+	// as stdin closes, before an at-EOF action could run.
+	report := []fakeagent.Action{{Report: &agentenv.Report{Fixtures: []agentenv.FixtureReport{}}}}
+	sc := scenario{script: fakeagent.Script{IgnoreEOF: true, Prompts: [][]fakeagent.Action{report}, AtEOF: []fakeagent.Action{}},
 		input: input(t, basic, nil)}
 	if res, err, _ := run(t, sc.write(t), term); err != nil {
 		t.Fatalf("a SIGTERM-ending agent failed under shutdown term: %v\n%s", err, res.Stderr)
