@@ -11,6 +11,7 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
+	"github.com/acpsnap/acpsnap/cassette/subagent"
 	"github.com/acpsnap/acpsnap/model"
 )
 
@@ -43,6 +44,12 @@ type Config struct {
 	NewID func() string
 	// Stderr receives diagnostics (never protocol). nil: io.Discard.
 	Stderr io.Writer
+	// Subagents is the subagent cassette task calls go through
+	// (agent/boundary.go): a *subagent.Recorder runs each child without a
+	// log of its own and records its outcome, a *subagent.Player replays
+	// it without starting the child, its model or its log. The caller
+	// closes it after Serve. nil: every child is a session with its own log.
+	Subagents subagent.Boundary
 }
 
 // Defaults of Config's zero values.

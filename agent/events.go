@@ -117,5 +117,6 @@ type approvalDecidedData struct {
 type subagentData struct {
 	Turn         int    `json:"turn"`
 	CallID       string `json:"callId"`
-	ChildSession string `json:"childSession"`
+	ChildSession string `json:"childSession,omitempty"` // without a subagent boundary
+	Cassette     bool   `json:"cassette,omitempty"`     // behind a subagent boundary: no child session of its own
 }

@@ -25,7 +25,8 @@ type session struct {
 	primary   bool // talks to the client: notifications, client fs/terminal, permissions
 	spawnedBy string
 	depth     int
-	log       *sessionlog.Writer
+	key       string             // behind a subagent boundary: the call's topology path ("": the root)
+	log       *sessionlog.Writer // nil: a detached child (its cassette is its record)
 	tools     []*tool
 	system    string
 
@@ -46,6 +47,8 @@ type sessionSpec struct {
 	parent    *session // children only
 	spawnedBy string   // children only: the task tool-call id
 	depth     int
+	detached  bool   // children behind a subagent boundary: no log, not closed by shutdown
+	key       string // with detached: the call's topology path
 }
 
 // validateNewSession rejects what this agent cannot honour, with a message
@@ -66,7 +69,8 @@ func validateNewSession(p acp.NewSessionRequest) error {
 	return nil
 }
 
-// createSession makes a session and its log. createdAt is strictly
+// createSession makes a session and its log (a detached child has none).
+// createdAt is strictly
 // increasing across the sessions of one server, so ordering logs by
 // createdAt is deterministic.
 func (srv *server) createSession(spec sessionSpec) (*session, error) {
@@ -77,9 +81,13 @@ func (srv *server) createSession(spec sessionSpec) (*session, error) {
 	}
 	s := &session{
 		srv: srv, id: srv.cfg.NewID(), cwd: filepath.Clean(spec.cwd), primary: spec.primary,
-		spawnedBy: spec.spawnedBy, depth: spec.depth, mode: srv.cfg.Permission, remembered: map[string]bool{},
+		spawnedBy: spec.spawnedBy, depth: spec.depth, key: spec.key, mode: srv.cfg.Permission, remembered: map[string]bool{},
 	}
 	s.tools, s.system = primaryTools, systemPrompt(s.cwd)
+	if spec.detached {
+		s.tools, s.system = childTools, childSystemPrompt(s.cwd)
+		return s, nil
+	}
 	h := sessionlog.Header{ID: s.id, CreatedAt: srv.nextCreatedAt(), Cwd: s.cwd, DelegationDepth: spec.depth}
 	if spec.parent != nil {
 		s.tools, s.system = childTools, childSystemPrompt(s.cwd)
@@ -112,6 +120,9 @@ func (srv *server) nextCreatedAt() int64 {
 // event appends one event to the session log. A failed write is reported
 // on Stderr and does not stop the turn: the log is evidence, not control.
 func (s *session) event(typ string, data any) {
+	if s.log == nil {
+		return
+	}
 	if err := s.log.Append(typ, data); err != nil {
 		s.srv.diag("session %s: %v", s.id, err)
 	}

@@ -76,7 +76,13 @@ func Main(ctx context.Context, p Process) error {
 	if err != nil {
 		return err
 	}
+	if cfg.Subagents, err = subagents(contract); err != nil {
+		return err
+	}
 	err = agent.Serve(ctx, cfg, p.Stdin, p.Stdout)
+	if cfg.Subagents != nil {
+		err = errors.Join(err, cfg.Subagents.Close()) // unconsumed or unpublished: the run fails
+	}
 	if player != nil {
 		if werr := agentenv.WriteReport(cfg.SessionsDir, player.Report()); werr != nil && err == nil {
 			err = fmt.Errorf("agent: write replay report: %w", werr)
