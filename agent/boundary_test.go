@@ -313,4 +313,3 @@ func TestBoundaryMisses(t *testing.T) {
 		})
 	}
 }
-
