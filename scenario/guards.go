@@ -116,7 +116,8 @@ func verifyScenario(dir string, unrecorded, rewritten, drafts bool, pins *sessio
 }
 
 // checkFiles reports missing required files, stray files, a wrong override
-// presence and non-contiguous child logs.
+// presence, non-contiguous child logs and child logs beside a subagent
+// cassette.
 func checkFiles(dir string, m *Manifest, unrecorded bool) []Violation {
 	var vs []Violation
 	required := []string{ManifestFile, InputFile}
@@ -145,6 +146,9 @@ func checkFiles(dir string, m *Manifest, unrecorded bool) []Violation {
 		}
 	}
 	sort.Ints(children)
+	if m != nil && m.Subagents != nil && len(children) > 0 {
+		vs = append(vs, Violation{filepath.Join(dir, ChildFile(children[0])), fmt.Sprintf("child log with subagents.cassette in snapshot.yml: %s replays the children, so the scenario has no child logs (remove them, or re-record)", SubagentCassetteFile)})
+	}
 	for i, n := range children {
 		if n != i+1 {
 			vs = append(vs, Violation{filepath.Join(dir, ChildFile(n)), fmt.Sprintf("child logs must be contiguous from 1: found %s without %s", ChildFile(n), ChildFile(i+1))})
