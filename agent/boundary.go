@@ -90,6 +90,10 @@ func (t *turn) runBoundary(jobs []*subagentJob) {
 			res, err := b.Call(t.ctx, parent, c.req, t.child(c))
 			c.admit()
 			close(c.returned)
+			var miss *subagent.MismatchError
+			if errors.As(err, &miss) { // metadata only: say why on stderr too
+				t.s.srv.diag("session %s: task call %s: %v", t.s.id, c.job.callID, miss)
+			}
 			c.job.content, c.job.isErr = rendered(res, err)
 		})
 	}
