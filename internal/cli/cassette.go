@@ -21,7 +21,9 @@ const cassetteUsage = `usage: acpsnap cassette <command> FILE
 
 commands:
   verify FILE           check a cassette's integrity (exit 0 valid, 1 invalid)
-  inspect FILE [-json]  show its metadata: version, kind, frame counts, integrity, calls (never bodies)
+  inspect FILE [-json] [-show-calls]
+                        show its metadata: version, kind, frame counts, integrity, calls (never
+                        bodies); -show-calls lists a subagent cassette's calls (key, outcome, timing)
   diff A B [-json] [-show-calls]
                         compare two subagent cassettes (exit 0 equivalent, 2 different or
                         not safely comparable, 1 usage, read or format error)
@@ -113,6 +115,7 @@ type inspection struct {
 	Reason      string         `json:"reason,omitempty"` // why invalid
 	Stats       map[string]int `json:"stats,omitempty"`
 	Consumption string         `json:"consumption"`
+	Calls       []listedCall   `json:"calls,omitempty"` // -show-calls, subagent cassettes
 
 	stats []cassette.Stat // in the kind's order, for the text form
 }
@@ -123,12 +126,18 @@ const consumptionNote = "replay consumes the recorded calls in order; the count 
 func (e *env) cassetteInspect(args []string) int {
 	fs := e.flags("cassette inspect")
 	asJSON := fs.Bool("json", false, "print JSON")
+	showCalls := fs.Bool("show-calls", false, "list a subagent cassette's calls (metadata only)")
 	file, err := cassetteArgs(fs, args)
 	if err != nil {
 		return e.exit(err)
 	}
 	f, rerr := cassette.ReadFile(file, cassetteKinds...)
+	var calls []listedCall
+	if rerr == nil && *showCalls && f.Kind == subagent.Kind().Name {
+		calls, rerr = subagentCalls(file) // also verifies the topology
+	}
 	in := inspect(cassette.Display(file), f, rerr)
+	in.Calls = calls
 	if *asJSON {
 		b, _ := json.MarshalIndent(in, "", "  ")
 		fmt.Fprintf(e.stdout, "%s\n", b)
@@ -186,6 +195,9 @@ func (in inspection) text(w io.Writer) {
 	fmt.Fprintln(w, "integrity: ok")
 	for _, s := range in.stats {
 		fmt.Fprintf(w, "%s: %d\n", s.Name, s.Value)
+	}
+	if in.Calls != nil {
+		writeCalls(w, in.Calls)
 	}
 	fmt.Fprintf(w, "consumption: %s\n", in.Consumption)
 }
