@@ -162,6 +162,16 @@
 // The child's final assistant text is the task's result; a failed child
 // turn is an error result ("subagent failed: …").
 //
+// With Config.Subagents (a subagent cassette, package cassette/subagent)
+// a task call goes through that boundary instead (boundary.go): a
+// Recorder runs the child as above but without a log of its own and
+// records its outcome; a Player returns the recorded outcome and never
+// starts the child, its model or its log. The tool result is the same
+// text either way; a miss is an error result carrying the cassette's
+// metadata-only diagnostic. subagent/descriptor then says cassette: true
+// instead of naming a child session. docs/cassettes.md ("In a scenario")
+// gives the identity the agent hands the cassette and its ordering rules.
+//
 // # Permissions
 //
 // In "auto" mode tools never ask. In "ask" mode write_file, edit_file and
@@ -207,7 +217,7 @@
 //	tool/call           {turn, step, callId, name, arguments}   arguments: the raw JSON text the model sent
 //	approval/asked      {turn, callId, approvalId, options}     options: the offered kinds, in order
 //	approval/decided    {turn, callId, approvalId, outcome}     outcome: the chosen kind, "cancelled" or "error"
-//	subagent/descriptor {turn, callId, childSession}            a task call's child session id
+//	subagent/descriptor {turn, callId, childSession|cassette}   a task call's child session id, or cassette: true
 //	tool/result         {turn, step, callId, content, error?}   error: true for an error result
 //	step/end            {turn, step}
 //	turn/end            {turn, reason}
