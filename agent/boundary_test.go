@@ -313,3 +313,76 @@ func TestBoundaryMisses(t *testing.T) {
 		})
 	}
 }
+
+func TestBoundaryRecordsACancel(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "subagents.cassette.jsonl")
+	rec, err := subagent.Record(path, subagent.Options{Now: tickClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready := make(chan struct{})
+	sc := newScript(use(call("t1", "task", map[string]any{"description": "A", "prompt": "wait"}))).route("t1", hang(ready))
+	r := newRig(t, sc.provider(), nil, func(c *Config) { c.Subagents = rec })
+	sid := r.session(acp.ClientCapabilities{})
+	r.cancelWhen(sid, func() { <-ready })
+	l := r.log(sid)
+	checkTurnEnds(t, l, endReason{Kind: "aborted", By: "user"})
+	if res := data[toolResultData](t, l, "tool/result"); len(res) != 1 || res[0].Content != "cancelled" || !res[0].Error {
+		t.Errorf("task result %+v, want a cancelled error", res)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatalf("close the recorder: %v", err)
+	}
+	c, err := subagent.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Interactions) != 1 || c.Interactions[0].Outcome.Kind != subagent.OutcomeAbortAfterStart {
+		t.Fatalf("recorded %+v, want one abort after start", c.Interactions)
+	}
+	// Replayed, the aborted child is the same "cancelled" error result.
+	play, err := subagent.Replay(path, subagent.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc = newScript(use(call("t1", "task", map[string]any{"description": "A", "prompt": "wait"})), say("gave up"))
+	r2, sid2 := replayRig(t, play, sc, nil)
+	r2.mustPrompt(sid2, "go", acp.StopReasonEndTurn)
+	r2.log(sid2)
+	if diff := cmp.Diff([]string{"t1: cancelled"}, toolMessages(sc.requests())); diff != "" {
+		t.Errorf("replayed (-want +got):\n%s", diff)
+	}
+	if err := play.Close(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestBoundaryRendering(t *testing.T) {
+	type result struct {
+		Content string
+		Err     bool
+	}
+	miss := &subagent.MismatchError{Diagnostic: subagent.Diagnostic{Reason: subagent.ReasonParentNotFound, Parent: "root", Label: "task"}}
+	for _, tc := range []struct {
+		name string
+		res  subagent.Result
+		err  error
+		want result
+	}{
+		{"text", subagent.Result{Output: []byte(`"found it"`), StopReason: "end_turn"}, nil, result{"found it", false}},
+		{"empty", subagent.Result{Output: []byte(`""`), StopReason: "end_turn"}, nil, result{"(the subagent gave no answer)", false}},
+		{"not a string", subagent.Result{Output: []byte(`{"n":1}`)}, nil, result{`{"n":1}`, false}},
+		{"aborted", subagent.Result{Output: []byte(`[]`), StopReason: subagent.StopAborted}, nil, result{"cancelled", true}},
+		{"turn error", subagent.Result{}, &subagent.RecordedError{Name: errTurn, Message: "bad key", Code: "AUTH"}, result{"subagent failed: bad key", true}},
+		{"start error", subagent.Result{}, &subagent.RecordedError{Name: errStart, Message: "agent is shutting down"}, result{"agent is shutting down", true}},
+		{"abort before start", subagent.Result{}, &subagent.RecordedError{Name: "AbortError", Message: "aborted"}, result{"cancelled", true}},
+		{"miss", subagent.Result{}, miss, result{miss.Error(), true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, e := rendered(tc.res, tc.err)
+			if diff := cmp.Diff(tc.want, result{c, e}); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
