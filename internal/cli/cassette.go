@@ -120,8 +120,12 @@ type inspection struct {
 	stats []cassette.Stat // in the kind's order, for the text form
 }
 
-// consumptionNote says where replay consumption lives: it is not in the file.
-const consumptionNote = "replay consumes the recorded calls in order; the count lives in the replaying process, and extra or unconsumed calls fail that run"
+// consumptionNote says where replay consumption lives: it is not in the
+// file. A subagent cassette is matched by identity, not consumed in order.
+const (
+	consumptionNote         = "replay consumes the recorded calls in order; the count lives in the replaying process, and extra or unconsumed calls fail that run"
+	subagentConsumptionNote = "replay matches each call by parent, context and request, in any order; consumption lives in the replaying process, and a miss or an unconsumed call fails that run"
+)
 
 func (e *env) cassetteInspect(args []string) int {
 	fs := e.flags("cassette inspect")
@@ -152,6 +156,9 @@ func (e *env) cassetteInspect(args []string) int {
 
 func inspect(name string, f *cassette.File, err error) inspection {
 	in := inspection{File: name, Version: f.Version, Kind: f.Kind, Types: f.Counts(), Integrity: "ok", Consumption: consumptionNote}
+	if f.Kind == subagent.Kind().Name {
+		in.Consumption = subagentConsumptionNote
+	}
 	if f.Version > 0 {
 		in.Format = cassette.Format
 	}
