@@ -16,9 +16,14 @@ type fileDiff struct {
 	log  bool   // a session log (Refresh accepts it), not stdout
 }
 
+// contextElide is where a context line of a fixture diff is cut: enough to
+// recognise the event, so that three context lines on each side of a
+// change cost little next to the change itself.
+const contextElide = 48
+
 // diffConfig is how the diffs of a check are rendered.
 func (c Config) diffConfig() jsondiff.Config {
-	return jsondiff.Config{Color: c.DiffColor, MaxBytes: c.DiffMaxBytes}
+	return jsondiff.Config{Color: c.DiffColor, MaxBytes: c.DiffMaxBytes, Elide: contextElide}
 }
 
 // diffTranscripts lists the differing files, logs first (paired by
