@@ -95,7 +95,10 @@ func (w *workspace) write(to string) error {
 	if w.tmp == "" {
 		return errors.New("check: the run's workspace was not copied")
 	}
-	return treediff.Copy(w.snap(), to, treediff.Config{})
+	if err := treediff.Copy(w.snap(), to, treediff.Config{}); err != nil {
+		return err
+	}
+	return os.Chmod(to, 0o755) // the copy's folder is made private
 }
 
 // cwdTokens rewrites the spellings of cwd in text files to {{cwd}},
