@@ -1,6 +1,7 @@
 package llmreplay
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -60,5 +61,24 @@ func TestRequestText(t *testing.T) {
 	want := `{"model":"m","system":"sys","messages":[{"role":"user","content":"a \"q\""}],"tools":[{"name":"t","description":"d","parameters":{"type":"object"}}],"maxTokens":7}`
 	if d := cmp.Diff(want, string(RequestText(req))); d != "" {
 		t.Errorf("RequestText (-want +got):\n%s", d)
+	}
+}
+
+func TestServerFromRequest(t *testing.T) {
+	s := startServer(t, ServerConfig{Primary: Script{
+		stopEntry(`served to {{fromRequest:"model":"([^"]+)"}}`),
+		stopEntry(`{{fromRequest:"nonce":"([0-9]+)"}}`),
+	}})
+	got := post(t, context.Background(), s.URL()+"/chat/completions", "")
+	if got.Status != 200 || !strings.Contains(got.Body, `"content":"served to deepseek-chat"`) {
+		t.Errorf("response = %+v, want the placeholder expanded to the request's model", got)
+	}
+	got = post(t, context.Background(), s.URL()+"/chat/completions", "")
+	wantMsg := `llmreplay: primary: entry 2 (request 2): fromrequest: offset 0: {{fromRequest:\"nonce\":\"([0-9]+)\"}}: no match in the request`
+	if got.Status != 500 || !strings.Contains(got.Body, wantMsg) || !strings.Contains(got.Body, `"code":"REPLAY"`) {
+		t.Errorf("response = %+v, want a REPLAY error containing %s", got, wantMsg)
+	}
+	if r := s.Report(); len(r.Errors) != 1 {
+		t.Errorf("report errors = %q, want the one failure", r.Errors)
 	}
 }
