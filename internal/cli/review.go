@@ -42,19 +42,26 @@ func (e *env) review(args []string) error {
 			n[2] += len(files) - i
 			break
 		}
-		switch k {
-		case 'a':
-			err, n[0] = acceptPending(p), n[0]+1
-		case 'r':
-			err, n[1] = rejectPending(p), n[1]+1
-		default:
-			n[2]++
-		}
-		if err != nil {
+		if err := decide(k, p, &n); err != nil {
 			return err
 		}
 	}
 	fmt.Fprintf(e.stdout, "accepted %d, rejected %d, skipped %d\n", n[0], n[1], n[2])
+	return nil
+}
+
+// decide acts on the key typed for the pending file p and counts it in n
+// (accepted, rejected, skipped).
+func decide(key byte, p string, n *[3]int) error {
+	switch key {
+	case 'a':
+		n[0]++
+		return acceptPending(p)
+	case 'r':
+		n[1]++
+		return rejectPending(p)
+	}
+	n[2]++
 	return nil
 }
 
