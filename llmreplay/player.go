@@ -292,15 +292,7 @@ func (p *Player) expand(e Entry, cwd string) Entry {
 		p.tokens[tok], p.calls[live] = live, tok
 		return live
 	}
-	ex := func(s string) string { return tokenRE.ReplaceAllStringFunc(s, repl) }
-	out := e
-	out.Message = ex(e.Message)
-	out.Chunks = make([]model.Chunk, len(e.Chunks))
-	for i, c := range e.Chunks {
-		c.Text, c.ID, c.Name, c.ArgumentsDelta, c.Error = ex(c.Text), ex(c.ID), ex(c.Name), ex(c.ArgumentsDelta), ex(c.Error)
-		out.Chunks[i] = c
-	}
-	return out
+	return e.mapStrings(func(s string) string { return tokenRE.ReplaceAllStringFunc(s, repl) })
 }
 
 // Report returns, per fixture, the entries served and left, and every

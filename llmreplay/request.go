@@ -41,12 +41,19 @@ func expandRequest(e Entry, request []byte) (Entry, error) {
 		out, err = fromrequest.Expand(s, request)
 		return out
 	}
+	out := e.mapStrings(ex)
+	return out, err
+}
+
+// mapStrings returns e with f applied to every served string: a throw's
+// message and each chunk's text, id, name, argumentsDelta and error.
+func (e Entry) mapStrings(f func(string) string) Entry {
 	out := e
-	out.Message = ex(e.Message)
+	out.Message = f(e.Message)
 	out.Chunks = make([]model.Chunk, len(e.Chunks))
 	for i, c := range e.Chunks {
-		c.Text, c.ID, c.Name, c.ArgumentsDelta, c.Error = ex(c.Text), ex(c.ID), ex(c.Name), ex(c.ArgumentsDelta), ex(c.Error)
+		c.Text, c.ID, c.Name, c.ArgumentsDelta, c.Error = f(c.Text), f(c.ID), f(c.Name), f(c.ArgumentsDelta), f(c.Error)
 		out.Chunks[i] = c
 	}
-	return out, err
+	return out
 }
