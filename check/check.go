@@ -211,8 +211,9 @@ func skipReason(m *scenario.Manifest, mode Mode, allRecordings bool) string {
 // against empty files in Record mode.
 func (o Outcome) compare(dir string, got *scenario.Transcript, cfg Config, r rules, ws *workspace) Outcome {
 	mode := cfg.Mode
-	want, stale := &scenario.Transcript{}, Mode("")
+	want, stale, raw := &scenario.Transcript{}, Mode(""), &scenario.Transcript{}
 	if f, err := scenario.ReadFixture(dir); err == nil {
+		raw = &scenario.Transcript{Stdout: f.Stdout, Logs: f.Logs}
 		if want, err = f.Normalize(); err != nil {
 			return o.fail(err)
 		}
@@ -249,6 +250,10 @@ func (o Outcome) compare(dir string, got *scenario.Transcript, cfg Config, r rul
 		if !canAccept(mode, stale) {
 			o.Status, o.Reason, o.Accept = Failed, "a session log is not in normal form", stale
 			return o
+		}
+		if cfg.Pending {
+			o.Status, o.Reason, o.Accept = Failed, "a fixture is not in normal form", stale
+			return o.pending(dir, diffTranscripts(dir, raw, got, cfg.diffConfig()), ws, false, cfg)
 		}
 		return o.write(dir, got, mode, ws)
 	default:
