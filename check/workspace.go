@@ -81,12 +81,12 @@ func (w *workspace) compare(cfg jsondiff.Config) (string, []string, error) {
 			missing = append(missing, filepath.Join(scenario.ExpectedDir, filepath.FromSlash(d.Path)))
 		}
 	}
-	max := cfg.MaxBytes
-	if max == 0 {
-		max = 8192
+	limit := cfg.MaxBytes
+	if limit == 0 {
+		limit = 8192
 	}
 	head := fmt.Sprintf("--- want: %s\n+++ got: live workspace\n", w.expected)
-	return head + treediff.Format(diffs, max), missing, nil
+	return head + treediff.Format(diffs, limit), missing, nil
 }
 
 // write replaces the expected tree with the run's copy (to is the folder

@@ -54,7 +54,8 @@ type Config struct {
 	Settle time.Duration
 	// OnEnd is called with the scenario cwd after the agent has shut down
 	// and before the private roots are removed (to compare or copy the
-	// workspace the run left); its error fails the run. nil: nothing.
+	// workspace the run left), unless the run already failed; its error
+	// fails the run. nil: nothing.
 	OnEnd func(cwd string) error
 }
 
