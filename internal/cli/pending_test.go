@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"io"
 	"os"
@@ -83,5 +84,25 @@ func TestProgressOnTerminal(t *testing.T) {
 	plain := strings.ReplaceAll(out, "\r\x1b[2K", "")
 	if !strings.Contains(plain, "diff (-want +got)") || strings.Contains(plain, "\x1b[") {
 		t.Errorf("NO_COLOR: the diff is coloured or missing:\n%q", out)
+	}
+}
+
+func TestReadKey(t *testing.T) {
+	type tc struct {
+		in   string
+		want byte
+	}
+	for _, c := range []tc{
+		{"a", 'a'}, {"r\n", 'r'}, {"\nx s", 's'}, {"q", 'q'},
+		{"\x03", 'q'}, {"\x04", 'q'}, {"", 'q'}, {"zzz", 'q'},
+	} {
+		var out bytes.Buffer
+		got, _ := readKey(&out, bufio.NewReader(strings.NewReader(c.in)))
+		if got != c.want {
+			t.Errorf("readKey(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if !strings.HasPrefix(out.String(), "[a]ccept [r]eject [s]kip [q]uit? ") {
+			t.Errorf("readKey(%q) prompt = %q", c.in, out.String())
+		}
 	}
 }

@@ -65,8 +65,9 @@ func decide(key byte, p string, n *[3]int) error {
 	return nil
 }
 
-// readKey prompts and returns the first of a, r, s, q typed; other input
-// (Enter in line mode among it) is ignored. At the end of input it is q.
+// readKey prompts and returns the first of a, r, s, q typed; Ctrl-C and
+// Ctrl-D are q, other input (Enter in line mode among it) is ignored. At
+// the end of input it is q.
 func readKey(w io.Writer, r *bufio.Reader) (byte, error) {
 	fmt.Fprint(w, "[a]ccept [r]eject [s]kip [q]uit? ")
 	for {
@@ -79,6 +80,9 @@ func readKey(w io.Writer, r *bufio.Reader) (byte, error) {
 		case 'a', 'r', 's', 'q':
 			fmt.Fprintf(w, "%c\n", b)
 			return b, nil
+		case 3, 4: // Ctrl-C, Ctrl-D in cbreak mode
+			fmt.Fprintln(w)
+			return 'q', nil
 		}
 	}
 }

@@ -13,15 +13,16 @@ func isTerminal(f *os.File) bool {
 }
 
 // keyMode puts the terminal f in cbreak mode (each key is read as it is
-// typed, without echo) and returns the function that restores it. When the
-// mode cannot be set, keys are read a line at a time.
+// typed, without echo; Ctrl-C arrives as a byte, so the terminal is always
+// restored) and returns the function that restores it. When the mode
+// cannot be set, keys are read a line at a time.
 func keyMode(f *os.File) func() {
 	var old syscall.Termios
 	if termiosCall(f, syscall.TCGETS, &old) != nil {
 		return func() {}
 	}
 	t := old
-	t.Lflag &^= syscall.ICANON | syscall.ECHO
+	t.Lflag &^= syscall.ICANON | syscall.ECHO | syscall.ISIG
 	t.Cc[syscall.VMIN], t.Cc[syscall.VTIME] = 1, 0
 	if termiosCall(f, syscall.TCSETS, &t) != nil {
 		return func() {}
