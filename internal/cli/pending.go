@@ -10,6 +10,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/internal/progress"
+	"github.com/acpsnap/acpsnap/internal/term"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -23,13 +24,6 @@ func (w *workflowFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&w.verbose, "v", false, "list the slowest scenarios at the end")
 }
 
-// inCI reports whether a CI value means a CI run: anything but "", "0"
-// and "false".
-func inCI(value string) bool {
-	v := strings.TrimSpace(value)
-	return v != "" && v != "0" && !strings.EqualFold(v, "false")
-}
-
 // colour reports whether diffs written to w get ANSI colour: w is a
 // terminal and NO_COLOR is unset (https://no-color.org).
 func (e *env) colour(w io.Writer) bool {
@@ -39,14 +33,14 @@ func (e *env) colour(w io.Writer) bool {
 // isTerminalWriter reports whether w is a terminal that can redraw a line.
 func isTerminalWriter(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	return ok && isTerminal(f)
+	return ok && term.IsTerminal(f)
 }
 
 // workflow applies the workflow flags and what the environment says to a
 // corpus run: diff colour, pending files (refused under CI), obsolete
 // fixtures failing under CI.
 func (e *env) workflow(cmd string, f *runFlags, rc *check.RunConfig) error {
-	rc.CI = inCI(e.getenv("CI"))
+	rc.CI = check.CI(e.getenv("CI"))
 	if f.pending && rc.CI {
 		return usagef("%s -pending writes pending files and CI is set: refusing (CI never writes them)", cmd)
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/acpsnap/acpsnap/internal/jsondiff"
+	"github.com/acpsnap/acpsnap/internal/term"
 	"github.com/acpsnap/acpsnap/internal/treediff"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -20,7 +21,7 @@ func (e *env) review(args []string) error {
 		return err
 	}
 	in, ok := e.stdin.(*os.File)
-	if !ok || !isTerminal(in) {
+	if !ok || !term.IsTerminal(in) {
 		return usagef("review reads one key per pending file and stdin is not a terminal; use 'acpsnap accept' or 'acpsnap reject' (with -run to choose scenarios) to act on all of them")
 	}
 	files, err := pendingFiles(dir, re)
@@ -31,7 +32,7 @@ func (e *env) review(args []string) error {
 		fmt.Fprintf(e.stdout, "no pending files in %s\n", dir)
 		return nil
 	}
-	restore := keyMode(in)
+	restore := term.KeyMode(in)
 	defer restore()
 	keys := bufio.NewReader(in)
 	var n [3]int // accepted, rejected, skipped
