@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/internal/term"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -94,6 +95,7 @@ func config(p Params, s settings) (check.Config, error) {
 		return check.Config{}, fmt.Errorf("acpsnaptest: no agent for %s: set agent.command in %s (or Params.Agent)", p.Dir, filepath.Join(p.Dir, scenario.CorpusFile))
 	}
 	cfg := check.Config{Agent: argv, Mode: s.mode, StepTimeout: p.Timeout, ScriptedSecrets: p.ScriptedEnv, Corpus: corpus}
+	cfg.CI, cfg.DiffColor = s.ci, term.IsTerminal(os.Stdout) && os.Getenv("NO_COLOR") == ""
 	if s.mode == check.Record {
 		if cfg.Secrets, err = recordSecrets(p, corpus); err != nil {
 			return check.Config{}, fmt.Errorf("acpsnaptest: -acpsnap.record: %w", err)

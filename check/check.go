@@ -11,7 +11,6 @@ import (
 
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/secretscan"
-	"github.com/acpsnap/acpsnap/internal/textdiff"
 	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -88,6 +87,18 @@ type Config struct {
 	// server serving model.json (then replays it with its override, if
 	// any). nil: Refresh replays the committed logs of native scenarios.
 	ScriptedSecrets func(url string) map[string]string
+	// DiffColor renders diffs with ANSI colour; the caller decides (a
+	// terminal, NO_COLOR unset). false: plain text.
+	DiffColor bool
+	// DiffMaxBytes caps each printed file diff; 0: 8192.
+	DiffMaxBytes int
+	// Pending makes a differing scenario write <file>.new beside each
+	// differing fixture (never the fixture itself) for `acpsnap review`;
+	// the scenario still fails. false: nothing is written for review.
+	Pending bool
+	// CI refuses what a person must decide: Pending writes nothing, and a
+	// writing mode fails instead of removing an obsolete fixture.
+	CI bool
 }
 
 // Outcome is the result of checking one scenario.
@@ -101,6 +112,8 @@ type Outcome struct {
 	Accept   Mode          // the mode that would accept the diff ("" when none would)
 	Duration time.Duration // the agent run
 	Stderr   string        // the agent's stderr tail, for failures
+	Pending  []string      // pending files written beside the fixtures (Config.Pending)
+	Obsolete []string      // fixture files the run no longer produced (removed when written)
 }
 
 // Check runs the scenario in dir and compares (or, in writing modes, writes)
@@ -127,6 +140,11 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 	}
 	hc := harness.Config{Dir: dir, Agent: cfg.Agent, Environ: cfg.Environ, Secrets: cfg.Secrets,
 		TempDir: cfg.TempDir, OnStart: cfg.OnStart, StepTimeout: cfg.StepTimeout, Grace: cfg.Grace, Keep: cfg.Keep}
+	ws := newWorkspace(dir, cfg.TempDir)
+	defer ws.remove()
+	if ws != nil {
+		hc.OnEnd = ws.take
+	}
 	if cfg.Mode == Record {
 		hc.Mode = "record"
 	}
@@ -169,7 +187,7 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 			return o.fail(err)
 		}
 	}
-	return o.compare(dir, got, cfg.Mode, r)
+	return o.compare(dir, got, cfg, r, ws)
 }
 
 func (o Outcome) fail(err error) Outcome {
@@ -191,9 +209,11 @@ func skipReason(m *scenario.Manifest, mode Mode, allRecordings bool) string {
 // compare diffs the live transcript against the fixture and writes what the
 // mode allows. A scenario with no fixture yet (scaffolded by `new`) compares
 // against empty files in Record mode.
-func (o Outcome) compare(dir string, got *scenario.Transcript, mode Mode, r rules) Outcome {
-	want, stale := &scenario.Transcript{}, Mode("")
+func (o Outcome) compare(dir string, got *scenario.Transcript, cfg Config, r rules, ws *workspace) Outcome {
+	mode := cfg.Mode
+	want, stale, raw := &scenario.Transcript{}, Mode(""), &scenario.Transcript{}
 	if f, err := scenario.ReadFixture(dir); err == nil {
+		raw = &scenario.Transcript{Stdout: f.Stdout, Logs: f.Logs}
 		if want, err = f.Normalize(); err != nil {
 			return o.fail(err)
 		}
@@ -202,12 +222,16 @@ func (o Outcome) compare(dir string, got *scenario.Transcript, mode Mode, r rule
 	} else if mode != Record {
 		return o.fail(err)
 	} else {
-		return o.write(dir, got, mode) // nothing to compare with: no diff at all
+		return o.write(dir, got, mode, ws) // nothing to compare with: no diff at all
 	}
-	stdoutDiff, logDiffs := diffTranscripts(dir, want, got)
-	o.Diff = strings.Join(append(logDiffs, stdoutDiff), "")
+	files := diffTranscripts(dir, want, got, cfg.diffConfig())
+	wsDiff, err := o.compareWorkspace(ws, want, got, cfg)
+	if err != nil {
+		return o.fail(err)
+	}
+	o.Diff = joinDiffs(files) + wsDiff
 	switch {
-	case len(logDiffs) > 0:
+	case wsDiff != "" || len(files) > 0 && files[0].log:
 		o.Accept = Refresh
 		if where := inputDrift(want, got); where != "" {
 			// The replay answered a question the recording never asked: a
@@ -218,7 +242,7 @@ func (o Outcome) compare(dir string, got *scenario.Transcript, mode Mode, r rule
 				return o
 			}
 		}
-	case stdoutDiff != "":
+	case len(files) > 0:
 		o.Accept = Update
 	case mode.Writes() && stale != "":
 		// Equal once normalized, but the committed bytes are not in normal
@@ -227,41 +251,29 @@ func (o Outcome) compare(dir string, got *scenario.Transcript, mode Mode, r rule
 			o.Status, o.Reason, o.Accept = Failed, "a session log is not in normal form", stale
 			return o
 		}
-		return o.write(dir, got, mode)
+		if cfg.Pending {
+			o.Status, o.Reason, o.Accept = Failed, "a fixture is not in normal form", stale
+			return o.pending(dir, diffTranscripts(dir, raw, got, cfg.diffConfig()), ws, false, cfg)
+		}
+		return o.write(dir, got, mode, ws)
 	default:
 		o.Status = Passed
-		return o
+		return o.clearPending(dir, cfg)
 	}
-	if !canAccept(mode, o.Accept) {
+	if cfg.Pending || !canAccept(mode, o.Accept) {
 		o.Status, o.Reason = Failed, "output differs from the fixture"
-		return o
+		return o.pending(dir, files, ws, wsDiff != "", cfg)
 	}
-	return o.write(dir, got, mode)
-}
-
-// diffTranscripts returns the stdout diff and one diff per differing log
-// (logs are paired by position: primary, then children).
-func diffTranscripts(dir string, want, got *scenario.Transcript) (string, []string) {
-	var logDiffs []string
-	for i := 0; i < max(len(want.Logs), len(got.Logs)); i++ {
-		var w, g []byte
-		if i < len(want.Logs) {
-			w = want.Logs[i]
-		}
-		if i < len(got.Logs) {
-			g = got.Logs[i]
-		}
-		if d := textdiff.Files(filepath.Join(dir, scenario.LogName(i)), "live "+scenario.LogName(i), w, g); d != "" {
-			logDiffs = append(logDiffs, d)
-		}
+	if cfg.CI && len(o.Obsolete) > 0 {
+		return o.fail(fmt.Errorf("check: obsolete fixtures %s and CI is set: refusing to remove them", strings.Join(o.Obsolete, ", ")))
 	}
-	return textdiff.Files(filepath.Join(dir, scenario.StdoutFile), "live stdout", want.Stdout, got.Stdout), logDiffs
+	return o.write(dir, got, mode, ws)
 }
 
 // write accepts the live transcript: stdout only in Update mode, stdout and
 // the logs otherwise. A run that produced no session log cannot become a
 // scenario (session.jsonl is required), so it writes nothing.
-func (o Outcome) write(dir string, got *scenario.Transcript, mode Mode) Outcome {
+func (o Outcome) write(dir string, got *scenario.Transcript, mode Mode, ws *workspace) Outcome {
 	files := map[string][]byte{scenario.StdoutFile: got.Stdout}
 	if mode != Update {
 		if len(got.Logs) == 0 {
@@ -274,9 +286,17 @@ func (o Outcome) write(dir string, got *scenario.Transcript, mode Mode) Outcome 
 			files[name] = b
 		}
 	}
+	if ws != nil && mode != Update {
+		if err := ws.write(ws.expected); err != nil {
+			return o.fail(err)
+		}
+	}
 	wrote, err := writeFixture(dir, files, mode != Update)
 	if err != nil {
 		return o.fail(err)
+	}
+	if ws != nil && mode != Update {
+		wrote = append(wrote, scenario.ExpectedDir+"/")
 	}
 	o.Status, o.Wrote, o.Accept = Passed, wrote, ""
 	return o

@@ -18,6 +18,23 @@
 // "-want +got", with the mode that would accept them: Update when only
 // stdout differs, Refresh when a session log differs.
 //
+// Diffs are readable (internal/jsondiff): a changed pair of JSON lines is
+// shown as its changed key paths with the changed words marked (colour when
+// Config.DiffColor, which the caller decides), unchanged text elided,
+// invisibles escaped, each file's diff capped.
+//
+// A scenario with a workspace.expected/ folder also compares the cwd the
+// run left with it (internal/treediff, through harness.Config.OnEnd, which
+// copies the cwd with {{cwd}} tokens before the harness removes it); a
+// difference is accepted by Refresh and Record, which rewrite the folder.
+// Outcome.Obsolete lists the fixtures the run no longer produced (child
+// logs, expected entries); a writing mode removes them, unless Config.CI.
+//
+// With Config.Pending a differing scenario writes <file>.new beside each
+// differing fixture (workspace.expected.new/ for the tree) instead of
+// writing fixtures; `acpsnap review` and accept/reject act on them
+// (docs/format.md, "Review").
+//
 // # Writing modes
 //
 //	Replay   writes nothing (the default)

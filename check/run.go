@@ -19,6 +19,9 @@ type RunConfig struct {
 	// OnDone is called once per scenario as soon as it finishes, from one
 	// goroutine at a time; nil: nothing.
 	OnDone func(Outcome)
+	// OnBegin is called with a scenario's name as it starts, possibly from
+	// several goroutines at once; nil: nothing.
+	OnBegin func(name string)
 }
 
 // Run checks every selected scenario under rc.Root and returns the outcomes
@@ -43,6 +46,9 @@ func Run(ctx context.Context, rc RunConfig) ([]Outcome, error) {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
+				if rc.OnBegin != nil {
+					rc.OnBegin(selected[i])
+				}
 				o := Check(ctx, filepath.Join(rc.Root, selected[i]), rc.Config)
 				out[i] = o
 				if rc.OnDone != nil {

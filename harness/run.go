@@ -52,6 +52,11 @@ type Config struct {
 	// Settle is how long stdout must stay quiet after the last step before
 	// shutdown; 0: none.
 	Settle time.Duration
+	// OnEnd is called with the scenario cwd after the agent has shut down
+	// and before the private roots are removed (to compare or copy the
+	// workspace the run left), unless the run already failed; its error
+	// fails the run. nil: nothing.
+	OnEnd func(cwd string) error
 }
 
 // Result is what happened in one run. Cwd, Home and Root name directories
@@ -290,6 +295,11 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 	res.Steps = r.timing
 	errs = append(errs, r.collect(res)...)
 	res.Duration = time.Since(start)
+	if r.cfg.OnEnd != nil && len(errs) == 0 {
+		if err := r.cfg.OnEnd(r.roots.cwd); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	return res, errs
 }
 

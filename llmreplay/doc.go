@@ -121,6 +121,14 @@
 //
 // Other tokens ({{message:N}}, {{id:N}}, …) are served as they are.
 //
+// Then each request placeholder {{fromRequest:<regex>}} (grammar: package
+// internal/fromrequest, docs/format.md "Request placeholders") is replaced
+// by the first capture group of its regex applied to StreamRequest.Request,
+// the live request as text (RequestText of the agent's model.Request); a
+// regex that does not match fails the call with a REPLAY error naming the
+// fixture entry, the regex and an excerpt of the request. The text put in
+// place of a placeholder is not expanded again.
+//
 // Failures the script cannot answer are *model.ProviderError{Code: "REPLAY"} whose
 // message says "re-record": script exhausted, unrecorded session (a second
 // primary, a spawner the replay never served, a fixture already serving
@@ -154,7 +162,8 @@
 // request (Requests). A request without the header X-Acpsnap-Spawned-By
 // (SpawnedByHeader) takes the next Primary entry; with it, the next entry
 // of Children[value] — the tool-call id exactly as the scripts write it
-// (the Server expands no tokens). Each route has its own positional
+// (the Server expands no tokens but request placeholders, matched against
+// the request body as sent). Each route has its own positional
 // cursor; Report names routes "primary" and by tool-call id.
 //
 // The events and bodies are those of the dialect's codec, which documents

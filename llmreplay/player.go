@@ -29,6 +29,11 @@ type StreamRequest struct {
 	SessionID string // the live session id
 	SpawnedBy string // the live id of the tool call that spawned the session; "": the primary session
 	Cwd       string // the live cwd: expands {{cwd}}, and hang ready files are created in it
+	// Request is the live request's text, which {{fromRequest:<regex>}}
+	// placeholders are matched against: RequestText of the agent's
+	// model.Request on the native path, the request body on the HTTP path.
+	// nil: a chunk with a placeholder fails the call.
+	Request []byte
 }
 
 // Player serves fixture scripts to the agent's replay provider, one
@@ -217,7 +222,10 @@ func (p *Player) take(req StreamRequest) (Entry, error) {
 		return Entry{}, p.fail("script exhausted: %s has %d entries, model call %d of session %s was not recorded; re-record the scenario",
 			fx.name, len(fx.script), fx.next+1, req.SessionID)
 	}
-	e := p.expand(fx.script[fx.next], req.Cwd)
+	e, err := expandRequest(p.expand(fx.script[fx.next], req.Cwd), req.Request)
+	if err != nil {
+		return Entry{}, p.fail("%s: entry %d (model call %d of session %s): %v", fx.name, fx.next+1, fx.next+1, req.SessionID, err)
+	}
 	fx.next++
 	b.busy = true
 	return e, nil
@@ -284,15 +292,7 @@ func (p *Player) expand(e Entry, cwd string) Entry {
 		p.tokens[tok], p.calls[live] = live, tok
 		return live
 	}
-	ex := func(s string) string { return tokenRE.ReplaceAllStringFunc(s, repl) }
-	out := e
-	out.Message = ex(e.Message)
-	out.Chunks = make([]model.Chunk, len(e.Chunks))
-	for i, c := range e.Chunks {
-		c.Text, c.ID, c.Name, c.ArgumentsDelta, c.Error = ex(c.Text), ex(c.ID), ex(c.Name), ex(c.ArgumentsDelta), ex(c.Error)
-		out.Chunks[i] = c
-	}
-	return out
+	return e.mapStrings(func(s string) string { return tokenRE.ReplaceAllStringFunc(s, repl) })
 }
 
 // Report returns, per fixture, the entries served and left, and every

@@ -239,9 +239,13 @@ func (s *Server) take(r *http.Request, body []byte) (Entry, int, string, *model.
 	if i >= len(script) {
 		return Entry{}, 0, "", s.fail("script exhausted: %s has %d entries, model call %d was not recorded; re-record the scenario", name, len(script), i+1)
 	}
+	e, err := expandRequest(script[i], body)
+	if err != nil {
+		return Entry{}, 0, "", s.fail("%s: entry %d (request %d): %v", name, i+1, n, err)
+	}
 	s.cursors[route] = i + 1
 	s.active.Add(1)
-	return script[i], n, s.cfg.ReadyDir, nil
+	return e, n, s.cfg.ReadyDir, nil
 }
 
 // fail records a REPLAY error; s.mu is held.

@@ -25,6 +25,12 @@ const (
 	// (subagents.cassette).
 	ToolCassetteFile     = "tools.cassette.jsonl"
 	SubagentCassetteFile = "subagents.cassette.jsonl"
+
+	// ExpectedDir is the optional expected workspace: the cwd after the run.
+	ExpectedDir = "workspace.expected"
+	// PendingSuffix ends a fixture's pending version (`-pending`): a file
+	// or folder written beside the fixture for review, never committed.
+	PendingSuffix = ".new"
 )
 
 // The pins of a corpus (docs/format.md, "Composed log"): the system prompt

@@ -76,7 +76,8 @@ func FuzzLoadManifest(f *testing.F) {
 		path := writeFuzz(t, dir, folder, scenario.ManifestFile, b)
 		m, err := scenario.LoadManifest(path)
 		m2, err2 := scenario.LoadManifest(path)
-		if diff := cmp.Diff(m, m2); diff != "" || (err == nil) != (err2 == nil) || err != nil && err.Error() != err2.Error() {
+		sameRule := cmp.Comparer(func(a, b scenario.ScrubRule) bool { return a.Pattern == b.Pattern && a.Replace == b.Replace })
+		if diff := cmp.Diff(m, m2, sameRule); diff != "" || (err == nil) != (err2 == nil) || err != nil && err.Error() != err2.Error() {
 			t.Fatalf("LoadManifest twice: %v, %v (-first +second):\n%s", err, err2, diff)
 		}
 		if err != nil {

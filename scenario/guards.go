@@ -11,7 +11,7 @@ import (
 	"github.com/acpsnap/acpsnap/cassette"
 	"github.com/acpsnap/acpsnap/cassette/subagent"
 	"github.com/acpsnap/acpsnap/cassette/tool"
-	"github.com/acpsnap/acpsnap/internal/textdiff"
+	"github.com/acpsnap/acpsnap/internal/jsondiff"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
@@ -45,6 +45,12 @@ type VerifyConfig struct {
 	// otherwise is a violation: a run of one scenario need not wait for
 	// another one's reason (acpsnap verify and the go test guards refuse it).
 	Drafts bool
+	// Pending lets pending files (<file>.new) stand: a -pending run is
+	// about to replace them. false: each one is a violation.
+	Pending bool
+	// DiffColor renders the fixed-point diffs with ANSI colour; the caller
+	// decides (a terminal, NO_COLOR unset).
+	DiffColor bool
 }
 
 // Verify runs the guards (docs/format.md, "Guards") over the corpus at root without running
@@ -68,7 +74,7 @@ func Verify(root string, cfg VerifyConfig) []Violation {
 	for _, name := range names {
 		unrecorded := cfg.Unrecorded != nil && cfg.Unrecorded(name)
 		rewritten := cfg.Rewritten != nil && cfg.Rewritten(name)
-		out = append(out, verifyScenario(filepath.Join(root, name), unrecorded, rewritten, cfg.Drafts, pins)...)
+		out = append(out, verifyScenario(filepath.Join(root, name), unrecorded, rewritten, pins, cfg)...)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
@@ -89,7 +95,7 @@ func linkedFolders(root string) []Violation {
 
 // verifyScenario checks one folder; see Verify.
 // pins nil: a native corpus; else its composed logs decompose with them.
-func verifyScenario(dir string, unrecorded, rewritten, drafts bool, pins *sessionlog.Pins) []Violation {
+func verifyScenario(dir string, unrecorded, rewritten bool, pins *sessionlog.Pins, cfg VerifyConfig) []Violation {
 	var vs []Violation
 	add := func(path, format string, args ...any) {
 		vs = append(vs, Violation{path, fmt.Sprintf(format, args...)})
@@ -102,23 +108,24 @@ func verifyScenario(dir string, unrecorded, rewritten, drafts bool, pins *sessio
 	m, err := LoadManifest(mpath)
 	if err != nil {
 		add(mpath, "%v", err)
-	} else if !drafts && strings.HasPrefix(strings.TrimSpace(m.Reason), "TODO") {
+	} else if !cfg.Drafts && strings.HasPrefix(strings.TrimSpace(m.Reason), "TODO") {
 		add(mpath, "reason is still the scaffold's %q: say in one line what this scenario proves", m.Reason)
 	}
-	vs = append(vs, checkFiles(dir, m, unrecorded)...)
+	vs = append(vs, checkFiles(dir, m, unrecorded, cfg.Pending)...)
+	vs = append(vs, checkExpected(dir)...)
 	if _, err := LoadInput(filepath.Join(dir, InputFile)); err != nil && exists(filepath.Join(dir, InputFile)) {
 		add(filepath.Join(dir, InputFile), "%v", err)
 	}
 	if !exists(filepath.Join(dir, SessionFile)) || !exists(filepath.Join(dir, StdoutFile)) {
 		return vs
 	}
-	return append(vs, checkLogs(dir, rewritten, pins)...)
+	return append(vs, checkLogs(dir, rewritten, pins, jsondiff.Config{Color: cfg.DiffColor})...)
 }
 
 // checkFiles reports missing required files, stray files, a wrong override
 // presence, non-contiguous child logs and child logs beside a subagent
 // cassette.
-func checkFiles(dir string, m *Manifest, unrecorded bool) []Violation {
+func checkFiles(dir string, m *Manifest, unrecorded, pending bool) []Violation {
 	var vs []Violation
 	required := []string{ManifestFile, InputFile}
 	if !unrecorded {
@@ -134,7 +141,11 @@ func checkFiles(dir string, m *Manifest, unrecorded bool) []Violation {
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
 		switch name := e.Name(); {
-		case name == WorkspaceDir && e.IsDir():
+		case (name == WorkspaceDir || name == ExpectedDir) && e.IsDir():
+		case strings.HasSuffix(name, PendingSuffix):
+			if !pending {
+				vs = append(vs, Violation{p, "pending file: review it with 'acpsnap review', or 'acpsnap accept'/'acpsnap reject' (never commit it)"})
+			}
 		case !e.IsDir() && (name == ManifestFile || name == InputFile || name == StdoutFile || name == SessionFile || name == OverrideFile):
 		case !e.IsDir() && (name == ToolCassetteFile || name == SubagentCassetteFile):
 		case !e.IsDir() && name == ModelFile:
@@ -177,7 +188,7 @@ func checkModel(dir string, m *Manifest) []Violation {
 
 // checkLogs parses every committed log, checks that the fixture is a fixed
 // point of normalization and that its replay script loads.
-func checkLogs(dir string, rewritten bool, pins *sessionlog.Pins) []Violation {
+func checkLogs(dir string, rewritten bool, pins *sessionlog.Pins, dc jsondiff.Config) []Violation {
 	var vs []Violation
 	f, err := ReadFixture(dir)
 	if err != nil {
@@ -191,18 +202,19 @@ func checkLogs(dir string, rewritten bool, pins *sessionlog.Pins) []Violation {
 	if len(vs) > 0 {
 		return vs
 	}
+	vs = checkPlaceholders(f.LogPaths, f.Logs)
 	norm, err := f.Normalize()
 	if err != nil {
-		return []Violation{{dir, err.Error()}}
+		return append(vs, Violation{dir, err.Error()})
 	}
 	name := filepath.Base(dir)
 	for i, raw := range f.Logs {
 		if !rewritten && !bytes.Equal(raw, norm.Logs[i]) {
-			vs = append(vs, Violation{f.LogPaths[i], fmt.Sprintf("not a fixed point of normalization (rewrite it normalized with: acpsnap refresh -run '^%s$'):\n%s", name, textdiff.Files(f.LogPaths[i], "normalized", raw, norm.Logs[i]))})
+			vs = append(vs, Violation{f.LogPaths[i], fmt.Sprintf("not a fixed point of normalization (rewrite it normalized with: acpsnap refresh -run '^%s$'):\n%s", name, jsondiff.Files(f.LogPaths[i], "normalized", raw, norm.Logs[i], dc))})
 		}
 	}
 	if !rewritten && !bytes.Equal(f.Stdout, norm.Stdout) {
-		vs = append(vs, Violation{f.StdoutPath, fmt.Sprintf("not a fixed point of normalization (rewrite it normalized with: acpsnap update -run '^%s$'):\n%s", name, textdiff.Files(f.StdoutPath, "normalized", f.Stdout, norm.Stdout))})
+		vs = append(vs, Violation{f.StdoutPath, fmt.Sprintf("not a fixed point of normalization (rewrite it normalized with: acpsnap update -run '^%s$'):\n%s", name, jsondiff.Files(f.StdoutPath, "normalized", f.Stdout, norm.Stdout, dc))})
 	}
 	if pins != nil {
 		if _, _, err := sessionlog.Decompose(f.Logs[0], f.LogPaths[0], pins); err != nil {

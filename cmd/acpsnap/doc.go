@@ -5,6 +5,9 @@
 //	acpsnap refresh [flags]   replay; accept stdout and session-log changes (authored scenarios too)
 //	acpsnap record  [flags]   run recording: live scenarios against the live model and write both
 //	acpsnap verify  [-dir DIR]
+//	acpsnap review  [-dir DIR] [-run REGEX]   walk the pending files: a accept, r reject, s skip, q quit
+//	acpsnap accept  [-dir DIR] [-run REGEX]   accept every pending file
+//	acpsnap reject  [-dir DIR] [-run REGEX]   remove every pending file
 //	acpsnap new     [-dir DIR] [-model FILE] [-agent CMD] [-force] NAME
 //	acpsnap agent             the reference ACP agent on stdin/stdout
 //
@@ -21,6 +24,9 @@
 //	-junit FILE     also write a JUnit XML report
 //	-timeout D      the default wait of a step (default 10s)
 //	-force          write even when CI is set (the writing modes refuse otherwise)
+//	-pending        write <file>.new beside each differing fixture, never the
+//	                fixture itself, for review (refused when CI is set)
+//	-v              list the slowest scenarios at the end
 //
 // Every run first checks the corpus guards (as `verify` does) and refuses a
 // corpus that fails them, a -run that selects no scenario, and a -junit
@@ -30,7 +36,10 @@
 // and the exit code is 3. It prints one line per scenario with its time
 // ("ok", "FAIL", "skip", or "wrote" in the writing modes); a failure shows
 // a unified diff labelled -want +got and the exact command that accepts
-// it; the run ends with "N passed, N failed" (", N skipped").
+// it; the run ends with "N passed, N failed" (", N skipped"). On a terminal
+// it shows one live count line instead and prints only the scenarios that
+// need attention; diffs of JSON lines name the changed key paths
+// (docs/format.md, "Command line" and "Review").
 //
 // record takes DEEPSEEK_API_KEY, DEEPSEEK_BASE_URL and DEEPSEEK_MODEL from
 // the environment or ./.env and passes them to the agent in that mode only;

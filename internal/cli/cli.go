@@ -43,6 +43,9 @@ commands:
   refresh  replay; accept stdout and session-log changes
   record   re-record recording: live scenarios against the live model
   verify   check the corpus guards without running agents
+  review   walk the pending files (-pending) one at a time: accept, reject, skip
+  accept   accept every pending file (-run to choose scenarios)
+  reject   remove every pending file (-run to choose scenarios)
   new      scaffold a scenario (with -model FILE: author it, FILE kept as model.json)
   agent    run the reference ACP agent on stdin/stdout
   serve-model  serve a model file (as new -model reads) on 127.0.0.1 in -dialect D
@@ -69,6 +72,10 @@ func (e *env) main(args []string) int {
 		return e.run(cmd, rest)
 	case "verify":
 		err = e.verify(rest)
+	case "review":
+		err = e.review(rest)
+	case "accept", "reject":
+		err = e.settle(cmd, rest)
 	case "new":
 		return e.newScenario(rest)
 	case "agent":

@@ -28,6 +28,7 @@ type runFlags struct {
 	parallel                      int
 	json, force, keep, offline    bool
 	timeout, grace                time.Duration
+	workflowFlags
 }
 
 func (e *env) parseRun(cmd string, args []string) (*runFlags, error) {
@@ -45,6 +46,7 @@ func (e *env) parseRun(cmd string, args []string) (*runFlags, error) {
 	fs.DurationVar(&f.grace, "grace", 0, "how long the agent gets to exit at each stage of shutdown (0: 2s)")
 	fs.BoolVar(&f.keep, "keep", false, "keep the private folders of a failed scenario and print where they are")
 	fs.BoolVar(&f.offline, "offline", false, "run in a loopback-only network namespace and report the lookups tried")
+	f.workflowFlags.register(fs)
 	if err := parse(fs, args); err != nil {
 		return nil, err
 	}
@@ -76,6 +78,9 @@ func (e *env) run(cmd string, args []string) int {
 func (e *env) runParsed(cmd string, f *runFlags) int {
 	rc, err := e.runConfig(cmd, f)
 	if err == nil {
+		err = e.workflow(cmd, f, rc)
+	}
+	if err == nil {
 		err = e.preflight(f, rc)
 	}
 	if err != nil {
@@ -88,13 +93,13 @@ func (e *env) runParsed(cmd string, f *runFlags) int {
 	if err != nil {
 		return e.exit(err)
 	}
-	progress := inNameOrder(names, p.outcome)
-	rc.OnDone = progress.done
+	tr, progress := e.reporter(f, rc, p, names)
 	outs, err := check.Run(ctx, *rc)
 	if err != nil {
 		return e.exit(err)
 	}
 	progress.flush(outs)
+	e.finish(f, tr)
 	code := e.summarize(outs, f.json)
 	if f.junit != "" {
 		if err := writeJUnit(f.junit, outs, p.accept); err != nil {
@@ -121,7 +126,7 @@ func interruptible() (context.Context, context.CancelFunc) {
 // here: it never stops a run of the others (an unrecorded one is its own
 // outcome, check.Unrecorded; acpsnap verify refuses both).
 func (e *env) preflight(f *runFlags, rc *check.RunConfig) error {
-	vc := scenario.VerifyConfig{Unrecorded: func(string) bool { return true }, Drafts: true}
+	vc := scenario.VerifyConfig{Unrecorded: func(string) bool { return true }, Drafts: true, Pending: rc.Pending, DiffColor: rc.DiffColor}
 	if rc.Mode.Writes() {
 		vc.Rewritten = rc.Selection.Match
 	}

@@ -1,0 +1,120 @@
+package check
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/acpsnap/acpsnap/internal/jsondiff"
+	"github.com/acpsnap/acpsnap/internal/treediff"
+	"github.com/acpsnap/acpsnap/normalize"
+	"github.com/acpsnap/acpsnap/scenario"
+)
+
+// workspace is what a check knows of a scenario's expected workspace
+// (docs/format.md, "workspace.expected/"): the folder, and a normalized
+// copy of the cwd the run left, taken before the harness removes it.
+type workspace struct {
+	expected string // <dir>/workspace.expected
+	tempDir  string // where the copy is made; "": os.TempDir()
+	tmp      string // the folder holding the copy; "": none taken
+}
+
+// newWorkspace returns the expected workspace of the scenario in dir, or
+// nil when the scenario has none (then nothing is compared or written).
+func newWorkspace(dir, tempDir string) *workspace {
+	p := filepath.Join(dir, scenario.ExpectedDir)
+	if st, err := os.Stat(p); err != nil || !st.IsDir() {
+		return nil
+	}
+	return &workspace{expected: p, tempDir: tempDir}
+}
+
+// snap is the normalized copy of the run's cwd.
+func (w *workspace) snap() string { return filepath.Join(w.tmp, "cwd") }
+
+// take copies the run's cwd with {{cwd}} in place of its spellings in text
+// files (harness.Config.OnEnd).
+func (w *workspace) take(cwd string) error {
+	tmp, err := os.MkdirTemp(w.tempDir, "acpsnap-workspace-")
+	if err != nil {
+		return fmt.Errorf("check: copy the run's workspace: %w", err)
+	}
+	w.tmp = tmp
+	if err := treediff.Copy(cwd, w.snap(), treediff.Config{Normalize: cwdTokens(cwd)}); err != nil {
+		return fmt.Errorf("check: copy the run's workspace: %w", err)
+	}
+	return nil
+}
+
+// remove deletes the copy.
+func (w *workspace) remove() {
+	if w != nil && w.tmp != "" {
+		os.RemoveAll(w.tmp)
+	}
+}
+
+// compare diffs the expected tree with the run's copy. It returns the
+// rendered tree diff ("" when equal) and the expected entries the run no
+// longer produced.
+func (w *workspace) compare(cfg jsondiff.Config) (string, []string, error) {
+	if w.tmp == "" {
+		return "", nil, errors.New("check: the run's workspace was not copied")
+	}
+	tc := treediff.Config{Diff: func(rel string, want, got []byte) string {
+		if !treediff.IsText(want) || !treediff.IsText(got) {
+			return fmt.Sprintf("binary: want %d bytes, got %d bytes", len(want), len(got))
+		}
+		return jsondiff.Files(rel, "live "+rel, want, got, cfg)
+	}}
+	diffs, err := treediff.Compare(w.expected, w.snap(), tc)
+	if err != nil || len(diffs) == 0 {
+		return "", nil, err
+	}
+	var missing []string
+	for _, d := range diffs {
+		if d.Kind == treediff.Missing {
+			missing = append(missing, filepath.Join(scenario.ExpectedDir, filepath.FromSlash(d.Path)))
+		}
+	}
+	limit := cfg.MaxBytes
+	if limit == 0 {
+		limit = 8192
+	}
+	head := fmt.Sprintf("--- want: %s\n+++ got: live workspace\n", w.expected)
+	return head + treediff.Format(diffs, limit), missing, nil
+}
+
+// write replaces the expected tree with the run's copy (to is the folder
+// written: workspace.expected, or its pending workspace.expected.new).
+func (w *workspace) write(to string) error {
+	if w.tmp == "" {
+		return errors.New("check: the run's workspace was not copied")
+	}
+	if err := treediff.Copy(w.snap(), to, treediff.Config{}); err != nil {
+		return err
+	}
+	return os.Chmod(to, 0o755) // the copy's folder is made private
+}
+
+// cwdTokens rewrites the spellings of cwd in text files to {{cwd}},
+// longest spelling first.
+func cwdTokens(cwd string) func(rel string, data []byte) []byte {
+	spellings := append([]string{cwd}, normalize.Aliases(cwd)...)
+	slices.SortFunc(spellings, func(a, b string) int { return len(b) - len(a) })
+	return func(_ string, data []byte) []byte {
+		if !treediff.IsText(data) {
+			return data
+		}
+		for _, s := range spellings {
+			if s != "" && s != "/" && bytes.Contains(data, []byte(s)) {
+				data = []byte(strings.ReplaceAll(string(data), s, "{{cwd}}"))
+			}
+		}
+		return data
+	}
+}

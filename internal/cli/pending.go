@@ -1,0 +1,200 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/internal/progress"
+	"github.com/acpsnap/acpsnap/internal/term"
+	"github.com/acpsnap/acpsnap/scenario"
+)
+
+// workflowFlags are the review-workflow flags of run, update and refresh.
+type workflowFlags struct {
+	pending, verbose bool
+}
+
+func (w *workflowFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&w.pending, "pending", false, "write <file>.new beside each differing fixture for 'acpsnap review' (never the fixture itself)")
+	fs.BoolVar(&w.verbose, "v", false, "list the slowest scenarios at the end")
+}
+
+// colour reports whether diffs written to w get ANSI colour: w is a
+// terminal and NO_COLOR is unset (https://no-color.org).
+func (e *env) colour(w io.Writer) bool {
+	return isTerminalWriter(w) && e.getenv("NO_COLOR") == ""
+}
+
+// isTerminalWriter reports whether w is a terminal that can redraw a line.
+func isTerminalWriter(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f)
+}
+
+// workflow applies the workflow flags and what the environment says to a
+// corpus run: diff colour, pending files (refused under CI), obsolete
+// fixtures failing under CI.
+func (e *env) workflow(cmd string, f *runFlags, rc *check.RunConfig) error {
+	rc.CI = check.CI(e.getenv("CI"))
+	if f.pending && rc.CI {
+		return usagef("%s -pending writes pending files and CI is set: refusing (CI never writes them)", cmd)
+	}
+	if f.pending && cmd == "record" {
+		return usagef("record -pending: not supported (record spends live model calls; use refresh -pending)")
+	}
+	rc.Pending = f.pending
+	rc.DiffColor = e.colour(e.stdout)
+	return nil
+}
+
+// reporter wires the progress line between the corpus run and the
+// printer: on a terminal a live count line with only the scenarios that
+// need attention printed above it; elsewhere the per-scenario lines. The
+// count follows scenarios as they finish; the lines come in name order.
+func (e *env) reporter(f *runFlags, rc *check.RunConfig, p *printer, names []string) (*progress.Tracker, *ordered) {
+	term := !f.json && isTerminalWriter(e.stdout) && e.getenv("TERM") != "dumb"
+	tr := progress.New(progress.Config{Out: e.stdout, Terminal: term, Total: len(names)})
+	p.w = trackerWriter{tr}
+	lines := inNameOrder(names, func(o check.Outcome) {
+		if term && o.Status == check.Passed && len(o.Wrote) == 0 {
+			return
+		}
+		p.outcome(o)
+		if !f.json {
+			tr.Print(workflowLines(o))
+		}
+	})
+	rc.OnBegin = tr.Start
+	rc.OnDone = func(o check.Outcome) {
+		tr.Done(o.Name, progressOutcome(o.Status), o.Duration)
+		lines.done(o)
+	}
+	return tr, lines
+}
+
+// finish ends the live line and, with -v, lists the slowest scenarios.
+func (e *env) finish(f *runFlags, tr *progress.Tracker) {
+	tr.Finish()
+	if f.verbose && !f.json {
+		fmt.Fprint(e.stdout, progress.Slowest(tr.Results(), 5))
+	}
+}
+
+// workflowLines are the pending and obsolete files of an outcome.
+func workflowLines(o check.Outcome) string {
+	var sb strings.Builder
+	if len(o.Pending) > 0 {
+		fmt.Fprintf(&sb, "  pending: %s (review with: acpsnap review)\n", strings.Join(o.Pending, ", "))
+	}
+	if len(o.Obsolete) > 0 {
+		what := "obsolete (no longer produced)"
+		if o.Status == check.Passed {
+			what = "removed obsolete"
+		}
+		fmt.Fprintf(&sb, "  %s: %s\n", what, strings.Join(o.Obsolete, ", "))
+	}
+	return sb.String()
+}
+
+func progressOutcome(s check.Status) progress.Outcome {
+	switch s {
+	case check.Passed:
+		return progress.Passed
+	case check.Skipped:
+		return progress.Skipped
+	}
+	return progress.Failed
+}
+
+// trackerWriter writes through a Tracker, above its live line.
+type trackerWriter struct{ tr *progress.Tracker }
+
+func (w trackerWriter) Write(b []byte) (int, error) {
+	w.tr.Print(string(b))
+	return len(b), nil
+}
+
+// pendingFlags parses the flags of accept, reject and review.
+func (e *env) pendingFlags(cmd string, args []string) (dir string, re *regexp.Regexp, err error) {
+	fs := e.flags(cmd)
+	fs.StringVar(&dir, "dir", "snapshots", "the corpus `folder`")
+	run := fs.String("run", "", "only scenarios whose name matches this `regexp`")
+	if err := parse(fs, args); err != nil {
+		return "", nil, err
+	}
+	if fs.NArg() > 0 {
+		return "", nil, usagef("%s: unexpected arguments %q", cmd, fs.Args())
+	}
+	if *run != "" {
+		if re, err = regexp.Compile(*run); err != nil {
+			return "", nil, usagef("-run: %v", err)
+		}
+	}
+	return dir, re, nil
+}
+
+// pendingFiles lists the pending files of the scenarios re selects.
+func pendingFiles(dir string, re *regexp.Regexp) ([]string, error) {
+	names, err := scenario.Names(dir)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	var out []string
+	for _, n := range names {
+		if re == nil || re.MatchString(n) {
+			out = append(out, scenario.Pending(dir+string(os.PathSeparator)+n)...)
+		}
+	}
+	return out, nil
+}
+
+// acceptPending moves a pending file (or folder) over its fixture.
+func acceptPending(p string) error {
+	target := scenario.PendingTarget(p)
+	if st, err := os.Lstat(p); err == nil && st.IsDir() {
+		if err := os.RemoveAll(target); err != nil {
+			return fmt.Errorf("accept %s: %w", p, err)
+		}
+	}
+	if err := os.Rename(p, target); err != nil {
+		return fmt.Errorf("accept %s: %w", p, err)
+	}
+	return nil
+}
+
+// rejectPending removes a pending file (or folder).
+func rejectPending(p string) error {
+	if err := os.RemoveAll(p); err != nil {
+		return fmt.Errorf("reject %s: %w", p, err)
+	}
+	return nil
+}
+
+// settle implements accept and reject: act on every pending file selected.
+func (e *env) settle(cmd string, args []string) error {
+	dir, re, err := e.pendingFlags(cmd, args)
+	if err != nil {
+		return err
+	}
+	files, err := pendingFiles(dir, re)
+	if err != nil {
+		return err
+	}
+	act, verb := acceptPending, "accepted"
+	if cmd == "reject" {
+		act, verb = rejectPending, "rejected"
+	}
+	for _, p := range files {
+		if err := act(p); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "%s %s\n", verb, p)
+	}
+	fmt.Fprintf(e.stdout, "%s %d pending file(s)\n", verb, len(files))
+	return nil
+}

@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/creack/pty"
+)
+
+// copyScenarios copies the named scenario folders of the bundled corpus into
+// a new corpus folder.
+func copyScenarios(t *testing.T, names ...string) string {
+	t.Helper()
+	dst := t.TempDir()
+	for _, n := range names {
+		if out, err := exec.Command("cp", "-R", filepath.Join("..", "..", "snapshots", n), dst).CombinedOutput(); err != nil {
+			t.Fatalf("copy %s: %v: %s", n, err, out)
+		}
+	}
+	return dst
+}
+
+// runOnTerminal runs the command line with stdout on a pseudo-terminal and
+// returns what the terminal received.
+func runOnTerminal(t *testing.T, vars map[string]string, args ...string) (string, int) {
+	t.Helper()
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptmx.Close()
+	got := make(chan string)
+	go func() {
+		var b bytes.Buffer
+		io.Copy(&b, ptmx) // ends with EIO once tty is closed
+		got <- b.String()
+	}()
+	e := &env{stdout: tty, stderr: &bytes.Buffer{}, getenv: func(k string) string { return vars[k] }, environ: os.Environ()}
+	code := e.main(args)
+	tty.Close()
+	return <-got, code
+}
+
+// TestProgressOnTerminal: on a terminal the run draws a live count line in
+// place, prints only the scenarios that need attention above it, colours
+// diffs unless NO_COLOR is set, and -v lists the slowest scenarios.
+func TestProgressOnTerminal(t *testing.T) {
+	dir := copyScenarios(t, "text-turn", "tool-read-file")
+	stdout := filepath.Join(dir, "tool-read-file", "stdout.expected.jsonl")
+	b, err := os.ReadFile(stdout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(stdout, bytes.Replace(b, []byte(`"end_turn"`), []byte(`"cancelled"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code := runOnTerminal(t, map[string]string{"TERM": "xterm"}, "run", "-dir", dir, "-parallel", "1", "-v")
+	if code != ExitFailed {
+		t.Errorf("exit code = %d, want %d; output:\n%s", code, ExitFailed, out)
+	}
+	for _, want := range []string{
+		"\r\x1b[2K0/2 passed, 1 running…",
+		"\r\x1b[2K1/2 passed, 1 failed",
+		"FAIL  tool-read-file",
+		"\x1b[", // a coloured diff
+		"slowest scenarios:",
+		"1 passed, 1 failed",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("terminal output lacks %q:\n%q", want, out)
+		}
+	}
+	if strings.Contains(out, "ok    text-turn") {
+		t.Errorf("terminal output has the per-scenario ok line:\n%q", out)
+	}
+
+	out, _ = runOnTerminal(t, map[string]string{"TERM": "xterm", "NO_COLOR": "1"}, "run", "-dir", dir, "-run", "tool-read-file")
+	plain := strings.ReplaceAll(out, "\r\x1b[2K", "")
+	if !strings.Contains(plain, "diff (-want +got)") || strings.Contains(plain, "\x1b[") {
+		t.Errorf("NO_COLOR: the diff is coloured or missing:\n%q", out)
+	}
+}
+
+func TestReadKey(t *testing.T) {
+	type tc struct {
+		in   string
+		want byte
+	}
+	for _, c := range []tc{
+		{"a", 'a'}, {"r\n", 'r'}, {"\nx s", 's'}, {"q", 'q'},
+		{"\x03", 'q'}, {"\x04", 'q'}, {"", 'q'}, {"zzz", 'q'},
+	} {
+		var out bytes.Buffer
+		got, _ := readKey(&out, bufio.NewReader(strings.NewReader(c.in)))
+		if got != c.want {
+			t.Errorf("readKey(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if !strings.HasPrefix(out.String(), "[a]ccept [r]eject [s]kip [q]uit? ") {
+			t.Errorf("readKey(%q) prompt = %q", c.in, out.String())
+		}
+	}
+}

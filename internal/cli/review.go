@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/acpsnap/acpsnap/internal/jsondiff"
+	"github.com/acpsnap/acpsnap/internal/term"
+	"github.com/acpsnap/acpsnap/internal/treediff"
+	"github.com/acpsnap/acpsnap/scenario"
+)
+
+// review walks the pending files one at a time: it shows each one's diff
+// against its fixture and reads one key: a accept, r reject, s skip,
+// q quit. It needs a terminal on stdin.
+func (e *env) review(args []string) error {
+	dir, re, err := e.pendingFlags("review", args)
+	if err != nil {
+		return err
+	}
+	in, ok := e.stdin.(*os.File)
+	if !ok || !term.IsTerminal(in) {
+		return usagef("review reads one key per pending file and stdin is not a terminal; use 'acpsnap accept' or 'acpsnap reject' (with -run to choose scenarios) to act on all of them")
+	}
+	files, err := pendingFiles(dir, re)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		fmt.Fprintf(e.stdout, "no pending files in %s\n", dir)
+		return nil
+	}
+	restore := term.KeyMode(in)
+	defer restore()
+	keys := bufio.NewReader(in)
+	var n [3]int // accepted, rejected, skipped
+	for i, p := range files {
+		fmt.Fprintf(e.stdout, "\n%s (%d/%d)\n%s", p, i+1, len(files), e.pendingDiff(p))
+		k, err := readKey(e.stdout, keys)
+		if err != nil || k == 'q' {
+			n[2] += len(files) - i
+			break
+		}
+		if err := decide(k, p, &n); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(e.stdout, "accepted %d, rejected %d, skipped %d\n", n[0], n[1], n[2])
+	return nil
+}
+
+// decide acts on the key typed for the pending file p and counts it in n
+// (accepted, rejected, skipped).
+func decide(key byte, p string, n *[3]int) error {
+	switch key {
+	case 'a':
+		n[0]++
+		return acceptPending(p)
+	case 'r':
+		n[1]++
+		return rejectPending(p)
+	}
+	n[2]++
+	return nil
+}
+
+// readKey prompts and returns the first of a, r, s, q typed; Ctrl-C and
+// Ctrl-D are q, other input (Enter in line mode among it) is ignored. At
+// the end of input it is q.
+func readKey(w io.Writer, r *bufio.Reader) (byte, error) {
+	fmt.Fprint(w, "[a]ccept [r]eject [s]kip [q]uit? ")
+	for {
+		b, err := r.ReadByte()
+		if err != nil {
+			fmt.Fprintln(w)
+			return 'q', err
+		}
+		switch b {
+		case 'a', 'r', 's', 'q':
+			fmt.Fprintf(w, "%c\n", b)
+			return b, nil
+		case 3, 4: // Ctrl-C, Ctrl-D in cbreak mode
+			fmt.Fprintln(w)
+			return 'q', nil
+		}
+	}
+}
+
+// pendingDiff is the diff from a fixture to its pending version.
+func (e *env) pendingDiff(p string) string {
+	target := scenario.PendingTarget(p)
+	cfg := jsondiff.Config{Color: e.colour(e.stdout)}
+	if st, err := os.Stat(p); err == nil && st.IsDir() {
+		if _, err := os.Stat(target); err != nil {
+			return "new folder\n"
+		}
+		diffs, err := treediff.Compare(target, p, treediff.Config{Diff: func(rel string, want, got []byte) string {
+			return jsondiff.Files(rel, rel+scenario.PendingSuffix, want, got, cfg)
+		}})
+		if err != nil {
+			return err.Error() + "\n"
+		}
+		return treediff.Format(diffs, 8192)
+	}
+	want, _ := os.ReadFile(target)
+	got, err := os.ReadFile(p)
+	if err != nil {
+		return err.Error() + "\n"
+	}
+	if d := jsondiff.Files(target, p, want, got, cfg); d != "" {
+		return d
+	}
+	return "no difference\n"
+}

@@ -1,0 +1,15 @@
+//go:build !linux
+
+package term
+
+import "os"
+
+// IsTerminal reports whether f is a character device, the closest test
+// the standard library offers here.
+func IsTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// KeyMode leaves the terminal in line mode: a key is read with its Enter.
+func KeyMode(*os.File) (restore func()) { return func() {} }
