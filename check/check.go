@@ -211,6 +211,13 @@ func skipReason(m *scenario.Manifest, mode Mode, allRecordings bool) string {
 // against empty files in Record mode.
 func (o Outcome) compare(dir string, got *scenario.Transcript, cfg Config, r rules, ws *workspace) Outcome {
 	mode := cfg.Mode
+	var np *nativePins
+	if cfg.Corpus == nil || cfg.Corpus.Native() {
+		var err error
+		if np, err = loadNativePins(dir, mode); err != nil {
+			return o.fail(err)
+		}
+	}
 	want, stale, raw := &scenario.Transcript{}, Mode(""), &scenario.Transcript{}
 	if f, err := scenario.ReadFixture(dir); err == nil {
 		raw = &scenario.Transcript{Stdout: f.Stdout, Logs: f.Logs}
@@ -218,11 +225,24 @@ func (o Outcome) compare(dir string, got *scenario.Transcript, cfg Config, r rul
 			return o.fail(err)
 		}
 		r.apply(want)
+		if np != nil {
+			np.fixture(want)
+		}
 		stale = staleMode(f, want)
 	} else if mode != Record {
 		return o.fail(err)
 	} else {
+		if np != nil {
+			if err := np.live(got, nil); err != nil {
+				return o.fail(err)
+			}
+		}
 		return o.write(dir, got, mode, ws) // nothing to compare with: no diff at all
+	}
+	if np != nil {
+		if err := np.live(got, want); err != nil {
+			return o.fail(err)
+		}
 	}
 	files := diffTranscripts(dir, want, got, cfg.diffConfig())
 	wsDiff, err := o.compareWorkspace(ws, want, got, cfg)

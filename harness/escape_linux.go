@@ -53,6 +53,11 @@ func escapees(base string, deadline time.Time) []string {
 			switch {
 			case state == "Z" && sid != ownSession():
 				reap(pid, deadline)
+			case state != "" && state != "Z" && dying(pid):
+				// Killed already (a cancelled tool's process group) and not
+				// yet dead: it did not outlive anything.
+				reap(pid, deadline)
+				found = true
 			case state != "" && state != "Z" && belongs(pid, base):
 				killed = append(killed, commName(pid))
 				syscall.Kill(pid, syscall.SIGKILL)
@@ -103,6 +108,25 @@ func statOf(pid int) (string, int) {
 	}
 	sid, _ := strconv.Atoi(string(f[3]))
 	return string(f[0]), sid
+}
+
+// dying reports whether a SIGKILL is pending for the process (its thread's
+// or its thread group's pending set, /proc/<pid>/status).
+func dying(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		name, mask, ok := strings.Cut(line, ":")
+		if !ok || (name != "SigPnd" && name != "ShdPnd") {
+			continue
+		}
+		if m, err := strconv.ParseUint(strings.TrimSpace(mask), 16, 64); err == nil && m&(1<<(syscall.SIGKILL-1)) != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // belongs reports whether the process carries the run's root folder in

@@ -1,0 +1,216 @@
+package check
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/sessionlog"
+)
+
+// Native logs are pinned like composed ones: the system prompt and the
+// tool schemas of a request/header event that equal the corpus's pins
+// (pins/agent.system.md, pins/agent.tools.json) are stored as
+// {{pin:agent:system}} and {{pin:agent:tools}}, on both sides before they
+// are compared, so a change of either is one diff for the corpus (the pin
+// file) instead of one 4 KB line per scenario. Replay never reads them:
+// derivation ignores what a request/header holds.
+//
+// A pin is set only in record mode, where the fixture used it or when the
+// corpus has none yet: a changed system prompt is a changed model input,
+// which refresh does not accept. Every scenario of a
+// run that uses the pin must then agree on its new value.
+
+const (
+	pinSystem = "{{pin:" + scenario.PinClass + ":system}}"
+	pinTools  = "{{pin:" + scenario.PinClass + ":tools}}"
+)
+
+// claims are the pin values set by this process, per pin file: two
+// scenarios of one record run that set different values conflict.
+var claims = struct {
+	sync.Mutex
+	m map[string]string
+}{m: map[string]string{}}
+
+// nativePins pins the request/header events of one scenario's logs.
+type nativePins struct {
+	pins  *sessionlog.Pins
+	claim bool  // the mode may set the pins (record)
+	err   error // a claim that failed
+}
+
+// loadNativePins reads the pins of the corpus that holds the scenario dir.
+func loadNativePins(dir string, mode Mode) (*nativePins, error) {
+	p, err := sessionlog.LoadPins(filepath.Join(filepath.Dir(dir), scenario.PinsDir), scenario.PinClass)
+	if err != nil {
+		return nil, fmt.Errorf("check: %w", err)
+	}
+	return &nativePins{pins: p, claim: mode == Record}, nil
+}
+
+// fixture pins the committed side: inline values equal to the pins become
+// placeholders (pinning is normalization: idempotent).
+func (n *nativePins) fixture(t *scenario.Transcript) {
+	for i := range t.Logs {
+		t.Logs[i] = n.pinLog(t.Logs[i], nil, false)
+	}
+}
+
+// live pins the run's side; want is the committed side (nil: none), whose
+// placeholders say where this scenario uses the pins.
+func (n *nativePins) live(t, want *scenario.Transcript) error {
+	for i := range t.Logs {
+		var w []byte
+		if want != nil && i < len(want.Logs) {
+			w = want.Logs[i]
+		}
+		t.Logs[i] = n.pinLog(t.Logs[i], headers(w), n.claim)
+	}
+	return n.err
+}
+
+// headers are the data of a log's request/header events, in order.
+func headers(log []byte) [][]byte {
+	var out [][]byte
+	for _, line := range bytes.Split(log, []byte("\n")) {
+		if data, ok := headerData(line); ok {
+			out = append(out, data)
+		}
+	}
+	return out
+}
+
+// headerData is the data member of a request/header event line.
+func headerData(line []byte) ([]byte, bool) {
+	if !bytes.Contains(line, []byte(`"type":"request/header"`)) {
+		return nil, false
+	}
+	var ev struct {
+		Type string          `json:"type"`
+		Data json.RawMessage `json:"data"`
+	}
+	if json.Unmarshal(line, &ev) != nil || ev.Type != "request/header" || len(ev.Data) == 0 {
+		return nil, false
+	}
+	return ev.Data, true
+}
+
+// pinLog rewrites the request/header lines of log. With claim, the j-th
+// header may set the pins where wantHeaders[j] used them (or no pin exists).
+func (n *nativePins) pinLog(log []byte, wantHeaders [][]byte, claim bool) []byte {
+	lines := bytes.SplitAfter(log, []byte("\n"))
+	j := 0
+	for i, line := range lines {
+		data, ok := headerData(bytes.TrimSuffix(line, []byte("\n")))
+		if !ok {
+			continue
+		}
+		var w []byte
+		if j < len(wantHeaders) {
+			w = wantHeaders[j]
+		}
+		j++
+		pinned := n.pinData(data, w, claim)
+		if !bytes.Equal(pinned, data) {
+			lines[i] = bytes.Replace(line, data, pinned, 1)
+		}
+	}
+	return bytes.Join(lines, nil)
+}
+
+// pinData pins the system and tools members of one request/header data.
+func (n *nativePins) pinData(data, want []byte, claim bool) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil {
+		return data
+	}
+	var wm map[string]json.RawMessage
+	_ = json.Unmarshal(want, &wm)
+	changed := false
+	if sys, ok := m["system"]; ok && string(sys) != `"`+pinSystem+`"` {
+		var s string
+		if json.Unmarshal(sys, &s) == nil && n.pinValue("system", s, string(wm["system"]) == `"`+pinSystem+`"`, claim) {
+			m["system"], changed = json.RawMessage(`"`+pinSystem+`"`), true
+		}
+	}
+	if tools, ok := m["tools"]; ok && string(tools) != `"`+pinTools+`"` {
+		if n.pinValue("tools", string(tools), string(wm["tools"]) == `"`+pinTools+`"`, claim) {
+			m["tools"], changed = json.RawMessage(`"`+pinTools+`"`), true
+		}
+	}
+	if !changed {
+		return data
+	}
+	return object(m)
+}
+
+// pinValue reports whether v is (or, claiming, becomes) the pin of kind.
+func (n *nativePins) pinValue(kind, v string, wantUsed, claim bool) bool {
+	cur := n.current(kind)
+	switch {
+	case cur != nil && *cur == v:
+		return true
+	case !claim || cur != nil && !wantUsed:
+		return false
+	}
+	file := n.pins.SystemFile()
+	if kind == "tools" {
+		file = n.pins.ToolsFile()
+	}
+	claims.Lock()
+	defer claims.Unlock()
+	if prev, ok := claims.m[file]; ok && prev != v {
+		n.err = fmt.Errorf("check: scenarios of this run that share %s set it to different values; record them one at a time or make them agree", file)
+		return false
+	}
+	claims.m[file] = v
+	if kind == "tools" {
+		n.pins.Tools = []byte(v)
+	} else {
+		n.pins.System = &v
+	}
+	if err := n.pins.Write(); err != nil {
+		n.err = err
+		return false
+	}
+	return true
+}
+
+func (n *nativePins) current(kind string) *string {
+	if kind == "system" {
+		return n.pins.System
+	}
+	if n.pins.Tools == nil {
+		return nil
+	}
+	s := string(n.pins.Tools)
+	return &s
+}
+
+// object encodes m as compact JSON with sorted keys and its values as
+// they are (they come from normalized lines: compact, no HTML escaping).
+func object(m map[string]json.RawMessage) []byte {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(m[k])
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
