@@ -64,17 +64,21 @@ func Verify(root string, cfg VerifyConfig) []Violation {
 	if err != nil {
 		return []Violation{{filepath.Join(root, CorpusFile), err.Error()}}
 	}
-	var pins *sessionlog.Pins
-	if !corpus.Native() {
-		if pins, err = sessionlog.LoadPins(filepath.Join(root, PinsDir), PinClass); err != nil {
-			return []Violation{{filepath.Join(root, PinsDir), err.Error()}}
-		}
+	pins, err := sessionlog.LoadPins(filepath.Join(root, PinsDir), PinClass)
+	if err != nil {
+		return []Violation{{filepath.Join(root, PinsDir), err.Error()}}
 	}
+	native := corpus.Native()
 	out := linkedFolders(root)
 	for _, name := range names {
 		unrecorded := cfg.Unrecorded != nil && cfg.Unrecorded(name)
 		rewritten := cfg.Rewritten != nil && cfg.Rewritten(name)
-		out = append(out, verifyScenario(filepath.Join(root, name), unrecorded, rewritten, pins, cfg)...)
+		composed := pins
+		if native {
+			composed = nil
+			out = append(out, missingPins(filepath.Join(root, name), pins)...)
+		}
+		out = append(out, verifyScenario(filepath.Join(root, name), unrecorded, rewritten, composed, cfg)...)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
@@ -256,6 +260,30 @@ func checkCassettes(dir string, m *Manifest, unrecorded bool) []Violation {
 		case has:
 			if _, err := cassette.ReadFile(p, c.kind); err != nil {
 				vs = append(vs, Violation{p, err.Error()})
+			}
+		}
+	}
+	return vs
+}
+
+// missingPins reports the logs of a native scenario that hold a pin
+// placeholder whose pin file the corpus lacks.
+func missingPins(dir string, pins *sessionlog.Pins) []Violation {
+	var vs []Violation
+	for _, p := range append([]string{filepath.Join(dir, SessionFile)}, ChildLogs(dir)...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		for _, c := range []struct {
+			placeholder, file string
+			have          bool
+		}{
+			{"{{pin:" + PinClass + ":system}}", pins.SystemFile(), pins.System != nil},
+			{"{{pin:" + PinClass + ":tools}}", pins.ToolsFile(), pins.Tools != nil},
+		} {
+			if !c.have && bytes.Contains(b, []byte(c.placeholder)) {
+				vs = append(vs, Violation{p, fmt.Sprintf("holds %s but %s does not exist (record the scenario to write the pin)", c.placeholder, c.file)})
 			}
 		}
 	}

@@ -147,3 +147,42 @@ func mustScript(t *testing.T, s string) llmreplay.Script {
 	}
 	return sc
 }
+
+// TestPinnedPromptChange: a changed system prompt of the reference agent is
+// one diff for the corpus, the pin file, not one per scenario: replay fails
+// naming record; record rewrites the pin and leaves the log's placeholders
+// as they are.
+func TestPinnedPromptChange(t *testing.T) {
+	dir := copyScenario(t, "text-turn")
+	pin := filepath.Join(filepath.Dir(dir), scenario.PinsDir, scenario.PinClass+".system.md")
+	old, err := os.ReadFile(pin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(filepath.Join(dir, scenario.SessionFile))
+	if !strings.Contains(string(before), "{{pin:agent:system}}") {
+		t.Fatalf("the committed log is not pinned:\n%s", before)
+	}
+	// The corpus's pin says something the agent no longer says.
+	if err := os.WriteFile(pin, []byte("An older system prompt."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := check.Check(context.Background(), dir, check.Config{Agent: agentCommand})
+	if o.Status != check.Failed || o.Accept != check.Record {
+		t.Fatalf("replay with a stale pin: %s, accept %q: %s\n%s", o.Status, o.Accept, o.Reason, o.Diff)
+	}
+	if _, o := recordScripted(t, dir, `[{"kind":"chunks","chunks":[
+		{"type":"block-start","index":0,"blockType":"text"},
+		{"type":"text-delta","index":0,"text":"Hello there, nice to meet!"},
+		{"type":"block-end","index":0},
+		{"type":"usage","inputTokens":12,"outputTokens":7},
+		{"type":"finish","reason":"stop"}]}]`); o.Status != check.Passed {
+		t.Fatalf("record: %s: %s", o.Status, o.Reason)
+	}
+	if now, _ := os.ReadFile(pin); string(now) != string(old) {
+		t.Errorf("record did not rewrite the pin to the agent's prompt:\n%s", now)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, scenario.SessionFile)); !strings.Contains(string(after), "{{pin:agent:system}}") {
+		t.Errorf("the re-recorded log lost its placeholder:\n%s", after)
+	}
+}

@@ -14,13 +14,24 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // copyScenario copies the bundled scenario name into a fresh corpus and
 // returns the scenario's new folder.
 func copyScenario(t *testing.T, name string) string {
 	t.Helper()
-	dst := filepath.Join(t.TempDir(), name)
+	root := t.TempDir()
+	copyTree(t, scenario.PinsDir, filepath.Join(root, scenario.PinsDir)) // the corpus's pins come along
+	dst := filepath.Join(root, name)
+	copyTree(t, name, dst)
+	return dst
+}
+
+// copyTree copies the folder src to dst.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	name := src
 	err := filepath.WalkDir(name, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -38,7 +49,6 @@ func copyScenario(t *testing.T, name string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dst
 }
 
 // readTree returns every file under dir with its content.
