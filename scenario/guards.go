@@ -277,7 +277,7 @@ func missingPins(dir string, pins *sessionlog.Pins) []Violation {
 		}
 		for _, c := range []struct {
 			placeholder, file string
-			have          bool
+			have              bool
 		}{
 			{"{{pin:" + PinClass + ":system}}", pins.SystemFile(), pins.System != nil},
 			{"{{pin:" + PinClass + ":tools}}", pins.ToolsFile(), pins.Tools != nil},
