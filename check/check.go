@@ -240,9 +240,20 @@ func (o Outcome) compare(dir string, got *scenario.Transcript, cfg Config, r rul
 		return o.write(dir, got, mode, ws) // nothing to compare with: no diff at all
 	}
 	if np != nil {
+		old := *np.pins
 		if err := np.live(got, want); err != nil {
 			return o.fail(err)
 		}
+		np.expandInline(want, got, old)
+	}
+	if np != nil && len(np.drift) > 0 {
+		pinFiles, d := np.driftDiff(cfg.diffConfig())
+		o.Status, o.Diff, o.Accept = Failed, d, Record
+		o.Reason = "the agent's request differs from the corpus's pin (" + strings.Join(pinFiles, ", ") + "): a changed model input, which only record accepts"
+		if files := diffTranscripts(dir, want, got, cfg.diffConfig()); len(files) > 0 {
+			o.Diff += joinDiffs(files)
+		}
+		return o
 	}
 	files := diffTranscripts(dir, want, got, cfg.diffConfig())
 	wsDiff, err := o.compareWorkspace(ws, want, got, cfg)

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/acpsnap/acpsnap/internal/jsondiff"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
@@ -42,6 +43,11 @@ type nativePins struct {
 	pins  *sessionlog.Pins
 	claim bool  // the mode may set the pins (record)
 	err   error // a claim that failed
+	// drift holds, per kind ("system", "tools"), the one value the live
+	// side has instead of the pin where the fixture used the pin (not
+	// claiming): the live side is pinned with it, and the change is shown
+	// once, as a diff of the pin.
+	drift map[string]string
 }
 
 // loadNativePins reads the pins of the corpus that holds the scenario dir.
@@ -72,6 +78,84 @@ func (n *nativePins) live(t, want *scenario.Transcript) error {
 		t.Logs[i] = n.pinLog(t.Logs[i], headers(w), n.claim)
 	}
 	return n.err
+}
+
+// driftDiff is the change of each pin the live side drifted from, as a
+// JSON-aware diff of the pin file against the live value, or "".
+func (n *nativePins) driftDiff(cfg jsondiff.Config) (files []string, diff string) {
+	for _, kind := range []string{"system", "tools"} {
+		v, ok := n.drift[kind]
+		if !ok {
+			continue
+		}
+		file, old := n.pins.ToolsFile(), string(n.pins.Tools)
+		if kind == "system" {
+			q, _ := json.Marshal(*n.pins.System)
+			file, old = n.pins.SystemFile(), string(unescapeHTML(q))
+			w, _ := json.Marshal(v)
+			v = string(unescapeHTML(w))
+		}
+		files = append(files, file)
+		// As one-member objects, so that the diff names the JSON path.
+		wrap := func(x string) []byte { return []byte(`{"` + kind + `":` + x + "}\n") }
+		diff += jsondiff.Files(file, "live "+kind, wrap(old), wrap(v), cfg)
+	}
+	return files, diff
+}
+
+// expandInline puts the pin's value back on the committed side wherever
+// the live side could not use the pin (its value differs), so that the
+// diff shows what changed inside the value, not a placeholder against it.
+func (n *nativePins) expandInline(want, got *scenario.Transcript, old sessionlog.Pins) {
+	for i := range want.Logs {
+		if i >= len(got.Logs) {
+			return
+		}
+		g := headers(got.Logs[i])
+		lines := bytes.SplitAfter(want.Logs[i], []byte("\n"))
+		j := 0
+		for k, line := range lines {
+			data, ok := headerData(bytes.TrimSuffix(line, []byte("\n")))
+			if !ok {
+				continue
+			}
+			if j < len(g) {
+				if x := expandData(data, g[j], old); !bytes.Equal(x, data) {
+					lines[k] = bytes.Replace(line, data, x, 1)
+				}
+			}
+			j++
+		}
+		want.Logs[i] = bytes.Join(lines, nil)
+	}
+}
+
+// expandData expands the placeholders of data whose member in live is not
+// a placeholder.
+func expandData(data, live []byte, old sessionlog.Pins) []byte {
+	var m, lm map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil || json.Unmarshal(live, &lm) != nil {
+		return data
+	}
+	changed := false
+	if string(m["system"]) == `"`+pinSystem+`"` && string(lm["system"]) != `"`+pinSystem+`"` && old.System != nil {
+		b, _ := json.Marshal(*old.System)
+		m["system"], changed = unescapeHTML(b), true
+	}
+	if string(m["tools"]) == `"`+pinTools+`"` && string(lm["tools"]) != `"`+pinTools+`"` && old.Tools != nil {
+		m["tools"], changed = old.Tools, true
+	}
+	if !changed {
+		return data
+	}
+	return object(m)
+}
+
+// unescapeHTML undoes encoding/json's HTML escaping (normalized lines have none).
+func unescapeHTML(b []byte) []byte {
+	b = bytes.ReplaceAll(b, []byte(`\u003c`), []byte("<"))
+	b = bytes.ReplaceAll(b, []byte(`\u003e`), []byte(">"))
+	return bytes.ReplaceAll(b, []byte(`\u0026`), []byte("&"))
 }
 
 // headers are the data of a log's request/header events, in order.
@@ -154,6 +238,15 @@ func (n *nativePins) pinValue(kind, v string, wantUsed, claim bool) bool {
 	cur := n.current(kind)
 	switch {
 	case cur != nil && *cur == v:
+		return true
+	case !claim && cur != nil && wantUsed:
+		if d, ok := n.drift[kind]; ok {
+			return d == v // one new value is shown once; another stays inline
+		}
+		if n.drift == nil {
+			n.drift = map[string]string{}
+		}
+		n.drift[kind] = v
 		return true
 	case !claim || cur != nil && !wantUsed:
 		return false
