@@ -12,6 +12,7 @@ require (
 )
 
 require (
-	golang.org/x/sys v0.26.0 // indirect
-	golang.org/x/tools v0.26.0 // indirect
+	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
+	golang.org/x/sys v0.41.0 // indirect
+	golang.org/x/tools v0.42.0 // indirect
 )

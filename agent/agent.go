@@ -50,6 +50,8 @@ type Config struct {
 	// it without starting the child, its model or its log. The caller
 	// closes it after Serve. nil: every child is a session with its own log.
 	Subagents subagent.Boundary
+	// Tools is the tool cassette the tools run through. nil: none.
+	Tools *ToolCassette
 }
 
 // Defaults of Config's zero values.

@@ -149,7 +149,7 @@ func TestTextTurnStreamsAndLogs(t *testing.T) {
 	for _, tl := range req.Tools {
 		names = append(names, tl.Name)
 	}
-	if diff := cmp.Diff([]string{"read_file", "write_file", "edit_file", "list_dir", "bash", "todo_write", "task"}, names); diff != "" {
+	if diff := cmp.Diff([]string{"read_file", "write_file", "edit_file", "list_dir", "bash", "fetch", "todo_write", "task"}, names); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
 
@@ -172,7 +172,7 @@ func TestTextTurnStreamsAndLogs(t *testing.T) {
 	}
 	checkTurnEnds(t, l, endReason{Kind: "completed"})
 	hdr := data[requestHeaderData](t, l, "request/header")
-	if len(hdr) != 1 || hdr[0].Model != testModel || !strings.Contains(hdr[0].System, r.cwd) || len(hdr[0].Tools) != 7 {
+	if len(hdr) != 1 || hdr[0].Model != testModel || !strings.Contains(hdr[0].System, r.cwd) || len(hdr[0].Tools) != 8 {
 		t.Errorf("request/header = %+v", hdr)
 	}
 	users := data[struct {

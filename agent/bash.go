@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -33,10 +34,11 @@ var bashTool = &tool{
 			`"timeoutMs":{"type":"integer","minimum":1,"maximum":600000,"description":"timeout in milliseconds (default 120000)"}},` +
 			`"required":["command"],"additionalProperties":false}`),
 	},
-	kind:  acp.ToolKindExecute,
-	asks:  true,
-	title: titled("Run", "command", "Run command"),
-	run:   runBash,
+	kind:   acp.ToolKindExecute,
+	asks:   true,
+	title:  titled("Run", "command", "Run command"),
+	exec:   runBash,
+	render: renderBash,
 }
 
 // exitStatus is how a command ended.
@@ -48,16 +50,27 @@ type exitStatus struct {
 	timedOut bool
 }
 
-func runBash(t *turn, c model.ToolCall) (string, error) {
+// bashValue is what bash records in a tool cassette: how the command
+// ended, which renderBash turns into the result text.
+type bashValue struct {
+	Output    string `json:"output"`
+	Size      int    `json:"size,omitempty"`
+	Code      int    `json:"code,omitempty"`
+	Signal    string `json:"signal,omitempty"`
+	TimedOut  bool   `json:"timedOut,omitempty"`
+	TimeoutMs int64  `json:"timeoutMs"`
+}
+
+func runBash(t *turn, c model.ToolCall) (json.RawMessage, error) {
 	var a struct {
 		Command   string `json:"command"`
 		TimeoutMs int    `json:"timeoutMs"`
 	}
 	if err := decodeArgs(c.Arguments, &a); err != nil {
-		return "", err
+		return nil, err
 	}
 	if strings.TrimSpace(a.Command) == "" {
-		return "", errors.New("command is required")
+		return nil, errors.New("command is required")
 	}
 	timeout := t.s.srv.cfg.BashTimeout
 	if a.TimeoutMs > 0 {
@@ -65,15 +78,26 @@ func runBash(t *turn, c model.ToolCall) (string, error) {
 	}
 	var st exitStatus
 	var err error
-	if t.s.clientTerminal() {
+	if t.clientTerminal() {
 		st, err = t.runTerminal(c, a.Command, timeout)
 	} else {
 		st, err = runLocal(t.ctx, t.s.cwd, a.Command, timeout)
 	}
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	return st.result(timeout)
+	return json.Marshal(bashValue{Output: st.output, Size: st.size, Code: st.code, Signal: st.signal, TimedOut: st.timedOut, TimeoutMs: timeout.Milliseconds()})
+}
+
+// renderBash is bash's result text: the output, then a note when the
+// command failed (an error result).
+func renderBash(v json.RawMessage) (string, error) {
+	var b bashValue
+	if err := json.Unmarshal(v, &b); err != nil {
+		return "", fmt.Errorf("tool cassette: the recorded bash value: %v (record again)", err)
+	}
+	st := exitStatus{output: b.Output, size: b.Size, code: b.Code, signal: b.Signal, timedOut: b.TimedOut}
+	return st.result(time.Duration(b.TimeoutMs) * time.Millisecond)
 }
 
 // result is what the model sees: the output, then a note when the command

@@ -200,7 +200,7 @@ func editFile(t *turn, c model.ToolCall) (string, error) {
 // readText reads limit lines from the 1-based line offset of a file (0, 0:
 // all of it), through the client when it offers fs/read_text_file.
 func (t *turn) readText(abs string, offset, limit int) (string, error) {
-	if read, _ := t.s.clientFS(); read {
+	if read, _ := t.clientFS(); read {
 		req := acp.ReadTextFileRequest{SessionId: acp.SessionId(t.s.id), Path: abs}
 		if offset > 0 {
 			req.Line = acp.Ptr(offset)
@@ -238,7 +238,7 @@ func osReason(err error) error {
 // writeText writes a whole file, through the client when it offers
 // fs/write_text_file, else locally (creating parent directories).
 func (t *turn) writeText(abs, content string) error {
-	if _, write := t.s.clientFS(); write {
+	if _, write := t.clientFS(); write {
 		_, err := t.s.srv.conn.WriteTextFile(t.ctx, acp.WriteTextFileRequest{SessionId: acp.SessionId(t.s.id), Path: abs, Content: content})
 		if err != nil {
 			return fmt.Errorf("write %s: %v", t.s.display(abs), err)

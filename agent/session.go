@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 
 	acp "github.com/coder/acp-go-sdk"
@@ -27,6 +28,8 @@ type session struct {
 	depth     int
 	key       string             // behind a subagent boundary: the call's topology path ("": the root)
 	log       *sessionlog.Writer // nil: a detached child (its cassette is its record)
+	path      string             // its tool calls' structural path: "root", the parent's + "/task-N"; "": a detached child (no tool cassette)
+	spawned   int                // task children created so far (guarded by srv.mu)
 	tools     []*tool
 	system    string
 
@@ -83,14 +86,16 @@ func (srv *server) createSession(spec sessionSpec) (*session, error) {
 		srv: srv, id: srv.cfg.NewID(), cwd: filepath.Clean(spec.cwd), primary: spec.primary,
 		spawnedBy: spec.spawnedBy, depth: spec.depth, key: spec.key, mode: srv.cfg.Permission, remembered: map[string]bool{},
 	}
-	s.tools, s.system = primaryTools, systemPrompt(s.cwd)
+	s.tools, s.system, s.path = primaryTools, systemPrompt(s.cwd), "root"
 	if spec.detached {
-		s.tools, s.system = childTools, childSystemPrompt(s.cwd)
+		s.tools, s.system, s.path = childTools, childSystemPrompt(s.cwd), ""
 		return s, nil
 	}
 	h := sessionlog.Header{ID: s.id, CreatedAt: srv.nextCreatedAt(), Cwd: s.cwd, DelegationDepth: spec.depth}
 	if spec.parent != nil {
 		s.tools, s.system = childTools, childSystemPrompt(s.cwd)
+		spec.parent.spawned++
+		s.path = spec.parent.path + "/task-" + strconv.Itoa(spec.parent.spawned)
 		h.ParentSession, h.Origin, h.SpawnedBy = spec.parent.id, "subagent", spec.spawnedBy
 	}
 	path := filepath.Join(srv.cfg.SessionsDir, s.id, sessionlog.FileName)
@@ -194,9 +199,11 @@ func (s *session) cancelTurn(cause error) {
 	}
 }
 
-// clientFS reports whether file tools go through the client.
-func (s *session) clientFS() (read, write bool) {
-	if !s.primary {
+// clientFS reports whether file tools go through the client: never for a
+// child, nor for a tool the tool cassette selects.
+func (t *turn) clientFS() (read, write bool) {
+	s := t.s
+	if !s.primary || t.local {
 		return false, false
 	}
 	c := s.srv.clientCaps()
@@ -204,8 +211,8 @@ func (s *session) clientFS() (read, write bool) {
 }
 
 // clientTerminal reports whether bash runs in a client terminal.
-func (s *session) clientTerminal() bool {
-	return s.primary && s.srv.clientCaps().Terminal
+func (t *turn) clientTerminal() bool {
+	return t.s.primary && !t.local && t.s.srv.clientCaps().Terminal
 }
 
 // resolve turns a tool's path argument into an absolute path inside the

@@ -74,7 +74,7 @@ func TestSubagentPairRunsConcurrently(t *testing.T) {
 		for _, tl := range req.Tools {
 			names = append(names, tl.Name)
 		}
-		if diff := cmp.Diff([]string{"read_file", "list_dir"}, names); diff != "" {
+		if diff := cmp.Diff([]string{"read_file", "list_dir", "fetch"}, names); diff != "" {
 			t.Errorf("child tools (-want +got):\n%s", diff)
 		}
 	}

@@ -17,6 +17,12 @@ type tool struct {
 	asks  bool                                            // asks permission in "ask" mode
 	title func(args map[string]any) string                // the client-facing title
 	run   func(t *turn, c model.ToolCall) (string, error) // the result text, or an error the model sees
+	// exec and render, when set, replace run for a tool whose value is
+	// richer than its text: exec is the body (a JSON value, or an error),
+	// render turns the value into the result text with today's code (a
+	// replayed value is rendered exactly as a live one).
+	exec   func(t *turn, c model.ToolCall) (json.RawMessage, error)
+	render func(v json.RawMessage) (string, error)
 }
 
 // Tool names.
@@ -28,6 +34,7 @@ const (
 	toolBash      = "bash"
 	toolTodoWrite = "todo_write"
 	toolTask      = "task"
+	toolFetch     = "fetch"
 )
 
 // primaryTools is the toolset of client sessions, in the order the model
@@ -35,8 +42,8 @@ const (
 var primaryTools, childTools []*tool
 
 func init() {
-	primaryTools = []*tool{readFileTool, writeFileTool, editFileTool, listDirTool, bashTool, todoWriteTool, taskTool}
-	childTools = []*tool{readFileTool, listDirTool}
+	primaryTools = []*tool{readFileTool, writeFileTool, editFileTool, listDirTool, bashTool, fetchTool, todoWriteTool, taskTool}
+	childTools = []*tool{readFileTool, listDirTool, fetchTool}
 }
 
 func (s *session) lookup(name string) *tool {
@@ -113,7 +120,7 @@ func (t *turn) runTool(c model.ToolCall) *model.Message {
 		}
 	}
 	t.s.notify(acp.UpdateToolCall(acp.ToolCallId(c.ID), acp.WithUpdateStatus(acp.ToolCallStatusInProgress)))
-	text, err := tl.run(t, c)
+	text, err := t.execute(tl, c)
 	if t.stopped() {
 		return nil
 	}

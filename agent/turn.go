@@ -21,6 +21,7 @@ type turn struct {
 	n        int    // turn number, from 1 per session
 	step     int    // step number, from 1 per turn
 	lastText string // the text of the latest assistant message
+	local    bool   // the running tool is selected by the tool cassette: no client fs or terminal
 }
 
 // turnOutcome is how a turn ended: the ACP stop reason, the logged reason,

@@ -79,7 +79,10 @@ func Main(ctx context.Context, p Process) error {
 	if cfg.Subagents, err = subagents(contract); err != nil {
 		return err
 	}
-	err = agent.Serve(ctx, cfg, p.Stdin, p.Stdout)
+	if cfg.Tools, err = toolCassette(contract); err != nil {
+		return err
+	}
+	err = closeTools(cfg.Tools, agent.Serve(ctx, cfg, p.Stdin, p.Stdout))
 	if cfg.Subagents != nil {
 		err = errors.Join(err, cfg.Subagents.Close()) // unconsumed or unpublished: the run fails
 	}
