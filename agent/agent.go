@@ -170,6 +170,9 @@ func (srv *server) shutdown() {
 	srv.mu.Lock()
 	defer srv.mu.Unlock()
 	for _, s := range srv.all {
+		if err := closeMCP(s.mcp); err != nil {
+			srv.diag("session %s: %v", s.id, err)
+		}
 		if err := s.log.Close(); err != nil {
 			srv.diag("close log of session %s: %v", s.id, err)
 		}
@@ -204,8 +207,14 @@ func (srv *server) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp
 	if err := validateNewSession(p); err != nil {
 		return acp.NewSessionResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
 	}
-	s, err := srv.createSession(sessionSpec{cwd: p.Cwd, primary: true})
+	servers, tools, err := srv.startMCP(p.McpServers)
 	if err != nil {
+		srv.diag("%v", err)
+		return acp.NewSessionResponse{}, acp.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	s, err := srv.createSession(sessionSpec{cwd: p.Cwd, primary: true, mcp: servers, mcpTools: tools})
+	if err != nil {
+		closeMCP(servers)
 		srv.diag("%v", err)
 		return acp.NewSessionResponse{}, acp.NewInternalError(map[string]any{"error": err.Error()})
 	}

@@ -30,6 +30,7 @@ type session struct {
 	log       *sessionlog.Writer // nil: a detached child (its cassette is its record)
 	path      string             // its tool calls' structural path: "root", the parent's + "/task-N"; "": a detached child (no tool cassette)
 	spawned   int                // task children created so far (guarded by srv.mu)
+	mcp       []*mcpServer       // closed with the log
 	tools     []*tool
 	system    string
 
@@ -50,8 +51,10 @@ type sessionSpec struct {
 	parent    *session // children only
 	spawnedBy string   // children only: the task tool-call id
 	depth     int
-	detached  bool   // children behind a subagent boundary: no log, not closed by shutdown
-	key       string // with detached: the call's topology path
+	detached  bool         // children behind a subagent boundary: no log, not closed by shutdown
+	key       string       // with detached: the call's topology path
+	mcp       []*mcpServer // primary only: its MCP servers, whose tools follow the built-in ones
+	mcpTools  []*tool
 }
 
 // validateNewSession rejects what this agent cannot honour, with a message
@@ -63,8 +66,8 @@ func validateNewSession(p acp.NewSessionRequest) error {
 	if fi, err := os.Stat(p.Cwd); err != nil || !fi.IsDir() {
 		return fmt.Errorf("cwd %q is not an existing directory", p.Cwd)
 	}
-	if len(p.McpServers) > 0 {
-		return fmt.Errorf("mcpServers are not supported (got %d); pass an empty list", len(p.McpServers))
+	if err := validateMCP(p.McpServers); err != nil {
+		return err
 	}
 	if len(p.AdditionalDirectories) > 0 {
 		return fmt.Errorf("additionalDirectories are not supported (got %d)", len(p.AdditionalDirectories))
@@ -86,7 +89,10 @@ func (srv *server) createSession(spec sessionSpec) (*session, error) {
 		srv: srv, id: srv.cfg.NewID(), cwd: filepath.Clean(spec.cwd), primary: spec.primary,
 		spawnedBy: spec.spawnedBy, depth: spec.depth, key: spec.key, mode: srv.cfg.Permission, remembered: map[string]bool{},
 	}
-	s.tools, s.system, s.path = primaryTools, systemPrompt(s.cwd), "root"
+	s.tools, s.system, s.path, s.mcp = primaryTools, systemPrompt(s.cwd), "root", spec.mcp
+	if len(spec.mcpTools) > 0 {
+		s.tools = append(append([]*tool(nil), primaryTools...), spec.mcpTools...)
+	}
 	if spec.detached {
 		s.tools, s.system, s.path = childTools, childSystemPrompt(s.cwd), ""
 		return s, nil

@@ -50,6 +50,7 @@ commands:
   agent    run the reference ACP agent on stdin/stdout
   serve-model  serve a model file (as new -model reads) on 127.0.0.1 in -dialect D
   cassette verify, inspect or diff a cassette (acpsnap cassette -h)
+  mcp-cassette  an MCP server that records or replays a real one (the harness runs it)
 
 Run 'acpsnap <command> -h' for the flags of a command.
 `
@@ -84,6 +85,8 @@ func (e *env) main(args []string) int {
 		return e.serveModel(rest)
 	case "cassette":
 		return e.cassetteCmd(rest)
+	case "mcp-cassette":
+		err = e.mcpCassette(rest)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(e.stdout, usage)
 		return ExitOK

@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"os"
+
+	"github.com/acpsnap/acpsnap/cassette/tool"
+	"github.com/acpsnap/acpsnap/internal/mcpproxy"
+)
+
+const mcpCassetteUsage = `usage: acpsnap mcp-cassette -mode record|replay -file FILE [-report FILE] [-- COMMAND [ARG...]]
+
+An MCP server on stdin and stdout that stands in front of the real one
+(COMMAND), recording its initialize answer, tools/list and tools/call into
+the tool cassette FILE (record), or answering them from FILE without
+starting COMMAND (replay). The harness hands it to the agent in
+session/new's mcpServers for every server input.json declares
+(docs/cassettes.md).
+`
+
+// mcpCassette runs the MCP proxy of package mcpproxy.
+func (e *env) mcpCassette(args []string) error {
+	fs := e.flags("mcp-cassette")
+	fs.Usage = func() { fs.Output().Write([]byte(mcpCassetteUsage)); fs.PrintDefaults() }
+	mode := fs.String("mode", "", "record or replay")
+	file := fs.String("file", "", "the tool cassette")
+	report := fs.String("report", "", "where to write the outcome as JSON (the harness reads it)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	cfg := mcpproxy.Config{Mode: tool.Mode(*mode), File: *file, Command: fs.Args(), Report: *report, Stderr: e.stderr}
+	switch {
+	case cfg.Mode != tool.Record && cfg.Mode != tool.Replay:
+		return usagef("mcp-cassette: -mode %q: want record or replay\n%s", *mode, mcpCassetteUsage)
+	case cfg.File == "":
+		return usagef("mcp-cassette: -file is required\n%s", mcpCassetteUsage)
+	case cfg.Mode == tool.Record && len(cfg.Command) == 0:
+		return usagef("mcp-cassette: record needs the real server's command after --\n%s", mcpCassetteUsage)
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	return mcpproxy.Run(ctx, cfg, os.Stdin, os.Stdout)
+}
