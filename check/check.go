@@ -76,6 +76,9 @@ type Config struct {
 	Grace time.Duration
 	// Keep keeps the private roots of a failed run (harness.Config.Keep).
 	Keep bool
+	// Acpsnap is the acpsnap binary, the MCP proxy of input.json's
+	// mcpServers (harness.Config.Acpsnap); "": none.
+	Acpsnap string
 	// AfterRun is called after a successful agent run, before anything is
 	// compared or written; its error fails the scenario. nil: nothing.
 	AfterRun func() error
@@ -139,7 +142,7 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		return o
 	}
 	hc := harness.Config{Dir: dir, Agent: cfg.Agent, Environ: cfg.Environ, Secrets: cfg.Secrets,
-		TempDir: cfg.TempDir, OnStart: cfg.OnStart, StepTimeout: cfg.StepTimeout, Grace: cfg.Grace, Keep: cfg.Keep}
+		TempDir: cfg.TempDir, OnStart: cfg.OnStart, StepTimeout: cfg.StepTimeout, Grace: cfg.Grace, Keep: cfg.Keep, Acpsnap: cfg.Acpsnap}
 	ws := newWorkspace(dir, cfg.TempDir)
 	defer ws.remove()
 	if ws != nil {

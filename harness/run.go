@@ -57,6 +57,9 @@ type Config struct {
 	// workspace the run left), unless the run already failed; its error
 	// fails the run. nil: nothing.
 	OnEnd func(cwd string) error
+	// Acpsnap is the acpsnap binary, run as the MCP proxy of input.json's
+	// mcpServers (docs/cassettes.md); "": none (such a scenario fails).
+	Acpsnap string
 }
 
 // Result is what happened in one run. Cwd, Home and Root name directories
@@ -324,6 +327,7 @@ func (r *run) collect(res *Result) []error {
 			errs = append(errs, err)
 		}
 	}
+	errs = append(errs, r.collectMCP(res)...)
 	rep, err := readReport(r.roots.sessions)
 	res.Report = rep
 	if err == nil && r.cfg.Mode == "replay" {

@@ -61,7 +61,7 @@ func (r *run) step(s scenario.Step, at time.Time, total time.Duration) error {
 	case scenario.OpInitialize:
 		return r.initialize(d)
 	case scenario.OpNewSession:
-		return r.newSession(d)
+		return r.newSession(d, s.MCPServers)
 	case scenario.OpNewSessionExpectError:
 		return r.newSessionExpectError(d, s.Params)
 	case scenario.OpPrompt, scenario.OpPromptContent:
@@ -113,8 +113,12 @@ func (r *run) initialize(d deadline) error {
 	return r.explain("initialize", err)
 }
 
-func (r *run) newSession(d deadline) error {
-	req := acp.NewSessionRequest{Cwd: r.roots.cwd, McpServers: []acp.McpServer{}}
+func (r *run) newSession(d deadline, servers []scenario.MCPServer) error {
+	proxies, err := r.mcpProxies(servers)
+	if err != nil {
+		return err
+	}
+	req := acp.NewSessionRequest{Cwd: r.roots.cwd, McpServers: proxies}
 	resp, err := await(r, d, "session/new", func() (acp.NewSessionResponse, error) {
 		return r.conn.NewSession(r.bg(), req)
 	})

@@ -154,6 +154,7 @@ func checkFiles(dir string, m *Manifest, unrecorded, pending bool) []Violation {
 		case !e.IsDir() && (name == ToolCassetteFile || name == SubagentCassetteFile):
 		case !e.IsDir() && name == ModelFile:
 			vs = append(vs, checkModel(dir, m)...)
+		case !e.IsDir() && isMCPCassette(name):
 		case !e.IsDir() && ChildIndex(name) > 0:
 			children = append(children, ChildIndex(name))
 		default:
@@ -171,6 +172,7 @@ func checkFiles(dir string, m *Manifest, unrecorded, pending bool) []Violation {
 		}
 	}
 	vs = append(vs, checkCassettes(dir, m, unrecorded)...)
+	vs = append(vs, checkMCPCassettes(dir, unrecorded)...)
 	hasOverride := exists(filepath.Join(dir, OverrideFile))
 	if m != nil && m.Replay.Override != hasOverride {
 		vs = append(vs, Violation{filepath.Join(dir, OverrideFile), fmt.Sprintf("present=%v but snapshot.yml says replay.override: %v", hasOverride, m.Replay.Override)})

@@ -37,6 +37,9 @@ type Step struct {
 	MinimumTurn int             `json:"minimumTurn,omitempty"` // 0: 1
 	Child       int             `json:"child,omitempty"`       // 0: 1
 	TimeoutMs   int             `json:"timeoutMs,omitempty"`   // 0: the runner's default
+	// MCPServers are the MCP servers a newSession declares; the harness
+	// hands the agent a recording proxy in front of each (docs/format.md).
+	MCPServers []MCPServer `json:"mcpServers,omitempty"`
 
 	// Line is the step's line in input.json (1-based), for messages.
 	Line int `json:"-"`
@@ -68,7 +71,7 @@ const (
 // (timeoutMs is allowed everywhere).
 var opFields = map[string]struct{ required, optional []string }{
 	OpInitialize:             {},
-	OpNewSession:             {},
+	OpNewSession:             {optional: []string{"mcpServers"}},
 	OpNewSessionExpectError:  {optional: []string{"params"}},
 	OpPrompt:                 {required: []string{"text"}},
 	OpPromptContent:          {required: []string{"content"}},
@@ -141,6 +144,9 @@ func parseInput(b []byte) (*Input, *inputError) {
 			return nil, err
 		}
 		in.Steps = append(in.Steps, s)
+	}
+	if err := uniqueMCPNames(in.Steps); err != nil {
+		return nil, err
 	}
 	if err := parseAnswers(top["permissionAnswers"], in); err != nil {
 		return nil, err
@@ -247,6 +253,8 @@ func (s *Step) set(p, key string, v json.RawMessage) *inputError {
 		return positive(p, v, &s.Child)
 	case "timeoutMs":
 		return positive(p, v, &s.TimeoutMs)
+	case "mcpServers":
+		return parseMCPServers(p, v, &s.MCPServers)
 	}
 	return nil
 }

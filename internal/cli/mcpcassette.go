@@ -40,3 +40,13 @@ func (e *env) mcpCassette(args []string) error {
 	defer stop()
 	return mcpproxy.Run(ctx, cfg, os.Stdin, os.Stdout)
 }
+
+// acpsnapBinary is this program, which the harness runs as the MCP proxy
+// (`acpsnap mcp-cassette`); "" when it cannot be located.
+func acpsnapBinary() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return exe
+}

@@ -216,7 +216,7 @@ func (e *env) runConfig(cmd string, f *runFlags) (*check.RunConfig, error) {
 	if err != nil {
 		return nil, err
 	}
-	rc.Agent = agent
+	rc.Agent, rc.Acpsnap = agent, acpsnapBinary()
 	if mode == check.Record {
 		if rc.Secrets, err = e.recordSecrets(corpus); err != nil {
 			return nil, err

@@ -1,0 +1,102 @@
+package harness
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/acpsnap/acpsnap/internal/mcpproxy"
+	"github.com/acpsnap/acpsnap/scenario"
+)
+
+// mcpProxies is what session/new's mcpServers carry for the servers a
+// newSession step declares: instead of each server, the proxy
+// `<Config.Acpsnap> mcp-cassette -mode M -file F -report R -- COMMAND ARGS…`
+// (docs/cassettes.md), which records the server into the scenario's
+// mcp.<name>.cassette.jsonl, or replays it from there without starting it.
+// The server's own env reaches the proxy, which passes it on.
+func (r *run) mcpProxies(servers []scenario.MCPServer) ([]acp.McpServer, error) {
+	out := []acp.McpServer{}
+	if len(servers) > 0 && r.cfg.Acpsnap == "" {
+		return nil, errors.New("input.json declares MCP servers, and the harness has no acpsnap binary to proxy them (Config.Acpsnap)")
+	}
+	for _, s := range servers {
+		file := scenario.MCPCassetteFile(s.Name)
+		args := []string{"mcp-cassette", "-mode", cmpOrString(r.cfg.Mode, "replay"),
+			"-file", cassettePath(r.cfg, r.roots, file), "-report", r.mcpReport(s.Name), "--", r.expand(s.Command)}
+		for _, a := range s.Args {
+			args = append(args, r.expand(a))
+		}
+		env := []acp.EnvVariable{}
+		for _, e := range s.Env {
+			env = append(env, acp.EnvVariable{Name: e.Name, Value: r.expand(e.Value)})
+		}
+		out = append(out, acp.McpServer{Stdio: &acp.McpServerStdio{Name: s.Name, Command: r.cfg.Acpsnap, Args: args, Env: env}})
+	}
+	return out, nil
+}
+
+func cmpOrString(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// mcpReport is where the proxy of server name writes its outcome.
+func (r *run) mcpReport(name string) string {
+	return filepath.Join(r.roots.sessions, "mcp."+name+".report.json")
+}
+
+// collectMCP fails the run for every declared server whose proxy did not
+// report, or reported an error (a mismatch, an extra or unconsumed call, an
+// unfinished recording), and in record mode harvests the cassettes the
+// proxies published into res.Cassettes.
+func (r *run) collectMCP(res *Result) []error {
+	var errs []error
+	for _, s := range r.in.MCPServers() {
+		if err := readMCPReport(r.mcpReport(s.Name)); err != nil {
+			errs = append(errs, fmt.Errorf("mcp server %s: %w", s.Name, err))
+			continue
+		}
+		if r.cfg.Mode != "record" {
+			continue
+		}
+		name := scenario.MCPCassetteFile(s.Name)
+		b, err := os.ReadFile(filepath.Join(r.roots.sessions, name))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("mcp server %s: harvest %s: %w", s.Name, name, err))
+			continue
+		}
+		if res.Cassettes == nil {
+			res.Cassettes = map[string][]byte{}
+		}
+		res.Cassettes[name] = b
+	}
+	return errs
+}
+
+// readMCPReport returns the error a proxy reported, or why there is no
+// report.
+func readMCPReport(path string) error {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return errors.New("its mcp-cassette proxy never reported (the agent did not start it, or did not close it before exiting)")
+	}
+	if err != nil {
+		return err
+	}
+	var rep mcpproxy.Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return fmt.Errorf("the proxy's report: %w", err)
+	}
+	if rep.Error != "" {
+		return errors.New(rep.Error)
+	}
+	return nil
+}
