@@ -77,7 +77,7 @@ type Config struct {
 	// Keep keeps the private roots of a failed run (harness.Config.Keep).
 	Keep bool
 	// Acpsnap is the acpsnap binary, the MCP proxy of input.json's
-	// mcpServers (harness.Config.Acpsnap); "": none.
+	// mcpServers (harness.Config.Acpsnap); "": "acpsnap" on PATH.
 	Acpsnap string
 	// AfterRun is called after a successful agent run, before anything is
 	// compared or written; its error fails the scenario. nil: nothing.

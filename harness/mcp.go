@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 
 	acp "github.com/coder/acp-go-sdk"
@@ -22,8 +23,12 @@ import (
 // The server's own env reaches the proxy, which passes it on.
 func (r *run) mcpProxies(servers []scenario.MCPServer) ([]acp.McpServer, error) {
 	out := []acp.McpServer{}
-	if len(servers) > 0 && r.cfg.Acpsnap == "" {
-		return nil, errors.New("input.json declares MCP servers, and the harness has no acpsnap binary to proxy them (Config.Acpsnap)")
+	if len(servers) == 0 {
+		return out, nil
+	}
+	bin, err := r.acpsnap()
+	if err != nil {
+		return nil, err
 	}
 	for _, s := range servers {
 		file := scenario.MCPCassetteFile(s.Name)
@@ -36,9 +41,22 @@ func (r *run) mcpProxies(servers []scenario.MCPServer) ([]acp.McpServer, error) 
 		for _, e := range s.Env {
 			env = append(env, acp.EnvVariable{Name: e.Name, Value: r.expand(e.Value)})
 		}
-		out = append(out, acp.McpServer{Stdio: &acp.McpServerStdio{Name: s.Name, Command: r.cfg.Acpsnap, Args: args, Env: env}})
+		out = append(out, acp.McpServer{Stdio: &acp.McpServerStdio{Name: s.Name, Command: bin, Args: args, Env: env}})
 	}
 	return out, nil
+}
+
+// acpsnap is the binary that serves mcp-cassette: Config.Acpsnap, else
+// "acpsnap" on PATH.
+func (r *run) acpsnap() (string, error) {
+	if r.cfg.Acpsnap != "" {
+		return r.cfg.Acpsnap, nil
+	}
+	bin, err := exec.LookPath("acpsnap")
+	if err != nil {
+		return "", fmt.Errorf("input.json declares MCP servers and the harness has no acpsnap binary to proxy them (Config.Acpsnap, or acpsnap on PATH): %w", err)
+	}
+	return bin, nil
 }
 
 func cmpOrString(s, def string) string {

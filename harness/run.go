@@ -58,7 +58,7 @@ type Config struct {
 	// fails the run. nil: nothing.
 	OnEnd func(cwd string) error
 	// Acpsnap is the acpsnap binary, run as the MCP proxy of input.json's
-	// mcpServers (docs/cassettes.md); "": none (such a scenario fails).
+	// mcpServers (docs/cassettes.md); "": "acpsnap" on PATH.
 	Acpsnap string
 }
 

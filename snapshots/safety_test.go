@@ -19,7 +19,7 @@ import (
 
 // copyScenario copies the bundled scenario name into a fresh corpus and
 // returns the scenario's new folder.
-func copyScenario(t *testing.T, name string) string {
+func copyScenario(t testing.TB, name string) string {
 	t.Helper()
 	root := t.TempDir()
 	copyTree(t, scenario.PinsDir, filepath.Join(root, scenario.PinsDir)) // the corpus's pins come along
@@ -146,7 +146,7 @@ func TestFailedWriteLeavesFixtures(t *testing.T) {
 	}
 }
 
-func editFile(t *testing.T, path, old, new string) {
+func editFile(t testing.TB, path, old, new string) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {

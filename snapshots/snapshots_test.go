@@ -8,6 +8,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/acpsnaptest"
 	"github.com/acpsnap/acpsnap/agent/launch"
+	"github.com/acpsnap/acpsnap/internal/cli"
 )
 
 // agentCommand is the reference agent: this test binary, served as the
@@ -15,15 +16,21 @@ import (
 // binary built beforehand.
 var agentCommand = []string{"acpsnap-agent"}
 
+// TestMain serves the reference agent, and acpsnap itself: the harness
+// runs "acpsnap mcp-cassette" (found on PATH) as the MCP proxy of the
+// scenarios that declare MCP servers.
 func TestMain(m *testing.M) {
-	acpsnaptest.Main(m, map[string]func() int{agentCommand[0]: func() int {
-		err := launch.Main(context.Background(), launch.Process{Getenv: os.Getenv, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "acpsnap agent:", err)
-			return 1
-		}
-		return 0
-	}})
+	acpsnaptest.Main(m, map[string]func() int{
+		agentCommand[0]: func() int {
+			err := launch.Main(context.Background(), launch.Process{Getenv: os.Getenv, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "acpsnap agent:", err)
+				return 1
+			}
+			return 0
+		},
+		"acpsnap": func() int { return cli.Main(os.Args[1:]) },
+	})
 }
 
 // TestSnapshots checks the bundled corpus the way a user checks theirs:
