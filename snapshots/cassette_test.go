@@ -1,0 +1,173 @@
+package snapshots_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acpsnap/acpsnap/cassette/tool"
+	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/httpfixture"
+	"github.com/acpsnap/acpsnap/scenario"
+)
+
+// replay checks the scenario folder dir in replay mode with env appended
+// to the harness environment.
+func replay(t testing.TB, dir string, environ ...string) check.Outcome {
+	t.Helper()
+	cfg := check.Config{Agent: agentCommand(t), Acpsnap: testBinary(t), Environ: append(os.Environ(), environ...)}
+	return check.Check(context.Background(), dir, cfg)
+}
+
+func mustPass(t testing.TB, o check.Outcome) {
+	t.Helper()
+	if o.Status != check.Passed {
+		t.Fatalf("%s: %s: %s\n%v\n%s\nstderr:\n%s", o.Name, o.Status, o.Reason, o.Err, o.Diff, o.Stderr)
+	}
+}
+
+// TestFetchReplayNeverRunsTheBody: the fetch scenarios replay with nothing
+// listening where they were recorded, and with the service back they still
+// send it zero requests.
+func TestFetchReplayNeverRunsTheBody(t *testing.T) {
+	ln, err := net.Listen("tcp", httpfixture.Addr)
+	if err != nil {
+		t.Fatalf("the fixture address must be free for this test: %v", err)
+	}
+	ln.Close()
+	for _, name := range []string{"tool-fetch", "tool-fetch-concurrent"} {
+		mustPass(t, replay(t, name)) // the service is gone
+	}
+	ln, err = net.Listen("tcp", httpfixture.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := httpfixture.New()
+	srv := &http.Server{Handler: svc}
+	go srv.Serve(ln)
+	defer srv.Close()
+	for _, name := range []string{"tool-fetch", "tool-fetch-concurrent"} {
+		mustPass(t, replay(t, name))
+	}
+	if n := svc.Hits(); n != 0 {
+		t.Errorf("the replays sent the service %d requests, want 0", n)
+	}
+}
+
+// TestBashCassetteHasNoSideEffect: the selected bash command appends to
+// $SIDE_EFFECT_FILE; in replay the file never appears. Without the
+// cassette (tools: removed) the same run does create it, so the check can
+// fail.
+func TestBashCassetteHasNoSideEffect(t *testing.T) {
+	type testCase struct {
+		name        string
+		cassette    bool
+		wantCreated bool
+	}
+	for _, tc := range []testCase{{"replayed from the cassette", true, false}, {"run for real", false, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copyScenario(t, "tool-bash-cassette")
+			marker := filepath.Join(t.TempDir(), "side-effect")
+			editFile(t, filepath.Join(dir, scenario.ManifestFile), "permission: auto\n", "permission: auto\nenv:\n  SIDE_EFFECT_FILE: "+marker+"\n")
+			if !tc.cassette {
+				dropCassette(t, dir, "tools:\n  include: [bash]\n")
+			}
+			mustPass(t, replay(t, dir))
+			_, err := os.Stat(marker)
+			if created := err == nil; created != tc.wantCreated {
+				t.Errorf("side effect happened: %v, want %v (%v)", created, tc.wantCreated, err)
+			}
+		})
+	}
+}
+
+// dropCassette turns a cassette scenario into the same scenario without
+// one: the manifest's tools key and the cassette file go.
+func dropCassette(t testing.TB, dir, toolsKey string) {
+	t.Helper()
+	editFile(t, filepath.Join(dir, scenario.ManifestFile), toolsKey, "")
+	if err := os.Remove(filepath.Join(dir, scenario.ToolCassetteFile)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMCPReplayNeverStartsTheServer: with a program named like the real
+// MCP server first on PATH (one that leaves a mark when started), the
+// replay of tool-mcp passes and the program never runs.
+func TestMCPReplayNeverStartsTheServer(t *testing.T) {
+	bin := t.TempDir()
+	mark := filepath.Join(t.TempDir(), "started")
+	script := "#!/bin/sh\ntouch " + mark + "\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(bin, "acpsnap-mcp-echo"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mustPass(t, replay(t, "tool-mcp", "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH")))
+	if _, err := os.Stat(mark); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the real MCP server was started in replay (%v)", err)
+	}
+}
+
+// TestChangedArgumentFailsWithMismatch: a copy whose model sends a changed
+// argument fails with CASSETTE_MISMATCH, and the selected call after it is
+// refused as poisoned — for the reference agent's own cassette and for the
+// MCP proxy's.
+func TestChangedArgumentFailsWithMismatch(t *testing.T) {
+	type testCase struct {
+		scenario, old, new string
+		want               []string // in the failure's text
+	}
+	for _, tc := range []testCase{
+		{"tool-fetch", `/weather\"`, `/weather?city=wuhan\"`, []string{tool.Code, "arguments differ", "poisoned"}},
+		{"tool-mcp", `\"b\":2`, `\"b\":3`, []string{tool.Code, "arguments differ", "mcp server echo", "not consumed"}},
+	} {
+		t.Run(tc.scenario, func(t *testing.T) {
+			dir := copyScenario(t, tc.scenario)
+			p := filepath.Join(dir, scenario.SessionFile)
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(b), tc.old) {
+				t.Fatalf("%s: %s not found", p, tc.old)
+			}
+			if err := os.WriteFile(p, []byte(strings.ReplaceAll(string(b), tc.old, tc.new)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, err := harness.Run(context.Background(), harness.Config{Dir: dir, Agent: agentCommand(t), Acpsnap: testBinary(t)})
+			if err == nil {
+				t.Fatal("the run passed, want a failure")
+			}
+			text := err.Error()
+			if res != nil {
+				text += "\n" + string(bytes.Join(res.Stdout, []byte("\n")))
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("the failure does not say %q:\n%s", w, text)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCassettePair replays tool-bash-cassette with its cassette and
+// the same scenario without it (bash runs for real): the cassette's cost
+// is the ratio of the two (scripts/bench prints it).
+func BenchmarkCassettePair(b *testing.B) {
+	without := copyScenario(b, "tool-bash-cassette")
+	dropCassette(b, without, "tools:\n  include: [bash]\n")
+	for _, c := range []struct{ name, dir string }{{"without", without}, {"with", "tool-bash-cassette"}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				mustPass(b, replay(b, c.dir))
+			}
+		})
+	}
+}
