@@ -70,9 +70,16 @@ func TestNewSessionRejectsInvalidParams(t *testing.T) {
 		{"cwd is a file", func(string) acp.NewSessionRequest {
 			return acp.NewSessionRequest{Cwd: file, McpServers: []acp.McpServer{}}
 		}, "is not an existing directory"},
-		{"mcp servers", func(cwd string) acp.NewSessionRequest {
-			return acp.NewSessionRequest{Cwd: cwd, McpServers: []acp.McpServer{stdio}}
-		}, "mcpServers are not supported (got 1)"},
+		{"mcp server over http", func(cwd string) acp.NewSessionRequest {
+			return acp.NewSessionRequest{Cwd: cwd, McpServers: []acp.McpServer{{Http: &acp.McpServerHttpInline{Name: "h", Url: "http://127.0.0.1:1", Headers: []acp.HttpHeader{}}}}}
+		}, "mcpServers[0]: only stdio MCP servers are supported"},
+		{"mcp server name with __", func(cwd string) acp.NewSessionRequest {
+			bad := acp.McpServer{Stdio: &acp.McpServerStdio{Name: "a__b", Command: "x", Args: []string{}, Env: []acp.EnvVariable{}}}
+			return acp.NewSessionRequest{Cwd: cwd, McpServers: []acp.McpServer{bad}}
+		}, `name "a__b"`},
+		{"mcp server twice", func(cwd string) acp.NewSessionRequest {
+			return acp.NewSessionRequest{Cwd: cwd, McpServers: []acp.McpServer{stdio, stdio}}
+		}, `mcpServers[1]: name "x" is given twice`},
 		{"additional directories", func(cwd string) acp.NewSessionRequest {
 			return acp.NewSessionRequest{Cwd: cwd, McpServers: []acp.McpServer{}, AdditionalDirectories: []string{cwd}}
 		}, "additionalDirectories are not supported"},

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/acpsnap/acpsnap/cassette/tool"
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/harness"
@@ -169,5 +171,30 @@ func BenchmarkCassettePair(b *testing.B) {
 				mustPass(b, replay(b, c.dir))
 			}
 		})
+	}
+}
+
+// TestMCPCassetteGuards: an MCP server's cassette must be present when
+// input.json declares the server, and only then.
+func TestMCPCassetteGuards(t *testing.T) {
+	dir := copyScenario(t, "tool-mcp")
+	root := filepath.Dir(dir)
+	if vs := scenario.Verify(root, scenario.VerifyConfig{}); len(vs) != 0 {
+		t.Fatalf("the copy fails its guards: %v", vs)
+	}
+	cas := filepath.Join(dir, scenario.MCPCassetteFile("echo"))
+	if err := os.Rename(cas, filepath.Join(dir, scenario.MCPCassetteFile("other"))); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range scenario.Verify(root, scenario.VerifyConfig{}) {
+		got = append(got, strings.TrimPrefix(v.String(), dir+string(filepath.Separator)))
+	}
+	want := []string{
+		`mcp.echo.cassette.jsonl: required file is missing (input.json declares the MCP server "echo"; record the scenario)`,
+		`mcp.other.cassette.jsonl: present but input.json declares no MCP server "other"`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("violations (-want +got):\n%s", diff)
 	}
 }
