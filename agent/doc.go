@@ -34,20 +34,26 @@
 //	BashTimeout  default bash timeout; 0: 2 minutes
 //	Now, NewID   clock and id source; nil: time.Now, random UUIDv4
 //	Stderr       diagnostics; nil: io.Discard
+//	Tools        the tool cassette the tools run through (below); nil: none
 //
 // # Protocol
 //
-// ACP v1 with github.com/coder/acp-go-sdk (the SDK is the only dependency
-// beyond the standard library; it owns the JSON-RPC framing and types).
+// ACP v1 with github.com/coder/acp-go-sdk (it owns the JSON-RPC framing
+// and types). The MCP client is github.com/modelcontextprotocol/go-sdk,
+// the official SDK: its stdio transport, initialize handshake, paginated
+// tools/list and tools/call are what a hand-written client would redo.
 //
 //   - initialize: protocol version 1, loadSession false, text prompts only.
 //     The client's fs.readTextFile, fs.writeTextFile and terminal
 //     capabilities are remembered and decide how tools run.
 //   - session/new: cwd must be an absolute path to an existing directory;
-//     a relative or missing cwd, a non-empty mcpServers list or
-//     additionalDirectories are rejected with -32602 and a message in
-//     data.error. The response advertises two session modes, "auto" and
-//     "ask" (the permission mode), current = Config.Permission.
+//     a relative or missing cwd, additionalDirectories, and an mcpServers
+//     entry that is not stdio, whose name is not 1 to 64 of A-Z a-z 0-9 _ -
+//     (or holds "__") or is given twice are rejected with -32602 and a
+//     message in data.error. Each stdio MCP server is started (below); one
+//     that cannot be started or listed fails session/new with -32603. The
+//     response advertises two session modes, "auto" and "ask" (the
+//     permission mode), current = Config.Permission.
 //   - session/set_mode: switches the permission mode ("auto" | "ask").
 //   - session/prompt: runs one turn (below). Answers stopReason end_turn,
 //     max_tokens, max_turn_requests (MaxSteps spent) or cancelled; a turn
@@ -97,9 +103,19 @@
 //	list_dir   {path?}                   names sorted, directories with a trailing "/"
 //	bash       {command, timeoutMs?}     bash -c in the cwd; combined stdout+stderr;
 //	           a non-zero exit, a signal or the timeout is an error result
+//	fetch      {url}                     HTTP GET of an http(s) URL within 30 s, at most 1 MiB of body;
+//	           "HTTP 200 (text/plain)", a blank line, the text; a status >= 400 is an error result
 //	todo_write {todos:[{content, status: pending|in_progress|completed}]}
 //	           replaces the client's plan (a plan update, medium priority)
 //	task       {description, prompt}     runs a subagent; its final text is the result
+//	mcp__<server>__<tool>                 the tools of session/new's MCP servers, after the
+//	           built-in ones in server then tool order; the result is the text contents
+//	           one per line, isError an error result; they ask permission in "ask" mode
+//
+// MCP servers are started with the tool environment below plus their own
+// env, their stderr on Config.Stderr, and connected to as an MCP client
+// (github.com/modelcontextprotocol/go-sdk); they are closed with their
+// session when Serve returns.
 //
 // Paths resolve against the session cwd; a path that leaves the cwd (by
 // ".." or an absolute path elsewhere, or through a symbolic link anywhere
@@ -127,6 +143,26 @@
 // A failing tool (bad arguments, missing file, unknown tool, denied
 // permission) is not a turn failure: it becomes an error tool result the
 // model sees (tool/result error:true, tool_call_update status failed).
+//
+// # The tool cassette
+//
+// With Config.Tools (a ToolCassette: a cassette/tool Recorder or Player
+// and its selection; docs/cassettes.md, "The reference agent's tools"),
+// every tool body runs through it: a selected call is recorded in record
+// mode and served without running in replay. The permission request and
+// the in_progress update stay outside; the body returns a JSON value
+// (bash: how the command ended; fetch: the response; an MCP tool: its
+// CallToolResult; the others: their result text) that today's code
+// renders, so a replayed result is rendered exactly as a live one. A tool
+// that would talk to the client from inside its body — bash in a client
+// terminal, the file tools through fs/* — runs its local implementation
+// when the cassette selects it, so the recorded body is the whole tool and
+// a replay sends the client nothing for it. Calls of the primary session
+// are at path "root", a child's at "root/task-N" (N counts the parent's
+// task children in creation order). A call whose arguments are not JSON
+// fails decoding before it reaches the cassette. The caller closes the
+// cassette after Serve returns (agent/launch does, and exits 1 on its
+// error). A mismatch is an error result the model sees.
 //
 // # Tool order, and why
 //

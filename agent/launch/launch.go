@@ -9,6 +9,13 @@
 // never reads .env, never dials out), record (DeepSeek from DEEPSEEK_*), or
 // unset: a standalone agent for an editor, DeepSeek configured from the
 // environment or ./.env, logs in ~/.acpsnap/sessions.
+//
+// When ACPSNAP_TOOL_CASSETTE is set, the agent's tools run through the tool
+// cassette (docs/cassettes.md): a recorder at that path in record mode, a
+// player of it otherwise, selecting ACPSNAP_TOOL_INCLUDE. It is closed
+// after the agent's last session; its error (a mismatch, an extra or
+// unconsumed call, an unfinished recording) is Main's, so the process
+// exits non-zero with the reason on stderr.
 package launch
 
 import (
