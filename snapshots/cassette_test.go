@@ -161,7 +161,7 @@ func TestChangedArgumentFailsWithMismatch(t *testing.T) {
 
 // BenchmarkCassettePair replays tool-bash-cassette with its cassette and
 // the same scenario without it (bash runs for real): the cassette's cost
-// is the ratio of the two (scripts/bench prints it).
+// is the ratio of the two (scripts/bench, part d).
 func BenchmarkCassettePair(b *testing.B) {
 	without := copyScenario(b, "tool-bash-cassette")
 	dropCassette(b, without, "tools:\n  include: [bash]\n")
