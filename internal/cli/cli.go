@@ -86,7 +86,7 @@ func (e *env) main(args []string) int {
 	case "cassette":
 		return e.cassetteCmd(rest)
 	case "mcp-cassette":
-		err = e.mcpCassette(rest)
+		return e.mcpCassette(rest)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(e.stdout, usage)
 		return ExitOK
