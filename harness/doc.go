@@ -54,7 +54,9 @@
 //	op                      fields                    does
 //	initialize                                        initialize with the scenario's clientCapabilities
 //	                                                  (protocol version 1, clientInfo acpsnap/1)
-//	newSession                                        session/new {cwd, mcpServers: []}; remembers the id
+//	newSession              mcpServers?               session/new {cwd, mcpServers}; remembers the id
+//	                                                  (each declared server replaced by an acpsnap
+//	                                                  mcp-cassette proxy: see "MCP servers" below)
 //	newSessionExpectError   params?                   session/new with params laid over the defaults
 //	                                                  (top-level keys of acp.NewSessionRequest replace);
 //	                                                  must get a JSON-RPC error
@@ -76,6 +78,18 @@
 // replaced by the live cwd. Prompts, cancels and waits address the session
 // of the last newSession; the session's log is the one whose header id is
 // that session id, wherever under the sessions directory it lies.
+//
+// # MCP servers
+//
+// The stdio MCP servers a newSession declares reach the agent under their
+// names as `<Config.Acpsnap> mcp-cassette -mode <mode> -file <cassette>
+// -report <sessions>/mcp.<name>.report.json -- <command> <args…>` with
+// their env ({{cwd}} expanded in command, args and env values). The
+// cassette is the scenario's mcp.<name>.cassette.jsonl in replay (the real
+// server is never started) and a fresh file in the sessions folder in
+// record, harvested into Result.Cassettes. A proxy that reports an error,
+// or never reports, fails the run (docs/cassettes.md, "Any agent's MCP
+// tools"). Without Config.Acpsnap such a scenario fails at newSession.
 //
 // # The client side
 //
