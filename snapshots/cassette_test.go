@@ -24,7 +24,7 @@ import (
 // to the harness environment.
 func replay(t testing.TB, dir string, environ ...string) check.Outcome {
 	t.Helper()
-	cfg := check.Config{Agent: agentCommand(t), Acpsnap: testBinary(t), Environ: append(os.Environ(), environ...)}
+	cfg := check.Config{Agent: agentCommand, Environ: append(os.Environ(), environ...)}
 	return check.Check(context.Background(), dir, cfg)
 }
 
@@ -142,7 +142,7 @@ func TestChangedArgumentFailsWithMismatch(t *testing.T) {
 			if err := os.WriteFile(p, []byte(strings.ReplaceAll(string(b), tc.old, tc.new)), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			res, err := harness.Run(context.Background(), harness.Config{Dir: dir, Agent: agentCommand(t), Acpsnap: testBinary(t)})
+			res, err := harness.Run(context.Background(), harness.Config{Dir: dir, Agent: agentCommand})
 			if err == nil {
 				t.Fatal("the run passed, want a failure")
 			}
