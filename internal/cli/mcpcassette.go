@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/acpsnap/acpsnap/cassette/mcpproxy"
 	"github.com/acpsnap/acpsnap/cassette/tool"
-	"github.com/acpsnap/acpsnap/internal/mcpproxy"
 )
 
 const mcpCassetteUsage = `usage: acpsnap mcp-cassette -mode record|replay -file FILE [-report FILE] [-- COMMAND [ARG...]]
