@@ -310,11 +310,25 @@ func (a *agent) shutdown(eofWait time.Duration) (how ending, leftovers bool) {
 		}
 	}
 	a.cancel()
+	a.settle(min(a.grace, groupSettle))
 	leftovers = groupAlive(a.pgid)
 	deadline := time.Now().Add(a.grace)
 	a.sweep(deadline)
 	a.drain(deadline)
 	return how, leftovers
+}
+
+// groupSettle bounds how long the group may take to empty on its own after
+// the leader exits: children that end on EOF of the agent's pipes (an MCP
+// server over stdio, the acpsnap mcp-cassette proxy publishing its
+// cassette) are not leftovers.
+const groupSettle = 500 * time.Millisecond
+
+// settle waits, at most d, for the process group to have no live member.
+func (a *agent) settle(d time.Duration) {
+	for deadline := time.Now().Add(d); groupAlive(a.pgid) && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // diedOf reports whether the process was ended by sig.

@@ -297,6 +297,7 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 	res.Stdout, res.Stderr = a.stdoutLines(), a.stderrText()
 	res.Steps = r.timing
 	errs = append(errs, r.collect(res)...)
+	errs = append(errs, r.collectMCP(res)...)
 	res.Duration = time.Since(start)
 	if r.cfg.OnEnd != nil && len(errs) == 0 {
 		if err := r.cfg.OnEnd(r.roots.cwd); err != nil {
@@ -327,7 +328,6 @@ func (r *run) collect(res *Result) []error {
 			errs = append(errs, err)
 		}
 	}
-	errs = append(errs, r.collectMCP(res)...)
 	rep, err := readReport(r.roots.sessions)
 	res.Report = rep
 	if err == nil && r.cfg.Mode == "replay" {
