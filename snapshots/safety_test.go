@@ -29,7 +29,7 @@ func copyScenario(t testing.TB, name string) string {
 }
 
 // copyTree copies the folder src to dst.
-func copyTree(t *testing.T, src, dst string) {
+func copyTree(t testing.TB, src, dst string) {
 	t.Helper()
 	name := src
 	err := filepath.WalkDir(name, func(path string, d fs.DirEntry, err error) error {
