@@ -72,7 +72,7 @@ func (e *env) newScenario(args []string) int {
 	var model llmreplay.ServerConfig
 	var modelBytes []byte
 	if f.model != "" {
-		if model, modelBytes, err = readModel(f.model); err != nil {
+		if model, modelBytes, err = readModel("new", f.model); err != nil {
 			return e.exit(err)
 		}
 	}
@@ -168,14 +168,14 @@ func (e *env) recordNew(sdir string, f *newFlags, model llmreplay.ServerConfig) 
 }
 
 // readModel reads and decodes a model file for the scripted server.
-func readModel(path string) (llmreplay.ServerConfig, []byte, error) {
+func readModel(cmd, path string) (llmreplay.ServerConfig, []byte, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return llmreplay.ServerConfig{}, nil, usagef("new: %v", err)
+		return llmreplay.ServerConfig{}, nil, usagef("%s: %v", cmd, err)
 	}
 	cfg, err := llmreplay.DecodeModel(bytes.NewReader(b), path)
 	if err != nil {
-		return llmreplay.ServerConfig{}, nil, usagef("new: %v", err)
+		return llmreplay.ServerConfig{}, nil, usagef("%s: %v", cmd, err)
 	}
 	return cfg, b, nil
 }

@@ -33,7 +33,7 @@ func (e *env) serveModel(args []string) int {
 	if fs.NArg() != 1 {
 		return e.exit(usagef("serve-model: want one model file, got %d arguments", fs.NArg()))
 	}
-	cfg, err := decodeModelFile(fs.Arg(0))
+	cfg, _, err := readModel("serve-model", fs.Arg(0))
 	if err != nil {
 		return e.exit(err)
 	}
@@ -64,20 +64,6 @@ func (e *env) serveModel(args []string) int {
 		return ExitFailed
 	}
 	return ExitOK
-}
-
-// decodeModelFile decodes a model file; its errors are usage errors.
-func decodeModelFile(path string) (llmreplay.ServerConfig, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return llmreplay.ServerConfig{}, usagef("serve-model: %v", err)
-	}
-	defer f.Close()
-	cfg, err := llmreplay.DecodeModel(f, path)
-	if err != nil {
-		return llmreplay.ServerConfig{}, usagef("serve-model: %v", err)
-	}
-	return cfg, nil
 }
 
 // writeRequests writes one JSON line per request: method, path, header
