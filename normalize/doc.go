@@ -44,6 +44,10 @@
 //
 // # Which key makes which kind
 //
+// The keys are those of the formats compared, ACP and the session log,
+// defined with the session log (sessionlog.IdentityKeys, MessageEvents,
+// ToolCallObjects, ToolCallArrays):
+//
 //	sessionId, parentSession, childSession     session
 //	"id" of a session log's header (line 1)    session
 //	toolCallId, callId, spawnedBy              toolCall

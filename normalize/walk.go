@@ -1,20 +1,29 @@
 package normalize
 
+import "github.com/acpsnap/acpsnap/sessionlog"
+
 // This file applies the value rules to a parsed line: typed identities by
 // the key that holds them, zeroed times and durations, and the text rules
 // for every other string and every key.
 
+// keyKinds are the identity keys of the compared formats
+// (sessionlog.IdentityKeys) as token kinds.
+var keyKinds = func() map[string]kind {
+	m := map[string]kind{}
+	for key, name := range sessionlog.IdentityKeys {
+		for k, n := range kindNames {
+			if n == name {
+				m[key] = kind(k)
+			}
+		}
+	}
+	return m
+}()
+
 // keyKind returns the kind of identity the string under key is, or none.
 func keyKind(key []byte) kind {
-	switch string(key) {
-	case "sessionId", "parentSession", "childSession":
-		return kindSession
-	case "toolCallId", "callId", "spawnedBy":
-		return kindToolCall
-	case "messageId":
-		return kindMessage
-	case "approvalId":
-		return kindApproval
+	if k, ok := keyKinds[string(key)]; ok {
+		return k
 	}
 	return none
 }
@@ -28,9 +37,6 @@ func zeroKey(key []byte) bool {
 	}
 	return false
 }
-
-// messageEvents are the event types whose data "id" is a message id.
-var messageEvents = map[string]bool{"user/message": true, "assistant/message": true}
 
 // maxKnownLen bounds the strings looked up as a whole in the token table:
 // identities are short, and hashing long text is wasted time.
@@ -58,7 +64,7 @@ func (c *Context) value(i int32, idKind kind) {
 // "data" member (for session events).
 func (c *Context) object(i int32, idKind, dataKind kind) {
 	t := &c.tree
-	if typ, _ := t.memberString(i, "type"); typ == "tool-call-delta" {
+	if typ, _ := t.memberString(i, "type"); sessionlog.ToolCallObjects[typ] {
 		idKind = kindToolCall
 	}
 	for m := t.nodes[i].first; m >= 0; m = t.nodes[m].next {
@@ -76,7 +82,7 @@ func (c *Context) object(i int32, idKind, dataKind kind) {
 			v.val = zero
 		case string(key) == "data":
 			c.value(m, dataKind)
-		case string(key) == "toolCalls" || string(key) == "tool_calls":
+		case sessionlog.ToolCallArrays[string(key)]:
 			c.value(m, kindToolCall)
 		default:
 			c.value(m, none)
