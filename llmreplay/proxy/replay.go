@@ -92,6 +92,18 @@ func (p *Proxy) serveRecorded(w http.ResponseWriter, r *http.Request, call int, 
 			p.setResponse(x, seen)
 			return
 		}
+		if rec.End == sessionlog.EndCancel {
+			// the agent went away when it was recorded: wait for it to
+			// go away again, and say so the same way
+			seen.End = sessionlog.EndHang
+			select {
+			case <-r.Context().Done():
+				seen.End = sessionlog.EndCancel
+			case <-p.done:
+			}
+			p.setResponse(x, seen)
+			return
+		}
 		// the recording itself ended early: end the same way
 		pt = &Patch{Call: call, DisconnectAfter: -1, HangAfter: len(events)}
 		if rec.End == sessionlog.EndDisconnect {

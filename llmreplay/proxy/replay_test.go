@@ -229,6 +229,37 @@ func TestRecordedEndIsReplayed(t *testing.T) {
 	}
 }
 
+// A recording the agent left mid-stream (it aborted its turn, say) is
+// served up to where it was left, then waits for the agent to leave again,
+// and the replayed exchange ends "cancel" as the recorded one did.
+func TestRecordedCancelIsReplayed(t *testing.T) {
+	r := stream(`1`, `2`)
+	r.End = sessionlog.EndCancel
+	var hung bool
+	p := start(t, Config{Dialect: "openai-chat", Exchanges: []sessionlog.Exchange{exchange("/c", `{}`, r)}, OnHang: func(int) { hung = true }})
+	ctx, cancel := context.WithCancel(context.Background())
+	resp := post(t, ctx, p.URL()+"/c", p.Key(), `{}`)
+	br := bufio.NewReader(resp.Body)
+	for _, want := range []string{"1", "2"} {
+		if ev, err := readEvent(br); err != nil || ev != want {
+			t.Fatalf("event %q, %v; want %q", ev, err, want)
+		}
+	}
+	cancel()
+	resp.Body.Close()
+	p.Close()
+	rep := p.Report()
+	if got := rep.Exchanges[0].Response; got.End != sessionlog.EndCancel || len(got.Events) != 2 {
+		t.Errorf("replayed end %q with %d events, want %q with 2", got.End, len(got.Events), sessionlog.EndCancel)
+	}
+	if hung {
+		t.Error("OnHang called for a recorded cancel: it is the cancel point of hangAfter patches only")
+	}
+	if err := rep.Err(); err != nil {
+		t.Errorf("report: %v", err)
+	}
+}
+
 func TestParseOverridesErrors(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"two kinds", `{"patches":[{"call":1,"status":500,"hangAfter":1}]}`, `o.json:1: $.patches[0].hangAfter: a patch has one of status, disconnectAfter, hangAfter (this one also has status)`},
