@@ -9,10 +9,15 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/acpsnap/acpsnap/llmreplay/wire/sse"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
+
+// leaveGrace is how long the upstream may still end its answer cleanly
+// after the agent went away (see record).
+const leaveGrace = 200 * time.Millisecond
 
 // record forwards one request upstream with the real key and streams the
 // answer back event by event, keeping the exchange.
@@ -36,8 +41,15 @@ func (p *Proxy) record(w http.ResponseWriter, r *http.Request, path string, call
 		p.answerStatus(w, x, pt)
 		return
 	}
-	ctx, cancel := context.WithCancel(r.Context())
+	// The upstream request outlives the agent's by leaveGrace: an agent
+	// that goes away right after the last event (codex-acp drops the
+	// stream at response.completed) has not cancelled anything when the
+	// upstream then ends cleanly, and whether its EOF or the agent's
+	// leaving is seen first must not change the recording.
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	defer cancel()
+	stop := context.AfterFunc(r.Context(), func() { time.AfterFunc(leaveGrace, cancel) })
+	defer stop()
 	resp, err := p.cfg.Client.Do(p.upstreamRequest(ctx, r, path, raw))
 	if err != nil { // answered final: no retry storm against a dead upstream
 		msg := fmt.Sprintf("upstream: %v", scrubKey(err.Error(), p.cfg.Key))
@@ -137,9 +149,11 @@ func relayEvents(w http.ResponseWriter, ctx context.Context, body io.Reader, lim
 	for limit < 0 || len(events) < limit {
 		ev, err := r.Next()
 		if errors.Is(err, io.EOF) {
-			return events, ""
+			return events, "" // complete, even when the agent has left meanwhile
 		} else if err != nil {
 			return events, endOf(ctx)
+		} else if ctx.Err() != nil {
+			return events, sessionlog.EndCancel // the agent left before this event
 		}
 		if _, err := w.Write(ev.Bytes()); err != nil {
 			return events, sessionlog.EndCancel

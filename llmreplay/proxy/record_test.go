@@ -248,3 +248,50 @@ func TestRecordScrubsAnEchoedKey(t *testing.T) {
 		t.Errorf("event 2 kept as %q", got)
 	}
 }
+
+// An agent that goes away after the last event, before the upstream's end
+// of stream, did not cancel: the upstream ending cleanly right after is a
+// complete exchange, whichever the proxy saw first. An upstream that keeps
+// the stream open after the agent left is a cancel.
+func TestRecordAgentLeavesAfterTheLastEvent(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		ends    bool // the upstream ends its stream once the agent left
+		wantEnd string
+	}{
+		{"upstream ends", true, ""},
+		{"upstream stays open", false, sessionlog.EndCancel},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			left, done := make(chan struct{}), make(chan struct{})
+			up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				fmt.Fprint(w, "data: {\"n\":1}\n\n")
+				w.(http.Flusher).Flush()
+				<-left
+				if !tc.ends {
+					select {
+					case <-r.Context().Done():
+					case <-done:
+					}
+				}
+			}))
+			defer up.Close()
+			defer close(done)
+			p := start(t, Config{Mode: Record, Dialect: "openai-responses", Upstream: up.URL, Key: realKey})
+			ctx, cancel := context.WithCancel(context.Background())
+			resp := post(t, ctx, p.URL()+"/responses", p.Key(), `{}`)
+			if ev, err := readEvent(bufio.NewReader(resp.Body)); err != nil || ev != `{"n":1}` {
+				t.Fatalf("event %q, %v", ev, err)
+			}
+			cancel()
+			resp.Body.Close()
+			close(left)
+			p.Close()
+			x := p.Report().Exchanges[0]
+			if x.Response.End != tc.wantEnd || len(x.Response.Events) != 1 {
+				t.Errorf("end %q with %d events, want %q with 1", x.Response.End, len(x.Response.Events), tc.wantEnd)
+			}
+		})
+	}
+}

@@ -247,6 +247,9 @@ func TestRecordedCancelIsReplayed(t *testing.T) {
 	}
 	cancel()
 	resp.Body.Close()
+	for deadline := time.Now().Add(10 * time.Second); p.Report().Exchanges[0].Response.End == "" && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond) // until the proxy saw the agent leave
+	}
 	p.Close()
 	rep := p.Report()
 	if got := rep.Exchanges[0].Response; got.End != sessionlog.EndCancel || len(got.Events) != 2 {
