@@ -16,6 +16,9 @@ import (
 // corpus always (the scripted server is the proxy's upstream), for a
 // native agent when cfg says how to point it at the server.
 func canRender(cfg Config) bool {
+	if cfg.replayOnly {
+		return false
+	}
 	return cfg.ScriptedSecrets != nil || cfg.Corpus != nil && !cfg.Corpus.Native()
 }
 
@@ -76,7 +79,7 @@ func Scripted(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg
 	if _, err := os.Stat(filepath.Join(dir, scenario.OverrideFile)); o.Status != Passed || err != nil {
 		return o
 	}
-	cfg.Mode, cfg.ScriptedSecrets = Refresh, nil
+	cfg.Mode, cfg.ScriptedSecrets, cfg.replayOnly = Refresh, nil, true
 	again := Check(ctx, dir, cfg)
 	again.Duration += o.Duration
 	for _, w := range o.Wrote {

@@ -102,6 +102,10 @@ type Config struct {
 	// CI refuses what a person must decide: Pending writes nothing, and a
 	// writing mode fails instead of removing an obsolete fixture.
 	CI bool
+
+	// replayOnly is set for the override pass of Scripted: Refresh then
+	// replays the logs just recorded instead of rendering them again.
+	replayOnly bool
 }
 
 // Outcome is the result of checking one scenario.
