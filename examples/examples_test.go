@@ -20,7 +20,7 @@ import (
 const installHint = "install the example agents with: eval \"$(scripts/install-agents)\""
 
 // agentPath is PATH with the install cache of scripts/install-agents first.
-func agentPath(t *testing.T) string {
+func agentPath(t testing.TB) string {
 	t.Helper()
 	cache, err := filepath.Abs(filepath.Join("..", ".cache", "agents", "node_modules", ".bin"))
 	if err != nil {

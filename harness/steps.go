@@ -84,6 +84,8 @@ func (r *run) step(s scenario.Step, at time.Time, total time.Duration) error {
 		return r.waitForTurn(d, "turn/end", cmpOr(s.MinimumTurn, 1))
 	case scenario.OpWaitForSubagentTurnEnd:
 		return r.waitForChild(d, cmpOr(s.Child, 1), cmpOr(s.MinimumTurn, 1))
+	case scenario.OpWaitForUpdate:
+		return r.waitForUpdate(d, s.Update)
 	}
 	return fmt.Errorf("unknown op %q", s.Op)
 }
@@ -282,6 +284,37 @@ func (r *run) pollFile(d deadline, path string, also func() error) error {
 		_, err := os.Stat(full)
 		return err == nil, fmt.Sprintf("file %s in the cwd", path), nil
 	}, also)
+}
+
+// waitForUpdate waits until the agent's stdout has carried a
+// session/update of that kind for the current session: the settle point
+// for an update an agent sends on a timer (codex-acp's
+// available_commands_update), so the next prompt never races it.
+func (r *run) waitForUpdate(d deadline, kind string) error {
+	id, err := r.session()
+	if err != nil {
+		return err
+	}
+	seen := 0
+	return r.poll(d, func() (bool, string, error) {
+		lines := r.agent.stdoutLines()
+		for ; seen < len(lines); seen++ {
+			var m struct {
+				Method string `json:"method"`
+				Params struct {
+					SessionID string `json:"sessionId"`
+					Update    struct {
+						SessionUpdate string `json:"sessionUpdate"`
+					} `json:"update"`
+				} `json:"params"`
+			}
+			if json.Unmarshal(lines[seen], &m) == nil && m.Method == "session/update" &&
+				m.Params.SessionID == string(id) && m.Params.Update.SessionUpdate == kind {
+				return true, "", nil
+			}
+		}
+		return false, fmt.Sprintf("session/update %s for session %s on stdout", kind, id), nil
+	}, nil)
 }
 
 func (r *run) waitForTurn(d deadline, typ string, min int) error {

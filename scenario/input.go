@@ -36,6 +36,7 @@ type Step struct {
 	Path        string          `json:"path,omitempty"`
 	MinimumTurn int             `json:"minimumTurn,omitempty"` // 0: 1
 	Child       int             `json:"child,omitempty"`       // 0: 1
+	Update      string          `json:"update,omitempty"`      // a session/update kind (waitForUpdate)
 	TimeoutMs   int             `json:"timeoutMs,omitempty"`   // 0: the runner's default
 	// MCPServers are the MCP servers a newSession declares; the harness
 	// hands the agent a recording proxy in front of each (docs/format.md).
@@ -65,6 +66,7 @@ const (
 	OpWaitForTurnStart       = "waitForTurnStart"
 	OpWaitForTurnEnd         = "waitForTurnEnd"
 	OpWaitForSubagentTurnEnd = "waitForSubagentTurnEnd"
+	OpWaitForUpdate          = "waitForUpdate"
 )
 
 // opFields lists, per op, its required fields and its optional ones
@@ -82,6 +84,7 @@ var opFields = map[string]struct{ required, optional []string }{
 	OpWaitForTurnStart:       {optional: []string{"minimumTurn"}},
 	OpWaitForTurnEnd:         {optional: []string{"minimumTurn"}},
 	OpWaitForSubagentTurnEnd: {optional: []string{"child", "minimumTurn"}},
+	OpWaitForUpdate:          {required: []string{"update"}},
 }
 
 var permissionKinds = []string{"allow_once", "allow_always", "reject_once", "reject_always"}
@@ -247,6 +250,8 @@ func (s *Step) set(p, key string, v json.RawMessage) *inputError {
 			return err
 		}
 		s.Params = v
+	case "update":
+		return nonEmpty(p, v, &s.Update)
 	case "minimumTurn":
 		return positive(p, v, &s.MinimumTurn)
 	case "child":

@@ -102,7 +102,8 @@ func TestLoadInput(t *testing.T) {
 			{"op":"prompt","text":"hi"},{"op":"promptContent","content":[{"type":"text","text":"x"}]},
 			{"op":"promptExpectError","text":"x"},{"op":"promptAndCancel","text":"x","waitForFile":"m"},
 			{"op":"cancel"},{"op":"waitForFile","path":"a/b"},{"op":"waitForTurnStart","minimumTurn":2},
-			{"op":"waitForTurnEnd","timeoutMs":100},{"op":"waitForSubagentTurnEnd","child":2,"minimumTurn":1}],
+			{"op":"waitForTurnEnd","timeoutMs":100},{"op":"waitForSubagentTurnEnd","child":2,"minimumTurn":1},
+			{"op":"waitForUpdate","update":"available_commands_update"}],
 			"permissionAnswers":[{"kind":"reject_once"}],"clientCapabilities":{"fs":{"readTextFile":true}}}`, ""},
 		{"unknown op", "{\"steps\":[\n{\"op\":\"initialize\"},\n{\"op\":\"newSession\"},\n{\"op\":\"prompt\",\"text\":\"x\"},\n{\"op\":\"promt\"}]}",
 			`:5: $.steps[3].op: unknown op "promt"`},
@@ -110,6 +111,7 @@ func TestLoadInput(t *testing.T) {
 		{"unknown top key", "{\"steps\":[{\"op\":\"initialize\"}],\n\"permisionAnswers\":[]}", ":2: $.permisionAnswers: unknown key"},
 		{"field of another op", "{\"steps\":[\n{\"op\":\"cancel\",\n\"text\":\"x\"}]}", ":3: $.steps[0].text: unknown key for op cancel"},
 		{"missing text", "{\"steps\":[\n{\"op\":\"prompt\"}]}", `:2: $.steps[0]: op prompt needs "text"`},
+		{"missing update", "{\"steps\":[\n{\"op\":\"waitForUpdate\"}]}", `:2: $.steps[0]: op waitForUpdate needs "update"`},
 		{"empty text", "{\"steps\":[\n{\"op\":\"prompt\",\"text\":\"\"}]}", ":2: $.steps[0].text: must not be empty"},
 		{"wrong type", "{\"steps\":[\n{\"op\":\"waitForTurnEnd\",\n\"minimumTurn\":\"2\"}]}", ":3: $.steps[0].minimumTurn: want an integer"},
 		{"zero turn", "{\"steps\":[{\"op\":\"waitForTurnEnd\",\"minimumTurn\":0}]}", ":1: $.steps[0].minimumTurn: is 0, want >= 1"},
@@ -135,7 +137,7 @@ func TestLoadInput(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(in.Steps) != 12 || in.Steps[11].Child != 2 || in.PermissionAnswers[0].Kind != "reject_once" || in.Steps[0].Line != 2 {
+				if len(in.Steps) != 13 || in.Steps[11].Child != 2 || in.Steps[12].Update != "available_commands_update" || in.PermissionAnswers[0].Kind != "reject_once" || in.Steps[0].Line != 2 {
 					t.Errorf("input %+v", in)
 				}
 				return
