@@ -72,9 +72,9 @@ func withPath(path string) []string {
 // BenchmarkCodexACP/acpsnap replays the scenario as `acpsnap run` does
 // (check.Check in replay mode: the harness, the proxy, the composed log,
 // the comparison); BenchmarkCodexACP/direct drives the same agent through
-// the same steps against llmreplay.Server, and waits for the same output
-// (the prompt's answer and the available_commands_update, which codex-acp
-// sends on a timer).
+// the same steps against llmreplay.Server: initialize, session/new, wait
+// for available_commands_update (codex-acp sends it on a timer), the
+// prompt and its answer.
 func BenchmarkCodexACP(b *testing.B) {
 	corpus, path := codexBench(b)
 	b.Run("acpsnap", func(b *testing.B) {
@@ -97,6 +97,33 @@ func BenchmarkCodexACP(b *testing.B) {
 	})
 }
 
+// BenchmarkCodexRatio alternates the two in one loop, so that a shared
+// machine's load drifts over both alike, and reports each one's mean and
+// their ratio (acpsnap/direct; the target is under 1.15).
+func BenchmarkCodexRatio(b *testing.B) {
+	corpus, path := codexBench(b)
+	cfg := check.Config{Agent: corpus.Agent.Command, Corpus: corpus, Environ: withPath(path)}
+	script, err := scenario.LoadModel(codexScenario)
+	if err != nil {
+		b.Fatal(err)
+	}
+	script.Dialect = scenario.DialectOpenAIResponses
+	var viaAcpsnap, direct time.Duration
+	for b.Loop() {
+		t := time.Now()
+		if o := check.Check(context.Background(), codexScenario, cfg); o.Status != check.Passed {
+			b.Fatalf("%s: %s %v\n%s", codexScenario, o.Status, o.Err, o.Diff)
+		}
+		viaAcpsnap += time.Since(t)
+		t = time.Now()
+		directTurn(b, corpus, path, script, true)
+		direct += time.Since(t)
+	}
+	b.ReportMetric(float64(viaAcpsnap.Milliseconds())/float64(b.N), "acpsnap-ms/op")
+	b.ReportMetric(float64(direct.Milliseconds())/float64(b.N), "direct-ms/op")
+	b.ReportMetric(float64(viaAcpsnap)/float64(direct), "ratio")
+}
+
 // BenchmarkCodexFloor is the floor of every codex-acp scenario: start the
 // agent, initialize, session/new, stop it; driven straight.
 func BenchmarkCodexFloor(b *testing.B) {
@@ -108,8 +135,8 @@ func BenchmarkCodexFloor(b *testing.B) {
 
 // directTurn starts codex-acp as the corpus says, against a scripted
 // server serving model, in fresh private folders; it initializes, opens a
-// session and, with prompt, sends the scenario's prompt and waits for its
-// answer and for available_commands_update; then it stops the agent's
+// session and, with prompt, waits for available_commands_update, sends the
+// scenario's prompt and waits for its answer; then it stops the agent's
 // process group (codex-acp's node launcher does not stop its native
 // binary) and waits for it.
 func directTurn(b *testing.B, corpus *scenario.Corpus, path string, model llmreplay.ServerConfig, prompt bool) {
@@ -166,10 +193,10 @@ func directTurn(b *testing.B, corpus *scenario.Corpus, path string, model llmrep
 	if err := json.Unmarshal(res, &s); err != nil {
 		b.Fatal(err)
 	}
-	c.call(3, "session/prompt", fmt.Sprintf(`{"sessionId":%q,"prompt":[{"type":"text","text":"Say hello."}]}`, s.SessionID))
-	for !c.commands {
+	for !c.commands { // the scenario's waitForUpdate
 		c.line()
 	}
+	c.call(3, "session/prompt", fmt.Sprintf(`{"sessionId":%q,"prompt":[{"type":"text","text":"Say hello."}]}`, s.SessionID))
 }
 
 // acpClient is the least ACP client: it writes requests and reads lines.
