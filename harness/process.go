@@ -286,9 +286,8 @@ func (e ending) String() string {
 }
 
 // shutdown ends the agent, always within three graces: close stdin and
-// give it a grace to exit; SIGTERM the group (cmd.Cancel) and give it, the
-// leader and the rest of the group, a grace again (cmd.WaitDelay then
-// SIGKILLs the leader); then SIGKILL the
+// give it a grace to exit; SIGTERM the group (cmd.Cancel) and give it a
+// grace again (cmd.WaitDelay then SIGKILLs the leader); then SIGKILL the
 // whole group (even when the leader exited on its own and left children
 // behind) and give the kill, and the readers of stdout and stderr, one
 // last grace together, after which the pipes are cut. It reports how the
@@ -303,19 +302,11 @@ func (a *agent) shutdown(eofWait time.Duration) (how ending, leftovers bool) {
 		timer.Stop()
 	case <-timer.C:
 		a.signalled = true
-		termAt := time.Now()
 		a.cancel()
 		<-a.exited // bounded: WaitDelay SIGKILLs the leader one grace after SIGTERM
 		how = terminated
 		if diedOf(a.cmd.ProcessState, syscall.SIGKILL) {
 			how = killed
-		}
-		// The whole group got SIGTERM: members still exiting when the
-		// leader is gone (a wrapper whose native child takes a few
-		// milliseconds longer, as codex-acp's node launcher) are not
-		// leftovers; they get the rest of the grace the leader had.
-		for groupAlive(a.pgid) && time.Since(termAt) < a.grace {
-			time.Sleep(5 * time.Millisecond)
 		}
 	}
 	a.cancel()
