@@ -21,8 +21,9 @@
 //	ACPSNAP_SUBAGENT_CASSETTE the subagent cassette: read in replay, written in record
 //	ACPSNAP_SUBAGENT_OPTIONS  the subagent cassette's options, a JSON object
 //
-// Besides these the agent sees PATH and LANG from the harness's own
-// environment, TZ=UTC, a private HOME and TMPDIR, the manifest's env, and
+// Besides these the agent sees PATH and LANG (and GORACE, so that an agent
+// built with the race detector can be told not to linger at exit) from the
+// harness's own environment, TZ=UTC, a private HOME and TMPDIR, the manifest's env, and
 // in record mode only the secrets the harness was given. Nothing else:
 // API keys never reach a replaying agent.
 package agentenv
@@ -136,8 +137,8 @@ type Harness struct {
 	From    []string          // where PATH and LANG come from; nil: os.Environ()
 }
 
-// Environ is the agent's whole environment, in a stable order: PATH and
-// LANG, TZ, HOME, TMPDIR, the scenario's variables (sorted), the contract,
+// Environ is the agent's whole environment, in a stable order: PATH, LANG
+// and GORACE, TZ, HOME, TMPDIR, the scenario's variables (sorted), the contract,
 // and in Record mode the secrets (sorted).
 func (h Harness) Environ() []string {
 	environ := h.From
@@ -146,7 +147,7 @@ func (h Harness) Environ() []string {
 	}
 	var env []string
 	for _, kv := range environ {
-		if strings.HasPrefix(kv, "PATH=") || strings.HasPrefix(kv, "LANG=") {
+		if strings.HasPrefix(kv, "PATH=") || strings.HasPrefix(kv, "LANG=") || strings.HasPrefix(kv, "GORACE=") {
 			env = append(env, kv)
 		}
 	}

@@ -48,6 +48,7 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("CI", "")
+			env.Setenv("GORACE", "atexit_sleep_ms=0") // race-built agents exit at once
 			// $WORK/sleeper is sleep(1) under a name unique to this script,
 			// so the drills' leftover-process checks (pgrep -f) cannot see
 			// another run's processes.
