@@ -83,8 +83,11 @@ func Read(r io.Reader, name string) (*Log, error) {
 			return nil
 		}
 		var e Event
-		if err := strictUnmarshal(line, &e); err != nil {
-			return fmt.Errorf("%s:%d: event: %w", name, n, err)
+		if !plainEvent(line, &e) {
+			e = Event{} // what the fast path may have set
+			if err := strictUnmarshal(line, &e); err != nil {
+				return fmt.Errorf("%s:%d: event: %w", name, n, err)
+			}
 		}
 		if e.Type == "" {
 			return fmt.Errorf("%s:%d: event: missing type", name, n)

@@ -12,7 +12,10 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
+	"unicode/utf8"
 )
 
 // Doc is one JSON document being decoded strictly. It keeps the bytes so
@@ -20,8 +23,12 @@ import (
 type Doc struct {
 	Name  string
 	data  []byte
-	line0 int // the line of data's first byte, minus one (0 for a whole file)
-	pos   map[string]int
+	line0 int    // the line of data's first byte, minus one (0 for a whole file)
+	root  string // the path of data's value
+	// pos is where each path starts, made on first use (At): a document
+	// that decodes without error seldom needs it.
+	posOnce sync.Once
+	pos     map[string]int
 }
 
 // Value is one JSON value inside a Doc: its exact bytes, its byte offset in
@@ -47,9 +54,13 @@ func Read(r io.Reader, name string) (*Doc, Value, error) {
 // file); root is the path of the value data holds ("$", or "$.data" for
 // the data member of a log event).
 func Parse(data []byte, name string, line0 int, root string) (*Doc, Value, error) {
-	d := &Doc{Name: name, data: data, line0: line0, pos: map[string]int{}}
-	if err := d.walk(root); err != nil {
-		return nil, Value{}, err
+	d := &Doc{Name: name, data: data, line0: line0, root: root}
+	if len(data) == 0 || !json.Valid(data) || !dupFree(data) {
+		// The slow walk names the problem and its place.
+		d.pos = map[string]int{}
+		if err := d.walk(root); err != nil {
+			return nil, Value{}, err
+		}
 	}
 	start := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
 	return d, Value{Raw: bytes.TrimSpace(data), Off: start, Path: root}, nil
@@ -129,6 +140,12 @@ func (d *Doc) walkValue(dec *json.Decoder, path string) error {
 // At is the byte offset of path, or of its nearest recorded ancestor (for
 // an object member: of its key).
 func (d *Doc) At(path string) int {
+	d.posOnce.Do(func() {
+		if d.pos == nil {
+			d.pos = map[string]int{}
+			d.walk(d.root) // cannot fail: Parse accepted the document
+		}
+	})
 	for {
 		if off, ok := d.pos[path]; ok {
 			for off < len(d.data) && strings.IndexByte(" \t\r\n,:", d.data[off]) >= 0 {
@@ -183,20 +200,23 @@ func (d *Doc) Elements(v Value, what string) ([]Value, error) {
 	if v.Raw[0] != '[' {
 		return nil, d.Errorf(v.Off, v.Path, "want an array of %s, got %s", what, v.Kind())
 	}
-	dec := json.NewDecoder(bytes.NewReader(v.Raw))
-	if _, err := dec.Token(); err != nil {
-		return nil, d.Errorf(v.Off, v.Path, "%v", err)
-	}
 	var out []Value
-	for dec.More() {
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, d.Errorf(v.Off+int(dec.InputOffset()), v.Path, "%v", err)
-		}
-		end := int(dec.InputOffset())
-		out = append(out, Value{Raw: raw, Off: v.Off + end - len(raw), Path: fmt.Sprintf("%s[%d]", v.Path, len(out))})
+	sc := scanner{b: v.Raw, i: 1}
+	sc.ws()
+	if sc.b[sc.i] == ']' {
+		return out, nil
 	}
-	return out, nil
+	for {
+		sc.ws()
+		start := sc.i
+		sc.skip()
+		out = append(out, Value{Raw: bytes.Clone(v.Raw[start:sc.i]), Off: v.Off + start, Path: v.Path + "[" + strconv.Itoa(len(out)) + "]"})
+		sc.ws()
+		if sc.b[sc.i] == ']' {
+			return out, nil
+		}
+		sc.i++ // ','
+	}
 }
 
 // Members returns the members of the object v by key.
@@ -204,29 +224,33 @@ func (d *Doc) Members(v Value, what string) (map[string]Value, error) {
 	if v.Raw[0] != '{' {
 		return nil, d.Errorf(v.Off, v.Path, "want %s object, got %s", what, v.Kind())
 	}
-	dec := json.NewDecoder(bytes.NewReader(v.Raw))
-	if _, err := dec.Token(); err != nil {
-		return nil, d.Errorf(v.Off, v.Path, "%v", err)
-	}
 	out := map[string]Value{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, d.Errorf(v.Off+int(dec.InputOffset()), v.Path, "%v", err)
-		}
-		key, _ := tok.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, d.Errorf(v.Off+int(dec.InputOffset()), v.Path, "%v", err)
-		}
-		end := int(dec.InputOffset())
-		m := Value{Raw: raw, Off: v.Off + end - len(raw), Path: v.Path + "." + key}
+	sc := scanner{b: v.Raw, i: 1}
+	sc.ws()
+	if sc.b[sc.i] == '}' {
+		return out, nil
+	}
+	for {
+		sc.ws()
+		k := sc.i
+		sc.str()
+		key := keyString(v.Raw[k:sc.i])
+		sc.ws()
+		sc.i++ // ':'
+		sc.ws()
+		start := sc.i
+		sc.skip()
+		m := Value{Raw: bytes.Clone(v.Raw[start:sc.i]), Off: v.Off + start, Path: v.Path + "." + key}
 		if _, dup := out[key]; dup {
 			return nil, d.Errorf(m.Off, m.Path, "duplicate key")
 		}
 		out[key] = m
+		sc.ws()
+		if sc.b[sc.i] == '}' {
+			return out, nil
+		}
+		sc.i++ // ','
 	}
-	return out, nil
 }
 
 // CheckMembers reports a missing required key (at the object) or an
@@ -309,4 +333,192 @@ func (d *Doc) Relative(v Value, err error) error {
 		return fmt.Errorf("%s:%d: %s", d.Name, d.Line(v.Off), sub)
 	}
 	return d.Errorf(v.Off, v.Path, "%s", msg)
+}
+
+// scanner steps through JSON that json.Valid accepted: it never meets a
+// syntax error, so it checks nothing but where values end.
+type scanner struct {
+	b []byte
+	i int
+}
+
+// ws skips white space.
+func (s *scanner) ws() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\r', '\n':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// str skips the string that starts at s.i.
+func (s *scanner) str() {
+	s.i++
+	for {
+		j := bytes.IndexAny(s.b[s.i:], `"\\`)
+		s.i += j
+		if s.b[s.i] == '"' {
+			s.i++
+			return
+		}
+		s.i += 2 // an escape: the byte after the backslash is never the end
+	}
+}
+
+// skip skips the value that starts at s.i.
+func (s *scanner) skip() {
+	switch s.b[s.i] {
+	case '"':
+		s.str()
+	case '{', '[':
+		depth := 0
+		for {
+			switch s.b[s.i] {
+			case '"':
+				s.str()
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+			}
+			s.i++
+			if depth == 0 {
+				return
+			}
+		}
+	default: // a number, true, false or null
+		for s.i < len(s.b) {
+			switch s.b[s.i] {
+			case ',', '}', ']', ' ', '\t', '\r', '\n':
+				return
+			}
+			s.i++
+		}
+	}
+}
+
+// keyString decodes the object key raw (quotes included) the way
+// encoding/json does: escapes resolved, invalid UTF-8 as U+FFFD.
+func keyString(raw []byte) string {
+	inner := raw[1 : len(raw)-1]
+	if bytes.IndexByte(inner, '\\') < 0 && (isASCII(inner) || utf8.Valid(inner)) {
+		return string(inner)
+	}
+	var k string
+	json.Unmarshal(raw, &k) // valid JSON: cannot fail
+	return k
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// dupFree reports whether no object in data, which json.Valid accepted,
+// repeats a key. It is the fast path of Parse: the slow walk, which also
+// records every path's place, runs only when it finds a duplicate (to
+// name it) or when a caller asks where a path is.
+func dupFree(data []byte) bool {
+	s := dupScanner{scanner: scanner{b: data}}
+	s.ws()
+	return s.value()
+}
+
+// dupScanner is a scanner that looks at every object's keys.
+type dupScanner struct {
+	scanner
+	keys [][]byte // the raw keys of the objects being scanned, outermost first
+}
+
+// value scans the value at s.i and reports whether it is free of duplicate keys.
+func (s *dupScanner) value() bool {
+	switch s.b[s.i] {
+	case '{':
+		return s.object()
+	case '[':
+		s.i++
+		s.ws()
+		if s.b[s.i] == ']' {
+			s.i++
+			return true
+		}
+		for {
+			s.ws()
+			if !s.value() {
+				return false
+			}
+			s.ws()
+			c := s.b[s.i]
+			s.i++
+			if c == ']' {
+				return true
+			}
+		}
+	}
+	s.skip()
+	return true
+}
+
+// manyKeys is the object size from which keys are checked with a map.
+const manyKeys = 16
+
+func (s *dupScanner) object() bool {
+	s.i++
+	s.ws()
+	if s.b[s.i] == '}' {
+		s.i++
+		return true
+	}
+	base := len(s.keys)
+	defer func() { s.keys = s.keys[:base] }()
+	var seen map[string]bool // past manyKeys
+	for {
+		s.ws()
+		k := s.i
+		s.str()
+		key := s.b[k+1 : s.i-1]
+		if bytes.IndexByte(key, '\\') >= 0 || !isASCII(key) {
+			key = []byte(keyString(s.b[k:s.i]))
+		}
+		switch {
+		case seen != nil:
+			if seen[string(key)] {
+				return false
+			}
+			seen[string(key)] = true
+		default:
+			for _, other := range s.keys[base:] {
+				if string(other) == string(key) {
+					return false
+				}
+			}
+			s.keys = append(s.keys, key)
+			if len(s.keys)-base == manyKeys {
+				seen = make(map[string]bool, 2*manyKeys)
+				for _, other := range s.keys[base:] {
+					seen[string(other)] = true
+				}
+			}
+		}
+		s.ws()
+		s.i++ // ':'
+		s.ws()
+		if !s.value() {
+			return false
+		}
+		s.ws()
+		c := s.b[s.i]
+		s.i++
+		if c == '}' {
+			return true
+		}
+	}
 }
