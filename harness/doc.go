@@ -45,7 +45,10 @@
 //
 // Steps run in order; each waits for its own completion within its time
 // (timeoutMs, else Config.StepTimeout, default 10 s). Waits are
-// condition-based: they look every 5 ms, parse the session log as JSON
+// condition-based: they look at once, then after pauses that grow from
+// 0.25 ms to 5 ms, back to the shortest whenever the agent writes a stdout
+// line (a pause is never shorter than twice the last look), parse the
+// session log as JSON
 // (complete lines only; a malformed complete line fails the step with its
 // file and line), and time out with what they awaited, e.g.
 // "step 4 (waitForTurnEnd): timed out after 10s waiting for turn/end with

@@ -54,6 +54,7 @@ type agent struct {
 	closing atomic.Bool // shutdown cut the pipes; a broken SDK write is no fault then
 	teeDone chan struct{}
 	errDone chan struct{}
+	wrote   chan struct{} // gets a value (never blocking) after a stdout line; wakes the waits
 
 	mu          sync.Mutex
 	lines       [][]byte
@@ -104,7 +105,7 @@ func startAgent(argv []string, cwd string, env []string, grace time.Duration, fa
 	sdkR, sdkW := io.Pipe()
 	a := &agent{cmd: cmd, pgid: cmd.Process.Pid, grace: grace, cancel: cancel,
 		stdin: inW, stdout: outR, stderr: errR, sdk: sdkR, flow: newFlow(), sdkGone: make(chan struct{}),
-		teeDone: make(chan struct{}), errDone: make(chan struct{}), exited: make(chan struct{})}
+		teeDone: make(chan struct{}), errDone: make(chan struct{}), wrote: make(chan struct{}, 1), exited: make(chan struct{})}
 	a.tail.Limit = stderrCap
 	go a.tee(sdkW, fail)
 	go a.readStderr()
@@ -135,6 +136,10 @@ func (a *agent) tee(sdk *io.PipeWriter, fail func(error)) {
 	for s.Scan() {
 		n++
 		line := a.record(s.Bytes(), n, fail)
+		select {
+		case a.wrote <- struct{}{}:
+		default:
+		}
 		if line == nil {
 			continue
 		}

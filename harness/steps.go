@@ -15,8 +15,15 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 )
 
-// pollInterval is how often condition-based waits look again.
-const pollInterval = 5 * time.Millisecond
+// Condition-based waits look again after a pause that starts at pollMin
+// and doubles up to pollInterval, back to pollMin whenever the agent
+// writes a stdout line: a condition met soon after the wait began (the
+// common case) is seen within a fraction of a millisecond, one that takes
+// long costs a look every pollInterval.
+const (
+	pollMin      = 250 * time.Microsecond
+	pollInterval = 5 * time.Millisecond
+)
 
 // runSteps runs the steps in order and stops at the first failure.
 func (r *run) runSteps() error {
@@ -355,15 +362,21 @@ func (r *run) waitForChild(d deadline, n, min int) error {
 	}, nil)
 }
 
-// poll checks cond every pollInterval until it holds, it fails, the step's
-// time is up, the run fails, or the agent exits (after a last look). also,
-// when set, is checked too and may end the wait with an error.
+// poll checks cond until it holds, it fails, the step's time is up, the
+// run fails, or the agent exits (after a last look): at once, then after
+// pauses that double from pollMin to pollInterval, back to pollMin
+// whenever the agent writes a stdout line (a sign of progress). A pause is
+// never shorter than twice the last look took, so an agent flooding
+// stdout beside a large log cannot keep the harness reading it. also, when
+// set, is checked too and may end the wait with an error.
 func (r *run) poll(d deadline, cond func() (ok bool, what string, err error), also func() error) error {
 	timer := time.NewTimer(time.Until(d.at))
 	defer timer.Stop()
-	ticker := time.NewTicker(pollInterval)
-	defer ticker.Stop()
+	pause := pollMin
+	again := time.NewTimer(time.Hour)
+	defer again.Stop()
 	for {
+		t0 := time.Now()
 		ok, what, err := cond()
 		if err != nil || ok {
 			return err
@@ -373,19 +386,34 @@ func (r *run) poll(d deadline, cond func() (ok bool, what string, err error), al
 				return err
 			}
 		}
-		select {
-		case <-ticker.C:
-		case <-timer.C:
-			return timedOut(d, what)
-		case <-r.failed:
-			return r.failErr
-		case <-r.ctx.Done():
-			return r.cancelled(what)
-		case <-r.agent.exited:
-			if ok, what, err = cond(); err != nil || ok {
-				return err
+		floor := max(pollMin, 2*time.Since(t0))
+		pause = max(pause, floor)
+		next := time.Now().Add(pause)
+		again.Reset(pause)
+	wait:
+		for {
+			select {
+			case <-again.C:
+				pause = min(2*pause, max(pollInterval, floor))
+				break wait
+			case <-r.agent.wrote:
+				pause = floor
+				if time.Until(next) > floor {
+					next = time.Now().Add(floor)
+					again.Reset(floor)
+				}
+			case <-timer.C:
+				return timedOut(d, what)
+			case <-r.failed:
+				return r.failErr
+			case <-r.ctx.Done():
+				return r.cancelled(what)
+			case <-r.agent.exited:
+				if ok, what, err = cond(); err != nil || ok {
+					return err
+				}
+				return fmt.Errorf("agent exited (%s) while the harness was waiting for %s", r.agent.exitState(), what)
 			}
-			return fmt.Errorf("agent exited (%s) while the harness was waiting for %s", r.agent.exitState(), what)
 		}
 	}
 }
