@@ -119,25 +119,17 @@ func (st exitStatus) result(timeout time.Duration) (string, error) {
 
 // runLocal runs command with bash -c in dir, in its own process group,
 // with the tool environment (toolEnv), stdout and stderr into one
-// temporary file (so a background job holding the output open cannot block
-// the wait). The file is unlinked as soon as it is created, so the command
-// never sees it and nothing is left behind if the agent dies. The group is
+// anonymous file (outputFile; so a background job holding the output open
+// cannot block the wait): the command never sees it in a folder and
+// nothing is left behind if the agent dies. The group is
 // killed when ctx ends or the timeout passes, and again after the shell
 // exits so no background job outlives the call.
 func runLocal(ctx context.Context, dir, command string, timeout time.Duration) (exitStatus, error) {
-	f, err := os.CreateTemp("", "acpsnap-bash-*")
+	f, done, err := outputFile()
 	if err != nil {
 		return exitStatus{}, fmt.Errorf("bash: output file: %v", err)
 	}
-	// POSIX keeps an unlinked file alive while it is open; where removing
-	// an open file fails (Windows), remove it after closing.
-	unlinked := os.Remove(f.Name()) == nil
-	defer func() {
-		f.Close()
-		if !unlinked {
-			os.Remove(f.Name())
-		}
-	}()
+	defer done()
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(tctx, "bash", "-c", command)
@@ -164,6 +156,23 @@ func runLocal(ctx context.Context, dir, command string, timeout time.Duration) (
 		return exitStatus{}, fmt.Errorf("bash: %v", runErr)
 	}
 	return st, nil
+}
+
+// tempOutputFile is outputFile's portable way: a temporary file, unlinked
+// at once where POSIX keeps an unlinked file alive while it is open; where
+// removing an open file fails (Windows), it is removed after closing.
+func tempOutputFile() (*os.File, func(), error) {
+	f, err := os.CreateTemp("", "acpsnap-bash-*")
+	if err != nil {
+		return nil, nil, err
+	}
+	unlinked := os.Remove(f.Name()) == nil
+	return f, func() {
+		f.Close()
+		if !unlinked {
+			os.Remove(f.Name())
+		}
+	}, nil
 }
 
 // readOutput returns the start of the command's output file (enough for
