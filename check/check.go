@@ -146,7 +146,7 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		return o
 	}
 	hc := harness.Config{Dir: dir, Agent: cfg.Agent, Environ: cfg.Environ, Secrets: cfg.Secrets,
-		TempDir: cfg.TempDir, OnStart: cfg.OnStart, StepTimeout: cfg.StepTimeout, Grace: cfg.Grace, Keep: cfg.Keep, Acpsnap: cfg.Acpsnap}
+		TempDir: cfg.TempDir, OnStart: cfg.OnStart, StepTimeout: cfg.StepTimeout, Grace: cfg.Grace, Keep: cfg.Keep, Acpsnap: cfg.Acpsnap, Manifest: m}
 	ws := newWorkspace(dir, cfg.TempDir)
 	defer ws.remove()
 	if ws != nil {

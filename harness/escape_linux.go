@@ -3,7 +3,6 @@ package harness
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -79,10 +78,10 @@ var ownSession = sync.OnceValue(func() int {
 // children lists the children of this process, from every thread's
 // /proc children file.
 func children() []int {
-	files, _ := filepath.Glob("/proc/self/task/*/children")
+	tasks, _ := os.ReadDir("/proc/self/task")
 	var pids []int
-	for _, f := range files {
-		b, _ := os.ReadFile(f)
+	for _, t := range tasks {
+		b, _ := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
 		for _, field := range strings.Fields(string(b)) {
 			if pid, err := strconv.Atoi(field); err == nil {
 				pids = append(pids, pid)

@@ -36,6 +36,9 @@ type Config struct {
 	TempDir     string            // existing folder where the private roots are made; "": os.TempDir()
 	OnStart     func(cwd string)  // nil: nothing; called after the workspace is seeded, before the agent starts
 	Keep        bool              // a failed run keeps its private roots for inspection; its error says where
+	// Manifest is Dir's snapshot.yml when the caller has loaded it already
+	// (scenario.LoadManifest); nil: Run loads it.
+	Manifest *scenario.Manifest
 
 	// Model is the HTTP model of an agent that writes no session log; nil:
 	// the agent is native (it logs and replays by itself, package agentenv).
@@ -168,9 +171,11 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if cfg.Dir, err = filepath.Abs(cfg.Dir); err != nil {
 		return nil, fmt.Errorf("harness: %w", err)
 	}
-	m, err := scenario.LoadManifest(filepath.Join(cfg.Dir, scenario.ManifestFile))
-	if err != nil {
-		return nil, invalidScenario(err)
+	m := cfg.Manifest
+	if m == nil {
+		if m, err = scenario.LoadManifest(filepath.Join(cfg.Dir, scenario.ManifestFile)); err != nil {
+			return nil, invalidScenario(err)
+		}
 	}
 	in, err := scenario.LoadInput(filepath.Join(cfg.Dir, scenario.InputFile))
 	if err != nil {

@@ -119,11 +119,11 @@ func copyFile(src, dst string, mode fs.FileMode) error {
 		return err
 	}
 	_, err = io.Copy(out, in)
+	if err == nil {
+		err = out.Chmod(mode)
+	}
 	if cerr := out.Close(); err == nil {
 		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(dst, mode)
 	}
 	return err
 }
