@@ -35,6 +35,7 @@ import (
 	"github.com/acpsnap/acpsnap/agent/deepseek"
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/model"
 )
 
 // The live model's variables.
@@ -79,22 +80,27 @@ func Main(ctx context.Context, p Process) error {
 	if cfg.SessionsDir, err = sessionsDir(contract); err != nil {
 		return err
 	}
-	player, err := provider(p.Getenv, contract, &cfg)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ld, err := provider(p.Getenv, contract, &cfg, cancel)
 	if err != nil {
 		return err
 	}
 	if cfg.Subagents, err = subagents(contract); err != nil {
-		return err
+		return cmp.Or(ld.wait(contract), err) // the fixture's problem first, as when it loaded first
 	}
 	if cfg.Tools, err = toolCassette(contract); err != nil {
-		return err
+		return cmp.Or(ld.wait(contract), err)
 	}
 	err = closeTools(cfg.Tools, agent.Serve(ctx, cfg, p.Stdin, p.Stdout))
+	if lerr := ld.wait(contract); lerr != nil {
+		return lerr
+	}
 	if cfg.Subagents != nil {
 		err = errors.Join(err, cfg.Subagents.Close()) // unconsumed or unpublished: the run fails
 	}
-	if player != nil {
-		if werr := agentenv.WriteReport(cfg.SessionsDir, player.Report()); werr != nil && err == nil {
+	if ld != nil {
+		if werr := agentenv.WriteReport(cfg.SessionsDir, ld.player.Report()); werr != nil && err == nil {
 			err = fmt.Errorf("agent: write replay report: %w", werr)
 		}
 	}
@@ -114,16 +120,26 @@ func sessionsDir(c agentenv.Agent) (string, error) {
 }
 
 // provider sets cfg's model provider from the mode; in replay it also
-// returns the player whose consumption report is written at exit.
-func provider(getenv func(string) string, c agentenv.Agent, cfg *agent.Config) (*llmreplay.Player, error) {
+// returns the loading player, whose consumption report is written at exit.
+//
+// The fixtures are read and derived while the agent already serves: the
+// handshake needs no model, so the load overlaps the client's first round
+// trips, and the first model call waits for it. A fixture that does not
+// load calls stop (ending Serve) and Main returns the same UsageError as
+// if it had been loaded first.
+func provider(getenv func(string) string, c agentenv.Agent, cfg *agent.Config, stop func()) (*loading, error) {
 	if c.Mode == agentenv.Replay {
-		p, err := llmreplay.Load(llmreplay.Config{Primary: c.Fixture, Children: c.FixtureChildren, Override: c.Override})
-		if err != nil {
-			return nil, &UsageError{fmt.Errorf("agent: load the replay script (%s=%q): %w", agentenv.FixtureVar, c.Fixture, err)}
-		}
+		ld := &loading{done: make(chan struct{})}
+		go func() {
+			defer close(ld.done)
+			ld.player, ld.err = llmreplay.Load(llmreplay.Config{Primary: c.Fixture, Children: c.FixtureChildren, Override: c.Override})
+			if ld.err != nil {
+				stop()
+			}
+		}()
 		cfg.Model = cmp.Or(getenv(ModelVar), deepseek.DefaultModel)
-		cfg.Provider = agent.Replay(p)
-		return p, nil
+		cfg.Provider = ld
+		return ld, nil
 	}
 	dotenv := ""
 	if c.Mode == "" {
@@ -136,6 +152,39 @@ func provider(getenv func(string) string, c agentenv.Agent, cfg *agent.Config) (
 	cfg.Model, cfg.RetryDelay = cmp.Or(vars[ModelVar], deepseek.DefaultModel), liveRetryDelay
 	cfg.Provider = deepseek.New(deepseek.Config{APIKey: vars[KeyVar], BaseURL: vars[BaseURLVar], Model: cfg.Model})
 	return nil, nil
+}
+
+// loading is the replay provider while its player loads.
+type loading struct {
+	done   chan struct{} // closed once player or err is set
+	player *llmreplay.Player
+	err    error
+}
+
+// wait waits for the load (nil: no replay) and returns its failure as the
+// agent's UsageError.
+func (l *loading) wait(c agentenv.Agent) error {
+	if l == nil {
+		return nil
+	}
+	<-l.done
+	if l.err != nil {
+		return &UsageError{fmt.Errorf("agent: load the replay script (%s=%q): %w", agentenv.FixtureVar, c.Fixture, l.err)}
+	}
+	return nil
+}
+
+// Stream waits for the player, then serves from it.
+func (l *loading) Stream(ctx context.Context, req model.Request, emit func(model.Chunk) error) error {
+	select {
+	case <-l.done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if l.err != nil {
+		return &model.ProviderError{Code: model.CodeInternal, Message: "the replay script did not load"}
+	}
+	return agent.Replay(l.player).Stream(ctx, req, emit)
 }
 
 // varsFrom reads DEEPSEEK_* with getenv, falling back to the dotenv file at
