@@ -180,7 +180,10 @@ func (a *agent) record(line []byte, n int, fail func(error)) []byte {
 // (JSON decoding would turn it into U+FFFD unseen), no duplicate key
 // (decoding keeps the last of two silently), within the SDK's line limit.
 func checkLine(line []byte, n int) error {
-	if !json.Valid(line) {
+	// jsonpos validates the syntax too: a second json.Valid runs only to
+	// tell a line that is not JSON from one with a duplicate key.
+	_, _, dupErr := jsonpos.Parse(line, "agent stdout", n-1, "$")
+	if dupErr != nil && !json.Valid(line) {
 		return fmt.Errorf("agent stdout line %d is not JSON (stdout is protocol only): %s", n, quote(line))
 	}
 	if !utf8.Valid(line) {
@@ -189,8 +192,8 @@ func checkLine(line []byte, n int) error {
 	if len(line) > sdkMaxLine {
 		return fmt.Errorf("agent stdout line %d has %d bytes; the ACP SDK reads at most %d", n, len(line), sdkMaxLine)
 	}
-	if _, _, err := jsonpos.Parse(line, "agent stdout", n-1, "$"); err != nil {
-		return fmt.Errorf("%w (a JSON decoder would keep only the last value; stdout is protocol only): %s", err, quote(line))
+	if dupErr != nil {
+		return fmt.Errorf("%w (a JSON decoder would keep only the last value; stdout is protocol only): %s", dupErr, quote(line))
 	}
 	return nil
 }
