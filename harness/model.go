@@ -232,9 +232,11 @@ func newUUID() string {
 }
 
 // template fills the placeholders of the agent's command and environment:
-// {{model.url}}, {{model.key}}, {{home}}, {{cwd}}, {{root}}, {{corpus}}.
-func (r *run) template(m *modelRun) *strings.Replacer {
-	pairs := []string{"{{home}}", r.roots.home, "{{cwd}}", r.roots.cwd, "{{root}}", r.roots.base, "{{corpus}}", r.cfg.CorpusDir}
+// {{model.url}}, {{model.key}}, {{home}}, {{cwd}}, {{root}}, {{corpus}},
+// and {{path}}, the PATH the agent would get (so that agent.env can put a
+// folder in front of it).
+func (r *run) template(m *modelRun, path string) *strings.Replacer {
+	pairs := []string{"{{home}}", r.roots.home, "{{cwd}}", r.roots.cwd, "{{root}}", r.roots.base, "{{corpus}}", r.cfg.CorpusDir, "{{path}}", path}
 	if m != nil {
 		pairs = append(pairs, "{{model.url}}", m.proxy.URL(), "{{model.key}}", m.proxy.Key())
 	}
