@@ -39,6 +39,16 @@ func lookPath(name, path string) bool {
 	return false
 }
 
+// buildAcpsnap builds the acpsnap command into the test's temporary folder.
+func buildAcpsnap(t *testing.T) string {
+	t.Helper()
+	acpsnap := filepath.Join(t.TempDir(), "acpsnap")
+	if out, err := exec.Command("go", "build", "-o", acpsnap, "../cmd/acpsnap").CombinedOutput(); err != nil {
+		t.Fatalf("build acpsnap: %v\n%s", err, out)
+	}
+	return acpsnap
+}
+
 var summary = regexp.MustCompile(`(?m)^(\d+) passed, (\d+) failed`)
 
 func TestExamples(t *testing.T) {
@@ -47,10 +57,7 @@ func TestExamples(t *testing.T) {
 		t.Skipf("no example corpora: %v", err)
 	}
 	path := agentPath(t)
-	acpsnap := filepath.Join(t.TempDir(), "acpsnap")
-	if out, err := exec.Command("go", "build", "-o", acpsnap, "../cmd/acpsnap").CombinedOutput(); err != nil {
-		t.Fatalf("build acpsnap: %v\n%s", err, out)
-	}
+	acpsnap := buildAcpsnap(t)
 	skipped := false
 	for _, file := range corpora {
 		dir := filepath.Dir(file)

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/normalize"
@@ -162,9 +163,23 @@ func newPathTokens(rts *roots) pathTokens {
 	return p
 }
 
-// slug is a path with every "/" (and ".") replaced by "-", as Claude Code
-// names its per-project folders.
-func slug(path string) string { return strings.NewReplacer("/", "-", ".", "-").Replace(path) }
+// slug is a path as Claude Code names its per-project folders: every
+// character that is not an ASCII letter or digit becomes "-" (one per
+// UTF-16 unit: it is JavaScript's replace(/[^a-zA-Z0-9]/g, "-")).
+func slug(path string) string {
+	var b strings.Builder
+	for _, r := range path {
+		switch {
+		case r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'):
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			b.WriteString("--")
+		default:
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
+}
 
 func (p pathTokens) tokenize(b []byte) []byte { return []byte(p.replacer.Replace(string(b))) }
 func (p pathTokens) expand(b []byte) []byte   { return []byte(p.reverse.Replace(string(b))) }
@@ -217,9 +232,11 @@ func newUUID() string {
 }
 
 // template fills the placeholders of the agent's command and environment:
-// {{model.url}}, {{model.key}}, {{home}}, {{cwd}}, {{root}}, {{corpus}}.
-func (r *run) template(m *modelRun) *strings.Replacer {
-	pairs := []string{"{{home}}", r.roots.home, "{{cwd}}", r.roots.cwd, "{{root}}", r.roots.base, "{{corpus}}", r.cfg.CorpusDir}
+// {{model.url}}, {{model.key}}, {{home}}, {{cwd}}, {{root}}, {{corpus}},
+// and {{path}}, the PATH the agent would get (so that agent.env can put a
+// folder in front of it).
+func (r *run) template(m *modelRun, path string) *strings.Replacer {
+	pairs := []string{"{{home}}", r.roots.home, "{{cwd}}", r.roots.cwd, "{{root}}", r.roots.base, "{{corpus}}", r.cfg.CorpusDir, "{{path}}", path}
 	if m != nil {
 		pairs = append(pairs, "{{model.url}}", m.proxy.URL(), "{{model.key}}", m.proxy.Key())
 	}

@@ -225,14 +225,14 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 		r.model = model
 		defer model.proxy.Close()
 	}
-	t := r.template(model)
+	env := agentEnv(r.cfg, m, r.roots)
+	t := r.template(model, lookupEnv(env, "PATH"))
 	argv := make([]string, len(r.cfg.Agent))
 	for i, a := range r.cfg.Agent {
 		argv[i] = t.Replace(a)
 	}
-	env := agentEnv(r.cfg, m, r.roots)
 	for _, kv := range sortedEnv(r.cfg.Env) {
-		env = append(env, t.Replace(kv))
+		env = setEnv(env, t.Replace(kv))
 	}
 	if r.cfg.HomeSeed != "" {
 		if err := seedHome(r.cfg.HomeSeed, r.roots.home, t); err != nil {
@@ -402,6 +402,29 @@ func sortedEnv(m map[string]string) []string {
 	}
 	sort.Strings(env)
 	return env
+}
+
+// lookupEnv is the value of name in env ("" when unset).
+func lookupEnv(env []string, name string) string {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// setEnv sets kv ("NAME=value") in env, in place of an earlier NAME (the
+// PATH that agent.env extends through {{path}}).
+func setEnv(env []string, kv string) []string {
+	name, _, _ := strings.Cut(kv, "=")
+	for i, old := range env {
+		if strings.HasPrefix(old, name+"=") {
+			env[i] = kv
+			return env
+		}
+	}
+	return append(env, kv)
 }
 
 func exists(path string) bool {

@@ -317,3 +317,22 @@ func TestRunWaitForUpdate(t *testing.T) {
 		t.Errorf("err = %v, want a waitForUpdate timeout naming session/update plan", err)
 	}
 }
+
+// TestRunEnvPath: agent.env may put a folder before the harness's PATH
+// through {{path}}; the agent sees one PATH, the extended one.
+func TestRunEnvPath(t *testing.T) {
+	sc := scenario{script: fakeagent.Script{Start: []fakeagent.Action{{PrintEnv: true}}}, input: input(t, []map[string]any{op("initialize")}, nil)}
+	res, err, _ := run(t, sc.write(t), func(c *harness.Config) { c.Env = map[string]string{"PATH": "{{home}}/bin:{{path}}"} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, line := range strings.Split(res.Stderr, "\n") {
+		if v, ok := strings.CutPrefix(line, "fakeagent: env PATH="); ok {
+			paths = append(paths, v)
+		}
+	}
+	if want := []string{res.Home + "/bin:" + os.Getenv("PATH")}; !cmp.Equal(want, paths) {
+		t.Errorf("agent PATH (-want +got):\n%s", cmp.Diff(want, paths))
+	}
+}

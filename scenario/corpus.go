@@ -56,7 +56,8 @@ type Corpus struct {
 // CorpusAgent says which agent the corpus tests and how to start it.
 type CorpusAgent struct {
 	// Command is the agent's argv, templated ({{model.url}}, {{model.key}},
-	// {{home}}, {{cwd}}, {{root}}, {{corpus}}); nil: the reference agent.
+	// {{home}}, {{cwd}}, {{root}}, {{corpus}}, {{path}}); nil: the
+	// reference agent.
 	Command []string `yaml:"command,omitempty"`
 	// Env is extra environment for the agent, templated like Command.
 	Env map[string]string `yaml:"env,omitempty"`
@@ -264,11 +265,16 @@ func NewScrubRule(re *regexp.Regexp, replace string) ScrubRule {
 
 // checkAgentEnv checks agent.env: like env, except that a credential-like
 // name may hold the proxy's placeholder key ({{model.key}}), which is no
-// secret.
+// secret, and PATH may be set when it keeps the harness's PATH ({{path}}),
+// e.g. "{{home}}/bin:{{path}}" to put a seeded command first.
 func checkAgentEnv(env map[string]string) string {
 	for name, v := range env {
 		msg := checkEnvName(name)
-		if msg != "" && !(agentenv.LooksSecret(name) && !agentenv.Owned(name) && strings.Contains(v, "{{model.key}}")) {
+		switch {
+		case msg == "":
+		case agentenv.LooksSecret(name) && !agentenv.Owned(name) && strings.Contains(v, "{{model.key}}"):
+		case name == "PATH" && strings.Contains(v, "{{path}}"):
+		default:
 			return "agent." + msg
 		}
 	}

@@ -23,6 +23,8 @@ func TestLoadCorpus(t *testing.T) {
 		{"floating twice", strings.Replace(good, "[available_commands_update]", "[a, a]", 1), `:11: floating: "a" is empty or listed twice`},
 		{"ignore on native", "version: 1\nmodel:\n  ignore: [/x]\n", ":3: upstream and ignore need an HTTP dialect"},
 		{"harness env", strings.Replace(good, "CODEX_HOME", "HOME", 1), ":4: agent.env: HOME is set by the harness"},
+		{"path extended", strings.Replace(good, `CODEX_HOME: "{{home}}/.codex"`, `PATH: "{{home}}/bin:{{path}}"`, 1), ""},
+		{"path replaced", strings.Replace(good, `CODEX_HOME: "{{home}}/.codex"`, `PATH: "{{home}}/bin"`, 1), ":4: agent.env: PATH is set by the harness"},
 		{"escaping home", strings.Replace(good, "shutdown: term", "shutdown: term\n  home: ../x", 1), `:6: home "../x" must be a folder inside the corpus`},
 		{"wrong version", strings.Replace(good, "version: 1", "version: 2", 1), ":1: version is 2, want 1"},
 	}

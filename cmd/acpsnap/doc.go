@@ -8,7 +8,7 @@
 //	acpsnap review  [-dir DIR] [-run REGEX]   walk the pending files: a accept, r reject, s skip, q quit
 //	acpsnap accept  [-dir DIR] [-run REGEX]   accept every pending file
 //	acpsnap reject  [-dir DIR] [-run REGEX]   remove every pending file
-//	acpsnap new     [-dir DIR] [-model FILE] [-agent CMD] [-force] NAME
+//	acpsnap new     [-dir DIR] [-model FILE] [-agent CMD] [-force] [-offline] NAME
 //	acpsnap agent             the reference ACP agent on stdin/stdout
 //
 // Flags of run, update, refresh and record:
@@ -51,7 +51,9 @@
 // FILE beside it as model.json, which refresh re-renders it from. Without
 // -model, new only scaffolds (recording: live). new -model writes fixtures,
 // so with CI set it refuses unless given -force; -force also re-authors a
-// scenario already recorded.
+// scenario already recorded. With -offline it records in a loopback-only
+// network namespace, like run -offline (the scripted model needs no
+// network).
 //
 // The agent subcommand reads ACPSNAP_MODE: replay (the model is llmreplay,
 // from ACPSNAP_FIXTURE, ACPSNAP_FIXTURE_CHILDREN and ACPSNAP_OVERRIDE; it

@@ -35,7 +35,7 @@ const scaffoldInput = `{
 // newFlags are the flags and argument of new.
 type newFlags struct {
 	dir, model, agent, name string
-	force                   bool
+	force, offline          bool
 }
 
 func (e *env) parseNew(args []string) (*newFlags, error) {
@@ -45,6 +45,7 @@ func (e *env) parseNew(args []string) (*newFlags, error) {
 	fset.StringVar(&f.model, "model", "", "record against this scripted model `file` (a JSON array of replay entries, or {\"primary\":[…],\"children\":{…}})")
 	fset.StringVar(&f.agent, "agent", "", "the agent `command` line (default: the bundled agent)")
 	fset.BoolVar(&f.force, "force", false, "with -model: re-author a scenario already recorded, and write even when CI is set")
+	fset.BoolVar(&f.offline, "offline", false, "record in a loopback-only network namespace (the scripted model is local) and report the lookups tried")
 	if err := parse(fset, args); err != nil {
 		return nil, err
 	}
@@ -54,6 +55,9 @@ func (e *env) parseNew(args []string) (*newFlags, error) {
 	f.name = fset.Arg(0)
 	if f.model != "" && check.CI(e.getenv("CI")) && !f.force {
 		return nil, usagef("new -model writes fixtures and CI is set: refusing (pass -force to write anyway)")
+	}
+	if f.offline && f.model == "" {
+		return nil, usagef("new: -offline needs -model (only the scripted model records without the network)")
 	}
 	return f, nil
 }
@@ -69,6 +73,15 @@ func (e *env) newScenario(args []string) int {
 	if err != nil {
 		return e.exit(err)
 	}
+	if f.offline {
+		return e.offline(os.Args, func() int { return e.newParsed(f) })
+	}
+	return e.newParsed(f)
+}
+
+// newParsed runs new with its parsed flags.
+func (e *env) newParsed(f *newFlags) int {
+	var err error
 	var model llmreplay.ServerConfig
 	var modelBytes []byte
 	if f.model != "" {

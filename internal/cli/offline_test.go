@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -324,5 +325,48 @@ func TestRunOffline(t *testing.T) {
 	}
 	if code != ExitOK || !strings.Contains(stdout.String(), "1 passed, 0 failed") || !strings.Contains(stderr.String(), "acpsnap: offline: no outbound attempts") {
 		t.Errorf("run -offline: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+}
+
+// TestNewOffline records a scenario with new -model -offline: the scripted
+// model and the bundled agent both run inside the namespace.
+func TestNewOffline(t *testing.T) {
+	dir := os.Getenv("ACPSNAP_TEST_NEW_OFFLINE_DIR")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	model := filepath.Join(dir, "model.json")
+	args := []string{"new", "-offline", "-dir", filepath.Join(dir, "corpus"), "-model", model, "text-greet"}
+	if os.Getenv(offlineEnv) != "" {
+		e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, environ: os.Environ()}
+		os.Exit(e.main(args))
+	}
+	entry := `[{"kind":"chunks","chunks":[{"type":"block-start","index":0,"blockType":"text"},{"type":"text-delta","index":0,"text":"hi"},{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]}]`
+	if err := os.WriteFile(model, []byte(entry), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Args
+	os.Args = []string{saved[0], "-test.run=^TestNewOffline$"}
+	t.Cleanup(func() { os.Args = saved })
+	t.Setenv("ACPSNAP_TEST_NEW_OFFLINE_DIR", dir)
+	var stdout, stderr bytes.Buffer
+	e := &env{stdout: &stdout, stderr: &stderr, getenv: os.Getenv, environ: os.Environ()}
+	code := e.main(args)
+	if code == ExitUsage && strings.Contains(stderr.String(), errNoNamespace.Error()) {
+		t.Skipf("no network namespace on this machine: %s", stderr.String())
+	}
+	if code != ExitOK || !strings.Contains(stderr.String(), "acpsnap: offline: no outbound attempts") {
+		t.Fatalf("new -offline: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "corpus", "text-greet", "session.jsonl")); err != nil {
+		t.Errorf("new -offline wrote no session log: %v\nstdout:\n%s", err, stdout.String())
+	}
+}
+
+func TestNewOfflineNeedsModel(t *testing.T) {
+	var stderr bytes.Buffer
+	e := &env{stdout: &bytes.Buffer{}, stderr: &stderr, getenv: func(string) string { return "" }}
+	if code := e.main([]string{"new", "-offline", "x-y"}); code != ExitUsage {
+		t.Errorf("new -offline without -model: exit %d, want %d (stderr %q)", code, ExitUsage, stderr.String())
 	}
 }

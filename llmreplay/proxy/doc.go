@@ -30,7 +30,10 @@
 // The proxy listens on 127.0.0.1 on a free port. Its URL carries a per-run
 // nonce (http://127.0.0.1:PORT/<nonce>); any path below it is a model call
 // ("/responses", "/v1/messages", "/v1/messages/count_tokens?beta=true", a
-// GET of "/models"), kept with that path; any other path is 404.
+// GET of "/models"), kept with that path; any other path is 404. A HEAD
+// below the nonce is a reachability probe, not a model call (Claude Code
+// sends one to its base URL at session start): it is answered 200 with no
+// body, in both modes, never forwarded, counted or kept.
 //
 // # Dialects
 //

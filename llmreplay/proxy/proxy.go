@@ -186,8 +186,8 @@ func (p *Proxy) Close() error {
 	return err
 }
 
-// ServeHTTP routes a request below the nonce to record or replay; any
-// other path is 404.
+// ServeHTTP routes a request below the nonce to record or replay (a HEAD
+// is answered 200 at once); any other path is 404.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.mu.Lock()
 	if p.closed {
@@ -202,6 +202,13 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rest, ok := strings.CutPrefix(r.URL.Path, prefix)
 	if !ok || rest != "" && rest[0] != '/' {
 		http.NotFound(w, r)
+		return
+	}
+	if r.Method == http.MethodHead {
+		// A reachability probe (Claude Code sends HEAD of its base URL at
+		// session start and ignores the answer): no model call, so it is
+		// answered here, in both modes, and neither counted nor kept.
+		w.WriteHeader(http.StatusOK)
 		return
 	}
 	if rest == "" {

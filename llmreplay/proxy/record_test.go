@@ -295,3 +295,42 @@ func TestRecordAgentLeavesAfterTheLastEvent(t *testing.T) {
 		})
 	}
 }
+
+// TestHeadProbe: a HEAD of the base URL (Claude Code's reachability probe)
+// is answered 200 in both modes, never reaches the upstream and is neither
+// counted nor kept: call 1 is still the first POST.
+func TestHeadProbe(t *testing.T) {
+	release := make(chan struct{})
+	close(release)
+	srv, n := upstream(t, func(http.Header) string { return "" }, release)
+	for _, cfg := range []Config{
+		{Mode: Record, Dialect: "anthropic-messages", Upstream: srv.URL},
+		{Dialect: "anthropic-messages", Exchanges: []sessionlog.Exchange{exchange("/v1/messages", `{"a":1}`, stream(`{"n":1}`))}},
+	} {
+		p := start(t, cfg)
+		for _, u := range []string{p.URL(), p.URL() + "/"} {
+			resp, err := http.Head(u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Errorf("mode %d: HEAD %s: status %d, want 200", cfg.Mode, u, resp.StatusCode)
+			}
+		}
+		resp := post(t, context.Background(), p.URL()+"/v1/messages", p.Key(), `{"a":1}`)
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		p.Close()
+		rep := p.Report()
+		if err := rep.Err(); err != nil {
+			t.Errorf("mode %d: %v", cfg.Mode, err)
+		}
+		if len(rep.Exchanges) != 1 || rep.Exchanges[0].Request.Method != "POST" {
+			t.Errorf("mode %d: exchanges %+v, want the POST alone", cfg.Mode, rep.Exchanges)
+		}
+	}
+	if got := n.Load(); got != 1 {
+		t.Errorf("upstream saw %d requests, want the one POST", got)
+	}
+}
