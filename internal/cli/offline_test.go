@@ -331,6 +331,7 @@ func TestRunOffline(t *testing.T) {
 // TestNewOffline records a scenario with new -model -offline: the scripted
 // model and the bundled agent both run inside the namespace.
 func TestNewOffline(t *testing.T) {
+	t.Setenv("CI", "") // new -model writes fixtures, which CI refuses
 	dir := os.Getenv("ACPSNAP_TEST_NEW_OFFLINE_DIR")
 	if dir == "" {
 		dir = t.TempDir()
