@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"sync"
 
 	"github.com/acpsnap/acpsnap/internal/jsondiff"
+	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
@@ -90,10 +90,10 @@ func (n *nativePins) driftDiff(cfg jsondiff.Config) (files []string, diff string
 		}
 		file, old := n.pins.ToolsFile(), string(n.pins.Tools)
 		if kind == "system" {
-			q, _ := json.Marshal(*n.pins.System)
-			file, old = n.pins.SystemFile(), string(unescapeHTML(q))
-			w, _ := json.Marshal(v)
-			v = string(unescapeHTML(w))
+			q, _ := jsonl.Value(*n.pins.System)
+			file, old = n.pins.SystemFile(), string(q)
+			w, _ := jsonl.Value(v)
+			v = string(w)
 		}
 		files = append(files, file)
 		// As one-member objects, so that the diff names the JSON path.
@@ -139,8 +139,8 @@ func expandData(data, live []byte, old sessionlog.Pins) []byte {
 	}
 	changed := false
 	if string(m["system"]) == `"`+pinSystem+`"` && string(lm["system"]) != `"`+pinSystem+`"` && old.System != nil {
-		b, _ := json.Marshal(*old.System)
-		m["system"], changed = unescapeHTML(b), true
+		b, _ := jsonl.Value(*old.System)
+		m["system"], changed = b, true
 	}
 	if string(m["tools"]) == `"`+pinTools+`"` && string(lm["tools"]) != `"`+pinTools+`"` && old.Tools != nil {
 		m["tools"], changed = old.Tools, true
@@ -148,14 +148,7 @@ func expandData(data, live []byte, old sessionlog.Pins) []byte {
 	if !changed {
 		return data
 	}
-	return object(m)
-}
-
-// unescapeHTML undoes encoding/json's HTML escaping (normalized lines have none).
-func unescapeHTML(b []byte) []byte {
-	b = bytes.ReplaceAll(b, []byte(`\u003c`), []byte("<"))
-	b = bytes.ReplaceAll(b, []byte(`\u003e`), []byte(">"))
-	return bytes.ReplaceAll(b, []byte(`\u0026`), []byte("&"))
+	return encode(m)
 }
 
 // headers are the data of a log's request/header events, in order.
@@ -230,7 +223,7 @@ func (n *nativePins) pinData(data, want []byte, claim bool) []byte {
 	if !changed {
 		return data
 	}
-	return object(m)
+	return encode(m)
 }
 
 // pinValue reports whether v is (or, claiming, becomes) the pin of kind.
@@ -285,25 +278,9 @@ func (n *nativePins) current(kind string) *string {
 	return &s
 }
 
-// object encodes m as compact JSON with sorted keys and its values as
-// they are (they come from normalized lines: compact, no HTML escaping).
-func object(m map[string]json.RawMessage) []byte {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		kb, _ := json.Marshal(k)
-		b.Write(kb)
-		b.WriteByte(':')
-		b.Write(m[k])
-	}
-	b.WriteByte('}')
-	return b.Bytes()
+// encode writes m as compact JSON with sorted keys and its values as they
+// are, without HTML escaping: the form of a normalized line.
+func encode(m map[string]json.RawMessage) []byte {
+	b, _ := jsonl.Value(m) // a map of valid raw values always encodes
+	return b
 }

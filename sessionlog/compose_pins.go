@@ -116,22 +116,6 @@ func (p *Pins) pin(dialect string, body []byte, st *pinState) []byte {
 	return p.pinValues(body, systemValue(dialect, ms), memberValue(ms, "tools"), st)
 }
 
-// PinObject is pinning for any JSON object that holds a system prompt and
-// tool schemas as top-level members, such as the reference agent's
-// request/header event data: the members named systemKey and toolsKey are
-// replaced by their placeholders where they equal the pins (with Update,
-// they become the pins first). Expand restores them.
-func (p *Pins) PinObject(obj []byte, systemKey, toolsKey string) []byte {
-	if p == nil || p.Class == "" {
-		return obj
-	}
-	ms, ok := objectMembers(obj)
-	if !ok {
-		return obj
-	}
-	return p.pinValues(obj, memberValue(ms, systemKey), memberValue(ms, toolsKey), &pinState{})
-}
-
 // pinValues pins the raw system string and tools value found in body.
 func (p *Pins) pinValues(body, system, tools []byte, st *pinState) []byte {
 	if bytes.Contains(body, pinMark) {

@@ -367,24 +367,6 @@ func TestComposeRoundTripRandom(t *testing.T) {
 	}
 }
 
-func TestPinObject(t *testing.T) {
-	pins := &Pins{Dir: "pins", Class: "ref", Update: true}
-	data := []byte(`{"turn":1,"model":"m","system":"You are the reference agent.","tools":[{"name":"bash"}]}`)
-	pinned := pins.PinObject(data, "system", "tools")
-	if want := `{"turn":1,"model":"m","system":"{{pin:ref:system}}","tools":"{{pin:ref:tools}}"}`; string(pinned) != want {
-		t.Errorf("pinned = %s, want %s", pinned, want)
-	}
-	back, err := pins.Expand(pinned)
-	if err != nil || string(back) != string(data) {
-		t.Errorf("expand = %s, %v", back, err)
-	}
-	pins.Update = false
-	other := []byte(`{"system":"changed","tools":[{"name":"bash"}]}`)
-	if got := pins.PinObject(other, "system", "tools"); string(got) != `{"system":"changed","tools":"{{pin:ref:tools}}"}` {
-		t.Errorf("a value that differs from its pin stays inline: %s", got)
-	}
-}
-
 // FuzzDecompose: any input is read or refused, never a panic, and what is
 // read composes back to a log that reads the same.
 func FuzzDecompose(f *testing.F) {
