@@ -152,7 +152,7 @@ func (h Harness) Environ() []string {
 		}
 	}
 	env = append(env, "TZ=UTC", "HOME="+h.Home, "TMPDIR="+h.TmpDir)
-	env = append(env, sorted(h.Env)...)
+	env = append(env, Sorted(h.Env)...)
 	mode := cmp.Or(h.Mode, Replay)
 	env = append(env, ModeVar+"="+mode, SessionsDirVar+"="+h.SessionsDir, PermissionVar+"="+cmp.Or(h.Permission, "auto"))
 	if h.Fixture != "" {
@@ -174,7 +174,7 @@ func (h Harness) Environ() []string {
 		}
 	}
 	if mode == Record {
-		env = append(env, sorted(h.Secrets)...)
+		env = append(env, Sorted(h.Secrets)...)
 	}
 	return env
 }
@@ -209,7 +209,8 @@ func Owned(name string) bool {
 // compared case-insensitively: the one rule secretscan applies too.
 func LooksSecret(name string) bool { return secretscan.LooksSecret(name) }
 
-func sorted(m map[string]string) []string {
+// Sorted is m as NAME=value entries, sorted.
+func Sorted(m map[string]string) []string {
 	env := make([]string, 0, len(m))
 	for k, v := range m {
 		env = append(env, k+"="+v)

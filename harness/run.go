@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -231,7 +230,7 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 	for i, a := range r.cfg.Agent {
 		argv[i] = t.Replace(a)
 	}
-	for _, kv := range sortedEnv(r.cfg.Env) {
+	for _, kv := range agentenv.Sorted(r.cfg.Env) {
 		env = setEnv(env, t.Replace(kv))
 	}
 	if r.cfg.HomeSeed != "" {
@@ -393,15 +392,6 @@ func terminalEnv(env []string, secrets map[string]string) []string {
 		names = append(names, name)
 	}
 	return envscrub.Scrub(env, names...)
-}
-
-func sortedEnv(m map[string]string) []string {
-	env := make([]string, 0, len(m))
-	for k, v := range m {
-		env = append(env, k+"="+v)
-	}
-	sort.Strings(env)
-	return env
 }
 
 // lookupEnv is the value of name in env ("" when unset).
