@@ -225,11 +225,15 @@ func TestTermShutdown(t *testing.T) {
 	report := []fakeagent.Action{{Report: &agentenv.Report{Fixtures: []agentenv.FixtureReport{}}}}
 	sc := scenario{script: fakeagent.Script{IgnoreEOF: true, Prompts: [][]fakeagent.Action{report}, AtEOF: []fakeagent.Action{}},
 		input: input(t, basic, nil)}
-	if res, err, _ := run(t, sc.write(t), term); err != nil {
+	res, err, took := run(t, sc.write(t), term)
+	if err != nil {
 		t.Fatalf("a SIGTERM-ending agent failed under shutdown term: %v\n%s", err, res.Stderr)
 	}
+	if took >= 5*time.Second { // a bound like the drills': waiting out the 5 s grace first would exceed it
+		t.Errorf("the run took %s: SIGTERM waited for the grace instead of following stdin's close", took)
+	}
 	stubborn := scenario{script: fakeagent.Script{IgnoreEOF: true, IgnoreTerm: true}, input: input(t, basic, nil)}
-	_, err, _ := run(t, stubborn.write(t), func(c *harness.Config) { c.TermShutdown = true })
+	_, err, _ = run(t, stubborn.write(t), func(c *harness.Config) { c.TermShutdown = true })
 	if err == nil || !strings.Contains(err.Error(), "killed with SIGKILL after ignoring SIGTERM") {
 		t.Fatalf("an agent ignoring SIGTERM under shutdown term: %v", err)
 	}
