@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -137,6 +138,12 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 	if skip := skipReason(m, cfg.Mode, cfg.AllRecordings); skip != "" {
 		o.Status, o.Reason = Skipped, skip
 		return o
+	}
+	if cfg.Mode.Writes() {
+		// A killed write's leftovers (atomicfile.Sweep) go before this one.
+		if _, err := atomicfile.Sweep(dir); err != nil {
+			return o.fail(err)
+		}
 	}
 	if cfg.Mode == Refresh && canRender(cfg) && hasModel(dir, m) {
 		return render(ctx, dir, cfg)
@@ -324,16 +331,14 @@ func (o Outcome) write(dir string, got *scenario.Transcript, mode Mode, ws *work
 			files[name] = b
 		}
 	}
-	if ws != nil && mode != Update {
-		if err := ws.write(ws.expected); err != nil {
-			return o.fail(err)
-		}
+	if mode == Update {
+		ws = nil
 	}
-	wrote, err := writeFixture(dir, files, mode != Update)
+	wrote, err := writeFixture(dir, files, ws, mode != Update)
 	if err != nil {
 		return o.fail(err)
 	}
-	if ws != nil && mode != Update {
+	if ws != nil {
 		wrote = append(wrote, scenario.ExpectedDir+"/")
 	}
 	o.Status, o.Wrote, o.Accept = Passed, wrote, ""

@@ -9,31 +9,53 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestWriteFixtureAllOrNothing: when one file cannot be written, no file is
-// replaced and no temporary file stays behind.
+// TestWriteFixtureAllOrNothing: when one file cannot be written, nothing
+// is replaced (workspace.expected/ neither) and nothing stays behind.
 func TestWriteFixtureAllOrNothing(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, scenario.StdoutFile), []byte("old\n"), 0o644); err != nil {
+	dir := filepath.Join(t.TempDir(), "scn")
+	for name, content := range map[string]string{scenario.StdoutFile: "old\n", scenario.SessionFile: "old log\n", scenario.ExpectedDir + "/f": "old f\n"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cwd := t.TempDir()
+	if err := os.WriteFile(filepath.Join(cwd, "f"), []byte("new f\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := writeFixture(dir, map[string][]byte{
-		scenario.StdoutFile:                   []byte("new\n"),
-		"missing-dir/" + scenario.SessionFile: []byte("x\n"),
-	}, true)
-	if err == nil {
-		t.Fatal("writeFixture succeeded with an unwritable file")
+	ws := newWorkspace(dir, t.TempDir())
+	if err := ws.take(cwd); err != nil {
+		t.Fatal(err)
 	}
-	entries, _ := os.ReadDir(dir)
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
+	defer ws.remove()
+	got := &scenario.Transcript{Stdout: []byte("new\n"), Logs: [][]byte{[]byte("new log\n")},
+		Raw: map[string][]byte{"missing-dir/" + scenario.SessionFile: []byte("x\n")}}
+	o := Outcome{}.write(dir, got, Refresh, ws)
+	if o.Err == nil {
+		t.Fatal("write succeeded with an unwritable file")
 	}
-	if d := cmp.Diff([]string{scenario.StdoutFile}, names); d != "" {
-		t.Errorf("folder after a failed write (-want +got):\n%s", d)
+	want := map[string]string{scenario.StdoutFile: "old\n", scenario.SessionFile: "old log\n", scenario.ExpectedDir + "/f": "old f\n"}
+	if d := cmp.Diff(want, files(t, dir)); d != "" {
+		t.Errorf("scenario after a failed write (-want +got):\n%s", d)
 	}
-	if b, _ := os.ReadFile(filepath.Join(dir, scenario.StdoutFile)); string(b) != "old\n" {
-		t.Errorf("stdout fixture was replaced: %q", b)
+	if entries, _ := os.ReadDir(filepath.Dir(dir)); len(entries) != 1 {
+		t.Errorf("%d entries beside the scenario, want none but it (no stage left)", len(entries)-1)
 	}
+}
+
+// files maps the regular files under root (slash paths) to their content.
+func files(t *testing.T, root string) map[string]string {
+	t.Helper()
+	got := map[string]string{}
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			rel, _ := filepath.Rel(root, p)
+			b, _ := os.ReadFile(p)
+			got[filepath.ToSlash(rel)] = string(b)
+		}
+		return nil
+	})
+	return got
 }
 
 // TestWriteFixturePrunesChildren: refresh removes child logs the run no
@@ -45,7 +67,7 @@ func TestWriteFixturePrunesChildren(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	wrote, err := writeFixture(dir, map[string][]byte{scenario.SessionFile: []byte("s\n"), scenario.ChildFile(1): []byte("c\n")}, true)
+	wrote, err := writeFixture(dir, map[string][]byte{scenario.SessionFile: []byte("s\n"), scenario.ChildFile(1): []byte("c\n")}, nil, true)
 	if err != nil {
 		t.Fatal(err)
 	}
