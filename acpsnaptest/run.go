@@ -65,6 +65,9 @@ func Run(t *testing.T, p Params) {
 	if len(names) == 0 {
 		t.Fatalf("acpsnaptest: %s holds no scenario folder", p.Dir)
 	}
+	if cfg.Acpsnap, err = mcpWrapper(t); err != nil {
+		t.Fatal(err)
+	}
 	declareInputs(cfg.Agent, p.Dir)
 	cl := newCommandLine(t.Name())
 	t.Run("guards", func(t *testing.T) { guards(t, p.Dir, s.mode) })
