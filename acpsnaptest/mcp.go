@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"testing"
 
@@ -19,7 +20,7 @@ import (
 const mcpCommand = "acpsnaptest:" + mcpproxy.Command
 
 // init serves the MCP proxy before any test (or the user's TestMain) runs:
-// the harness starts it through the wrapper mcpWrapper wrote, which may be
+// the harness starts it through the wrapper MCPProxy wrote, which may be
 // the first thing the test binary is asked to do, with or without Main.
 func init() {
 	if os.Getenv(commandEnv) != mcpCommand {
@@ -55,13 +56,16 @@ func serveMCP(args []string) int {
 	return 0
 }
 
-// mcpWrapper writes, into a folder removed when t ends, the program the
-// harness runs as the MCP proxy: a script that re-executes this test
-// binary as mcpCommand.
-func mcpWrapper(t *testing.T) (string, error) {
+// MCPProxy writes, into a folder removed when t ends, the program the
+// harness runs as the MCP proxy of a scenario's MCP servers
+// (check.Config.Acpsnap): a script that re-executes this test binary as
+// the proxy. Run uses it; a test that calls package check directly sets
+// check.Config.Acpsnap to it.
+func MCPProxy(t testing.TB) string {
+	t.Helper()
 	dir := t.TempDir()
 	if err := writeWrapper(dir, "acpsnap", mcpCommand); err != nil {
-		return "", fmt.Errorf("acpsnaptest: the MCP proxy: %w", err)
+		t.Fatalf("acpsnaptest: the MCP proxy: %v", err)
 	}
-	return dir + string(os.PathSeparator) + "acpsnap", nil
+	return filepath.Join(dir, "acpsnap")
 }

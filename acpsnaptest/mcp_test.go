@@ -27,11 +27,8 @@ func TestServeMCPRefusesBadCommandLines(t *testing.T) {
 	}
 }
 
-func TestMCPWrapperReexecutesTheTestBinary(t *testing.T) {
-	bin, err := mcpWrapper(t)
-	if err != nil {
-		t.Fatal(err)
-	}
+func TestMCPProxyReexecutesTheTestBinary(t *testing.T) {
+	bin := MCPProxy(t)
 	if filepath.Base(bin) != "acpsnap" {
 		t.Errorf("wrapper %s, want one named acpsnap", bin)
 	}
