@@ -16,12 +16,13 @@ import (
 type dialect struct {
 	setKey    func(h http.Header, key string)
 	errorBody func(code, msg string) (int, []byte)
+	endpoints []string // "METHOD /path": what goes upstream with the key, under any prefix
 }
 
 var dialects = map[string]dialect{
-	wire.OpenAIChat:        {setKey: bearer, errorBody: openaichat.ErrorBody},
-	wire.OpenAIResponses:   {setKey: bearer, errorBody: openairesponses.ErrorBody},
-	wire.AnthropicMessages: {setKey: anthropicKey, errorBody: anthropic.ErrorBody},
+	wire.OpenAIChat:        {setKey: bearer, errorBody: openaichat.ErrorBody, endpoints: []string{"POST /chat/completions"}},
+	wire.OpenAIResponses:   {setKey: bearer, errorBody: openairesponses.ErrorBody, endpoints: []string{"POST /responses"}},
+	wire.AnthropicMessages: {setKey: anthropicKey, errorBody: anthropic.ErrorBody, endpoints: []string{"POST /v1/messages", "POST /v1/messages/count_tokens"}},
 }
 
 func bearer(h http.Header, key string) { h.Set("Authorization", "Bearer "+key) }
