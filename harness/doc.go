@@ -150,12 +150,15 @@
 //
 // # Temporary roots
 //
-// Each run makes <TempDir>/acpsnap-<nonce>/ (mode 0700) holding workspace/
+// Each run makes <TempDir>/acpsnap-<pid>-<random>/ (mode 0700) holding workspace/
 // (the cwd, seeded by copying the scenario's workspace/ with its permission
 // bits and symbolic links; its base name is always "workspace" so an agent
 // that shows it stays deterministic), home/, sessions/ and tmp/ (TMPDIR).
 // TempDir must exist; Run does not create it. The whole tree is removed
-// before Run returns, whatever happened (read-only folders included).
+// before Run returns, whatever happened (read-only folders included); the
+// roots of a run whose process was killed are removed by the next Run in
+// the same TempDir (internal/lease), and the agent and its terminals get
+// SIGKILL when the harness's process dies (PR_SET_PDEATHSIG, Linux).
 // Result.Root, Result.Home and Result.Cwd name these folders so the caller
 // can normalize them. Config.OnStart sees the cwd after seeding, before
 // the agent starts.

@@ -79,7 +79,7 @@ type Result struct {
 	CwdAliases  []string          // other spellings of Cwd (real path, /private variants)
 	Home        string            // the agent's private HOME (Root/home)
 	HomeAliases []string          // other spellings of Home
-	Root        string            // the run's private root folder, <TempDir>/acpsnap-<nonce>, holding Cwd and Home
+	Root        string            // the run's private root folder, <TempDir>/acpsnap-<pid>-<random>, holding Cwd and Home
 	RootAliases []string          // other spellings of Root
 	Duration    time.Duration     // agent start to harvest
 	Cassettes   map[string][]byte // record mode: the cassettes the agent wrote, by file name
@@ -186,7 +186,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	}
 	defer func() {
 		if err != nil && cfg.Keep {
-			err = fmt.Errorf("%w\nkept the run's private roots: %s", err, rts.base)
+			err = fmt.Errorf("%w\nkept the run's private roots: %s", err, rts.keep())
 			return
 		}
 		if rerr := rts.remove(); rerr != nil {
