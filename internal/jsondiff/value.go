@@ -1,6 +1,8 @@
 package jsondiff
 
 import (
+	"github.com/acpsnap/acpsnap/internal/textdiff"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -73,23 +75,23 @@ func arrayChanges(path string, depth int, want, got json.RawMessage, out []chang
 	if json.Unmarshal(want, &aw) != nil || json.Unmarshal(got, &ag) != nil {
 		return append(out, change{path, want, got})
 	}
-	var dels, inss []edit
+	var dels, inss []textdiff.Edit
 	flush := func() {
 		for k := 0; k < max(len(dels), len(inss)); k++ {
 			switch {
 			case k >= len(inss):
-				out = append(out, change{fmt.Sprintf("%s[%d]", path, dels[k].ai), aw[dels[k].ai], nil})
+				out = append(out, change{fmt.Sprintf("%s[%d]", path, dels[k].A), aw[dels[k].A], nil})
 			case k >= len(dels):
-				out = append(out, change{fmt.Sprintf("%s[%d]", path, inss[k].bi), nil, ag[inss[k].bi]})
+				out = append(out, change{fmt.Sprintf("%s[%d]", path, inss[k].B), nil, ag[inss[k].B]})
 			default:
-				out = changes(index(path, dels[k].ai, inss[k].bi), depth, aw[dels[k].ai], ag[inss[k].bi], out)
+				out = changes(index(path, dels[k].A, inss[k].B), depth, aw[dels[k].A], ag[inss[k].B], out)
 			}
 		}
 		dels, inss = dels[:0], inss[:0]
 	}
 	cw, cg := compactAll(aw), compactAll(ag)
-	for _, e := range diffSeq(len(aw), len(ag), func(i, j int) bool { return cw[i] == cg[j] }) {
-		switch e.kind {
+	for _, e := range textdiff.Seq(len(aw), len(ag), func(i, j int) bool { return cw[i] == cg[j] }) {
+		switch e.Kind {
 		case '-':
 			dels = append(dels, e)
 		case '+':

@@ -1,10 +1,10 @@
-package jsondiff
+package textdiff
 
-// edit is one step of an edit script between sequences a and b: keep a[ai]
-// (== b[bi]), delete a[ai], or insert b[bi].
-type edit struct {
-	kind   byte // ' ', '-', '+'
-	ai, bi int
+// Edit is one step of an edit script between sequences a and b: keep a[A]
+// (== b[B]), delete a[A], or insert b[B].
+type Edit struct {
+	Kind byte // ' ', '-', '+'
+	A, B int
 }
 
 // maxEdits bounds the Myers search: past this many insertions and deletions
@@ -13,11 +13,11 @@ type edit struct {
 // for adversarial input without a linear-space algorithm.
 const maxEdits = 128
 
-// diffSeq returns an edit script turning a (length n) into b (length m),
+// Seq returns an edit script turning a (length n) into b (length m),
 // where eq(i, j) reports a[i] == b[j]. Common prefix and suffix are trimmed
 // first; the rest is a shortest script (Myers) when one exists within
 // maxEdits, else a delete-all, insert-all replacement.
-func diffSeq(n, m int, eq func(i, j int) bool) []edit {
+func Seq(n, m int, eq func(i, j int) bool) []Edit {
 	pre := 0
 	for pre < n && pre < m && eq(pre, pre) {
 		pre++
@@ -26,36 +26,36 @@ func diffSeq(n, m int, eq func(i, j int) bool) []edit {
 	for suf < n-pre && suf < m-pre && eq(n-1-suf, m-1-suf) {
 		suf++
 	}
-	var out []edit
+	var out []Edit
 	for i := range pre {
-		out = append(out, edit{' ', i, i})
+		out = append(out, Edit{' ', i, i})
 	}
 	mid := myers(n-pre-suf, m-pre-suf, func(i, j int) bool { return eq(pre+i, pre+j) })
 	if mid == nil {
 		mid = replaceAll(n-pre-suf, m-pre-suf)
 	}
 	for _, e := range mid {
-		out = append(out, edit{e.kind, e.ai + pre, e.bi + pre})
+		out = append(out, Edit{e.Kind, e.A + pre, e.B + pre})
 	}
 	for k := range suf {
-		out = append(out, edit{' ', n - suf + k, m - suf + k})
+		out = append(out, Edit{' ', n - suf + k, m - suf + k})
 	}
 	return out
 }
 
-func replaceAll(n, m int) []edit {
-	out := make([]edit, 0, n+m)
+func replaceAll(n, m int) []Edit {
+	out := make([]Edit, 0, n+m)
 	for i := range n {
-		out = append(out, edit{'-', i, 0})
+		out = append(out, Edit{'-', i, 0})
 	}
 	for j := range m {
-		out = append(out, edit{'+', n, j})
+		out = append(out, Edit{'+', n, j})
 	}
 	return out
 }
 
 // myers is the O(ND) shortest edit script, or nil when D > maxEdits.
-func myers(n, m int, eq func(i, j int) bool) []edit {
+func myers(n, m int, eq func(i, j int) bool) []Edit {
 	limit := min(n+m, maxEdits)
 	off := limit + 1
 	v := make([]int, 2*limit+3)
@@ -83,9 +83,9 @@ func myers(n, m int, eq func(i, j int) bool) []edit {
 	return nil
 }
 
-func backtrack(trace [][]int, n, m, d, off int) []edit {
+func backtrack(trace [][]int, n, m, d, off int) []Edit {
 	x, y := n, m
-	var rev []edit
+	var rev []Edit
 	for ; d > 0; d-- {
 		v := trace[d]
 		k := x - y
@@ -97,21 +97,21 @@ func backtrack(trace [][]int, n, m, d, off int) []edit {
 		prevY := prevX - prevK
 		for x > prevX && y > prevY {
 			x, y = x-1, y-1
-			rev = append(rev, edit{' ', x, y})
+			rev = append(rev, Edit{' ', x, y})
 		}
 		if x == prevX {
 			y--
-			rev = append(rev, edit{'+', x, y})
+			rev = append(rev, Edit{'+', x, y})
 		} else {
 			x--
-			rev = append(rev, edit{'-', x, y})
+			rev = append(rev, Edit{'-', x, y})
 		}
 	}
 	for x > 0 && y > 0 {
 		x, y = x-1, y-1
-		rev = append(rev, edit{' ', x, y})
+		rev = append(rev, Edit{' ', x, y})
 	}
-	out := make([]edit, len(rev))
+	out := make([]Edit, len(rev))
 	for i, e := range rev {
 		out[len(rev)-1-i] = e
 	}
