@@ -17,10 +17,18 @@ import (
 type commandLine struct {
 	pkg  string   // the package as go test takes it: "./path/to/pkg" or "."
 	test []string // the elements of the calling test's name (t.Name() split at "/")
+	dir  string   // the corpus folder, relative to the module root ("pkg/testdata/acp")
 }
 
-func newCommandLine(testName string) commandLine {
-	return commandLine{pkg: packagePath(), test: strings.Split(testName, "/")}
+func newCommandLine(testName, dir string) commandLine {
+	pkg := packagePath()
+	return commandLine{pkg: pkg, test: strings.Split(testName, "/"), dir: filepath.ToSlash(filepath.Join(pkg, dir))}
+}
+
+// settle is the acpsnap command (review, accept, reject) that acts on the
+// corpus's pending files, pasted at the module root.
+func (c commandLine) settle(cmd string) string {
+	return "acpsnap " + cmd + " -dir " + shellquote.Quote(c.dir)
 }
 
 // pattern is the -run pattern that selects scenario name and nothing else

@@ -99,6 +99,10 @@ type Config struct {
 	// differing fixture (never the fixture itself) for `acpsnap review`;
 	// the scenario still fails. false: nothing is written for review.
 	Pending bool
+	// Redact rewrites one line of stdout or of a session log, on both
+	// sides, after the scrub rules (values a regexp cannot describe); it
+	// must be deterministic. nil: nothing.
+	Redact func(line []byte) []byte
 	// CI refuses what a person must decide: Pending writes nothing, and a
 	// writing mode fails instead of removing an obsolete fixture.
 	CI bool
@@ -156,6 +160,7 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		hc.Mode = "record"
 	}
 	r := rulesFor(cfg.Corpus, m)
+	r.redact = cfg.Redact
 	if cfg.Corpus != nil {
 		if err := applyCorpus(&hc, cfg, m, dir, r); err != nil {
 			return o.fail(err)

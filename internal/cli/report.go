@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
@@ -113,58 +112,11 @@ func indent(s string) string {
 	return strings.Join(lines, "")
 }
 
-// JUnit XML, the subset CI systems read.
-type junitSuite struct {
-	XMLName  xml.Name    `xml:"testsuite"`
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Time     float64     `xml:"time,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Name    string        `xml:"name,attr"`
-	Class   string        `xml:"classname,attr"`
-	Time    float64       `xml:"time,attr"`
-	Failure *junitMessage `xml:"failure,omitempty"`
-	Skipped *junitMessage `xml:"skipped,omitempty"`
-}
-
-type junitMessage struct {
-	Message string `xml:"message,attr"`
-	Body    string `xml:",chardata"`
-}
-
-// writeJUnit writes the outcomes as a JUnit XML file (atomically); a
-// failure's body is its diff and the command that accepts it.
-func writeJUnit(path string, outs []check.Outcome, accept func(check.Outcome) string) error {
-	s := junitSuite{Name: "acpsnap", Tests: len(outs)}
-	for _, o := range outs {
-		c := junitCase{Name: o.Name, Class: "acpsnap", Time: o.Duration.Seconds()}
-		s.Time += c.Time
-		switch o.Status {
-		case check.Failed:
-			s.Failures++
-			c.Failure = &junitMessage{Message: o.Reason, Body: o.Diff}
-			if a := accept(o); a != "" {
-				c.Failure.Body += "accept with: " + a + "\n"
-			}
-		case check.Unrecorded:
-			s.Failures++
-			c.Failure = &junitMessage{Message: unrecordedMessage(o, accept(o))}
-		case check.Skipped:
-			s.Skipped++
-			c.Skipped = &junitMessage{Message: o.Reason}
-		}
-		s.Cases = append(s.Cases, c)
-	}
-	b, err := xml.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := atomicfile.Write(path, append([]byte(xml.Header), append(b, '\n')...), 0o644); err != nil {
+// writeJUnit writes the outcomes of the corpus at dir as a JUnit XML file
+// (atomically; check.JUnit says what it holds).
+func writeJUnit(path, dir string, outs []check.Outcome, accept func(check.Outcome) string) error {
+	b := check.JUnit([]check.Suite{{Corpus: dir, Outcomes: outs, Accept: accept}})
+	if err := atomicfile.Write(path, b, 0o644); err != nil {
 		return fmt.Errorf("write junit report: %w", err)
 	}
 	return nil
