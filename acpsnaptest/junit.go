@@ -77,4 +77,3 @@ func (su *suite) write() error {
 	}
 	return nil
 }
-
