@@ -167,6 +167,7 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		}
 	}
 	res, err := harness.Run(ctx, hc)
+	defer func() { o = o.release(res) }()
 	if res != nil {
 		o.Duration, o.Stderr = res.Duration, res.Stderr
 	}
@@ -200,6 +201,20 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		}
 	}
 	return o.compare(dir, got, cfg, r, ws)
+}
+
+// release ends a run kept with Config.Keep: its private roots stay when
+// the scenario failed, whatever the failure (the reason then says where),
+// and are removed otherwise.
+func (o Outcome) release(res *harness.Result) Outcome {
+	msg, err := res.Release(o.Status == Failed)
+	if err != nil {
+		return o.fail(err)
+	}
+	if msg != "" {
+		o.Reason += "\n" + msg
+	}
+	return o
 }
 
 func (o Outcome) fail(err error) Outcome {

@@ -34,7 +34,7 @@ type RecordPlan struct {
 }
 
 // String is the plan for people, printed before recording starts:
-// "record -drifted: 2 of 35 scenarios drifted (tool-grep, text-turn); re-recording them spends about 5 live model calls".
+// "record -drifted: 2 of 35 scenarios drifted (text-turn, tool-grep); recording them spends about 5 live model call(s)".
 func (p RecordPlan) String() string {
 	what := map[RecordSet]string{RecordMissing: "not recorded yet", RecordDrifted: "drifted"}[p.Set]
 	s := fmt.Sprintf("record -%s: %d of %d scenarios %s", p.Set, len(p.Names), p.Selected, what)
@@ -43,9 +43,9 @@ func (p RecordPlan) String() string {
 	}
 	s += fmt.Sprintf(" (%s); recording them spends ", joinNames(p.Names))
 	if p.Set == RecordMissing {
-		return s + fmt.Sprintf("live model calls for %d scenarios", len(p.Names))
+		return s + fmt.Sprintf("live model calls for %d scenario(s)", len(p.Names))
 	}
-	return s + fmt.Sprintf("about %d live model calls", p.Calls)
+	return s + fmt.Sprintf("about %d live model call(s)", p.Calls)
 }
 
 func joinNames(names []string) string {
