@@ -34,10 +34,10 @@ type RecordPlan struct {
 }
 
 // String is the plan for people, printed before recording starts:
-// "record -drifted: 2 of 35 scenarios drifted (text-turn, tool-grep); recording them spends about 5 live model call(s)".
+// "record-drifted: 2 of 35 scenarios drifted (text-turn, tool-grep); recording them spends about 5 live model call(s)".
 func (p RecordPlan) String() string {
 	what := map[RecordSet]string{RecordMissing: "not recorded yet", RecordDrifted: "drifted"}[p.Set]
-	s := fmt.Sprintf("record -%s: %d of %d scenarios %s", p.Set, len(p.Names), p.Selected, what)
+	s := fmt.Sprintf("record-%s: %d of %d scenarios %s", p.Set, len(p.Names), p.Selected, what)
 	if len(p.Names) == 0 {
 		return s + ": nothing to record"
 	}
