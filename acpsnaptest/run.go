@@ -102,6 +102,9 @@ func Run(t *testing.T, p Params) {
 			}
 			o := check.Check(t.Context(), filepath.Join(p.Dir, name), cfg)
 			suite.add(o)
+			if first := suite.pins.Add(o); first != "" {
+				o.Reason, o.Diff, o.Accept = check.SamePinChange(o, first), strings.TrimPrefix(o.Diff, o.PinDrift), ""
+			}
 			report(t, cl, o, p.SkipUnrecorded)
 		})
 	}

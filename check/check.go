@@ -125,6 +125,11 @@ type Outcome struct {
 	Stderr   string        // the agent's stderr tail, for failures
 	Pending  []string      // pending files written beside the fixtures (Config.Pending)
 	Obsolete []string      // fixture files the run no longer produced (removed when written)
+	// PinDrift is the part of Diff (its start) that is the change of the
+	// corpus's pins, the same for every scenario the change failed
+	// (PinChanges groups them); PinFiles are those pin files. "": none.
+	PinDrift string
+	PinFiles []string
 }
 
 // Check runs the scenario in dir and compares (or, in writing modes, writes)
@@ -276,6 +281,7 @@ func (o Outcome) compare(dir string, got *scenario.Transcript, cfg Config, r rul
 	if np != nil && len(np.drift) > 0 {
 		pinFiles, d := np.driftDiff(cfg.diffConfig())
 		o.Status, o.Diff, o.Accept = Failed, d, Record
+		o.PinFiles, o.PinDrift = pinFiles, d
 		o.Reason = "the agent's request differs from the corpus's pin (" + strings.Join(pinFiles, ", ") + "): a changed model input, which only record accepts"
 		if files := diffTranscripts(dir, want, got, cfg.diffConfig()); len(files) > 0 {
 			o.Diff += joinDiffs(files)

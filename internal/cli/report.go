@@ -16,6 +16,7 @@ type printer struct {
 	w      io.Writer
 	json   bool
 	accept func(check.Outcome) string
+	pins   check.PinChanges // a pin change shared by scenarios is shown once
 }
 
 // ordered passes outcomes that arrive as scenarios finish to print in
@@ -86,12 +87,29 @@ func (p *printer) outcome(o check.Outcome) {
 	case o.Status == check.Passed:
 		fmt.Fprintf(p.w, "ok    %s %v\n", o.Name, d)
 	default:
+		if first := p.pins.Add(o); first != "" {
+			fmt.Fprintf(p.w, "FAIL  %s %v: %s\n", o.Name, d, check.SamePinChange(o, first))
+			if rest := strings.TrimPrefix(o.Diff, o.PinDrift); rest != "" {
+				fmt.Fprintf(p.w, "diff (-want +got):\n%s", indent(rest))
+			}
+			return
+		}
 		fmt.Fprintf(p.w, "FAIL  %s %v: %s\n", o.Name, d, o.Reason)
 		if o.Diff != "" {
 			fmt.Fprintf(p.w, "diff (-want +got):\n%s", indent(o.Diff))
 		}
 		if accept != "" {
 			fmt.Fprintf(p.w, "  accept with: %s\n", accept)
+		}
+	}
+}
+
+// pinSummary prints, for each pin change more than one scenario failed
+// on, how many it affects and the one command that accepts it for all.
+func (p *printer) pinSummary(w io.Writer, f *runFlags) {
+	for _, c := range p.pins.Changes() {
+		if len(c.Names) > 1 {
+			fmt.Fprintf(w, "%s; accept once with: %s\n", c, commandFor("record", f.dir, f.agent, "-run", shellQuote(c.Pattern())))
 		}
 	}
 }

@@ -27,6 +27,7 @@ type suite struct {
 	s       check.Suite
 	path    string
 	pending bool // some scenario wrote pending files
+	pins    check.PinChanges
 }
 
 // newSuite starts the suite of one Run, written when its subtests are
@@ -40,6 +41,11 @@ func newSuite(t *testing.T, s settings, cl commandLine) *suite {
 		return cl.flagForm(o.Name, o.Accept)
 	}}}
 	t.Cleanup(func() {
+		for _, c := range su.pins.Changes() {
+			if len(c.Names) > 1 {
+				t.Logf("%s; accept once with: %s", c, cl.groupForm(c, check.Record))
+			}
+		}
 		if su.pending {
 			t.Logf("pending files written: accept them all with: %s (or: %s; %s)", cl.settle("accept"), cl.settle("review"), cl.settle("reject"))
 			if hint := check.IgnoreHint("."); hint != "" {
