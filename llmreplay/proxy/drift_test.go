@@ -18,7 +18,9 @@ func TestDiffJSON(t *testing.T) {
 		want      []Change
 	}
 	prompt := "You are a coding agent. " + strings.Repeat("Read files before you edit them. ", 20) + "Be careful with the shell."
-	tool := func(name string) string { return `{"type":"function","function":{"name":"` + name + `","parameters":{}}}` }
+	tool := func(name string) string {
+		return `{"type":"function","function":{"name":"` + name + `","parameters":{}}}`
+	}
 	for _, tc := range []testCase{
 		{name: "short string whole", rec: `{"a":"Say hello."}`, live: `{"a":"Say goodbye."}`,
 			want: []Change{{"$.a", `"Say hello."`, `"Say goodbye."`}}},
