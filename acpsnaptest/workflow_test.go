@@ -21,7 +21,7 @@ import (
 // shipped; both shard protocols with the CLI's partition; the JUnit report
 // Bazel asks for; a changed agent written as pending files from go test
 // and accepted by `go tool acpsnap accept` without -dir; a changed prompt
-// reported as the changed words.
+// (the agent's system prompt) reported as the changed words.
 func TestModuleWorkflow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a test binary in another module")
@@ -115,9 +115,10 @@ func TestModuleWorkflow(t *testing.T) {
 
 	t.Run("request drift", func(t *testing.T) {
 		bin.t = t
-		editFile(t, filepath.Join(mod, "acp", "http", "hello", "input.json"), "Say hello.", "Say goodbye.")
+		editFile(t, filepath.Join(mod, "acp", "http", "agent.py"), "a terse assistant", "a verbose assistant")
 		out := bin.run(false, nil, "-test.run", "TestHTTP/hello")
-		for _, want := range []string{"request drift", "$.messages[1].content", "[-hello-]", "{+goodbye+}",
+		for _, want := range []string{"request drift", `$.messages[0].content: recorded "You are a [-terse-] assistant: answer in …`,
+			`request "You are a {+verbose+} assistant: answer in …`,
 			"accept with: go test ./acp -run 'TestHTTP/^hello$' -args -acpsnap.record"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("the output lacks %q:\n%s", want, out)
