@@ -62,14 +62,7 @@ func decorate(t *testing.T, dir string) {
 // and it passes again, offline. CI refuses to write unless CI is empty, 0
 // or false.
 func TestModule(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go test in another module")
-	}
-	for _, tool := range []string{"go", "python3"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed", tool)
-		}
-	}
+	needModule(t)
 	for _, c := range corpora {
 		t.Run(c.test, func(t *testing.T) {
 			mod := userModule(t)
@@ -98,6 +91,20 @@ func TestModule(t *testing.T) {
 			m.contains(m.goTest(false, "CI=true go test ./acp -run "+c.test+" -args -acpsnap.refresh"), "CI is set")
 			m.goTest(true, "CI=false go test ./acp -run "+c.test+" -args -acpsnap.refresh")
 		})
+	}
+}
+
+// needModule skips a test of the user module in -short mode or without
+// go and python3 (its agents are Python).
+func needModule(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs go in another module")
+	}
+	for _, tool := range []string{"go", "python3"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed", tool)
+		}
 	}
 }
 

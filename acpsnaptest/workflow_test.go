@@ -23,14 +23,7 @@ import (
 // and accepted by `go tool acpsnap accept` without -dir; a changed prompt
 // (the agent's system prompt) reported as the changed words.
 func TestModuleWorkflow(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a test binary in another module")
-	}
-	for _, tool := range []string{"go", "python3"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed", tool)
-		}
-	}
+	needModule(t)
 	mod := userModule(t)
 	shipped := shippedEnv()
 	if out, err := run(mod, shipped, "go", "test", "-c", "-o", "acp/acp.test", "./acp"); err != nil {

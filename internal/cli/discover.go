@@ -68,35 +68,24 @@ func skipped(name string) bool {
 // corporaBelow lists the corpora under root, in walk order; the folders
 // of a corpus are not searched further.
 func corporaBelow(root string) []string {
-	var out []string
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return nil
-		}
-		if skipped(d.Name()) {
-			return filepath.SkipDir
-		}
-		if p != root && isCorpus(p) {
-			out = append(out, p)
-			return filepath.SkipDir
-		}
-		return nil
-	})
-	return out
+	return below(root, func(p string) bool { return p != root && isCorpus(p) })
 }
 
 // scenariosBelow lists every scenario folder under root (as accept and
 // review without -dir see them), in walk order.
-func scenariosBelow(root string) []string {
+func scenariosBelow(root string) []string { return below(root, isScenario) }
+
+// below lists the folders under root (root included) that match, in walk
+// order, without searching a match's folders or skipped ones.
+func below(root string, match func(string) bool) []string {
 	var out []string
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
+		switch {
+		case err != nil || !d.IsDir():
 			return nil
-		}
-		if skipped(d.Name()) {
+		case skipped(d.Name()):
 			return filepath.SkipDir
-		}
-		if isScenario(p) {
+		case match(p):
 			out = append(out, p)
 			return filepath.SkipDir
 		}

@@ -75,32 +75,17 @@ func arrayChanges(path string, depth int, want, got json.RawMessage, out []chang
 	if json.Unmarshal(want, &aw) != nil || json.Unmarshal(got, &ag) != nil {
 		return append(out, change{path, want, got})
 	}
-	var dels, inss []textdiff.Edit
-	flush := func() {
-		for k := 0; k < max(len(dels), len(inss)); k++ {
-			switch {
-			case k >= len(inss):
-				out = append(out, change{fmt.Sprintf("%s[%d]", path, dels[k].A), aw[dels[k].A], nil})
-			case k >= len(dels):
-				out = append(out, change{fmt.Sprintf("%s[%d]", path, inss[k].B), nil, ag[inss[k].B]})
-			default:
-				out = changes(index(path, dels[k].A, inss[k].B), depth, aw[dels[k].A], ag[inss[k].B], out)
-			}
-		}
-		dels, inss = dels[:0], inss[:0]
-	}
 	cw, cg := compactAll(aw), compactAll(ag)
-	for _, e := range textdiff.Seq(len(aw), len(ag), func(i, j int) bool { return cw[i] == cg[j] }) {
-		switch e.Kind {
-		case '-':
-			dels = append(dels, e)
-		case '+':
-			inss = append(inss, e)
+	for _, p := range textdiff.Align(len(aw), len(ag), func(i, j int) bool { return cw[i] == cg[j] }) {
+		switch {
+		case p.B < 0:
+			out = append(out, change{fmt.Sprintf("%s[%d]", path, p.A), aw[p.A], nil})
+		case p.A < 0:
+			out = append(out, change{fmt.Sprintf("%s[%d]", path, p.B), nil, ag[p.B]})
 		default:
-			flush()
+			out = changes(index(path, p.A, p.B), depth, aw[p.A], ag[p.B], out)
 		}
 	}
-	flush()
 	return out
 }
 

@@ -117,3 +117,43 @@ func backtrack(trace [][]int, n, m, d, off int) []Edit {
 	}
 	return out
 }
+
+// Pair is one unequal element of an alignment: a[A] replaced by b[B], or
+// (B -1) a[A] removed, or (A -1) b[B] added.
+type Pair struct{ A, B int }
+
+// Align aligns a (length n) and b (length m) by content (the edit script
+// of [Seq]) and pairs each run of removed elements with the run of added
+// ones at the same place, in order: the k-th removed is replaced by the
+// k-th added, the rest of the longer run stand alone. Equal elements are
+// left out. Callers compare a replaced pair member by member, so that one
+// element removed from an array is one change, not a change of every
+// element after it.
+func Align(n, m int, eq func(i, j int) bool) []Pair {
+	var out, dels, inss []Pair
+	flush := func() {
+		for k := range max(len(dels), len(inss)) {
+			switch {
+			case k >= len(inss):
+				out = append(out, dels[k])
+			case k >= len(dels):
+				out = append(out, inss[k])
+			default:
+				out = append(out, Pair{dels[k].A, inss[k].B})
+			}
+		}
+		dels, inss = dels[:0], inss[:0]
+	}
+	for _, e := range Seq(n, m, eq) {
+		switch e.Kind {
+		case '-':
+			dels = append(dels, Pair{e.A, -1})
+		case '+':
+			inss = append(inss, Pair{-1, e.B})
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}

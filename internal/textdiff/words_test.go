@@ -86,3 +86,25 @@ func ExampleChanged() {
 	// You are a coding agent. Be [-careful-] with files and …58 bytes unchanged…
 	// You are a coding agent. Be {+careless+} with files and …58 bytes unchanged…
 }
+
+func TestAlign(t *testing.T) {
+	type testCase struct {
+		name string
+		a, b []string
+		want []Pair
+	}
+	for _, tc := range []testCase{
+		{name: "equal", a: []string{"x", "y"}, b: []string{"x", "y"}, want: nil},
+		{name: "one removed", a: []string{"read", "write", "bash"}, b: []string{"read", "bash"}, want: []Pair{{1, -1}}},
+		{name: "one added", a: []string{"a"}, b: []string{"a", "b"}, want: []Pair{{-1, 1}}},
+		{name: "replaced in place", a: []string{"a", "b", "c"}, b: []string{"a", "B", "c"}, want: []Pair{{1, 1}}},
+		{name: "two removed, one added: paired in order", a: []string{"a", "b", "c", "d"}, b: []string{"a", "X", "d"}, want: []Pair{{1, 1}, {2, -1}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Align(len(tc.a), len(tc.b), func(i, j int) bool { return tc.a[i] == tc.b[j] })
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("Align (-want +got):\n%s", d)
+			}
+		})
+	}
+}

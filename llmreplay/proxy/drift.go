@@ -215,31 +215,16 @@ const (
 // index in the request, [i→j] when it moved from index i in the recording.
 func diffArray(path string, as, bs []any, out *[]Change) {
 	ka, kb := canonicalAll(as), canonicalAll(bs)
-	var dels, inss []textdiff.Edit
-	flush := func() {
-		for k := range max(len(dels), len(inss)) {
-			switch {
-			case k >= len(inss):
-				*out = append(*out, Change{fmt.Sprintf("%s[%d]", path, dels[k].A), render(as[dels[k].A]), "(absent)"})
-			case k >= len(dels):
-				*out = append(*out, Change{fmt.Sprintf("%s[%d]", path, inss[k].B), "(absent)", render(bs[inss[k].B])})
-			default:
-				diffJSON(elementPath(path, dels[k].A, inss[k].B), as[dels[k].A], bs[inss[k].B], out)
-			}
-		}
-		dels, inss = dels[:0], inss[:0]
-	}
-	for _, e := range textdiff.Seq(len(as), len(bs), func(i, j int) bool { return ka[i] == kb[j] }) {
-		switch e.Kind {
-		case '-':
-			dels = append(dels, e)
-		case '+':
-			inss = append(inss, e)
+	for _, p := range textdiff.Align(len(as), len(bs), func(i, j int) bool { return ka[i] == kb[j] }) {
+		switch {
+		case p.B < 0:
+			*out = append(*out, Change{fmt.Sprintf("%s[%d]", path, p.A), render(as[p.A]), "(absent)"})
+		case p.A < 0:
+			*out = append(*out, Change{fmt.Sprintf("%s[%d]", path, p.B), "(absent)", render(bs[p.B])})
 		default:
-			flush()
+			diffJSON(elementPath(path, p.A, p.B), as[p.A], bs[p.B], out)
 		}
 	}
-	flush()
 }
 
 func elementPath(path string, i, j int) string {
