@@ -89,6 +89,7 @@ func Run(t *testing.T, p Params) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.Acpsnap = MCPProxy(t)
 	declareInputs(cfg.Agent, p.Dir)
 	cl := newCommandLine(t.Name(), p.Dir)
 	suite := newSuite(t, s, cl)
