@@ -19,7 +19,7 @@ import (
 // of its test binary (go test -c, with the module's own go.sum: no
 // -mod=mod) and `go tool acpsnap` (the tool line of its go.mod): green as
 // shipped; both shard protocols with the CLI's partition; the JUnit report
-// Bazel asks for; a changed agent written as pending files from go test
+// Bazel asks for; record-missing recording only what is not recorded; a changed agent written as pending files from go test
 // and accepted by `go tool acpsnap accept` without -dir; a changed prompt
 // (the agent's system prompt) reported as the changed words.
 func TestModuleWorkflow(t *testing.T) {
@@ -74,6 +74,26 @@ func TestModuleWorkflow(t *testing.T) {
 			if d := cmp.Diff(want, readJUnit(t, report)); d != "" {
 				t.Errorf("shard %d: XML_OUTPUT_FILE (-want +got):\n%s", i, d)
 			}
+		}
+	})
+
+	t.Run("record-missing", func(t *testing.T) {
+		bin.t = t
+		hello := filepath.Join(mod, "acp", "native", "hello")
+		for _, f := range []string{"session.jsonl", "stdout.expected.jsonl"} {
+			if err := os.Remove(filepath.Join(hello, f)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out := bin.run(true, []string{"ACPSNAP_WRITE=record-missing"}, "-test.v", "-test.run", "TestNative")
+		for _, want := range []string{"record-missing: 1 of 2 scenarios not recorded yet (hello); recording them spends live model calls for 1 scenario(s)",
+			"--- PASS: TestNative/hello ", "wrote session.jsonl, stdout.expected.jsonl"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("the output lacks %q:\n%s", want, out)
+			}
+		}
+		if strings.Contains(out, "TestNative/multi-turn") {
+			t.Errorf("record-missing ran multi-turn, which is recorded:\n%s", out)
 		}
 	})
 
