@@ -64,20 +64,21 @@ func readCapped(r io.Reader, max int64, what string) ([]byte, error) {
 }
 
 // endpoint checks that a request the agent sends may go upstream with the
-// key: the dialect's method and endpoint path (under any prefix), a clean
-// path (no dot or empty segments, no escaped slash, dot or control
-// character), nothing else.
+// key: one of the dialect's endpoints (dialect.Dialect.Endpoints: method
+// and path, under any prefix) with a clean path (no dot or empty segments,
+// no escaped slash, dot or control character), nothing else.
 func (p *Proxy) endpoint(r *http.Request, path string) error {
 	if err := cleanPath(r, path); err != nil {
 		return err
 	}
-	for _, e := range p.dialect.endpoints {
-		method, suffix, _ := strings.Cut(e, " ")
-		if r.Method == method && strings.HasSuffix(path, suffix) {
-			return nil
-		}
+	if e, _, ok := p.dialect.Route(path); ok && e.Method == r.Method {
+		return nil
 	}
-	return fmt.Errorf("%s %q is not an endpoint of %s (%s): not forwarded", r.Method, path, p.cfg.Dialect, strings.Join(p.dialect.endpoints, ", "))
+	var names []string
+	for _, e := range p.dialect.Endpoints {
+		names = append(names, e.Method+" "+e.Path)
+	}
+	return fmt.Errorf("%s %q is not an endpoint of %s (%s): not forwarded", r.Method, path, p.dialect.Name, strings.Join(names, ", "))
 }
 
 // cleanPath refuses a path that could name something else upstream than

@@ -73,6 +73,9 @@ func TestRecordEndpointAllowlist(t *testing.T) {
 		{"openai-chat", "POST", "/v1%0a/chat/completions", false},
 		{"openai-chat", "POST", "/v1%7f/chat/completions", false},
 		{"anthropic-messages", "POST", "/v1/chat/completions", false},
+		{"gemini-generate-content", "POST", "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse", true},
+		{"gemini-generate-content", "POST", "/v1beta/models/../../x:generateContent", false},
+		{"gemini-generate-content", "GET", "/v1beta/models/gemini-2.5-flash:generateContent", false},
 	}
 	for _, c := range cases {
 		t.Run(c.dialect+" "+c.method+" "+c.path, func(t *testing.T) {
