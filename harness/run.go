@@ -205,6 +205,9 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		return nil, invalidScenario(err)
 	}
 	rts, err := makeRoots(cfg.TempDir, filepath.Join(cfg.Dir, "workspace"))
+	if errors.Is(err, errSeed) {
+		return nil, invalidScenario(fmt.Errorf("harness: %s: %w", m.Scenario, err))
+	}
 	if err != nil {
 		return nil, infrastructure(fmt.Errorf("harness: %s: %w", m.Scenario, err))
 	}

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -28,6 +29,10 @@ type roots struct {
 	sessions string // base/sessions: ACPSNAP_SESSIONS_DIR
 	tmp      string // base/tmp: the agent's TMPDIR
 }
+
+// errSeed marks a makeRoots error that is the scenario's workspace/'s (a
+// FIFO, a name too long), not the machine's.
+var errSeed = errors.New("the scenario's workspace/ cannot be copied")
 
 // makeRoots creates the run's roots (mode 0700) in the existing folder
 // tempDir ("": os.TempDir()) and seeds the cwd from seed when that folder
@@ -59,7 +64,7 @@ func makeRoots(tempDir, seed string) (*roots, error) {
 	}
 	if err := copyTree(seed, r.cwd); err != nil {
 		r.remove()
-		return nil, fmt.Errorf("seed workspace: %w", err)
+		return nil, fmt.Errorf("seed workspace: %w: %w", errSeed, err)
 	}
 	return r, nil
 }

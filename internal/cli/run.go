@@ -193,6 +193,11 @@ func (e *env) summarize(outs []check.Outcome, asJSON bool) int {
 			return ExitInternal
 		}
 	}
+	for _, o := range outs {
+		if errors.Is(o.Err, harness.ErrInvalidScenario) {
+			return ExitUsage // a fixture error, already printed with its scenario
+		}
+	}
 	if failed > 0 {
 		return ExitFailed
 	}

@@ -205,3 +205,22 @@ func mustRequest(t *testing.T, url string) *http.Request {
 	}
 	return req
 }
+
+// TestReportSummarizesAlikeFailures: 500 calls that failed alike are one
+// line of the report's error, not 500; distinct failures keep their lines.
+func TestReportSummarizesAlikeFailures(t *testing.T) {
+	var errs []string
+	for i := 1; i <= 500; i++ {
+		errs = append(errs, fmt.Sprintf("call %d: upstream: read: connection reset", i))
+	}
+	errs = append(errs, "call 501: request body: more than 16 bytes", "request 2: normalize: bad")
+	got := strings.Split(Report{Errors: errs}.Err().Error(), "\n")
+	want := []string{
+		"proxy: calls 1, 2, 3 and 497 more: upstream: read: connection reset",
+		"call 501: request body: more than 16 bytes",
+		"request 2: normalize: bad",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("report error lines (-want +got):\n%s", d)
+	}
+}
