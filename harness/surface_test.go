@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/internal/fakeagent"
 )
 
@@ -27,6 +28,7 @@ func TestRunDrivesTheClientSurface(t *testing.T) {
 				{Call: "_x/ask", Params: json.RawMessage(`{"q":1}`)},
 				{Call: "_x/ask"},
 				{Call: "weird/method"},
+				{Call: "elicitation/create", Params: json.RawMessage(`{"sessionId":"sess-1","message":"name?","requestedSchema":{"type":"object","properties":{}}}`)},
 				{TurnEnd: "completed"},
 			}},
 		},
@@ -52,6 +54,7 @@ func TestRunDrivesTheClientSurface(t *testing.T) {
 		}, map[string]any{"clientAnswers": []map[string]any{
 			{"method": "_x/ask", "result": map[string]any{"a": 42}},
 			{"method": "weird/method", "error": map[string]any{"code": -32000, "message": "scripted"}},
+			{"method": "elicitation/create", "result": map[string]any{"action": "decline"}},
 		}}),
 	}
 	res, err, _ := run(t, sc.write(t), nil)
@@ -91,11 +94,11 @@ func TestRunDrivesTheClientSurface(t *testing.T) {
 			Result json.RawMessage `json:"result"`
 		}
 		json.Unmarshal(line, &m)
-		if id, ok := m.ID.(string); ok || strings.HasPrefix(m.Method, "_") || m.Method == "weird/method" {
+		if id, ok := m.ID.(string); ok || strings.HasPrefix(m.Method, "_") || m.Method == "weird/method" || m.Method == "elicitation/create" {
 			got = append(got, strings.TrimSpace(id+" "+m.Method+" "+string(m.Result)))
 		}
 	}
-	want := []string{"_x/ask", "_x/ask", "weird/method", `acpsnap-1  {"echo":true}`, "acpsnap-2"}
+	want := []string{"_x/ask", "_x/ask", "weird/method", "elicitation/create", `acpsnap-1  {"echo":true}`, "acpsnap-2"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("stdout (-want +got):\n%s", diff)
 	}
@@ -110,6 +113,7 @@ func TestRunDrivesTheClientSurface(t *testing.T) {
 		`{"error":null,"method":"_x/ask","result":{"a":42}}`,
 		`{"error":{"code":-32601,"message":"Method not found","data":{"method":"_x/ask"}},"method":"_x/ask","result":null}`,
 		`{"error":{"code":-32000,"message":"scripted"},"method":"weird/method","result":null}`,
+		`{"error":null,"method":"elicitation/create","result":{"action":"decline"}}`,
 	}
 	if diff := cmp.Diff(wantAnswers, answers); diff != "" {
 		t.Errorf("client answers (-want +got):\n%s", diff)
@@ -143,6 +147,9 @@ func TestRunSurfaceFailures(t *testing.T) {
 		{"raw request never answered", fakeagent.Script{Methods: map[string][]fakeagent.Action{"_x/slow": {{NoReply: true}}}},
 			[]map[string]any{op("initialize"), op("request", "method", "_x/slow", "timeoutMs", 200)},
 			`step 2 (request): timed out after 200ms waiting for the _x/slow response (id acpsnap-1)`},
+		{"first incarnation reports a replay error", fakeagent.Script{AtEOF: []fakeagent.Action{{Report: &agentenv.Report{Errors: []string{"script exhausted"}}}}},
+			[]map[string]any{op("initialize"), op("restartAgent")},
+			"step 2 (restartAgent): incarnation 1 of the agent: replay: the agent's consumption report says:\n\treplay error: script exhausted"},
 		{"first incarnation ignores EOF", fakeagent.Script{IgnoreEOF: true},
 			[]map[string]any{op("initialize"), op("restartAgent")},
 			`step 2 (restartAgent): incarnation 1 of the agent: agent did not exit within 300ms of stdin closing (sent SIGTERM)`},

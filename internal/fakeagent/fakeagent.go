@@ -52,9 +52,9 @@ type Script struct {
 	// Methods script the requests of any other method: the actions run,
 	// then the request is answered {} unless an action did. A method
 	// without an entry is answered -32601.
-	Methods map[string][]Action `json:"methods,omitempty"`
-	IgnoreEOF  bool       `json:"ignoreEOF,omitempty"`  // keep running after stdin closes
-	IgnoreTerm bool       `json:"ignoreTerm,omitempty"` // ignore SIGTERM
+	Methods    map[string][]Action `json:"methods,omitempty"`
+	IgnoreEOF  bool                `json:"ignoreEOF,omitempty"`  // keep running after stdin closes
+	IgnoreTerm bool                `json:"ignoreTerm,omitempty"` // ignore SIGTERM
 }
 
 // Action is one thing the agent does; set exactly one field (Params goes
