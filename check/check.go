@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -195,7 +198,7 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 	}
 	got, err := normalizeLive(res)
 	if err == nil {
-		err = leaked(leaks, dir, got)
+		err = leaked(leaks, dir, got, ws)
 	}
 	if err != nil {
 		return o.fail(err)
@@ -408,7 +411,7 @@ func secretScan(cfg Config) *secretscan.Set {
 // leaked refuses a live transcript that holds a secret value: it would
 // reach a fixture or a printed diff. The error names the file and line
 // and the variable, never the value.
-func leaked(leaks *secretscan.Set, dir string, got *scenario.Transcript) error {
+func leaked(leaks *secretscan.Set, dir string, got *scenario.Transcript, ws *workspace) error {
 	if err := leaks.Check(filepath.Join(dir, scenario.StdoutFile), got.Stdout); err != nil {
 		return err
 	}
@@ -417,7 +420,25 @@ func leaked(leaks *secretscan.Set, dir string, got *scenario.Transcript) error {
 			return err
 		}
 	}
-	return nil
+	for _, name := range slices.Sorted(maps.Keys(got.Raw)) { // the cassettes
+		if err := leaks.Check(filepath.Join(dir, name), got.Raw[name]); err != nil {
+			return err
+		}
+	}
+	if ws == nil || ws.tmp == "" || leaks.Len() == 0 {
+		return nil
+	}
+	return filepath.WalkDir(ws.snap(), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(ws.snap(), p)
+		return leaks.Check(filepath.Join(ws.expected, rel), b)
+	})
 }
 
 // shown is o made fit to print: secret values redacted from everything
