@@ -90,6 +90,9 @@ func (e *env) run(cmd string, args []string) int {
 // runParsed runs run, update, refresh or record with its parsed flags.
 func (e *env) runParsed(cmd string, f *runFlags) int {
 	rc, err := e.runConfig(cmd, f)
+	if err == nil && rc.Mode == check.Record {
+		err = hideEnviron() // the key is in acpsnap's environment
+	}
 	if err == nil {
 		err = e.workflow(cmd, f, rc)
 	}
