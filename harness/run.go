@@ -89,12 +89,29 @@ type Result struct {
 	// Pins are Config.Model.Pins after composing (Changed: the prompt or
 	// tools differ from the corpus's pins); nil: none.
 	Pins *sessionlog.Pins
+	// Started is when the agent process was started; Shutdown how it ended.
+	Started  time.Time
+	Shutdown Shutdown
 }
 
 // StepTiming is how long one step took.
 type StepTiming struct {
 	Op       string
+	Start    time.Time
 	Duration time.Duration
+}
+
+// Shutdown is how the agent ended, as measured by the harness.
+type Shutdown struct {
+	How string // "exited" (on stdin EOF), "sent SIGTERM", "killed with SIGKILL after ignoring SIGTERM"
+	// EOF is stdin closing → the agent exiting, or → SIGTERM when it had
+	// to be sent; Term is SIGTERM → the agent exiting (0: not sent).
+	EOF, Term time.Duration
+	// Group is the agent exiting → its process group empty (at most the
+	// harness's settle wait, 500 ms); Leftovers: members were still alive
+	// then and were killed.
+	Group     time.Duration
+	Leftovers bool
 }
 
 // ErrInvalidScenario is wrapped by Run's errors about the scenario's own
@@ -279,7 +296,10 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 	if r.cfg.TermShutdown {
 		eofWait = 0
 	}
+	res.Started = start
 	ending, leftovers := a.shutdown(eofWait)
+	res.Shutdown = a.ended
+	res.Shutdown.How, res.Shutdown.Leftovers = ending.String(), leftovers
 	terms.closeAll()
 	escaped := escapees(r.roots.base, time.Now().Add(r.cfg.Grace))
 	if len(errs) == 0 {
