@@ -9,6 +9,8 @@
 //	acpsnap accept  [-dir DIR] [-run REGEX]   accept every pending file
 //	acpsnap reject  [-dir DIR] [-run REGEX]   remove every pending file
 //	acpsnap new     [-dir DIR] [-model FILE] [-agent CMD] [-force] [-offline] NAME
+//	acpsnap init    [-dir DIR] -dialect D -- COMMAND…   start a corpus for an agent
+//	acpsnap probe   [-dir DIR] [-n N] [-json] NAME      what makes the agent nondeterministic
 //	acpsnap agent             the reference ACP agent on stdin/stdout
 //
 // Flags of run, update, refresh and record:

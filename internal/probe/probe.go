@@ -158,10 +158,12 @@ func files(runs []Run) []File {
 	group := map[string]*File{}
 	var out []File
 	for path, n := range size {
-		key := path
-		if parts := strings.Split(path, "/"); len(parts) > filesDepth+1 {
-			key = strings.Join(parts[:filesDepth], "/") + "/"
+		parts := strings.Split(path, "/")
+		if len(parts) <= filesDepth {
+			group[path] = &File{Path: path, Size: n}
+			continue
 		}
+		key := strings.Join(parts[:filesDepth], "/") + "/"
 		if g, ok := group[key]; ok {
 			g.Size += n
 			g.Files++
