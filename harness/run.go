@@ -99,6 +99,7 @@ type StepTiming struct {
 	Op       string
 	Start    time.Time
 	Duration time.Duration
+	Failed   bool // the run stopped at this step
 }
 
 // Shutdown is how the agent ended, as measured by the harness.

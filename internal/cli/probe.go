@@ -182,7 +182,7 @@ func probeRun(p check.Probed) probe.Run {
 	}
 	for _, s := range res.Steps {
 		start := s.Start.Sub(res.Started)
-		r.Steps = append(r.Steps, probe.Step{Op: s.Op, Start: start, End: start + s.Duration})
+		r.Steps = append(r.Steps, probe.Step{Op: s.Op, Start: start, End: start + s.Duration, Failed: s.Failed})
 	}
 	for _, q := range p.Requests {
 		r.Requests = append(r.Requests, probe.Request{Method: q.Method, Path: q.Path, Header: q.Header, Body: q.Body})

@@ -66,6 +66,13 @@ type Call struct {
 type Step struct {
 	Op         string
 	Start, End time.Duration
+	Failed     bool // the run stopped at this step
+}
+
+// stopped reports whether the run stopped at a failed step: it did not
+// run its whole script, so it is no run to compare.
+func (r Run) stopped() bool {
+	return len(r.Steps) > 0 && r.Steps[len(r.Steps)-1].Failed
 }
 
 // Shutdown is how the agent ended (harness.Shutdown).
@@ -90,7 +97,10 @@ type Count struct {
 
 // Report is the analysis.
 type Report struct {
-	Runs      int        `json:"runs"`
+	Runs int `json:"runs"`
+	// Compared is how many runs ran their whole script: the others (their
+	// errors are in Errors) are left out of every comparison.
+	Compared  int        `json:"compared"`
 	Varies    []Variance `json:"varies"`
 	Extra     []Extra    `json:"extraCalls"`
 	Network   Network    `json:"network"`
@@ -136,9 +146,17 @@ type Network struct {
 // Analyze compares the runs and builds the report.
 func Analyze(in Input) Report {
 	r := Report{Runs: len(in.Runs), Files: files(in.Runs), Errors: errorsOf(in)}
-	r.Varies = append(stdoutVariance(in.Runs), requestVariance(in.Runs, in.Ignore)...)
-	r.Extra = extraCalls(in.Runs)
+	var whole []Run
+	for _, run := range in.Runs {
+		if !run.stopped() {
+			whole = append(whole, run)
+		}
+	}
+	r.Compared = len(whole)
+	r.Varies = append(stdoutVariance(whole), requestVariance(whole, in.Ignore)...)
+	r.Extra = extraCalls(whole)
 	r.Network = network(in.Lookups, in.Connects)
+	in.Runs = whole
 	r.Lifecycle = lifecycle(in)
 	r.Clean = len(r.Varies) == 0 && len(r.Extra) == 0 && len(r.Network.Lookups)+len(r.Network.Connects) == 0 &&
 		len(r.Errors) == 0 && r.Lifecycle.Suggest.Key == "" && r.Lifecycle.Problem == "" && r.Lifecycle.Leftovers == 0

@@ -214,3 +214,19 @@ func ExampleReport_WriteText() {
 	//     ignore: [/trace]
 	// not clean: 1 value(s) vary, 1 host(s) or address(es) tried
 }
+
+// TestStoppedRunsNotCompared: a run that stopped at a failed step is
+// reported by its error and left out of the comparison.
+func TestStoppedRunsNotCompared(t *testing.T) {
+	stopped := runWith("", `{}`)
+	stopped.Steps = stopped.Steps[:2]
+	stopped.Steps[1].Failed = true
+	stopped.Err = "step 2 (newSession): timed out"
+	rep := Analyze(Input{Runs: []Run{runWith(`{"id":1}`, `{"a":1}`), stopped, runWith(`{"id":1}`, `{"a":1}`)}})
+	if rep.Compared != 2 || len(rep.Varies) != 0 || rep.Clean {
+		t.Errorf("compared %d runs, %d variances, clean %v; want 2, 0, false", rep.Compared, len(rep.Varies), rep.Clean)
+	}
+	if diff := cmp.Diff([]string{"step 2 (newSession): timed out"}, rep.Errors); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}

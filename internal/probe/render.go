@@ -36,11 +36,15 @@ func (r Report) WriteText(w io.Writer) {
 }
 
 func (r Report) writeVaries(w io.Writer) {
+	runs := fmt.Sprintf("%d runs", r.Runs)
+	if r.Compared < r.Runs {
+		runs = fmt.Sprintf("%d of %d runs: the others stopped at a failed step", r.Compared, r.Runs)
+	}
 	if len(r.Varies) == 0 {
-		fmt.Fprintf(w, "what varies: nothing, in %d runs\n", r.Runs)
+		fmt.Fprintf(w, "what varies: nothing, in %s\n", runs)
 		return
 	}
-	fmt.Fprintf(w, "what varies (%d, in %d runs):\n", len(r.Varies), r.Runs)
+	fmt.Fprintf(w, "what varies (%d, in %s):\n", len(r.Varies), runs)
 	for _, v := range r.Varies {
 		fmt.Fprintf(w, "  %s %s %s\n", v.Where, v.At, v.Path)
 		for i, val := range v.Values {
