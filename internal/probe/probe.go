@@ -158,6 +158,8 @@ func Analyze(in Input) Report {
 	r.Network = network(in.Lookups, in.Connects)
 	in.Runs = whole
 	r.Lifecycle = lifecycle(in)
+	r.Varies, r.Extra, r.Files, r.Errors = nonNil(r.Varies), nonNil(r.Extra), nonNil(r.Files), nonNil(r.Errors)
+	r.Network.Lookups, r.Network.Connects = nonNil(r.Network.Lookups), nonNil(r.Network.Connects)
 	r.Clean = len(r.Varies) == 0 && len(r.Extra) == 0 && len(r.Network.Lookups)+len(r.Network.Connects) == 0 &&
 		len(r.Errors) == 0 && r.Lifecycle.Suggest.Key == "" && r.Lifecycle.Problem == "" && r.Lifecycle.Leftovers == 0
 	return r
@@ -221,4 +223,12 @@ func network(lookups, connects []Count) Network {
 	}
 	n.Connects = append(n.Connects, connects...)
 	return n
+}
+
+// nonNil is s, or an empty slice: -json shows [] rather than null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
