@@ -46,7 +46,7 @@ func (r Report) writeVaries(w io.Writer) {
 	}
 	fmt.Fprintf(w, "what varies (%d, in %s):\n", len(r.Varies), runs)
 	for _, v := range r.Varies {
-		fmt.Fprintf(w, "  %s %s %s\n", v.Where, v.At, v.Path)
+		fmt.Fprintf(w, "  %s\n", strings.TrimSpace(v.Where+" "+v.At+" "+v.Path))
 		for i, val := range v.Values {
 			fmt.Fprintf(w, "    run %d: %s\n", i+1, val)
 		}
