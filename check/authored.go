@@ -119,8 +119,8 @@ func serveScript(model llmreplay.ServerConfig, cfg *Config) (*llmreplay.Server, 
 	cfg.Mode = Record
 	if http {
 		// The scripted server is the proxy's upstream.
-		urlEnv, keyEnv := Upstream(cfg.Corpus)
-		cfg.Secrets = map[string]string{urlEnv: srv.URL(), keyEnv: "scripted-model-no-key"}
+		urlEnv, keyEnvs := Upstream(cfg.Corpus)
+		cfg.Secrets = map[string]string{urlEnv: srv.URL(), keyEnvs[0]: "scripted-model-no-key"}
 	} else {
 		cfg.Secrets = cfg.ScriptedSecrets(srv.URL())
 	}

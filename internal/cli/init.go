@@ -10,15 +10,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"github.com/acpsnap/acpsnap/scenario"
 )
-
-// initDialects are the dialects init writes a corpus for.
-var initDialects = []string{scenario.DialectOpenAIChat, scenario.DialectOpenAIResponses, scenario.DialectAnthropicMessages}
 
 // initCorpusYAML is the starting acpsnap.yml: the agent command, its
 // model's URL and key, and a comment for every setting probe asks about.
@@ -61,13 +57,13 @@ func (e *env) parseInit(args []string) (*initFlags, error) {
 	f := &initFlags{}
 	fs := e.flags("init")
 	fs.StringVar(&f.dir, "dir", "snapshots", "the corpus `folder` to start")
-	fs.StringVar(&f.dialect, "dialect", "", "the agent's model `dialect`: "+strings.Join(initDialects, ", "))
+	fs.StringVar(&f.dialect, "dialect", "", "the agent's model `dialect`: "+dialect.List(nil))
 	if err := parse(fs, args); err != nil {
 		return nil, err
 	}
 	f.command = fs.Args()
-	if !slices.Contains(initDialects, f.dialect) {
-		return nil, usagef("init: -dialect %q: want one of %s", f.dialect, strings.Join(initDialects, ", "))
+	if _, err := dialect.Lookup(f.dialect); err != nil {
+		return nil, usagef("init: -dialect: %v", err)
 	}
 	if len(f.command) == 0 {
 		return nil, usagef("init: want the agent's command after the flags: acpsnap init -dir D -dialect D -- COMMAND [ARG…]")
@@ -95,7 +91,8 @@ func (e *env) initCorpus(args []string) error {
 	if err != nil {
 		return err
 	}
-	urlEnv, keyEnv := scenario.UpstreamDefaults(f.dialect)
+	d, _ := dialect.Lookup(f.dialect)
+	urlEnv, keyEnv := d.URLEnv, d.KeyEnv[0]
 	if err := os.MkdirAll(sdir, 0o755); err != nil {
 		return err
 	}
