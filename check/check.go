@@ -121,6 +121,10 @@ type Outcome struct {
 	Stderr   string        // the agent's stderr tail, for failures
 	Pending  []string      // pending files written beside the fixtures (Config.Pending)
 	Obsolete []string      // fixture files the run no longer produced (removed when written)
+	// Got is what a failed run produced, normalized and with the corpus's
+	// rules applied (the side the diff calls "got"), for a report to show;
+	// nil when the scenario passed or its run produced nothing to compare.
+	Got *scenario.Transcript
 }
 
 // Check runs the scenario in dir and compares (or, in writing modes, writes)
@@ -194,7 +198,11 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 			return o.fail(err)
 		}
 	}
-	return o.compare(dir, got, cfg, r, ws)
+	o = o.compare(dir, got, cfg, r, ws)
+	if o.Status == Failed {
+		o.Got = got
+	}
+	return o
 }
 
 func (o Outcome) fail(err error) Outcome {
