@@ -67,13 +67,16 @@ func Run(t *testing.T, p Params) {
 	}
 	declareInputs(cfg.Agent, p.Dir)
 	cl := newCommandLine(t.Name())
+	html := newHTMLReport(t, p.Dir, cl)
 	t.Run("guards", func(t *testing.T) { guards(t, p.Dir, s.mode) })
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			if s.mode != check.Record {
 				t.Parallel()
 			}
-			report(t, cl, check.Check(t.Context(), filepath.Join(p.Dir, name), cfg), p.SkipUnrecorded)
+			o := check.Check(t.Context(), filepath.Join(p.Dir, name), cfg)
+			html.add(o)
+			report(t, cl, o, p.SkipUnrecorded)
 		})
 	}
 }

@@ -40,7 +40,7 @@ func WriteText(w io.Writer, t *Transcript, cfg TextConfig) error {
 	}
 	cfg.Width = max(cfg.Width, 40)
 	p := &textPrinter{cfg: cfg}
-	p.line(0, sBold, fmt.Sprintf("%s (%s)", t.Name, t.Source))
+	p.wrapped(0, sBold, "", fmt.Sprintf("%s (%s)", t.Name, t.Source))
 	for _, e := range t.Errors {
 		p.wrapped(0, sRed, "error: ", e)
 	}
@@ -52,7 +52,7 @@ func WriteText(w io.Writer, t *Transcript, cfg TextConfig) error {
 		p.turn(1, turn)
 	}
 	if len(t.Calls) > 0 {
-		p.line(0, sDim, fmt.Sprintf("%d model call(s); acpsnap run -html FILE shows them", len(t.Calls)))
+		p.wrapped(0, sDim, "", fmt.Sprintf("%d model call(s); acpsnap run -html FILE shows them", len(t.Calls)))
 	}
 	_, err := io.WriteString(w, p.sb.String())
 	return err
@@ -106,13 +106,18 @@ func (p *textPrinter) item(depth int, it Item) {
 }
 
 func (p *textPrinter) tool(depth int, tc *Tool) {
-	status := tc.Status
 	style := sGreen
-	if status != "completed" {
+	if tc.Status != "completed" {
 		style = sYellow
 	}
-	head := strings.TrimSpace(fmt.Sprintf("%s %s", orDash(tc.Kind), tc.Title))
-	p.line(depth, sCyan, "tool "+head+" ["+p.styled(style, orNone(status))+p.style(sCyan)+"]")
+	status := " [" + orNone(tc.Status) + "]"
+	head := "tool " + orDash(tc.Kind) + " "
+	room := p.cfg.Width - 2*depth - utf8.RuneCountInString(head+status)
+	title := visible.Line(tc.Title)
+	if utf8.RuneCountInString(title) > room {
+		title = cut(title, room-1) + "…"
+	}
+	p.line(depth, sCyan, head+title+p.styled(style, status)+p.style(sCyan))
 	if tc.Input != "" {
 		p.line(depth+1, sDim, p.short("in:  ", tc.Input, depth+1))
 	}
