@@ -16,6 +16,9 @@ import (
 // left out and counted.
 const MaxValueBytes = 16 << 10
 
+// previewRunes is how much of a folded value its line shows.
+const previewRunes = 72
+
 // foldBytes is the size past which a value is folded (a <details> closed
 // by default) under a line that says its size.
 const foldBytes = 160
@@ -53,14 +56,16 @@ func WriteHTML(w io.Writer, r Report) error {
 // Value is a value as the page shows it: capped at MaxValueBytes, with
 // its size, and whether it is long enough to fold.
 type Value struct {
-	Text string
-	Size string // "14.2 KB"
+	Text    string
+	Preview string // its start on one line, for the line a folded value shows
+	Size    string // "14.2 KB"
 	Fold bool
 	Cut  string // "…3.1 MB more not shown"; "": whole
 }
 
 func value(s string) Value {
 	v := Value{Text: visible.Text(s), Size: size(len(s)), Fold: len(s) > foldBytes || strings.Count(s, "\n") > 3}
+	v.Preview = visible.Line(oneLine(s[:runeCutAt(s, min(len(s), 4*previewRunes))], previewRunes))
 	if len(s) > MaxValueBytes {
 		n := runeCutAt(s, MaxValueBytes)
 		v.Text, v.Cut = visible.Text(s[:n]), fmt.Sprintf("… %s more not shown", size(len(s)-n))
