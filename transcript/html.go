@@ -59,8 +59,8 @@ type Value struct {
 	Text    string
 	Preview string // its start on one line, for the line a folded value shows
 	Size    string // "14.2 KB"
-	Fold bool
-	Cut  string // "…3.1 MB more not shown"; "": whole
+	Fold    bool
+	Cut     string // "…3.1 MB more not shown"; "": whole
 }
 
 func value(s string) Value {
