@@ -5,46 +5,36 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/llmreplay/wire"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/anthropic"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/openaichat"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/openairesponses"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/sse"
 	"github.com/acpsnap/acpsnap/model"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
-// decoders are the wire decoders of each dialect: a streamed answer and a
-// JSON one, read back into the chunks a native log holds.
-var decoders = map[string]struct {
-	stream func(io.Reader, func(model.Chunk) error) error
-	json   func([]byte, func(model.Chunk) error) error
-}{
-	wire.OpenAIChat:        {openaichat.Decode, openaichat.DecodeJSON},
-	wire.OpenAIResponses:   {openairesponses.Decode, openairesponses.DecodeJSON},
-	wire.AnthropicMessages: {anthropic.Decode, anthropic.DecodeJSON},
-}
-
 // composedCalls reads the model calls of a composed log (docs/format.md,
-// "Composed log").
-func composedCalls(raw []byte, dialect, name string, pins *sessionlog.Pins) ([]Call, error) {
+// "Composed log"), each answer decoded by its dialect's codec as the agent
+// read it.
+func composedCalls(raw []byte, dialectName, name string, pins *sessionlog.Pins) ([]Call, error) {
 	_, xs, err := sessionlog.Decompose(raw, name, pins)
 	if err != nil {
 		return nil, err
 	}
+	d, err := dialect.Lookup(dialectName)
+	if err != nil {
+		return nil, fmt.Errorf("%s:1: %w", name, err)
+	}
 	var calls []Call
 	for i, x := range xs {
-		c := Call{N: i + 1, Log: filepath.Base(name), Request: requestSummary(x.Request, dialect), Detail: string(x.Request.Body)}
+		c := Call{N: i + 1, Log: filepath.Base(name), Request: requestSummary(x.Request, d.Conversation), Detail: string(x.Request.Body)}
 		c.Status = strconv.Itoa(x.Response.Status)
 		if x.Response.End != "" {
 			c.Status += " (" + x.Response.End + ")"
 		}
-		c.Response = answer(x.Response, dialect)
+		c.Response = answer(x.Response, d)
 		calls = append(calls, c)
 	}
 	return calls, nil
@@ -52,21 +42,20 @@ func composedCalls(raw []byte, dialect, name string, pins *sessionlog.Pins) ([]C
 
 // answer is what a recorded response said: its text, reasoning and tool
 // calls decoded as the agent read them, or the body of an error.
-func answer(resp sessionlog.Response, dialect string) string {
-	d, ok := decoders[dialect]
+func answer(resp sessionlog.Response, d *dialect.Dialect) string {
 	r := &response{}
 	var err error
 	switch {
-	case resp.Status >= 300 || !ok:
+	case resp.Status >= 300:
 		return strings.TrimSpace(string(resp.Body))
 	case resp.Stream:
 		var body []byte
 		for _, ev := range resp.Events {
 			body = sse.New(ev.Event, string(ev.Data)).AppendTo(body)
 		}
-		err = d.stream(bytes.NewReader(body), r.emit)
+		err = d.Codec.Decode(bytes.NewReader(body), r.emit)
 	default:
-		err = d.json(resp.Body, r.emit)
+		err = d.Codec.DecodeJSON(resp.Body, r.emit)
 	}
 	var pe *model.ProviderError
 	if errors.As(err, &pe) && r.finish == "" {
@@ -77,7 +66,7 @@ func answer(resp sessionlog.Response, dialect string) string {
 
 // requestSummary is one line about a request: method and path, the model,
 // how long the conversation is and its last item.
-func requestSummary(req sessionlog.Request, dialect string) string {
+func requestSummary(req sessionlog.Request, conversation string) string {
 	s := req.Method + " " + req.Path
 	var body map[string]json.RawMessage
 	if json.Unmarshal(req.Body, &body) != nil {
@@ -88,7 +77,7 @@ func requestSummary(req sessionlog.Request, dialect string) string {
 		s += " · " + m
 	}
 	var items []json.RawMessage
-	if json.Unmarshal(body[sessionlog.Conversation(dialect)], &items) == nil && len(items) > 0 {
+	if json.Unmarshal(body[conversation], &items) == nil && len(items) > 0 {
 		s += fmt.Sprintf(" · %d items, last: %s", len(items), itemSummary(items[len(items)-1]))
 	}
 	return s

@@ -2,7 +2,8 @@ package transcript
 
 import (
 	"strings"
-	"unicode"
+
+	"github.com/acpsnap/acpsnap/internal/textdiff"
 )
 
 // DiffLine is one line of a failure's diff, ready for the HTML view: its
@@ -141,74 +142,21 @@ func run(lines []DiffLine, c string) int {
 }
 
 // splitWords marks the words that differ between a removed line and an
-// added one (their "-" and "+" are not compared).
+// added one (their "-" and "+" are not compared), by the word diff the
+// stdout diff uses (internal/textdiff).
 func splitWords(del, ins string) (d, a []DiffPart) {
 	d, a = []DiffPart{{Text: del[:1]}}, []DiffPart{{Text: ins[:1]}}
-	for _, s := range words(del[1:], ins[1:]) {
-		if s.equal {
-			d, a = append(d, DiffPart{Text: s.want}), append(a, DiffPart{Text: s.want})
+	for _, s := range textdiff.Words(del[1:], ins[1:]) {
+		if s.Equal {
+			d, a = append(d, DiffPart{Text: s.Want}), append(a, DiffPart{Text: s.Want})
 			continue
 		}
-		if s.want != "" {
-			d = append(d, DiffPart{Text: s.want, Mark: "del"})
+		if s.Want != "" {
+			d = append(d, DiffPart{Text: s.Want, Mark: "del"})
 		}
-		if s.got != "" {
-			a = append(a, DiffPart{Text: s.got, Mark: "ins"})
+		if s.Got != "" {
+			a = append(a, DiffPart{Text: s.Got, Mark: "ins"})
 		}
 	}
 	return d, a
-}
-
-// span is a run of a word diff: shared text, or what want had and got has
-// there instead.
-type span struct {
-	equal     bool
-	want, got string
-}
-
-// words is the word diff of want and got as the shared prefix and suffix
-// of their words and the changed middle. (internal/textdiff is getting a
-// full word diff, Words, of the same shape; this switches to it then.)
-func words(want, got string) []span {
-	a, b := tokens(want), tokens(got)
-	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
-	s := 0
-	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
-		s++
-	}
-	var out []span
-	if p > 0 {
-		out = append(out, span{equal: true, want: strings.Join(a[:p], "")})
-	}
-	out = append(out, span{want: strings.Join(a[p:len(a)-s], ""), got: strings.Join(b[p:len(b)-s], "")})
-	if s > 0 {
-		out = append(out, span{equal: true, want: strings.Join(a[len(a)-s:], "")})
-	}
-	return out
-}
-
-// tokens splits s into words (runs of letters, digits and '_') and single
-// other characters.
-func tokens(s string) []string {
-	var out []string
-	start := -1
-	for i, r := range s {
-		word := r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
-		switch {
-		case word && start < 0:
-			start = i
-		case !word:
-			if start >= 0 {
-				out, start = append(out, s[start:i]), -1
-			}
-			out = append(out, string(r))
-		}
-	}
-	if start >= 0 {
-		out = append(out, s[start:])
-	}
-	return out
 }
