@@ -125,9 +125,11 @@ type Outcome struct {
 	Stderr   string        // the agent's stderr tail, for failures
 	Pending  []string      // pending files written beside the fixtures (Config.Pending)
 	Obsolete []string      // fixture files the run no longer produced (removed when written)
-	// PinDrift is the part of Diff (its start) that is the change of the
-	// corpus's pins, the same for every scenario the change failed
-	// (PinChanges groups them); PinFiles are those pin files. "": none.
+	// PinDrift is a change of the model's input that many scenarios may
+	// share (PinChanges groups them), "" for none: of a native agent, the
+	// part of Diff (its start) that is the change of the corpus's pins,
+	// PinFiles those pin files; of an HTTP agent, the first request drift's
+	// changes, PinFiles their JSON paths.
 	PinDrift string
 	PinFiles []string
 	// Got is what a failed run produced, normalized and with the corpus's
@@ -187,6 +189,7 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		o = o.fail(err)
 		if res != nil && res.RequestDrift {
 			o.Accept = rerecord(dir) // a recorded answer to a different question is no fixture
+			o.PinFiles, o.PinDrift = driftChange(res.Drifts)
 		}
 		return o
 	}
