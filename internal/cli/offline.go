@@ -23,8 +23,18 @@ const offlineEnv = "ACPSNAP_OFFLINE_INSIDE"
 // process; inside, it prepares the namespace, runs inner and reports the
 // outbound attempts the run made.
 func (e *env) offline(argv []string, inner func() int) int {
+	return e.offlineThen(argv, inner, func(a sandbox.Attempts, code int) int {
+		report(e.stderr, a)
+		return code
+	})
+}
+
+// offlineThen is offline with what happens after inner in the namespace:
+// then gets the attempts the namespace saw, once it stopped watching, and
+// inner's exit code, and returns the exit code.
+func (e *env) offlineThen(argv []string, inner func() int, then func(a sandbox.Attempts, code int) int) int {
 	if os.Getenv(offlineEnv) != "" {
-		return e.insideOffline(inner)
+		return e.insideOffline(inner, then)
 	}
 	code, err := sandbox.Reexec(sandbox.Config{Args: argv, Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr,
 		Env: append(os.Environ(), offlineEnv+"=1")})
@@ -38,8 +48,8 @@ func (e *env) offline(argv []string, inner func() int) int {
 }
 
 // insideOffline is the namespace side: namespace prepared, inner run,
-// outbound attempts reported.
-func (e *env) insideOffline(inner func() int) int {
+// the attempts handed to then.
+func (e *env) insideOffline(inner func() int, then func(a sandbox.Attempts, code int) int) int {
 	os.Unsetenv(offlineEnv)
 	sb, err := sandbox.Enter()
 	if err != nil {
@@ -47,8 +57,7 @@ func (e *env) insideOffline(inner func() int) int {
 	}
 	code := inner()
 	sb.Close()
-	report(e.stderr, sb.Attempts())
-	return code
+	return then(sb.Attempts(), code)
 }
 
 // report prints the outbound attempts of the run: names looked up and
