@@ -166,7 +166,7 @@
 // occurrences ended differently, or a request whose context inheritance
 // changed, makes the two cassettes not safely comparable: Diff does not
 // guess an alignment. `acpsnap cassette diff A B [-json] [-show-calls]`
-// prints it (exit 0 equivalent, 2 different or not comparable, 1 usage,
+// prints it (exit 0 equivalent, 1 different or not comparable, 2 usage,
 // read or format error); Escape makes labels and keys safe for a terminal.
 //
 // # Limits
