@@ -23,13 +23,19 @@
 // are flags registered under names no other library uses, or, for tools
 // that cannot pass test flags, the variable ACPSNAP_WRITE:
 //
-//	-acpsnap.update   ACPSNAP_WRITE=update   accept stdout changes (stdout.expected.jsonl)
-//	-acpsnap.refresh  ACPSNAP_WRITE=refresh  accept stdout and session-log changes
-//	-acpsnap.record   ACPSNAP_WRITE=record   re-record recording: live scenarios (serially)
-//	-acpsnap.force                           write even in CI
+//	-acpsnap.update          ACPSNAP_WRITE=update          accept stdout changes (stdout.expected.jsonl)
+//	-acpsnap.refresh         ACPSNAP_WRITE=refresh         accept stdout and session-log changes
+//	-acpsnap.record          ACPSNAP_WRITE=record          re-record recording: live scenarios (serially)
+//	-acpsnap.record-missing  ACPSNAP_WRITE=record-missing  record only the scenarios not recorded yet
+//	-acpsnap.record-drifted  ACPSNAP_WRITE=record-drifted  replay, then re-record only those whose requests drifted
+//	-acpsnap.pending         ACPSNAP_WRITE=pending         write <file>.new for acpsnap review, never the fixture
+//	-acpsnap.force                                         write even in CI
 //
 // In CI (a CI variable other than "", "0" and "false") they refuse unless
-// forced. go test caches a passing result against the files the test
+// forced. ACPSNAP_SHARD=K/N (or Bazel's shard variables) runs a stable
+// shard of every corpus, and XML_OUTPUT_FILE gets a JUnit report
+// (docs/ci.md). Params.Scrub, Params.Ignore and Params.Redact add rules
+// from Go. go test caches a passing result against the files the test
 // opened, so Run opens the agent's executable and every file its arguments
 // name: an edit of agent.py reruns the test (pass -count=1 after editing
 // anything else the agent reads).

@@ -34,7 +34,10 @@ type Config struct {
 	Grace       time.Duration     // 0: 2s; stdin close → SIGTERM, SIGTERM → SIGKILL
 	TempDir     string            // existing folder where the private roots are made; "": os.TempDir()
 	OnStart     func(cwd string)  // nil: nothing; called after the workspace is seeded, before the agent starts
-	Keep        bool              // a failed run keeps its private roots for inspection; its error says where
+	// Keep keeps the private roots for inspection: a failed run's error says
+	// where; a run that succeeded leaves them to the caller, who may still
+	// find the outcome wrong (Result.Release removes them or says where).
+	Keep bool
 	// Manifest is Dir's snapshot.yml when the caller has loaded it already
 	// (scenario.LoadManifest); nil: Run loads it.
 	Manifest *scenario.Manifest
@@ -89,6 +92,27 @@ type Result struct {
 	// Pins are Config.Model.Pins after composing (Changed: the prompt or
 	// tools differ from the corpus's pins); nil: none.
 	Pins *sessionlog.Pins
+
+	kept *roots // Config.Keep: the roots left for Release
+}
+
+// Release ends a run made with Config.Keep: keep leaves its private roots
+// and returns "kept the run's private roots: DIR"; otherwise they are
+// removed and it returns "". Without Config.Keep (and on a nil Result)
+// the roots are already gone and it does nothing.
+func (r *Result) Release(keep bool) (string, error) {
+	if r == nil || r.kept == nil {
+		return "", nil
+	}
+	rts := r.kept
+	r.kept = nil
+	if keep {
+		return "kept the run's private roots: " + rts.base, nil
+	}
+	if err := rts.remove(); err != nil {
+		return "", infrastructure(fmt.Errorf("harness: remove temporary roots: %w", err))
+	}
+	return "", nil
 }
 
 // StepTiming is how long one step took.
@@ -187,6 +211,10 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	defer func() {
 		if err != nil && cfg.Keep {
 			err = fmt.Errorf("%w\nkept the run's private roots: %s", err, rts.base)
+			return
+		}
+		if err == nil && cfg.Keep && res != nil {
+			res.kept = rts
 			return
 		}
 		if rerr := rts.remove(); rerr != nil {

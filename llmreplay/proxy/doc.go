@@ -25,8 +25,11 @@
 //	p.Close()
 //	if err := p.Report().Err(); err != nil { … } // drifts, unconsumed calls
 //
-// Routing, what record keeps, how replay matches a request by
-// fingerprint, the drift report and the overrides are specified in
+// The proxy speaks every dialect of the dialect table
+// (llmreplay/wire/dialect) and asks it what it needs: the real key's
+// header, where a request's conversation lives and the error body of its
+// own answers. Routing, what record keeps, how replay matches a request
+// by fingerprint, the drift report and the overrides are specified in
 // docs/format.md ("Composed log"). Config.OnHang tells the harness when a
 // hangAfter override has stalled (a promptAndCancel step's cancel point);
 // SSE framing is llmreplay/wire/sse's, which keeps every byte.
