@@ -8,7 +8,10 @@
 //	acpsnap review  [-dir DIR] [-run REGEX]   walk the pending files: a accept, r reject, s skip, q quit
 //	acpsnap accept  [-dir DIR] [-run REGEX]   accept every pending file
 //	acpsnap reject  [-dir DIR] [-run REGEX]   remove every pending file
+//	acpsnap show    [-dir DIR] [-width N] NAME   a scenario's transcript from its fixtures
 //	acpsnap new     [-dir DIR] [-model FILE] [-agent CMD] [-force] [-offline] NAME
+//	acpsnap init    [-dir DIR] -dialect D -- COMMAND…   start a corpus for an agent
+//	acpsnap probe   [-dir DIR] [-n N] [-json] NAME      what makes the agent nondeterministic
 //	acpsnap agent             the reference ACP agent on stdin/stdout
 //	acpsnap serve-model [-dialect D] [-requests FILE] FILE   a scripted model on 127.0.0.1
 //	acpsnap cassette verify|inspect|diff …                   cassettes (acpsnap cassette -h)
@@ -17,7 +20,7 @@
 // The flags of run, update, refresh and record:
 //
 //	-dir DIR  -run REGEX  -parallel N  -shard K/N  -agent 'CMD'  -json  -junit FILE
-//	-timeout D  -grace D  -keep  -offline  -force  -pending  -v
+//	-html FILE  -timeout D  -grace D  -keep  -offline  -force  -pending  -v
 //
 // Exit codes: 0 every scenario passed, 1 a scenario failed, 2 usage or
 // fixture error, 3 internal error (an agent that cannot be started, an
