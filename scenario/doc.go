@@ -11,6 +11,10 @@
 //		fmt.Println(v) // every violation, each with its path
 //	}
 //
+// LoadCorpus reads a corpus's acpsnap.yml (the native defaults without
+// one), ReadFixture a scenario's committed files, and Names the
+// scenario folders of a corpus, sorted.
+//
 // Every loader is strict: unknown keys, duplicate JSON keys and values of
 // the wrong type are errors that carry the file, the line and, for JSON,
 // the path ("input.json:7: $.steps[3].op: unknown op \"promt\"").
