@@ -125,11 +125,17 @@ type Outcome struct {
 	Stderr   string        // the agent's stderr tail, for failures
 	Pending  []string      // pending files written beside the fixtures (Config.Pending)
 	Obsolete []string      // fixture files the run no longer produced (removed when written)
-	// PinDrift is the part of Diff (its start) that is the change of the
-	// corpus's pins, the same for every scenario the change failed
-	// (PinChanges groups them); PinFiles are those pin files. "": none.
+	// PinDrift is a change of the model's input that many scenarios may
+	// share (PinChanges groups them), "" for none: of a native agent, the
+	// part of Diff (its start) that is the change of the corpus's pins,
+	// PinFiles those pin files; of an HTTP agent, the first request drift's
+	// changes, PinFiles their JSON paths.
 	PinDrift string
 	PinFiles []string
+	// Got is what a failed run produced, normalized and with the corpus's
+	// rules applied (the side the diff calls "got"), for a report to show;
+	// nil when the scenario passed or its run produced nothing to compare.
+	Got *scenario.Transcript
 }
 
 // Check runs the scenario in dir and compares (or, in writing modes, writes)
@@ -183,6 +189,7 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		o = o.fail(err)
 		if res != nil && res.RequestDrift {
 			o.Accept = rerecord(dir) // a recorded answer to a different question is no fixture
+			o.PinFiles, o.PinDrift = driftChange(res.Drifts)
 		}
 		return o
 	}
@@ -205,7 +212,11 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 			return o.fail(err)
 		}
 	}
-	return o.compare(dir, got, cfg, r, ws)
+	o = o.compare(dir, got, cfg, r, ws)
+	if o.Status == Failed {
+		o.Got = got
+	}
+	return o
 }
 
 // release ends a run kept with Config.Keep: its private roots stay when

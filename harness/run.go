@@ -17,6 +17,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/internal/envscrub"
+	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/normalize"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/sessionlog"
@@ -88,6 +89,9 @@ type Result struct {
 	// RequestDrift: an HTTP-model run sent a request the recording does
 	// not have (only re-recording accepts that).
 	RequestDrift bool
+	// Drifts are those requests, each with the nearest recorded call and
+	// where it differs.
+	Drifts []proxy.Drift
 	// Pins are Config.Model.Pins after composing (Changed: the prompt or
 	// tools differ from the corpus's pins); nil: none.
 	Pins *sessionlog.Pins

@@ -59,6 +59,11 @@ func TestScripts(t *testing.T) {
 			if err := os.Symlink(sleep, filepath.Join(env.WorkDir, "sleeper")); err != nil {
 				return err
 			}
+			examples, err := filepath.Abs("../../examples") // read only: show reads their fixtures
+			if err != nil {
+				return err
+			}
+			env.Setenv("EXAMPLES", examples)
 			return copyCorpus("../../snapshots", filepath.Join(env.WorkDir, "snapshots"))
 		},
 	})

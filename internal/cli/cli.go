@@ -46,6 +46,7 @@ commands:
   review   walk the pending files (-pending) one at a time: accept, reject, skip
   accept   accept every pending file (-run to choose scenarios)
   reject   remove every pending file (-run to choose scenarios)
+  show     print a scenario's transcript from its fixtures (show [-dir D] NAME)
   new      scaffold a scenario (with -model FILE: author it, FILE kept as model.json)
   agent    run the reference ACP agent on stdin/stdout
   serve-model  serve a model file (as new -model reads) on 127.0.0.1 in -dialect D
@@ -77,6 +78,8 @@ func (e *env) main(args []string) int {
 		err = e.review(rest)
 	case "accept", "reject":
 		err = e.settle(cmd, rest)
+	case "show":
+		err = e.show(rest)
 	case "new":
 		return e.newScenario(rest)
 	case "agent":
