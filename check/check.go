@@ -160,22 +160,16 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		o.Status, o.Reason, o.Accept = Unrecorded, "not recorded yet", recordMode(dir, m)
 		return o
 	}
-	hc := harness.Config{Dir: dir, Agent: cfg.Agent, Environ: cfg.Environ, Secrets: cfg.Secrets,
-		TempDir: cfg.TempDir, OnStart: cfg.OnStart, StepTimeout: cfg.StepTimeout, Grace: cfg.Grace, Keep: cfg.Keep, Acpsnap: cfg.Acpsnap, Manifest: m}
+	r := rulesFor(cfg.Corpus, m)
+	r.redact = cfg.Redact
+	hc, err := harnessConfig(dir, cfg, m, r)
+	if err != nil {
+		return o.fail(err)
+	}
 	ws := newWorkspace(dir, cfg.TempDir)
 	defer ws.remove()
 	if ws != nil {
 		hc.OnEnd = ws.take
-	}
-	if cfg.Mode == Record {
-		hc.Mode = "record"
-	}
-	r := rulesFor(cfg.Corpus, m)
-	r.redact = cfg.Redact
-	if cfg.Corpus != nil {
-		if err := applyCorpus(&hc, cfg, m, dir, r); err != nil {
-			return o.fail(err)
-		}
 	}
 	res, err := harness.Run(ctx, hc)
 	defer func() { o = o.release(res) }()
@@ -217,6 +211,22 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		o.Got = got
 	}
 	return o
+}
+
+// harnessConfig is how the harness runs the scenario in dir under cfg:
+// the manifest m, the mode, and what the corpus says about the agent.
+func harnessConfig(dir string, cfg Config, m *scenario.Manifest, r rules) (harness.Config, error) {
+	hc := harness.Config{Dir: dir, Agent: cfg.Agent, Environ: cfg.Environ, Secrets: cfg.Secrets,
+		TempDir: cfg.TempDir, OnStart: cfg.OnStart, StepTimeout: cfg.StepTimeout, Grace: cfg.Grace, Keep: cfg.Keep, Acpsnap: cfg.Acpsnap, Manifest: m}
+	if cfg.Mode == Record {
+		hc.Mode = "record"
+	}
+	if cfg.Corpus != nil {
+		if err := applyCorpus(&hc, cfg, m, dir, r); err != nil {
+			return hc, err
+		}
+	}
+	return hc, nil
 }
 
 // release ends a run kept with Config.Keep: its private roots stay when
