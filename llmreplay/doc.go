@@ -1,8 +1,9 @@
 // Package llmreplay is the model stand-in of acpsnap (docs/format.md, "Replay"). It derives a
 // replay script from recorded session logs, applies authored overrides, and
 // serves the script either in-process, to the reference agent's replay
-// provider (Player), or over HTTP in a model dialect (OpenAI chat
-// completions, OpenAI Responses, Anthropic Messages), to live adapters and
+// provider (Player), or over HTTP in a model dialect of the dialect table
+// llmreplay/wire/dialect (OpenAI chat completions, OpenAI Responses,
+// Anthropic Messages, Gemini generateContent), to live adapters and
 // third-party agents (Server).
 //
 // The happy path of a replayed scenario:
@@ -154,11 +155,15 @@
 // # Server and the HTTP dialects
 //
 // NewServer listens on 127.0.0.1:0 only and speaks ServerConfig.Dialect
-// (Dialects; "" is openai-chat), answering POST on the dialect's paths
-// under any prefix: openai-chat ".../chat/completions", openai-responses
-// ".../responses", anthropic-messages ".../v1/messages" and
-// ".../v1/messages/count_tokens" (a deterministic {"input_tokens":N} that
-// takes no entry). Other paths 404, other methods 405. It records every
+// (Dialects; "" is openai-chat), answering POST on the dialect's endpoints
+// (dialect.Dialect.Endpoints) under any prefix: openai-chat
+// ".../chat/completions", openai-responses ".../responses",
+// anthropic-messages ".../v1/messages", gemini-generate-content
+// ".../v1beta/models/M:streamGenerateContent" and ":generateContent";
+// a token count (anthropic-messages ".../v1/messages/count_tokens",
+// gemini-generate-content ":countTokens") is answered with a
+// deterministic count and takes no entry. Other paths 404, other methods
+// 405. It records every
 // request (Requests). A request without the header X-Acpsnap-Spawned-By
 // (SpawnedByHeader) takes the next Primary entry; with it, the next entry
 // of Children[value] — the tool-call id exactly as the scripts write it
@@ -169,11 +174,12 @@
 // The events and bodies are those of the dialect's codec, which documents
 // them: llmreplay/wire/openaichat (the dialect DeepSeek speaks, canonical
 // in both directions: the reference agent's adapter parses with the same
-// codec), llmreplay/wire/openairesponses, llmreplay/wire/anthropic. A
-// response's id is the dialect's prefix ("chatcmpl-", "resp_", "msg_")
-// and the request's ordinal, its model the request's "model" ("replay" if
-// absent). A request whose "stream" is false gets the non-streamed JSON
-// answer; any other is streamed. Per entry:
+// codec), llmreplay/wire/openairesponses, llmreplay/wire/anthropic,
+// llmreplay/wire/gemini. A response's id is the dialect's prefix
+// ("chatcmpl-", "resp_", "msg_", "gen-") and the request's ordinal, its
+// model the request's "model", else the model its path names ("replay" if
+// neither). A request whose "stream" is false gets the non-streamed JSON
+// answer, as does a Gemini :generateContent; any other is streamed. Per entry:
 //
 //	chunks                   200 text/event-stream, the chunks, the dialect's end
 //	throw, accepted false    the code's status (AUTH 401, RATE_LIMIT 429,
