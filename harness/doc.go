@@ -77,9 +77,15 @@
 //	waitForSubagentTurnEnd  child? (1), minimumTurn?  the n-th child log (logs with a parentSession,
 //	                                                  by createdAt, then id) holds turn/end with turn >= n
 //
+// The session ops (setMode … closeSession), the raw request,
+// requestExpectError and notify, clientAnswers and restartAgent are in
+// docs/format.md, "Client script".
+//
 // Every step accepts timeoutMs. "{{cwd}}" in text, content and params is
-// replaced by the live cwd. Prompts, cancels and waits address the session
-// of the last newSession; the session's log is the one whose header id is
+// replaced by the live cwd ({{sessionId}} and {{session:N}} by live
+// session ids). Prompts, cancels and waits address the current session:
+// that of the last newSession or forkSession, or the one a session op
+// named; the session's log is the one whose header id is
 // that session id, wherever under the sessions directory it lies.
 //
 // # MCP servers
@@ -122,8 +128,9 @@
 // the last bytes in a ring (internal/ringbuf: a write never copies what is
 // kept), cut at a character boundary, and sets truncated. terminal/output, wait_for_exit, kill (SIGKILL to the
 // group) and release (kill, then forget) work on terminal ids "term-N".
-// Every terminal is killed when the run ends. Methods the harness does not
-// implement are answered -32601 by the SDK; errors of implemented methods
+// Every terminal is killed when the run ends (and at each restartAgent).
+// Other requests are answered from clientAnswers, else -32601 by the
+// SDK; errors of implemented methods
 // reach the agent as -32603 with the reason in data.error.
 //
 // # Environment
