@@ -39,6 +39,7 @@ func applyCorpus(hc *harness.Config, cfg Config, m *scenario.Manifest, dir strin
 		hc.HomeSeed = filepath.Join(root, c.Agent.Home)
 	}
 	hc.TermShutdown = c.Agent.Shutdown == scenario.ShutdownTerm
+	hc.Grace = cmp.Or(hc.Grace, c.Agent.Grace)
 	hc.Settle = c.Settle
 	if c.Native() {
 		return nil

@@ -64,6 +64,9 @@ type CorpusAgent struct {
 	// Home is a folder, relative to the corpus root, copied into the run's
 	// private HOME with its text files templated; "": none.
 	Home string `yaml:"home,omitempty"`
+	// Grace is how long the agent gets to exit at each stage of shutdown
+	// when the run sets none (-grace); 0: the harness's 2 s.
+	Grace time.Duration `yaml:"grace,omitempty"`
 }
 
 // CorpusModel says how the agent talks to its model.
@@ -163,6 +166,8 @@ func (c *Corpus) validate() (key, msg string) {
 		return "agent.home", fmt.Sprintf("home %q must be a folder inside the corpus", c.Agent.Home)
 	case c.Settle < 0:
 		return "settle", "settle must not be negative"
+	case c.Agent.Grace < 0:
+		return "agent.grace", "grace must not be negative"
 	}
 	if _, err := dialect.Lookup(c.Model.Dialect); err != nil && !c.Native() {
 		return "model.dialect", fmt.Sprintf("dialect is %q, want %s", c.Model.Dialect, dialect.List([]string{DialectNative}))
