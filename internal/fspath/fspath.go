@@ -74,3 +74,15 @@ func Confined(root, abs string) bool {
 	ra, err2 := Resolve(abs)
 	return err1 == nil && err2 == nil && Within(rr, ra)
 }
+
+// RemoveAll removes the tree at root as os.RemoveAll does, read-only
+// folders included (it makes each folder writable first).
+func RemoveAll(root string) error {
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(p, 0o700)
+		}
+		return nil
+	})
+	return os.RemoveAll(root)
+}

@@ -21,6 +21,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/acpsnap/acpsnap/internal/fspath"
 )
 
 // Lease is a folder held by this process.
@@ -59,7 +61,7 @@ func (l *Lease) Release() {
 // Remove removes the held folder and its tree (read-only folders
 // included), then releases it.
 func (l *Lease) Remove() error {
-	err := removeTree(l.path)
+	err := fspath.RemoveAll(l.path)
 	l.Release()
 	return err
 }
@@ -84,7 +86,7 @@ func Reap(parent, prefix string) ([]string, error) {
 		if !free(p) {
 			continue
 		}
-		if err := removeTree(p); err != nil {
+		if err := fspath.RemoveAll(p); err != nil {
 			if first == nil {
 				first = fmt.Errorf("lease: remove the leftover %s: %w", p, err)
 			}
@@ -104,15 +106,4 @@ func owner(name, prefix string) (int, bool) {
 	digits, _, ok := strings.Cut(rest, "-")
 	pid, err := strconv.Atoi(digits)
 	return pid, ok && err == nil && pid > 0
-}
-
-// removeTree removes a tree that may hold read-only folders.
-func removeTree(root string) error {
-	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			os.Chmod(p, 0o700)
-		}
-		return nil
-	})
-	return os.RemoveAll(root)
 }

@@ -2,10 +2,11 @@ package treediff
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/acpsnap/acpsnap/internal/fspath"
 )
 
 // Copy writes the src tree to dst, replacing what dst held: file contents
@@ -22,11 +23,11 @@ func Copy(src, dst string, cfg Config) error {
 		return fmt.Errorf("treediff: copy: %w", err)
 	}
 	if err := fill(src, tmp, cfg); err != nil {
-		removeTree(tmp)
+		fspath.RemoveAll(tmp)
 		return fmt.Errorf("treediff: copy %s: %w", src, err)
 	}
 	if err := swap(tmp, dst); err != nil {
-		removeTree(tmp)
+		fspath.RemoveAll(tmp)
 		return fmt.Errorf("treediff: copy: %w", err)
 	}
 	return nil
@@ -130,16 +131,5 @@ func swap(tmp, dst string) error {
 		os.Rename(old, dst)
 		return err
 	}
-	return removeTree(old)
-}
-
-// removeTree removes a tree that may hold read-only directories.
-func removeTree(root string) error {
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			os.Chmod(p, 0o700)
-		}
-		return nil
-	})
-	return os.RemoveAll(root)
+	return fspath.RemoveAll(old)
 }
