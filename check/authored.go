@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/acpsnap/acpsnap/agentenv"
+	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -111,7 +112,7 @@ func record(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg C
 		cfg.Secrets = cfg.ScriptedSecrets(srv.URL())
 	}
 	cfg.ScriptedSecrets = nil
-	cfg.OnStart = srv.SetReadyDir
+	cfg.OnStart = func(r harness.Roots) { srv.SetRoots(r.Cwd, r.Home, r.Root) }
 	cfg.AfterRun = func() error { return unservedError(srv.Report()) }
 	return Check(ctx, dir, cfg)
 }

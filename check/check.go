@@ -61,8 +61,9 @@ type Config struct {
 	Environ []string          // nil: os.Environ() (PATH and LANG only reach the agent)
 	Secrets map[string]string // passed to the agent in Record mode only
 	TempDir string            // "": os.TempDir()
-	// OnStart is called with the run's cwd before the agent starts; nil: nothing.
-	OnStart func(cwd string)
+	// OnStart is called with the run's private folders before the agent
+	// starts; nil: nothing.
+	OnStart func(harness.Roots)
 	// StepTimeout is the default wait of a step; 0: the harness default (10s).
 	StepTimeout time.Duration
 	// AllRecordings makes Record mode record authored scenarios too

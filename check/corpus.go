@@ -37,6 +37,9 @@ func applyCorpus(hc *harness.Config, cfg Config, m *scenario.Manifest, dir strin
 		hc.HomeSeed = filepath.Join(root, c.Agent.Home)
 	}
 	hc.TermShutdown = c.Agent.Shutdown == scenario.ShutdownTerm
+	if hc.Grace == 0 {
+		hc.Grace = c.Agent.Grace // -grace wins
+	}
 	hc.Settle = c.Settle
 	if c.Native() {
 		return nil

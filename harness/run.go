@@ -33,7 +33,7 @@ type Config struct {
 	StepTimeout time.Duration     // 0: 10s (a step's timeoutMs wins)
 	Grace       time.Duration     // 0: 2s; stdin close → SIGTERM, SIGTERM → SIGKILL
 	TempDir     string            // existing folder where the private roots are made; "": os.TempDir()
-	OnStart     func(cwd string)  // nil: nothing; called after the workspace is seeded, before the agent starts
+	OnStart     func(Roots)       // nil: nothing; called after the workspace is seeded, before the agent starts
 	Keep        bool              // a failed run keeps its private roots for inspection; its error says where
 	// Manifest is Dir's snapshot.yml when the caller has loaded it already
 	// (scenario.LoadManifest); nil: Run loads it.
@@ -89,7 +89,16 @@ type Result struct {
 	// Pins are Config.Model.Pins after composing (Changed: the prompt or
 	// tools differ from the corpus's pins); nil: none.
 	Pins *sessionlog.Pins
+	// Tokens is the live side's token context of a run with an HTTP model,
+	// which numbered every payload of the run: normalize the run's logs and
+	// stdout with it, so a value the agent repeats keeps its token. nil:
+	// a native run (make a Context from Cwd, Home and Root).
+	Tokens *normalize.Context
 }
+
+// Roots are the private folders of one run, as Config.OnStart sees them:
+// the scenario cwd, the agent's HOME and the run's root that holds both.
+type Roots struct{ Cwd, Home, Root string }
 
 // StepTiming is how long one step took.
 type StepTiming struct {
@@ -239,7 +248,7 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 		}
 	}
 	if r.cfg.OnStart != nil {
-		r.cfg.OnStart(r.roots.cwd)
+		r.cfg.OnStart(Roots{Cwd: r.roots.cwd, Home: r.roots.home, Root: r.roots.base})
 	}
 	start := time.Now()
 	a, err := startAgent(argv, r.roots.cwd, env, r.cfg.Grace, r.fail)
@@ -293,7 +302,7 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 		errs = append(errs, fmt.Errorf("agent did not exit within %s of stdin closing (%s)", r.cfg.Grace, ending))
 	}
 	if leftovers {
-		errs = append(errs, fmt.Errorf("the agent left processes running in its process group after it ended (%s); the harness killed the group", a.exitState()))
+		errs = append(errs, fmt.Errorf("the agent left processes running in its process group for longer than the grace of %s after it ended (%s; a corpus sets agent.grace in acpsnap.yml, a run -grace); the harness killed the group", r.cfg.Grace, a.exitState()))
 	}
 	if len(escaped) > 0 {
 		errs = append(errs, fmt.Errorf("processes of the run outlived it outside the process groups of the agent and its terminals (%s); the harness killed them", strings.Join(escaped, ", ")))

@@ -135,6 +135,9 @@ func (r *run) newSession(d deadline, servers []scenario.MCPServer) error {
 		return r.explain("session/new", err)
 	}
 	r.sessions = append(r.sessions, string(resp.SessionId))
+	if r.model != nil {
+		r.model.identifySession(string(resp.SessionId))
+	}
 	return nil
 }
 

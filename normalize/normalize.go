@@ -123,3 +123,26 @@ func (c *Context) rpcID(i int32) {
 	n.val = c.agentRPC(n.val, n.kind == kindString)
 	n.kind = kindString
 }
+
+// Payload normalizes one JSON value that travels to or from a model (a
+// request body, an event's data, a response body) with the value rules,
+// and no JSON-RPC renumbering. A payload the rules leave as it was comes
+// back byte for byte (its layout and key order kept); a changed one in
+// the canonical form. A nil c means a fresh Context without a cwd.
+func Payload(raw []byte, c *Context) ([]byte, error) {
+	if c == nil {
+		c = &Context{}
+	}
+	c.prepare()
+	root, err := c.tree.parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("normalize: payload: %w", err)
+	}
+	before := c.tree.encode(nil, root)
+	c.value(root, none)
+	after := c.tree.encode(nil, root)
+	if bytes.Equal(before, after) {
+		return raw, nil
+	}
+	return after, nil
+}

@@ -67,6 +67,10 @@ type CorpusAgent struct {
 	// Home is a folder, relative to the corpus root, copied into the run's
 	// private HOME with its text files templated; "": none.
 	Home string `yaml:"home,omitempty"`
+	// Grace is the agent's shutdown grace (each stage: stdin EOF to exit,
+	// SIGTERM to exit, the process group emptying after the agent); 0: the
+	// harness default (2s); a run's -grace wins.
+	Grace time.Duration `yaml:"grace,omitempty"`
 }
 
 // CorpusModel says how the agent talks to its model.
@@ -175,6 +179,8 @@ func (c *Corpus) validate() (key, msg string) {
 		return "agent.home", fmt.Sprintf("home %q must be a folder inside the corpus", c.Agent.Home)
 	case c.Settle < 0:
 		return "settle", "settle must not be negative"
+	case c.Agent.Grace < 0:
+		return "agent.grace", "grace must not be negative"
 	}
 	switch c.Model.Dialect {
 	case "", DialectNative, DialectOpenAIChat, DialectOpenAIResponses, DialectAnthropicMessages:

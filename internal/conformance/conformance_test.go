@@ -1,0 +1,188 @@
+package conformance
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/scenario"
+)
+
+// TestMain turns the test binary into the conformance agent when the
+// harness starts it with Env set (through the corpus's agent.env).
+func TestMain(m *testing.M) {
+	Main()
+	os.Exit(m.Run())
+}
+
+var dialects = []string{"openai-chat", "openai-responses", "anthropic-messages"}
+
+// corpus writes a corpus for dialect under a fresh folder: acpsnap.yml
+// starting this test binary as the agent, with extra lines of yml (agent:
+// lines indented under agent, the others after model).
+func corpus(t *testing.T, dialect, agent, yml string) string {
+	t.Helper()
+	root := t.TempDir()
+	write(t, filepath.Join(root, scenario.CorpusFile), "version: 1\n"+
+		"agent:\n  command: ["+quote(os.Args[0])+", \"-test.run=^$\"]\n"+agent+
+		"  env: {"+Env+": \"1\", CONF_URL: \"{{model.url}}\", CONF_DIALECT: "+dialect+", GORACE: \"atexit_sleep_ms=0\"}\n"+
+		"model:\n  dialect: "+dialect+"\n"+yml)
+	return root
+}
+
+// scene is one authored scenario of the suite.
+type scene struct {
+	name  string
+	env   map[string]string // the manifest's env: the agent's behaviour
+	input string            // input.json; "": initialize, newSession, one prompt
+	model string            // model.json
+	files map[string]string // more files of the folder (workspace/…)
+	// manifest holds more lines of snapshot.yml.
+	manifest string
+}
+
+const defaultInput = `{"steps":[{"op":"initialize"},{"op":"newSession"},{"op":"prompt","text":"What does notes.txt say?"}]}`
+
+func (sc scene) write(t *testing.T, root string) string {
+	t.Helper()
+	dir := filepath.Join(root, sc.name)
+	var env []string
+	for k, v := range sc.env {
+		env = append(env, k+": "+quote(v))
+	}
+	write(t, filepath.Join(dir, scenario.ManifestFile), "version: 1\nscenario: "+sc.name+"\nreason: conformance\nrecording: authored\n"+
+		"env: {"+strings.Join(env, ", ")+"}\n"+sc.manifest)
+	input := sc.input
+	if input == "" {
+		input = defaultInput
+	}
+	write(t, filepath.Join(dir, scenario.InputFile), input)
+	write(t, filepath.Join(dir, "model.json"), sc.model)
+	write(t, filepath.Join(dir, "workspace", "notes.txt"), "remember the milk\n")
+	for name, body := range sc.files {
+		write(t, filepath.Join(dir, name), body)
+	}
+	return dir
+}
+
+func write(t *testing.T, path, body string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
+
+// config is the check configuration of a corpus.
+func config(t *testing.T, root string, mode check.Mode) check.Config {
+	t.Helper()
+	c, err := scenario.LoadCorpus(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return check.Config{Mode: mode, Corpus: c, Environ: []string{"PATH=" + os.Getenv("PATH")}, StepTimeout: 20 * time.Second}
+}
+
+// author is `acpsnap new -model`: the scenario recorded against its model.json.
+func author(t *testing.T, dir string) check.Outcome {
+	t.Helper()
+	m, err := scenario.LoadModel(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return check.Scripted(context.Background(), dir, m, config(t, filepath.Dir(dir), check.Record))
+}
+
+// replays runs n replays of dir and fails the test at the first that does
+// not pass.
+func replays(t *testing.T, dir string, n int, after string) {
+	t.Helper()
+	for i := range n {
+		o := check.Check(context.Background(), dir, config(t, filepath.Dir(dir), check.Replay))
+		if o.Status != check.Passed {
+			t.Fatalf("replay %d after %s: %s: %s\n%s", i+1, after, o.Status, o.Reason, o.Diff)
+		}
+	}
+}
+
+// toolRead is a model that reads notes.txt with a tool call of id id,
+// then answers.
+func toolRead(id, path string) string {
+	return `[{"kind":"chunks","chunks":[{"type":"block-start","index":0,"blockType":"tool-call"},` +
+		`{"type":"tool-call-delta","index":0,"id":"` + id + `","name":"read","argumentsDelta":"{\"path\":\"` + path + `\"}"},` +
+		`{"type":"block-end","index":0},{"type":"finish","reason":"tool-calls"}]},` +
+		`{"kind":"chunks","chunks":[{"type":"block-start","index":0,"blockType":"text"},{"type":"text-delta","index":0,"text":"It says: remember the milk."},` +
+		`{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]}]`
+}
+
+// answer is a model entry that streams text.
+func answer(text string) string {
+	return `{"kind":"chunks","chunks":[{"type":"block-start","index":0,"blockType":"text"},{"type":"text-delta","index":0,"text":"` + text + `"},` +
+		`{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]}`
+}
+
+// scenes are what real agents do, one scenario each.
+func scenes() []scene {
+	return []scene{
+		// Most agents reuse the model's tool-call id as the ACP toolCallId.
+		{name: "tool-reuse-id", env: map[string]string{"CONF_IDS": "reuse"}, model: toolRead("call_1", "notes.txt")},
+		{name: "tool-mint-id", env: map[string]string{"CONF_IDS": "mint"}, model: toolRead("call_1", "notes.txt")},
+		// A placeholder in model.json means the live value in every mode.
+		{name: "tool-abs-path", model: toolRead("call_1", "{{cwd}}/notes.txt")},
+		{name: "tool-rel-title", env: map[string]string{"CONF_PATHS": "rel"}, model: toolRead("call_1", "{{cwd}}/notes.txt")},
+		{name: "tool-token-id", model: toolRead("{{toolCall:1}}", "notes.txt")},
+		// A slow exit whose child outlives the agent, within the grace.
+		{name: "slow-exit", env: map[string]string{"CONF_SLOW_EXIT_MS": "300"}, model: `[` + answer("Bye.") + `]`},
+		// A throw's error body, shown verbatim by the agent, then a retry.
+		{name: "throw-shown", model: `[{"kind":"throw","chunks":[],"message":"slow down","code":"RATE_LIMIT"},` + answer("After the retry.") + `]`},
+		// A status override's body, keys unsorted and spaced, shown verbatim.
+		{name: "override-shown", model: `[` + answer("After the retry.") + `]`,
+			manifest: "replay: { override: true }\n",
+			files:    map[string]string{"replay.override.json": `{"patches":[{"call":1,"status":429,"body":{"error": {"type": "rate_limit", "message": "slow down"}}}]}`}},
+	}
+}
+
+// TestConformance: every scene, in every dialect, replays green three
+// times after each write mode.
+func TestConformance(t *testing.T) {
+	for _, d := range dialects {
+		for _, sc := range scenes() {
+			t.Run(d+"/"+sc.name, func(t *testing.T) {
+				t.Parallel()
+				root := corpus(t, d, "", "")
+				dir := sc.write(t, root)
+				if o := author(t, dir); o.Status != check.Passed {
+					t.Fatalf("new -model: %s: %s\n%s", o.Status, o.Reason, o.Diff)
+				}
+				replays(t, dir, 3, "new -model")
+				if o := check.Check(context.Background(), dir, config(t, root, check.Refresh)); o.Status != check.Passed {
+					t.Fatalf("refresh: %s: %s\n%s", o.Status, o.Reason, o.Diff)
+				}
+				replays(t, dir, 3, "refresh")
+			})
+		}
+	}
+}
+
+// TestGraceBound: a corpus's agent.grace bounds how long the agent's
+// process group may take to empty, and the failure names that bound.
+func TestGraceBound(t *testing.T) {
+	root := corpus(t, "openai-chat", "  grace: 300ms\n", "")
+	dir := scene{name: "slow-exit", env: map[string]string{"CONF_SLOW_EXIT_MS": "100"}, model: `[` + answer("Bye.") + `]`}.write(t, root)
+	o := author(t, dir)
+	want := "left processes running in its process group for longer than the grace of 300ms"
+	if o.Status != check.Failed || !strings.Contains(o.Reason, want) {
+		t.Fatalf("new -model: %s: %s; want a failure saying %q", o.Status, o.Reason, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, scenario.StdoutFile)); err == nil {
+		t.Error("a failed new -model wrote stdout.expected.jsonl")
+	}
+}
