@@ -1,6 +1,6 @@
 module github.com/acpsnap/acpsnap
 
-go 1.26.8
+go 1.25.0
 
 require (
 	github.com/coder/acp-go-sdk v0.13.0

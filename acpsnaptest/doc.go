@@ -68,4 +68,7 @@
 //
 // and the corpus (or Params.Agent) names the command: command: [my-agent].
 // The bundled corpus of this repository (snapshots/) is tested this way.
+//
+// The MCP servers a scenario declares are proxied by the test binary
+// itself (MCPProxy), with or without Main: no acpsnap binary is needed.
 package acpsnaptest

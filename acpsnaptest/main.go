@@ -65,20 +65,26 @@ func runWithCommands(m *testing.M, commands map[string]func() int) int {
 // this binary as that command. The race detector's one-second sleep at exit
 // is turned off for the commands (the harness passes an agent no GORACE).
 func writeWrappers(dir string, names []string) error {
+	for _, name := range names {
+		if err := writeWrapper(dir, name, name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeWrapper writes the executable script dir/file that re-executes
+// this binary with commandEnv set to command.
+func writeWrapper(dir, file, command string) error {
+	if file == "" || strings.ContainsAny(file, `/\`) {
+		return fmt.Errorf("command name %q: want a file name", file)
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("locate the test binary: %w", err)
 	}
 	gorace := strings.TrimSpace("atexit_sleep_ms=0 " + os.Getenv("GORACE"))
-	for _, name := range names {
-		if name == "" || strings.ContainsAny(name, `/\`) {
-			return fmt.Errorf("command name %q: want a file name", name)
-		}
-		script := fmt.Sprintf("#!/bin/sh\n%s=%s GORACE=%s exec %s \"$@\"\n",
-			commandEnv, shellquote.Quote(name), shellquote.Quote(gorace), shellquote.Quote(exe))
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o755); err != nil {
-			return err
-		}
-	}
-	return nil
+	script := fmt.Sprintf("#!/bin/sh\n%s=%s GORACE=%s exec %s \"$@\"\n",
+		commandEnv, shellquote.Quote(command), shellquote.Quote(gorace), shellquote.Quote(exe))
+	return os.WriteFile(filepath.Join(dir, file), []byte(script), 0o755)
 }

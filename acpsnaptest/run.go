@@ -65,6 +65,7 @@ func Run(t *testing.T, p Params) {
 	if len(names) == 0 {
 		t.Fatalf("acpsnaptest: %s holds no scenario folder", p.Dir)
 	}
+	cfg.Acpsnap = MCPProxy(t)
 	declareInputs(cfg.Agent, p.Dir)
 	cl := newCommandLine(t.Name())
 	t.Run("guards", func(t *testing.T) { guards(t, p.Dir, s.mode) })

@@ -92,7 +92,8 @@
 // server is never started) and a fresh file in the sessions folder in
 // record, harvested into Result.Cassettes. A proxy that reports an error,
 // or never reports, fails the run (docs/cassettes.md, "Any agent's MCP
-// tools"). Without Config.Acpsnap, "acpsnap" is looked up on PATH; a
+// tools"). Without Config.Acpsnap (acpsnaptest sets it to the test
+// binary itself), "acpsnap" is looked up on PATH; a
 // scenario that declares servers fails at newSession when neither is there.
 //
 // # The client side

@@ -12,6 +12,7 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/acpsnap/acpsnap/cassette/mcpproxy"
+	"github.com/acpsnap/acpsnap/cassette/tool"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -32,11 +33,12 @@ func (r *run) mcpProxies(servers []scenario.MCPServer) ([]acp.McpServer, error) 
 	}
 	for _, s := range servers {
 		file := scenario.MCPCassetteFile(s.Name)
-		args := []string{"mcp-cassette", "-mode", cmpOrString(r.cfg.Mode, "replay"),
-			"-file", cassettePath(r.cfg, r.roots, file), "-report", r.mcpReport(s.Name), "--", r.expand(s.Command)}
+		argv := []string{r.expand(s.Command)}
 		for _, a := range s.Args {
-			args = append(args, r.expand(a))
+			argv = append(argv, r.expand(a))
 		}
+		args := mcpproxy.Args(mcpproxy.Config{Mode: tool.Mode(r.cfg.Mode),
+			File: cassettePath(r.cfg, r.roots, file), Report: r.mcpReport(s.Name), Command: argv})
 		env := []acp.EnvVariable{}
 		for _, e := range s.Env {
 			env = append(env, acp.EnvVariable{Name: e.Name, Value: r.expand(e.Value)})
@@ -57,13 +59,6 @@ func (r *run) acpsnap() (string, error) {
 		return "", fmt.Errorf("input.json declares MCP servers and the harness has no acpsnap binary to proxy them (Config.Acpsnap, or acpsnap on PATH): %w", err)
 	}
 	return bin, nil
-}
-
-func cmpOrString(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // mcpReport is where the proxy of server name writes its outcome.

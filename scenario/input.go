@@ -293,8 +293,8 @@ func sessionNewParams(p string, v json.RawMessage) *inputError {
 // jsonKeys are the JSON names of a struct's fields, sorted.
 func jsonKeys(t reflect.Type) []string {
 	var keys []string
-	for f := range t.Fields() {
-		if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
 			keys = append(keys, name)
 		}
 	}

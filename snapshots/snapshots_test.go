@@ -8,7 +8,6 @@ import (
 
 	"github.com/acpsnap/acpsnap/acpsnaptest"
 	"github.com/acpsnap/acpsnap/agent/launch"
-	"github.com/acpsnap/acpsnap/internal/cli"
 )
 
 // agentCommand is the reference agent: this test binary, served as the
@@ -16,9 +15,9 @@ import (
 // binary built beforehand.
 var agentCommand = []string{"acpsnap-agent"}
 
-// TestMain serves the reference agent, and acpsnap itself: the harness
-// runs "acpsnap mcp-cassette" (found on PATH) as the MCP proxy of the
-// scenarios that declare MCP servers.
+// TestMain serves the reference agent (acpsnaptest serves the MCP proxy of
+// the scenarios that declare MCP servers itself, as it does in a user's
+// module).
 func TestMain(m *testing.M) {
 	acpsnaptest.Main(m, map[string]func() int{
 		agentCommand[0]: func() int {
@@ -29,7 +28,6 @@ func TestMain(m *testing.M) {
 			}
 			return 0
 		},
-		"acpsnap": func() int { return cli.Main(os.Args[1:]) },
 	})
 }
 

@@ -1,0 +1,74 @@
+package mcpproxy
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/acpsnap/acpsnap/cassette/tool"
+)
+
+// Usage is the command line of `acpsnap mcp-cassette`, which the harness
+// composes with Args and both the acpsnap command and acpsnaptest parse
+// with ParseArgs.
+const Usage = `usage: acpsnap mcp-cassette -mode record|replay -file FILE [-report FILE] [-- COMMAND [ARG...]]
+
+An MCP server on stdin and stdout that stands in front of the real one
+(COMMAND), recording its initialize answer, tools/list and tools/call into
+the tool cassette FILE (record), or answering them from FILE without
+starting COMMAND (replay). The harness hands it to the agent in
+session/new's mcpServers for every server input.json declares
+(docs/cassettes.md).
+`
+
+// Command is the subcommand name the proxy's command line starts with.
+const Command = "mcp-cassette"
+
+// UsageError is a command line ParseArgs refuses.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// Args is the command line (after the program) that runs the proxy for
+// cfg: "mcp-cassette -mode M -file F [-report R] -- COMMAND ARGS…".
+func Args(cfg Config) []string {
+	args := []string{Command, "-mode", string(cfg.Mode), "-file", cfg.File}
+	if cfg.Report != "" {
+		args = append(args, "-report", cfg.Report)
+	}
+	return append(append(args, "--"), cfg.Command...)
+}
+
+// ParseArgs parses the proxy's flags (the arguments after "mcp-cassette")
+// into a Config; flag errors and usage go to stderr. It returns
+// flag.ErrHelp for -h and a *UsageError for a command line Run cannot
+// serve.
+func ParseArgs(args []string, stderr io.Writer) (Config, error) {
+	fs := flag.NewFlagSet("acpsnap "+Command, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { io.WriteString(fs.Output(), Usage); fs.PrintDefaults() }
+	mode := fs.String("mode", "", "record or replay")
+	file := fs.String("file", "", "the tool cassette")
+	report := fs.String("report", "", "where to write the outcome as JSON (the harness reads it)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return Config{}, err
+		}
+		return Config{}, &UsageError{err.Error()}
+	}
+	cfg := Config{Mode: tool.Mode(*mode), File: *file, Command: fs.Args(), Report: *report, Stderr: stderr}
+	switch {
+	case cfg.Mode != tool.Record && cfg.Mode != tool.Replay:
+		return cfg, usagef("-mode %q: want record or replay", *mode)
+	case cfg.File == "":
+		return cfg, usagef("-file is required")
+	case cfg.Mode == tool.Record && len(cfg.Command) == 0:
+		return cfg, usagef("record needs the real server's command after --")
+	}
+	return cfg, nil
+}
+
+func usagef(format string, args ...any) error {
+	return &UsageError{fmt.Sprintf(Command+": "+format+"\n%s", append(args, Usage)...)}
+}
