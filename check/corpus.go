@@ -40,7 +40,7 @@ func applyCorpus(hc *harness.Config, cfg Config, m *scenario.Manifest, dir strin
 	if hc.Grace == 0 {
 		hc.Grace = c.Agent.Grace // -grace wins
 	}
-	hc.Settle = c.Settle
+	hc.Settle, hc.Ready = c.Settle, c.Ready.Update
 	if c.Native() {
 		return nil
 	}

@@ -54,6 +54,11 @@ type Config struct {
 	// Settle is how long stdout must stay quiet after the last step before
 	// shutdown; 0: none.
 	Settle time.Duration
+	// Ready is a session/update kind every newSession step waits for
+	// after session/new answers, within the step's timeout (acpsnap.yml's
+	// ready.update: the agent's sign that a session is ready for its first
+	// prompt); "": none.
+	Ready string
 	// OnEnd is called with the scenario cwd after the agent has shut down
 	// and before the private roots are removed (to compare or copy the
 	// workspace the run left), unless the run already failed; its error

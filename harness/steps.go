@@ -138,6 +138,11 @@ func (r *run) newSession(d deadline, servers []scenario.MCPServer) error {
 	if r.model != nil {
 		r.model.identifySession(string(resp.SessionId))
 	}
+	if r.cfg.Ready != "" {
+		if err := r.waitForUpdate(d, r.cfg.Ready); err != nil {
+			return fmt.Errorf("ready (acpsnap.yml ready.update): %w", err)
+		}
+	}
 	return nil
 }
 

@@ -48,6 +48,9 @@ type Corpus struct {
 	Floating []string `yaml:"floating,omitempty"`
 	// Settle is how long stdout must stay quiet before shutdown; 0: none.
 	Settle time.Duration `yaml:"settle,omitempty"`
+	// Ready is what every newSession step waits for after session/new
+	// answers, so no scenario's first prompt races it.
+	Ready CorpusReady `yaml:"ready,omitempty"`
 
 	// Path is the file the configuration came from ("" for the default).
 	Path string `yaml:"-"`
@@ -71,6 +74,13 @@ type CorpusAgent struct {
 	// SIGTERM to exit, the process group emptying after the agent); 0: the
 	// harness default (2s); a run's -grace wins.
 	Grace time.Duration `yaml:"grace,omitempty"`
+}
+
+// CorpusReady is the agent's sign that a new session is ready.
+type CorpusReady struct {
+	// Update is a session/update kind (sessionUpdate) the agent sends for
+	// a new session, e.g. available_commands_update on a timer; "": none.
+	Update string `yaml:"update,omitempty"`
 }
 
 // CorpusModel says how the agent talks to its model.

@@ -43,7 +43,8 @@ type Behaviour struct {
 	Paths string // CONF_PATHS
 	// Ready sends an available_commands_update on a timer after
 	// session/new ("1").
-	Ready bool // CONF_READY
+	Ready      bool          // CONF_READY
+	ReadyAfter time.Duration // CONF_READY_MS; 0: 30 ms
 	// Side makes a second model call (a title) in parallel with each
 	// turn's first call ("1").
 	Side bool // CONF_SIDE
@@ -56,10 +57,18 @@ type Behaviour struct {
 func behaviour(getenv func(string) string) Behaviour {
 	b := Behaviour{Dialect: getenv("CONF_DIALECT"), URL: getenv("CONF_URL"), IDs: getenv("CONF_IDS"),
 		Paths: getenv("CONF_PATHS"), Ready: getenv("CONF_READY") == "1", Side: getenv("CONF_SIDE") == "1"}
-	var ms int
-	fmt.Sscan(getenv("CONF_SLOW_EXIT_MS"), &ms)
-	b.SlowExit = time.Duration(ms) * time.Millisecond
+	b.SlowExit = millis(getenv("CONF_SLOW_EXIT_MS"), 0)
+	b.ReadyAfter = millis(getenv("CONF_READY_MS"), 30*time.Millisecond)
 	return b
+}
+
+// millis reads a count of milliseconds; "" or nonsense: def.
+func millis(s string, def time.Duration) time.Duration {
+	var ms int
+	if _, err := fmt.Sscan(s, &ms); err != nil {
+		return def
+	}
+	return time.Duration(ms) * time.Millisecond
 }
 
 // Main runs the agent on stdio and exits when Env is set; otherwise it
@@ -138,7 +147,7 @@ func (a *agent) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp.Ne
 	a.sessions[s.id] = s
 	a.mu.Unlock()
 	if a.b.Ready {
-		time.AfterFunc(30*time.Millisecond, func() {
+		time.AfterFunc(a.b.ReadyAfter, func() {
 			a.update(s, acp.SessionUpdate{AvailableCommandsUpdate: &acp.SessionAvailableCommandsUpdate{
 				AvailableCommands: []acp.AvailableCommand{{Name: "title", Description: "name the session"}}}})
 		})

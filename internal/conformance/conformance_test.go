@@ -139,6 +139,9 @@ func scenes() []scene {
 		{name: "tool-abs-path", model: toolRead("call_1", "{{cwd}}/notes.txt")},
 		{name: "tool-rel-title", env: map[string]string{"CONF_PATHS": "rel"}, model: toolRead("call_1", "{{cwd}}/notes.txt")},
 		{name: "tool-token-id", model: toolRead("{{toolCall:1}}", "notes.txt")},
+		// A timer-driven update after session/new, which acpsnap.yml's
+		// ready puts before the first prompt in every scenario.
+		{name: "ready-timer", env: map[string]string{"CONF_READY": "1"}, model: `[` + answer("Hello.") + `]`},
 		// A slow exit whose child outlives the agent, within the grace.
 		{name: "slow-exit", env: map[string]string{"CONF_SLOW_EXIT_MS": "300"}, model: `[` + answer("Bye.") + `]`},
 		// A throw's error body, shown verbatim by the agent, then a retry.
@@ -157,7 +160,7 @@ func TestConformance(t *testing.T) {
 		for _, sc := range scenes() {
 			t.Run(d+"/"+sc.name, func(t *testing.T) {
 				t.Parallel()
-				root := corpus(t, d, "", "")
+				root := corpus(t, d, "", "ready: { update: available_commands_update }\n")
 				dir := sc.write(t, root)
 				if o := author(t, dir); o.Status != check.Passed {
 					t.Fatalf("new -model: %s: %s\n%s", o.Status, o.Reason, o.Diff)
@@ -184,5 +187,24 @@ func TestGraceBound(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, scenario.StdoutFile)); err == nil {
 		t.Error("a failed new -model wrote stdout.expected.jsonl")
+	}
+}
+
+// TestReady: acpsnap.yml's ready.update makes every newSession wait for
+// the agent's timer-driven update, so it precedes the first prompt's
+// output in every scenario, without a step of its own.
+func TestReady(t *testing.T) {
+	root := corpus(t, "openai-chat", "", "ready: { update: available_commands_update }\n")
+	dir := scene{name: "ready-timer", env: map[string]string{"CONF_READY": "1", "CONF_READY_MS": "300"}, model: `[` + answer("Hello.") + `]`}.write(t, root)
+	if o := author(t, dir); o.Status != check.Passed {
+		t.Fatalf("new -model: %s: %s\n%s", o.Status, o.Reason, o.Diff)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, scenario.StdoutFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready, chunk := strings.Index(string(b), "available_commands_update"), strings.Index(string(b), "agent_message_chunk")
+	if ready < 0 || chunk < 0 || ready > chunk {
+		t.Errorf("the ready update (at %d) does not precede the first chunk (at %d):\n%s", ready, chunk, b)
 	}
 }
