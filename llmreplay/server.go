@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -58,7 +57,6 @@ type Server struct {
 	requests []RecordedRequest
 	errs     []string
 	paths    *strings.Replacer // SetRoots; nil: paths are served as written
-	ids      map[string]string // numbered token → the live value served for it
 }
 
 // NewServer starts a Server on a free port of 127.0.0.1.
@@ -253,7 +251,7 @@ func (s *Server) take(r *http.Request, body []byte) (Entry, int, string, *model.
 	if i >= len(script) {
 		return Entry{}, 0, "", s.fail("script exhausted: %s has %d entries, model call %d was not recorded; re-record the scenario", name, len(script), i+1)
 	}
-	e, err := expandRequest(s.expandTokens(script[i]), body)
+	e, err := expandRequest(s.expandPaths(script[i]), body)
 	if err != nil {
 		return Entry{}, 0, "", s.fail("%s: entry %d (request %d): %v", name, i+1, n, err)
 	}
@@ -262,40 +260,14 @@ func (s *Server) take(r *http.Request, body []byte) (Entry, int, string, *model.
 	return e, n, s.cfg.ReadyDir, nil
 }
 
-// liveToken is a token a served string may hold that stands for a live
-// value: a path, or a numbered identity.
-var liveToken = regexp.MustCompile(`\{\{(?:cwd|home|root|(?:toolCall|message|approval|id):[1-9][0-9]*)\}\}`)
-
-// expandTokens gives the tokens of e live values, as replay would: the
-// run's paths (SetRoots), and for a numbered identity a fresh value, the
-// same for every later occurrence ("call_…" for a tool call, a UUID for
-// the others). A {{session:N}} is served as it is: only the harness knows
-// the session. s.mu is held.
-func (s *Server) expandTokens(e Entry) Entry {
-	return e.mapStrings(func(str string) string {
-		return liveToken.ReplaceAllStringFunc(str, func(tok string) string {
-			switch tok {
-			case "{{cwd}}", "{{home}}", "{{root}}":
-				if s.paths == nil {
-					return tok
-				}
-				return s.paths.Replace(tok)
-			}
-			if v, ok := s.ids[tok]; ok {
-				return v
-			}
-			v := "call_" + randomID()
-			if !strings.HasPrefix(tok, "{{toolCall:") {
-				h := randomID() + randomID() // a UUID's shape, as {{id:N}} stands for
-				v = h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-			}
-			if s.ids == nil {
-				s.ids = map[string]string{}
-			}
-			s.ids[tok] = v
-			return v
-		})
-	})
+// expandPaths gives the path tokens of e the run's folders (SetRoots), as
+// replay does; s.mu is held. Numbered tokens ({{toolCall:N}}, …) are served
+// as written: the agent repeats them, and they normalize to themselves.
+func (s *Server) expandPaths(e Entry) Entry {
+	if s.paths == nil {
+		return e
+	}
+	return e.mapStrings(s.paths.Replace)
 }
 
 // fail records a REPLAY error; s.mu is held.

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,12 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/llmreplay/wire"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/anthropic"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/openaichat"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/openairesponses"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/sse"
+	"github.com/acpsnap/acpsnap/model"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -129,9 +136,39 @@ func answer(text string) string {
 		`{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]}`
 }
 
+// cancelInput prompts and cancels at the proxy's hang point.
+const cancelInput = `{"steps":[{"op":"initialize"},{"op":"newSession"},{"op":"promptAndCancel","text":"Write a long story."}]}`
+
+// firstContent is the number of events of dialect's rendering of a text
+// answer up to and including the first that carries its text.
+func firstContent(t *testing.T, dialect, text string) int {
+	t.Helper()
+	chunks := []model.Chunk{{Type: model.BlockStart, BlockType: model.BlockText}, {Type: model.TextDelta, Text: text},
+		{Type: model.BlockEnd}, {Type: model.Finish, Reason: model.FinishStop}}
+	render := map[string]func(wire.Response) []sse.Event{"openai-chat": openaichat.Render,
+		"openai-responses": openairesponses.Render, "anthropic-messages": anthropic.Render}[dialect]
+	for i, e := range render(wire.Response{ID: "r", Model: "m", Chunks: chunks}) {
+		if strings.Contains(string(e.Bytes()), text) {
+			return i + 1
+		}
+	}
+	t.Fatalf("%s: no event carries %q", dialect, text)
+	return 0
+}
+
+// cancelScene cancels the first call after the proxy sent after events.
+func cancelScene(name string, after int) scene {
+	return scene{name: name, input: cancelInput, model: `[` + answer("Once upon a time") + `]`,
+		manifest: "replay: { override: true }\n",
+		files:    map[string]string{"replay.override.json": fmt.Sprintf(`{"patches":[{"call":1,"hangAfter":%d}]}`, after)}}
+}
+
 // scenes are what real agents do, one scenario each.
-func scenes() []scene {
+func scenes(t *testing.T, dialect string) []scene {
 	return []scene{
+		// Cancel before anything streamed, and right after the first text.
+		cancelScene("cancel-at-start", 0),
+		cancelScene("cancel-after-text", firstContent(t, dialect, "Once upon a time")),
 		// Most agents reuse the model's tool-call id as the ACP toolCallId.
 		{name: "tool-reuse-id", env: map[string]string{"CONF_IDS": "reuse"}, model: toolRead("call_1", "notes.txt")},
 		{name: "tool-mint-id", env: map[string]string{"CONF_IDS": "mint"}, model: toolRead("call_1", "notes.txt")},
@@ -139,9 +176,6 @@ func scenes() []scene {
 		{name: "tool-abs-path", model: toolRead("call_1", "{{cwd}}/notes.txt")},
 		{name: "tool-rel-title", env: map[string]string{"CONF_PATHS": "rel"}, model: toolRead("call_1", "{{cwd}}/notes.txt")},
 		{name: "tool-token-id", model: toolRead("{{toolCall:1}}", "notes.txt")},
-		// A timer-driven update after session/new, which acpsnap.yml's
-		// ready puts before the first prompt in every scenario.
-		{name: "ready-timer", env: map[string]string{"CONF_READY": "1"}, model: `[` + answer("Hello.") + `]`},
 		// A slow exit whose child outlives the agent, within the grace.
 		{name: "slow-exit", env: map[string]string{"CONF_SLOW_EXIT_MS": "300"}, model: `[` + answer("Bye.") + `]`},
 		// A throw's error body, shown verbatim by the agent, then a retry.
@@ -157,10 +191,16 @@ func scenes() []scene {
 // times after each write mode.
 func TestConformance(t *testing.T) {
 	for _, d := range dialects {
-		for _, sc := range scenes() {
+		for _, sc := range scenes(t, d) {
 			t.Run(d+"/"+sc.name, func(t *testing.T) {
 				t.Parallel()
+				// The agent always sends a timer-driven update after
+				// session/new, which the corpus's ready waits for.
 				root := corpus(t, d, "", "ready: { update: available_commands_update }\n")
+				if sc.env == nil {
+					sc.env = map[string]string{}
+				}
+				sc.env["CONF_READY"] = "1"
 				dir := sc.write(t, root)
 				if o := author(t, dir); o.Status != check.Passed {
 					t.Fatalf("new -model: %s: %s\n%s", o.Status, o.Reason, o.Diff)
