@@ -26,7 +26,7 @@ type Params struct {
 	// only (its live model's URL and key). nil: for an agent that talks
 	// to its model over HTTP (acpsnap.yml's model.dialect), the live
 	// model's base URL and key from the environment (model.upstream, else
-	// the dialect's OPENAI_BASE_URL and OPENAI_API_KEY, or ANTHROPIC_*);
+	// the dialect's: OPENAI_BASE_URL and OPENAI_API_KEY, … — check.Upstream);
 	// for a native agent, none.
 	RecordSecrets func() (map[string]string, error)
 	// ScriptedEnv returns the variables that point a native agent at an
@@ -114,15 +114,15 @@ func recordSecrets(p Params, corpus *scenario.Corpus) (map[string]string, error)
 	if corpus.Native() {
 		return nil, nil
 	}
-	urlEnv, keyEnv := check.Upstream(corpus)
+	urlEnv, keyEnvs := check.Upstream(corpus)
 	secrets := map[string]string{}
-	for _, name := range []string{urlEnv, keyEnv} {
+	for _, name := range append([]string{urlEnv}, keyEnvs...) {
 		if v := os.Getenv(name); v != "" {
 			secrets[name] = v
 		}
 	}
-	if secrets[keyEnv] == "" && secrets[urlEnv] == "" {
-		return nil, fmt.Errorf("record needs the live model: set %s (and %s for another server than the dialect's own)", keyEnv, urlEnv)
+	if len(secrets) == 0 {
+		return nil, fmt.Errorf("record needs the live model: set %s (and %s for another server than the dialect's own)", strings.Join(keyEnvs, " or "), urlEnv)
 	}
 	return secrets, nil
 }

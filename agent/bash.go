@@ -189,11 +189,14 @@ func readOutput(f *os.File) (string, int) {
 	return string(b), size
 }
 
+// providerEnv is the prefix of the model provider's variables (package
+// deepseek reads DEEPSEEK_*, the API key among them).
+const providerEnv = "DEEPSEEK_"
+
 // toolEnv returns environ without the variables no tool process may see
-// (envscrub: DEEPSEEK_*, the API key among them, and ACPSNAP_*, which hold
-// machine paths). A command the model runs could otherwise print them into
-// a recorded fixture.
-func toolEnv(environ []string) []string { return envscrub.Scrub(environ) }
+// (the provider's, and ACPSNAP_*, which hold machine paths). A command the
+// model runs could otherwise print them into a recorded fixture.
+func toolEnv(environ []string) []string { return envscrub.Scrub(environ, []string{providerEnv}) }
 
 // runTerminal runs command in a client terminal: terminal/create, then
 // terminal/wait_for_exit bounded by the timeout, terminal/kill when it

@@ -106,8 +106,8 @@ func record(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg C
 	cfg.Mode, cfg.AllRecordings = Record, true
 	if http {
 		// The scripted server is the proxy's upstream.
-		urlEnv, keyEnv := Upstream(cfg.Corpus)
-		cfg.Secrets = map[string]string{urlEnv: srv.URL(), keyEnv: "scripted-model-no-key"}
+		urlEnv, keyEnvs := Upstream(cfg.Corpus)
+		cfg.Secrets = map[string]string{urlEnv: srv.URL(), keyEnvs[0]: "scripted-model-no-key"}
 	} else {
 		cfg.Secrets = cfg.ScriptedSecrets(srv.URL())
 	}

@@ -1,11 +1,13 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"path/filepath"
 
 	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
@@ -54,22 +56,28 @@ func applyCorpus(hc *harness.Config, cfg Config, m *scenario.Manifest, dir strin
 		hc.Model.Scrub = r.scrubLines
 	}
 	if cfg.Mode == Record {
-		urlEnv, keyEnv := Upstream(c)
-		hc.Model.Upstream, hc.Model.Key = cfg.Secrets[urlEnv], cfg.Secrets[keyEnv]
+		urlEnv, keyEnvs := Upstream(c)
+		hc.Model.Upstream = cfg.Secrets[urlEnv]
+		for _, k := range keyEnvs {
+			hc.Model.Key = cmp.Or(hc.Model.Key, cfg.Secrets[k])
+		}
 	}
 	hc.Secrets = nil
 	return nil
 }
 
 // Upstream names the variables of the corpus's live model: acpsnap.yml's
-// model.upstream, else the dialect's defaults.
-func Upstream(c *scenario.Corpus) (urlEnv, keyEnv string) {
-	urlEnv, keyEnv = scenario.UpstreamDefaults(c.Model.Dialect)
+// model.upstream, else the dialect's (the dialect table's URLEnv and
+// KeyEnv). Of several key variables the first one set wins.
+func Upstream(c *scenario.Corpus) (urlEnv string, keyEnvs []string) {
+	if d, err := dialect.Lookup(c.Model.Dialect); err == nil {
+		urlEnv, keyEnvs = d.URLEnv, d.KeyEnv
+	}
 	if c.Model.Upstream.URLEnv != "" {
 		urlEnv = c.Model.Upstream.URLEnv
 	}
 	if c.Model.Upstream.KeyEnv != "" {
-		keyEnv = c.Model.Upstream.KeyEnv
+		keyEnvs = []string{c.Model.Upstream.KeyEnv}
 	}
-	return urlEnv, keyEnv
+	return urlEnv, keyEnvs
 }

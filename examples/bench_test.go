@@ -91,7 +91,7 @@ func BenchmarkCodexACP(b *testing.B) {
 			b.Fatal(err)
 		}
 		for b.Loop() {
-			script.Dialect = scenario.DialectOpenAIResponses
+			script.Dialect = "openai-responses"
 			directTurn(b, corpus, path, script, true)
 		}
 	})
@@ -107,7 +107,7 @@ func BenchmarkCodexRatio(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	script.Dialect = scenario.DialectOpenAIResponses
+	script.Dialect = "openai-responses"
 	var viaAcpsnap, direct time.Duration
 	for b.Loop() {
 		t := time.Now()
@@ -129,7 +129,7 @@ func BenchmarkCodexRatio(b *testing.B) {
 func BenchmarkCodexFloor(b *testing.B) {
 	corpus, path := codexBench(b)
 	for b.Loop() {
-		directTurn(b, corpus, path, llmreplay.ServerConfig{Dialect: scenario.DialectOpenAIResponses}, false)
+		directTurn(b, corpus, path, llmreplay.ServerConfig{Dialect: "openai-responses"}, false)
 	}
 }
 

@@ -227,9 +227,9 @@ func TestTerminalEnv(t *testing.T) {
 		secrets map[string]string
 		want    []string
 	}{
-		{"no secrets", nil, []string{"PATH=/bin", "HOME=/h", "OTHER_KEY=secret", "SCENARIO_VAR=x", "DEEPSEEKER=kept"}},
+		{"no secrets", nil, []string{"PATH=/bin", "HOME=/h", "DEEPSEEK_API_KEY=sk", "DEEPSEEK_MODEL=m", "OTHER_KEY=secret", "SCENARIO_VAR=x", "DEEPSEEKER=kept"}},
 		{"secrets by name", map[string]string{"OTHER_KEY": "secret", "DEEPSEEK_API_KEY": "sk"},
-			[]string{"PATH=/bin", "HOME=/h", "SCENARIO_VAR=x", "DEEPSEEKER=kept"}},
+			[]string{"PATH=/bin", "HOME=/h", "DEEPSEEK_MODEL=m", "SCENARIO_VAR=x", "DEEPSEEKER=kept"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"github.com/acpsnap/acpsnap/normalize"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/sessionlog"
@@ -29,7 +30,7 @@ import (
 // templates of the agent's command and environment, and composes the
 // session log from the exchanges (package sessionlog).
 type Model struct {
-	Dialect string // scenario.DialectOpenAIChat, …; required
+	Dialect string // a name of the dialect table (llmreplay/wire/dialect); required
 	// Upstream and Key are the live model's base URL and key (record
 	// only). Upstream "": the dialect's public endpoint. The key never
 	// reaches the agent.
@@ -75,8 +76,8 @@ func (r *run) startModel(ctx context.Context) (*modelRun, error) {
 		// Payloads are kept as sent and normalized when the log is
 		// composed, in call order: the order replay numbers them in.
 		pc.Mode, pc.Upstream, pc.Key = proxy.Record, mc.Upstream, mc.Key
-		if pc.Upstream == "" {
-			pc.Upstream = proxy.DefaultUpstream(mc.Dialect)
+		if d, err := dialect.Lookup(mc.Dialect); err == nil && pc.Upstream == "" {
+			pc.Upstream = d.Upstream // an unknown dialect fails in proxy.Start
 		}
 	} else {
 		xs, err := fixtureExchanges(r.cfg.Dir, mc.Pins)

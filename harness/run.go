@@ -397,15 +397,15 @@ func cassettePath(cfg Config, rts *roots, name string) string {
 }
 
 // terminalEnv is the agent's environment without what a terminal's output
-// must never show: secrets (DEEPSEEK_* and every Config.Secrets name), which
-// a command like env would write into recorded fixtures, and ACPSNAP_*,
-// whose machine paths would make replay differ from record.
+// must never show: secrets (every Config.Secrets name), which a command like
+// env would write into recorded fixtures, and ACPSNAP_*, whose machine
+// paths would make replay differ from record.
 func terminalEnv(env []string, secrets map[string]string) []string {
 	names := make([]string, 0, len(secrets))
 	for name := range secrets {
 		names = append(names, name)
 	}
-	return envscrub.Scrub(env, names...)
+	return envscrub.Scrub(env, nil, names...)
 }
 
 // lookupEnv is the value of name in env ("" when unset).

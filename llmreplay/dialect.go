@@ -1,14 +1,10 @@
 package llmreplay
 
 import (
-	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/acpsnap/acpsnap/llmreplay/wire"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/anthropic"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/openaichat"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/openairesponses"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/sse"
 	"github.com/acpsnap/acpsnap/model"
 )
@@ -23,67 +19,19 @@ func ModelStopReason(c model.Chunk) (string, bool) { return wire.ModelStopReason
 
 // Dialects lists the dialects a Server speaks, as ServerConfig.Dialect
 // names them.
-var Dialects = []string{wire.OpenAIChat, wire.OpenAIResponses, wire.AnthropicMessages}
+var Dialects = dialect.Names()
 
-// dialect is what the Server needs of one codec.
-type dialect struct {
-	calls      []string // path suffixes that are model calls
-	countPath  string   // path suffix answered with a token count; "": none
-	idPrefix   string   // of a response id, before its ordinal
-	render     func(wire.Response) []sse.Event
-	renderJSON func(wire.Response) (int, []byte)
-	hang       func(id, model string) []sse.Event
-	errorBody  func(code, msg string) (int, []byte)
-	count      func(body []byte) []byte
-}
-
-var dialects = map[string]dialect{
-	wire.OpenAIChat: {
-		calls: []string{"/chat/completions"}, idPrefix: "chatcmpl-",
-		render: openaichat.Render, renderJSON: openaichat.RenderJSON,
-		hang: openaichat.RenderHang, errorBody: openaichat.ErrorBody,
-	},
-	wire.OpenAIResponses: {
-		calls: []string{"/responses"}, idPrefix: "resp_",
-		render: openairesponses.Render, renderJSON: openairesponses.RenderJSON,
-		hang: openairesponses.RenderHang, errorBody: openairesponses.ErrorBody,
-	},
-	wire.AnthropicMessages: {
-		calls: []string{"/v1/messages"}, countPath: "/v1/messages/count_tokens", idPrefix: "msg_",
-		render: anthropic.Render, renderJSON: anthropic.RenderJSON,
-		hang: anthropic.RenderHang, errorBody: anthropic.ErrorBody, count: anthropic.CountTokens,
-	},
-}
-
-// lookupDialect returns the dialect named name ("": openai-chat).
-func lookupDialect(name string) (dialect, error) {
+// lookupDialect returns the dialect named name ("": dialect.Default).
+func lookupDialect(name string) (*dialect.Dialect, error) {
 	if name == "" {
-		name = wire.OpenAIChat
+		return dialect.Default, nil
 	}
-	d, ok := dialects[name]
-	if !ok {
-		return dialect{}, fmt.Errorf("unknown dialect %q (known: %s)", name, strings.Join(Dialects, ", "))
-	}
-	return d, nil
-}
-
-// route says what a path is to the dialect: a model call, a token count,
-// or neither (404).
-func (d dialect) route(path string) (call, count bool) {
-	if d.countPath != "" && strings.HasSuffix(path, d.countPath) {
-		return false, true
-	}
-	for _, p := range d.calls {
-		if strings.HasSuffix(path, p) {
-			return true, false
-		}
-	}
-	return false, false
+	return dialect.Lookup(name)
 }
 
 // writeError answers a request with the dialect's error status and body.
-func (d dialect) writeError(w http.ResponseWriter, code, msg string) {
-	status, body := d.errorBody(code, msg)
+func writeError(d *dialect.Dialect, w http.ResponseWriter, code, msg string) {
+	status, body := d.Codec.ErrorBody(code, msg)
 	writeBody(w, status, body)
 }
 

@@ -9,8 +9,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/llmreplay/wire"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/anthropic"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/gemini"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/openaichat"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/openairesponses"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/wiretest"
@@ -19,20 +20,48 @@ import (
 
 // dialectCase is one dialect as a client sees it.
 type dialectCase struct {
-	dialect    string
-	path       string // a model-call path, under a prefix
-	decode     func(io.Reader, func(model.Chunk) error) error
-	decodeJSON func([]byte, func(model.Chunk) error) error
-	respErr    func(status int, body []byte) *model.ProviderError
+	dialect  string
+	path     string // a model-call path, under a prefix
+	jsonPath string // "": path; else the path of a non-streamed call
+	respErr  func(status int, body []byte) *model.ProviderError
 }
 
+// dialectCases has a case per entry of the dialect table
+// (TestDialectCasesCoverTheTable).
 var dialectCases = []dialectCase{
-	{wire.OpenAIChat, "/v1/chat/completions", openaichat.Decode, openaichat.DecodeJSON,
+	{"openai-chat", "/v1/chat/completions", "",
 		func(s int, b []byte) *model.ProviderError { return openaichat.ResponseError(s, "", "", b) }},
-	{wire.OpenAIResponses, "/some/prefix/v1/responses", openairesponses.Decode, openairesponses.DecodeJSON,
+	{"openai-responses", "/some/prefix/v1/responses", "",
 		func(s int, b []byte) *model.ProviderError { return openairesponses.ResponseError(s, "", "", b) }},
-	{wire.AnthropicMessages, "/api/v1/messages", anthropic.Decode, anthropic.DecodeJSON,
+	{"anthropic-messages", "/api/v1/messages", "",
 		func(s int, b []byte) *model.ProviderError { return anthropic.ResponseError(s, "", b) }},
+	{"gemini-generate-content", "/n/v1beta/models/m:streamGenerateContent?alt=sse", "/n/v1beta/models/m:generateContent",
+		func(s int, b []byte) *model.ProviderError { return gemini.ResponseError(s, "", b) }},
+}
+
+func (dc dialectCase) jsonOr() string {
+	if dc.jsonPath != "" {
+		return dc.jsonPath
+	}
+	return dc.path
+}
+
+// want is what d's client side parses of chunks the server rendered.
+func (dc dialectCase) want(chunks []model.Chunk) []model.Chunk {
+	if dc.dialect == "gemini-generate-content" {
+		return wiretest.WholeCalls(chunks) // calls whole, without ids, as the live API sends them
+	}
+	return chunks
+}
+
+func TestDialectCasesCoverTheTable(t *testing.T) {
+	var got []string
+	for _, dc := range dialectCases {
+		got = append(got, dc.dialect)
+	}
+	if diff := cmp.Diff(dialect.Names(), got); diff != "" {
+		t.Errorf("dialect cases (-want +got):\n%s", diff)
+	}
 }
 
 func postBody(t *testing.T, url, body string) (int, []byte) {
@@ -57,22 +86,26 @@ func TestServerDialects(t *testing.T) {
 		Message: "gone", Code: model.CodeUnavailable, Accepted: true}
 	for _, dc := range dialectCases {
 		t.Run(dc.dialect, func(t *testing.T) {
+			d, err := dialect.Lookup(dc.dialect)
+			if err != nil {
+				t.Fatal(err)
+			}
 			s := startServer(t, ServerConfig{Dialect: dc.dialect, Primary: Script{canonical, canonical, refused, broken}})
 			var got []model.Chunk
 			collect := func(c model.Chunk) error { got = append(got, c); return nil }
 			_, body := postBody(t, s.URL()+dc.path, `{"model":"m","stream":true}`)
-			if err := dc.decode(bytes.NewReader(body), collect); err != nil {
+			if err := d.Codec.Decode(bytes.NewReader(body), collect); err != nil {
 				t.Fatalf("decode stream: %v\n%s", err, body)
 			}
-			if diff := cmp.Diff(canonical.Chunks, got); diff != "" {
+			if diff := cmp.Diff(dc.want(canonical.Chunks), got); diff != "" {
 				t.Errorf("streamed chunks (-want +got):\n%s", diff)
 			}
 			got = nil
-			_, body = postBody(t, s.URL()+dc.path, `{"model":"m","stream":false}`)
-			if err := dc.decodeJSON(body, collect); err != nil {
+			_, body = postBody(t, s.URL()+dc.jsonOr(), `{"model":"m","stream":false}`)
+			if err := d.Codec.DecodeJSON(body, collect); err != nil {
 				t.Fatalf("decode JSON: %v\n%s", err, body)
 			}
-			if diff := cmp.Diff(wiretest.Merge(canonical.Chunks), got); diff != "" {
+			if diff := cmp.Diff(dc.want(wiretest.Merge(canonical.Chunks)), got); diff != "" {
 				t.Errorf("JSON chunks (-want +got):\n%s", diff)
 			}
 			status, body := postBody(t, s.URL()+dc.path, `{"model":"m","stream":true}`)
@@ -81,7 +114,7 @@ func TestServerDialects(t *testing.T) {
 			}
 			got = nil
 			_, body = postBody(t, s.URL()+dc.path, `{"model":"m","stream":true}`)
-			err := dc.decode(bytes.NewReader(body), collect)
+			err = d.Codec.Decode(bytes.NewReader(body), collect)
 			if perr, ok := err.(*model.ProviderError); !ok || perr.Code != model.CodeUnavailable || perr.Message != "gone" {
 				t.Errorf("mid-stream failure: %v", err)
 			}
@@ -97,7 +130,7 @@ func TestServerDialects(t *testing.T) {
 }
 
 func TestServerDialectPaths(t *testing.T) {
-	s := startServer(t, ServerConfig{Dialect: wire.AnthropicMessages})
+	s := startServer(t, ServerConfig{Dialect: "anthropic-messages"})
 	status, body := postBody(t, s.URL()+"/proxy/v1/messages/count_tokens", `{"model":"m","messages":[]}`)
 	if want := `{"input_tokens":7}` + "\n"; status != 200 || string(body) != want {
 		t.Errorf("count_tokens = %d %q, want 200 %q", status, body, want)

@@ -1,6 +1,7 @@
 package llmreplay
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/llmreplay/wire"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"github.com/acpsnap/acpsnap/model"
 )
 
@@ -43,7 +45,7 @@ type RecordedRequest struct {
 // doc.go). Each route (the primary, each child) has its own positional
 // cursor.
 type Server struct {
-	dialect dialect
+	dialect *dialect.Dialect
 	srv     *http.Server
 	url     string
 	served  chan struct{} // closed when Serve returned
@@ -178,33 +180,33 @@ func (s *Server) Close() error {
 // (404 for a path the dialect does not serve, 405 for a method other than
 // POST).
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
-	call, count := s.dialect.route(r.URL.Path)
+	ep, pathModel, ok := s.dialect.Route(r.URL.Path)
 	switch {
-	case !call && !count:
+	case !ok:
 		http.NotFound(w, r)
 		return
-	case r.Method != http.MethodPost:
-		w.Header().Set("Allow", http.MethodPost)
+	case r.Method != ep.Method:
+		w.Header().Set("Allow", ep.Method)
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		s.dialect.writeError(w, model.CodeBadRequest, "read request body: "+err.Error())
+		writeError(s.dialect, w, model.CodeBadRequest, "read request body: "+err.Error())
 		return
 	}
-	if count {
+	if ep.Kind == dialect.Count {
 		s.record(r, body)
-		writeBody(w, http.StatusOK, s.dialect.count(body))
+		writeBody(w, http.StatusOK, s.dialect.Codec.CountTokens(body))
 		return
 	}
 	e, n, readyDir, rerr := s.take(r, body)
 	if rerr != nil {
 		if rerr.Code == "CLOSED" {
-			s.dialect.writeError(w, model.CodeUnavailable, rerr.Message)
+			writeError(s.dialect, w, model.CodeUnavailable, rerr.Message)
 			return
 		}
-		s.dialect.writeError(w, rerr.Code, rerr.Message)
+		writeError(s.dialect, w, rerr.Code, rerr.Message)
 		return
 	}
 	defer s.active.Done()
@@ -213,11 +215,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		Stream *bool  `json:"stream"`
 	}
 	json.Unmarshal(body, &req)
-	if req.Model == "" {
-		req.Model = "replay"
-	}
-	streamed := req.Stream == nil || *req.Stream
-	s.serve(w, r.Context(), e, wire.Response{ID: s.dialect.idPrefix + strconv.Itoa(n), Model: req.Model}, streamed, readyDir)
+	res := wire.Response{ID: s.dialect.IDPrefix + strconv.Itoa(n), Model: cmp.Or(req.Model, pathModel, "replay")}
+	streamed := ep.Stream == dialect.Streamed || ep.Stream == dialect.StreamMember && (req.Stream == nil || *req.Stream)
+	s.serve(w, r.Context(), e, res, streamed, readyDir)
 }
 
 // record keeps a request that consumes no entry.
@@ -280,11 +280,11 @@ func (s *Server) fail(format string, args ...any) *model.ProviderError {
 // serve writes the response of one entry; res holds its id and model.
 func (s *Server) serve(w http.ResponseWriter, ctx context.Context, e Entry, res wire.Response, streamed bool, readyDir string) {
 	if e.Kind == KindThrow && !e.Accepted {
-		s.dialect.writeError(w, e.Code, e.Message)
+		writeError(s.dialect, w, e.Code, e.Message)
 		return
 	}
 	if e.Kind == KindHang {
-		if streamed && newStream(w).send(s.dialect.hang(res.ID, res.Model)) != nil {
+		if streamed && newStream(w).send(s.dialect.Codec.RenderHang(res.ID, res.Model)) != nil {
 			return
 		}
 		if readyDir != "" && e.ReadyFile != "" {
@@ -301,11 +301,11 @@ func (s *Server) serve(w http.ResponseWriter, ctx context.Context, e Entry, res 
 		res.Err = &model.ProviderError{Code: e.Code, Message: e.Message}
 	}
 	if !streamed {
-		status, body := s.dialect.renderJSON(res)
+		status, body := s.dialect.Codec.RenderJSON(res)
 		writeBody(w, status, body)
 		return
 	}
-	newStream(w).send(s.dialect.render(res))
+	newStream(w).send(s.dialect.Codec.Render(res))
 }
 
 // createReady creates the empty file dir/rel (and its directory). Creating

@@ -13,19 +13,17 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/agentenv"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"go.yaml.in/yaml/v3"
 )
 
 // CorpusFile is the optional corpus configuration at a corpus root.
 const CorpusFile = "acpsnap.yml"
 
-// Model dialects (Corpus.Model.Dialect).
-const (
-	DialectNative            = "native"             // the agent writes its own session log (docs/agents.md)
-	DialectOpenAIChat        = "openai-chat"        // OpenAI chat completions
-	DialectOpenAIResponses   = "openai-responses"   // OpenAI Responses
-	DialectAnthropicMessages = "anthropic-messages" // Anthropic Messages
-)
+// DialectNative (Corpus.Model.Dialect) says the agent writes its own
+// session log (docs/agents.md); any other dialect is a name of the dialect
+// table, llmreplay/wire/dialect.
+const DialectNative = "native"
 
 // Shutdown policies (Corpus.Agent.Shutdown).
 const (
@@ -88,7 +86,8 @@ type CorpusModel struct {
 	// Dialect is DialectNative ("") or the HTTP dialect the agent speaks.
 	Dialect string `yaml:"dialect,omitempty"`
 	// Upstream names the variables with the live model's base URL and key,
-	// read in record mode only; defaults by dialect (UpstreamDefaults).
+	// read in record mode only; defaults by dialect (the dialect table's
+	// URLEnv and KeyEnv).
 	Upstream struct {
 		URLEnv string `yaml:"urlEnv,omitempty"`
 		KeyEnv string `yaml:"keyEnv,omitempty"`
@@ -109,16 +108,6 @@ type ScrubRule struct {
 
 // Regexp is the compiled pattern (nil before LoadCorpus validated it).
 func (r ScrubRule) Regexp() *regexp.Regexp { return r.re }
-
-// UpstreamDefaults are the variables of a dialect's live model: the OpenAI
-// dialects read OPENAI_BASE_URL and OPENAI_API_KEY, Anthropic's
-// ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY.
-func UpstreamDefaults(dialect string) (urlEnv, keyEnv string) {
-	if dialect == DialectAnthropicMessages {
-		return "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY"
-	}
-	return "OPENAI_BASE_URL", "OPENAI_API_KEY"
-}
 
 // Native reports whether the agent writes its own session log.
 func (c *Corpus) Native() bool { return c.Model.Dialect == "" || c.Model.Dialect == DialectNative }
@@ -192,10 +181,8 @@ func (c *Corpus) validate() (key, msg string) {
 	case c.Agent.Grace < 0:
 		return "agent.grace", "grace must not be negative"
 	}
-	switch c.Model.Dialect {
-	case "", DialectNative, DialectOpenAIChat, DialectOpenAIResponses, DialectAnthropicMessages:
-	default:
-		return "model.dialect", fmt.Sprintf("dialect is %q, want native, openai-chat, openai-responses or anthropic-messages", c.Model.Dialect)
+	if _, err := dialect.Lookup(c.Model.Dialect); err != nil && !c.Native() {
+		return "model.dialect", fmt.Sprintf("dialect is %q, want %s", c.Model.Dialect, dialect.List([]string{DialectNative}))
 	}
 	if c.Native() && (len(c.Model.Ignore) > 0 || c.Model.Upstream.URLEnv != "" || c.Model.Upstream.KeyEnv != "") {
 		return "model", "upstream and ignore need an HTTP dialect (a native agent talks to its own model)"

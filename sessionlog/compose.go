@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 )
 
 // ComposedHeader is line 1 of a composed session log: the ACP-side values
@@ -66,17 +67,20 @@ type SSEEvent struct {
 	Data  []byte
 }
 
-// Conversation returns the top-level request member that holds a
-// dialect's conversation: "messages" (openai-chat, anthropic-messages),
-// "input" (openai-responses); "" for an unknown dialect.
-func Conversation(dialect string) string {
-	switch dialect {
-	case "openai-chat", "anthropic-messages":
-		return "messages"
-	case "openai-responses":
-		return "input"
+// lookup returns the dialect of a composed log, nil for an unknown one
+// (whose requests are then stored whole, never as a follow-up).
+func lookup(name string) *dialect.Dialect {
+	d, _ := dialect.Lookup(name)
+	return d
+}
+
+// convMember is the top-level request member that holds d's
+// conversation; "" for an unknown dialect.
+func convMember(d *dialect.Dialect) string {
+	if d == nil {
+		return ""
 	}
-	return ""
+	return d.Conversation
 }
 
 // Compose renders exchanges as a composed session log under header h.
@@ -133,7 +137,8 @@ func Compose(exchanges []Exchange, h ComposedHeader, pins *Pins) ([]byte, error)
 	if err != nil {
 		return nil, fmt.Errorf("sessionlog: compose header: %w", err)
 	}
-	c := composer{dialect: h.Dialect, conv: Conversation(h.Dialect), pins: pins, out: out}
+	d := lookup(h.Dialect)
+	c := composer{dialect: d, conv: convMember(d), pins: pins, out: out}
 	for i, x := range exchanges {
 		if err := c.exchange(i+1, x); err != nil {
 			return nil, err
@@ -143,7 +148,7 @@ func Compose(exchanges []Exchange, h ComposedHeader, pins *Pins) ([]byte, error)
 }
 
 type composer struct {
-	dialect string
+	dialect *dialect.Dialect
 	conv    string
 	st      pinState
 	pins    *Pins

@@ -9,9 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/jsonpos"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 )
 
 // Pins are the system prompt and tool schemas of one pin class of a
@@ -22,9 +26,10 @@ import (
 // place; reading it with the pins (Expand) restores the full value.
 //
 // Where the values sit in a request body: the "tools" member in every
-// dialect; the system prompt is messages[0].content of a system or
-// developer message (openai-chat), "instructions" (openai-responses),
-// "system" (anthropic-messages), when it is a JSON string. A value is
+// dialect; the system prompt where the dialect table says
+// (dialect.Dialect.System: messages[0].content of a system or developer
+// message in openai-chat, "instructions" in openai-responses), when it is
+// a JSON string. A value is
 // pinned only when its bytes are exactly what the pin restores (a compact
 // tools value, a string in its plain JSON encoding) and it occurs once in
 // the body; anything else stays inline, so reading is always exact.
@@ -105,7 +110,7 @@ type pinState struct{ system, tools bool }
 
 // pin replaces the system prompt and tools of body by their placeholders
 // where they equal the pins (with Update: taking the first ones as pins).
-func (p *Pins) pin(dialect string, body []byte, st *pinState) []byte {
+func (p *Pins) pin(d *dialect.Dialect, body []byte, st *pinState) []byte {
 	if p == nil || p.Class == "" || !embeddable(body) { // only a body stored as JSON is expanded on reading
 		return body
 	}
@@ -113,7 +118,7 @@ func (p *Pins) pin(dialect string, body []byte, st *pinState) []byte {
 	if !ok {
 		return body
 	}
-	return p.pinValues(body, systemValue(dialect, ms), memberValue(ms, "tools"), st)
+	return p.pinValues(body, systemValue(d, body), memberValue(ms, "tools"), st)
 }
 
 // pinValues pins the raw system string and tools value found in body.
@@ -164,27 +169,50 @@ func memberValue(ms []member, key string) []byte {
 	return nil
 }
 
-// systemValue returns the raw system prompt of a request body, or nil.
-func systemValue(dialect string, ms []member) []byte {
-	switch dialect {
-	case "openai-responses":
-		return memberValue(ms, "instructions")
-	case "anthropic-messages":
-		return memberValue(ms, "system")
-	case "openai-chat":
-		msgs, ok := arrayElements(memberValue(ms, "messages"))
-		if !ok || len(msgs) == 0 {
+// systemValue returns the raw system prompt of a request body where d
+// keeps it (Dialect.System, SystemRoles), or nil.
+func systemValue(d *dialect.Dialect, body []byte) []byte {
+	if d == nil || d.System == "" {
+		return nil
+	}
+	steps := strings.Split(d.System[1:], "/")
+	holder := body
+	for _, step := range steps[:len(steps)-1] {
+		if holder = childValue(holder, step); holder == nil {
 			return nil
-		}
-		first, ok := objectMembers(msgs[0])
-		if !ok {
-			return nil
-		}
-		if r := string(memberValue(first, "role")); r == `"system"` || r == `"developer"` {
-			return memberValue(first, "content")
 		}
 	}
-	return nil
+	ms, ok := objectMembers(holder)
+	if !ok {
+		return nil
+	}
+	if len(d.SystemRoles) > 0 && !slices.Contains(d.SystemRoles, unquoted(memberValue(ms, "role"))) {
+		return nil
+	}
+	return memberValue(ms, steps[len(steps)-1])
+}
+
+// childValue is the member key of an object, or the element at index key
+// of an array; nil when there is none.
+func childValue(raw []byte, key string) []byte {
+	if ms, ok := objectMembers(raw); ok {
+		return memberValue(ms, key)
+	}
+	i, err := strconv.Atoi(key)
+	es, ok := arrayElements(raw)
+	if err != nil || !ok || i < 0 || i >= len(es) {
+		return nil
+	}
+	return es[i]
+}
+
+// unquoted is the string a raw JSON string holds; "" for any other value.
+func unquoted(raw []byte) string {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return s
 }
 
 var pinRef = regexp.MustCompile(`"\{\{pin:([^:{}"\\]*):(system|tools)\}\}"`)

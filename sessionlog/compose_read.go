@@ -269,7 +269,7 @@ func (r *reader) followUp(e composedEvent) ([]byte, error) {
 	if base < 1 || base >= e.call {
 		return nil, e.errorf("base", "is %d, want an earlier call (1..%d)", base, e.call-1)
 	}
-	conv := Conversation(r.h.Dialect)
+	conv := convMember(lookup(r.h.Dialect))
 	baseBody, ok := objectMembers(r.xs[base-1].Request.Body)
 	items, ok2 := convItems(baseBody, conv)
 	if !ok || !ok2 {

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 )
 
 // conversation is a realistic three-call exchange per dialect: a prompt,
@@ -260,7 +262,7 @@ func FuzzComposeRoundTrip(f *testing.F) {
 		f.Add(c.dialect, c.bodies[0], c.bodies[1], c.bodies[2], string(c.events[0].Data))
 	}
 	f.Add("openai-chat", `{"messages":[1]}`, `{"messages":[1,2],"x":1}`, `{"messages":[1,2,3]}`, "\n")
-	f.Fuzz(func(t *testing.T, dialect, b1, b2, b3, ev string) {
+	f.Fuzz(func(t *testing.T, name, b1, b2, b3, ev string) {
 		var xs []Exchange
 		for i, b := range []string{b1, b2, b3} {
 			xs = append(xs, Exchange{
@@ -269,7 +271,7 @@ func FuzzComposeRoundTrip(f *testing.F) {
 			})
 		}
 		pins := &Pins{Class: "c", Update: true}
-		log, err := Compose(xs, header(dialect), pins)
+		log, err := Compose(xs, header(name), pins)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -307,8 +309,8 @@ func TestComposeRoundTripRandom(t *testing.T) {
 	pick := func() string { return strs[rng.IntN(len(strs))] }
 	followUps := 0
 	for iter := range 150 {
-		dialect := []string{"openai-chat", "openai-responses", "anthropic-messages"}[iter%3]
-		conv := Conversation(dialect)
+		d := dialect.Table[iter%len(dialect.Table)]
+		conv := d.Conversation
 		type thread struct{ items []string }
 		var threads []*thread
 		var xs []Exchange
@@ -349,7 +351,7 @@ func TestComposeRoundTripRandom(t *testing.T) {
 			xs = append(xs, Exchange{Request: Request{Method: "POST", Path: "/p", Body: body}, Response: resp})
 		}
 		pins := &Pins{Class: "c", Update: rng.IntN(2) == 0}
-		log, err := Compose(xs, header(dialect), pins)
+		log, err := Compose(xs, header(d.Name), pins)
 		if err != nil {
 			t.Fatal(err)
 		}

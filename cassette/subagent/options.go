@@ -1,6 +1,7 @@
 package subagent
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -90,8 +91,8 @@ func (o Options) Validate() error {
 
 func (o Options) settings() (settings, error) {
 	s := settings{
-		storage: or(o.RequestStorage, StorageMetadata), writeMode: or(o.WriteMode, WriteCreate),
-		timing: or(o.Timing, TimingInstant), duplicates: or(o.DuplicatePolicy, PolicyReject),
+		storage: cmp.Or(o.RequestStorage, StorageMetadata), writeMode: cmp.Or(o.WriteMode, WriteCreate),
+		timing: cmp.Or(o.Timing, TimingInstant), duplicates: cmp.Or(o.DuplicatePolicy, PolicyReject),
 		redact: o.RedactSecrets == nil || *o.RedactSecrets, patterns: o.RedactionPatterns,
 		speed: o.Speed, allowRedacted: o.AllowRedactedReplay,
 		assertConsumed: o.AssertConsumed == nil || *o.AssertConsumed,
@@ -125,13 +126,6 @@ func (o Options) settings() (settings, error) {
 		s.sleep = sleep
 	}
 	return s, nil
-}
-
-func or(v, def string) string {
-	if v == "" {
-		return def
-	}
-	return v
 }
 
 func oneOf(name, v string, allowed ...string) error {

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"errors"
 	"io/fs"
+	"slices"
+	"strings"
 
 	"github.com/acpsnap/acpsnap/agent/launch"
 	"github.com/acpsnap/acpsnap/check"
@@ -46,19 +48,19 @@ func (e *env) recordSecrets(corpus *scenario.Corpus) (map[string]string, error) 
 	if corpus == nil || corpus.Native() {
 		return e.liveSecrets()
 	}
-	urlEnv, keyEnv := check.Upstream(corpus)
+	urlEnv, keyEnvs := check.Upstream(corpus)
 	dot, err := godotenv.Read(".env")
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, usagef("read .env: %v", err)
 	}
 	vals := map[string]string{}
-	for _, k := range []string{urlEnv, keyEnv} {
+	for _, k := range append([]string{urlEnv}, keyEnvs...) {
 		if v := cmp.Or(e.getenv(k), dot[k]); v != "" {
 			vals[k] = v
 		}
 	}
-	if vals[keyEnv] == "" {
-		return nil, usagef("record needs %s (in the environment or .env) for the %s upstream; %s may point at any compatible server", keyEnv, corpus.Model.Dialect, urlEnv)
+	if !slices.ContainsFunc(keyEnvs, func(k string) bool { return vals[k] != "" }) {
+		return nil, usagef("record needs %s (in the environment or .env) for the %s upstream; %s may point at any compatible server", strings.Join(keyEnvs, " or "), corpus.Model.Dialect, urlEnv)
 	}
 	return vals, nil
 }

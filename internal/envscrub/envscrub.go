@@ -1,33 +1,38 @@
 // Package envscrub removes from an environment what no process an agent
-// runs for a model may see: the model provider's variables (DEEPSEEK_*, the
-// API key among them) and acpsnap's own (ACPSNAP_*, which hold machine
-// paths). A command such as env would otherwise print a key into a
-// recorded fixture, or make a replay differ from its recording.
+// runs for a model may see: acpsnap's own variables (ACPSNAP_*, which hold
+// machine paths), the variables a caller names (the secrets of a record
+// run) and those under the prefixes a caller gives (a model provider's,
+// such as the reference agent's DEEPSEEK_*). A command such as env would
+// otherwise print a key into a recorded fixture, or make a replay differ
+// from its recording.
 package envscrub
 
 import "strings"
 
-// Prefixes are the variable-name prefixes Scrub removes, compared without
-// regard to case.
-var Prefixes = []string{"DEEPSEEK_", "ACPSNAP_"}
+// Own is the prefix of acpsnap's own variables, which Scrub always removes.
+const Own = "ACPSNAP_"
 
-// Scrub returns environ ("NAME=value" entries) without the variables whose
-// name starts with one of Prefixes and without those named in names.
-func Scrub(environ []string, names ...string) []string {
+// Scrub returns environ ("NAME=value" entries) without acpsnap's own
+// variables, without those whose name starts with one of prefixes
+// (compared without regard to case) and without those named in names.
+func Scrub(environ []string, prefixes []string, names ...string) []string {
 	out := make([]string, 0, len(environ))
 	for _, kv := range environ {
 		name, _, _ := strings.Cut(kv, "=")
-		if !drop(name, names) {
+		if !drop(name, prefixes, names) {
 			out = append(out, kv)
 		}
 	}
 	return out
 }
 
-func drop(name string, names []string) bool {
+func drop(name string, prefixes, names []string) bool {
 	upper := strings.ToUpper(name)
-	for _, p := range Prefixes {
-		if strings.HasPrefix(upper, p) {
+	if strings.HasPrefix(upper, Own) {
+		return true
+	}
+	for _, p := range prefixes {
+		if strings.HasPrefix(upper, strings.ToUpper(p)) {
 			return true
 		}
 	}

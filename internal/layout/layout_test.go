@@ -27,10 +27,10 @@ var layers = []string{
 	"scenario",
 	"llmreplay",
 	"llmreplay/proxy",
-	"llmreplay/wire",
 	"cassette",
 	"normalize",
 	"sessionlog",
+	"llmreplay/wire", // the codecs and the dialect table, which the composed session log asks
 	"model",
 	"agentenv",
 	"internal",

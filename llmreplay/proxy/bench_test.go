@@ -27,6 +27,26 @@ func benchBody() string {
 		`],"tools":[` + strings.TrimSuffix(tools, ",") + `],"stream":true,"prompt_cache_key":"k"}`
 }
 
+// benchGeminiBody is benchBody in Gemini's generateContent dialect.
+func benchGeminiBody() string {
+	var items []string
+	for i := range 12 {
+		items = append(items, fmt.Sprintf(`{"role":"user","parts":[{"text":"step %d: %s"}]}`, i, strings.Repeat("words ", 200)))
+	}
+	tools := strings.Repeat(`{"name":"run_shell_command","parametersJsonSchema":{"type":"object","properties":{"command":{"type":"string"}}}},`, 20)
+	return `{"contents":[` + strings.Join(items, ",") + `],"systemInstruction":{"role":"user","parts":[{"text":"` + strings.Repeat("You are Gemini CLI. ", 100) +
+		`"}]},"tools":[{"functionDeclarations":[` + strings.TrimSuffix(tools, ",") + `]}],"generationConfig":{"temperature":1}}`
+}
+
+// benchGeminiEvents is a 30-event streamed Gemini answer.
+func benchGeminiEvents() []sessionlog.SSEEvent {
+	var evs []sessionlog.SSEEvent
+	for i := range 30 {
+		evs = append(evs, sessionlog.SSEEvent{Data: []byte(fmt.Sprintf(`{"candidates":[{"content":{"parts":[{"text":"token %d "}],"role":"model"},"index":0}],"modelVersion":"gemini-2.5-flash","responseId":"r"}`, i))})
+	}
+	return evs
+}
+
 // benchEvents is a 30-event streamed answer.
 func benchEvents() []sessionlog.SSEEvent {
 	var evs []sessionlog.SSEEvent
@@ -75,33 +95,43 @@ func p50(ds []time.Duration) float64 {
 
 // BenchmarkReplayCall compares, call by call in one run, a model call
 // replayed through the proxy with the same answer from an in-process
-// server: the proxy's cost per call (p50) must stay under 1 ms.
+// server, per dialect: the proxy's cost per call (p50) must stay under 1 ms.
 func BenchmarkReplayCall(b *testing.B) {
-	body, evs := benchBody(), benchEvents()
-	direct := scripted(evs)
-	defer direct.Close()
-	x := exchange("/responses", body, stream())
-	x.Response.Events = evs
-	xs := make([]sessionlog.Exchange, b.N) // one identical call per iteration
-	for i := range xs {
-		xs[i] = x
+	for _, bc := range []struct {
+		dialect, path, body string
+		events              []sessionlog.SSEEvent
+		ignore              []string
+	}{
+		{"openai-responses", "/responses", benchBody(), benchEvents(), []string{"/prompt_cache_key"}},
+		{"gemini-generate-content", "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse", benchGeminiBody(), benchGeminiEvents(), nil},
+	} {
+		b.Run(bc.dialect, func(b *testing.B) {
+			direct := scripted(bc.events)
+			defer direct.Close()
+			x := exchange(bc.path, bc.body, stream())
+			x.Response.Events = bc.events
+			xs := make([]sessionlog.Exchange, b.N) // one identical call per iteration
+			for i := range xs {
+				xs[i] = x
+			}
+			p, err := Start(context.Background(), Config{Dialect: bc.dialect, Exchanges: xs, Ignore: bc.ignore})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Close()
+			b.ResetTimer()
+			sideBySide(b, direct.URL, p.URL(), bc.path, bc.body, "", func(_, total time.Duration) time.Duration { return total })
+		})
 	}
-	p, err := Start(context.Background(), Config{Dialect: "openai-responses", Exchanges: xs, Ignore: []string{"/prompt_cache_key"}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer p.Close()
-	b.ResetTimer()
-	sideBySide(b, direct.URL, p.URL(), body, "", func(_, total time.Duration) time.Duration { return total })
 }
 
 // sideBySide alternates one call straight to direct and one through the
 // proxy per iteration and reports both p50s and their difference.
-func sideBySide(b *testing.B, direct, proxied, body, what string, pick func(ttfb, total time.Duration) time.Duration) {
+func sideBySide(b *testing.B, direct, proxied, path, body, what string, pick func(ttfb, total time.Duration) time.Duration) {
 	var viaProxy, viaDirect []time.Duration
 	for range b.N {
-		viaDirect = append(viaDirect, pick(timeCall(b, direct+"/responses", body)))
-		viaProxy = append(viaProxy, pick(timeCall(b, proxied+"/responses", body)))
+		viaDirect = append(viaDirect, pick(timeCall(b, direct+path, body)))
+		viaProxy = append(viaProxy, pick(timeCall(b, proxied+path, body)))
 	}
 	b.ReportMetric(p50(viaDirect), "direct-"+what+"p50-µs")
 	b.ReportMetric(p50(viaProxy), "proxy-"+what+"p50-µs")
@@ -120,7 +150,7 @@ func BenchmarkRecordTTFB(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer p.Close()
-	sideBySide(b, up.URL, p.URL(), body, "ttfb-", func(ttfb, _ time.Duration) time.Duration { return ttfb })
+	sideBySide(b, up.URL, p.URL(), "/responses", body, "ttfb-", func(ttfb, _ time.Duration) time.Duration { return ttfb })
 }
 
 // BenchmarkIdentify is the fingerprint of a realistic request alone.

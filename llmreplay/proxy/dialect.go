@@ -1,32 +1,11 @@
 package proxy
 
 import (
-	"net/http"
+	"slices"
 
 	"github.com/acpsnap/acpsnap/llmreplay/wire"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/anthropic"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/openaichat"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/openairesponses"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 )
-
-// dialect is what the proxy needs to know of a model API: how the real key
-// is sent upstream and how an error body looks to the agent's SDK (the
-// dialect codec's). Where a request's conversation lives is
-// sessionlog.Conversation.
-type dialect struct {
-	setKey    func(h http.Header, key string)
-	errorBody func(code, msg string) (int, []byte)
-}
-
-var dialects = map[string]dialect{
-	wire.OpenAIChat:        {setKey: bearer, errorBody: openaichat.ErrorBody},
-	wire.OpenAIResponses:   {setKey: bearer, errorBody: openairesponses.ErrorBody},
-	wire.AnthropicMessages: {setKey: anthropicKey, errorBody: anthropic.ErrorBody},
-}
-
-func bearer(h http.Header, key string) { h.Set("Authorization", "Bearer "+key) }
-
-func anthropicKey(h http.Header, key string) { h.Set("X-Api-Key", key) }
 
 // ErrorHeader marks every answer the proxy makes itself (a drift, an
 // override without a body, an unreachable upstream); its value says which.
@@ -34,8 +13,8 @@ func anthropicKey(h http.Header, key string) { h.Set("X-Api-Key", key) }
 const ErrorHeader = "X-Acpsnap-Error"
 
 // ownError is the body of one of the proxy's own answers with status.
-func (d dialect) ownError(status int, msg string) []byte {
-	_, b := d.errorBody(wire.Code(status), "acpsnap: "+msg)
+func (p *Proxy) ownError(status int, msg string) []byte {
+	_, b := p.dialect.Codec.ErrorBody(wire.Code(status), "acpsnap: "+msg)
 	return b
 }
 
@@ -55,22 +34,21 @@ var hopHeaders = map[string]bool{
 }
 
 // DefaultRequestHeaders and DefaultResponseHeaders are the headers kept
-// with every exchange (lower case); Config adds to them.
+// with every exchange (lower case); Config adds to them. The request's
+// are content-type and every dialect's own (dialect.Dialect.RequestHeaders).
 var (
-	DefaultRequestHeaders  = []string{"content-type", "anthropic-version", "anthropic-beta", "openai-beta"}
+	DefaultRequestHeaders  = requestHeaders()
 	DefaultResponseHeaders = []string{"content-type", "retry-after", "retry-after-ms", "x-should-retry"} // what SDKs retry by
 )
 
-// DefaultUpstream is a dialect's public endpoint, as its SDKs spell the
-// base URL: the agent's path below the proxy URL is appended to it
-// ("/responses" → https://api.openai.com/v1/responses, "/v1/messages" →
-// https://api.anthropic.com/v1/messages). "" for an unknown dialect.
-func DefaultUpstream(dialect string) string {
-	switch dialect {
-	case "openai-chat", "openai-responses":
-		return "https://api.openai.com/v1"
-	case "anthropic-messages":
-		return "https://api.anthropic.com"
+func requestHeaders() []string {
+	hs := []string{"content-type"}
+	for _, d := range dialect.Table {
+		for _, h := range d.RequestHeaders {
+			if !slices.Contains(hs, h) {
+				hs = append(hs, h)
+			}
+		}
 	}
-	return ""
+	return hs
 }

@@ -37,13 +37,11 @@
 //
 // # Dialects
 //
-// openai-chat, openai-responses and anthropic-messages. The proxy needs
-// little of a dialect: the real key's header ("Authorization: Bearer" for
-// the OpenAI dialects, "x-api-key" for Anthropic; the agent's own auth
-// headers are dropped), where a request's conversation lives (messages;
-// input; messages — sessionlog.Conversation), for the nearest-request
-// search and the composed log, and the dialect's error body (the codec's
-// ErrorBody in llmreplay/wire), for its own answers. Those are marked:
+// Every entry of the dialect table (llmreplay/wire/dialect). The proxy
+// needs little of a dialect, and asks the table: the real key's header
+// (the agent's own auth headers are dropped), where a request's
+// conversation lives, for the nearest-request search, and the dialect's
+// error body (its codec's ErrorBody), for its own answers. Those are marked:
 // header ErrorHeader ("X-Acpsnap-Error": "request drift", "override",
 // "upstream", "normalize") and a message starting "acpsnap: ". A drift
 // answers 400 with "x-should-retry: false", which both SDK families

@@ -100,7 +100,7 @@ func (s score) better(t score) bool {
 
 // nearest finds the recorded request closest to c and lists the changes.
 func (p *Proxy) nearest(c canonical) (int, []Change) {
-	conv := sessionlog.Conversation(p.cfg.Dialect)
+	conv := p.dialect.Conversation
 	items := convItems(c.Body, conv)
 	var best *score
 	for i, x := range p.cfg.Exchanges {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
@@ -27,14 +28,13 @@ const (
 // Config configures one proxy, started per scenario run.
 type Config struct {
 	Mode Mode // zero: Replay
-	// Dialect is "openai-chat", "openai-responses" or "anthropic-messages".
+	// Dialect names an entry of the dialect table (llmreplay/wire/dialect).
 	Dialect string
 	// Upstream (Record) is the model API base URL; a request to
 	// URL()+"/responses" goes to Upstream+"/responses". Required in Record.
 	Upstream string
-	// Key (Record) is the real API key, sent upstream as "Authorization:
-	// Bearer" (OpenAI dialects) or "x-api-key" (anthropic-messages). It is
-	// never kept in an exchange, a report or an error. "": none sent.
+	// Key (Record) is the real API key, sent upstream in the dialect's key
+	// header (dialect.Dialect.SetKey). It is never kept in an exchange, a report or an error. "": none sent.
 	Key string
 	// Exchanges (Replay) are the recorded exchanges, as Decompose returns
 	// them (normalized), in call order: call N is Exchanges[N-1].
@@ -74,7 +74,7 @@ type Config struct {
 // Proxy is a running proxy. Its methods are safe for concurrent use.
 type Proxy struct {
 	cfg      Config
-	dialect  dialect
+	dialect  *dialect.Dialect
 	ignore   ignoreRules
 	reqHdr   map[string]bool
 	respHdr  map[string]bool
@@ -100,15 +100,14 @@ type Proxy struct {
 // Start listens on 127.0.0.1 (a free port) and serves until Close or until
 // ctx ends.
 func Start(ctx context.Context, cfg Config) (*Proxy, error) {
-	d, ok := dialects[cfg.Dialect]
-	if !ok {
-		return nil, fmt.Errorf("proxy: unknown dialect %q (want openai-chat, openai-responses or anthropic-messages)", cfg.Dialect)
+	d, err := dialect.Lookup(cfg.Dialect)
+	if err != nil {
+		return nil, fmt.Errorf("proxy: %w", err)
 	}
 	if cfg.Mode == Record && cfg.Upstream == "" {
 		return nil, errors.New("proxy: record needs an upstream URL")
 	}
 	p := &Proxy{cfg: cfg, dialect: d, done: make(chan struct{})}
-	var err error
 	if p.ignore, err = parseIgnore(cfg.Ignore); err != nil {
 		return nil, err
 	}

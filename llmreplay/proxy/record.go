@@ -72,7 +72,7 @@ func (p *Proxy) upstreamRequest(ctx context.Context, r *http.Request, path strin
 		}
 	}
 	if p.cfg.Key != "" {
-		p.dialect.setKey(req.Header, p.cfg.Key)
+		p.dialect.SetKey(req.Header, p.cfg.Key)
 	}
 	if body == nil {
 		req.Body, req.ContentLength = http.NoBody, 0

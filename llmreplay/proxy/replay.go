@@ -140,7 +140,7 @@ func (p *Proxy) answerStatus(w http.ResponseWriter, x *sessionlog.Exchange, pt *
 	body := pt.Body
 	h := map[string]string{"content-type": "application/json"}
 	if body == nil {
-		body = p.dialect.ownError(pt.Status, fmt.Sprintf("override: call %d answers %d", pt.Call, pt.Status))
+		body = p.ownError(pt.Status, fmt.Sprintf("override: call %d answers %d", pt.Call, pt.Status))
 		h[strings.ToLower(ErrorHeader)] = "override"
 	}
 	for k, v := range pt.Header {
@@ -167,7 +167,7 @@ func (p *Proxy) refuse(w http.ResponseWriter, x *sessionlog.Exchange, kind, msg 
 // the agent's SDK ("x-should-retry: false", which both SDK families
 // honour), and returns it as kept.
 func (p *Proxy) ownAnswer(w http.ResponseWriter, status int, kind, msg string) sessionlog.Response {
-	body := p.dialect.ownError(status, msg)
+	body := p.ownError(status, msg)
 	h := map[string]string{"content-type": "application/json", "x-should-retry": "false", strings.ToLower(ErrorHeader): kind}
 	for k, v := range h {
 		w.Header().Set(k, v)

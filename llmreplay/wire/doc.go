@@ -1,9 +1,11 @@
 // Package wire holds what the model dialects of acpsnap share: the
-// dialect names, the one table between provider error codes and HTTP
+// Codec type, the one table between provider error codes and HTTP
 // statuses, the response a scripted server renders, and the text of a
 // model-side stop. Each dialect is a codec of its own, both directions,
-// in a package below this one:
+// in a package below this one, and an entry of the one dialect table,
+// llmreplay/wire/dialect:
 //
+//	dialect           the table: names, endpoints, keys, variables, codecs
 //	openaichat        OpenAI chat completions ("/chat/completions")
 //	openairesponses   OpenAI Responses ("/responses")
 //	anthropic         Anthropic Messages ("/v1/messages", "/v1/messages/count_tokens")

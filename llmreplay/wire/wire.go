@@ -9,12 +9,18 @@ import (
 	"github.com/acpsnap/acpsnap/model"
 )
 
-// Dialect names, as acpsnap.yml and `acpsnap serve-model -dialect` spell them.
-const (
-	OpenAIChat        = "openai-chat"
-	OpenAIResponses   = "openai-responses"
-	AnthropicMessages = "anthropic-messages"
-)
+// Codec is one dialect's codec, both directions (the table in
+// llmreplay/wire/dialect holds each dialect's).
+type Codec struct {
+	Render     func(Response) []sse.Event           // a streamed answer
+	RenderJSON func(Response) (int, []byte)         // a non-streamed answer: status and body
+	RenderHang func(id, model string) []sse.Event   // the opening events of a stream that then stalls
+	ErrorBody  func(code, msg string) (int, []byte) // a refusal: status and body
+	Decode     func(io.Reader, func(model.Chunk) error) error
+	DecodeJSON func([]byte, func(model.Chunk) error) error
+	// CountTokens answers a token-count request; nil: the dialect has none.
+	CountTokens func(body []byte) []byte
+}
 
 // SpawnedByHeader is the request header that routes a model call to a
 // child script: its value is the id of the tool call that spawned the

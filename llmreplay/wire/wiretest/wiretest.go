@@ -34,6 +34,9 @@ type Codec struct {
 	// Canonical: Decode emits canonical chunks whatever its input (Fuzz
 	// checks it).
 	Canonical bool
+	// WholeCalls: the dialect sends a tool call's arguments whole and no
+	// call id (Gemini), so a streamed call parses as one delta without id.
+	WholeCalls bool
 }
 
 // Case is one scripted response.
@@ -105,6 +108,9 @@ func Bytes(events []sse.Event) []byte {
 
 // want returns the chunks c's parse must give back.
 func (c Codec) want(chunks []model.Chunk) []model.Chunk {
+	if c.WholeCalls {
+		chunks = WholeCalls(chunks)
+	}
 	if !c.AlwaysUsage {
 		return chunks
 	}
@@ -183,6 +189,27 @@ func checkErr(t *testing.T, want *model.ProviderError, err error) {
 	if !ok || perr.Code != want.Code || (want.Message != "" && perr.Message != want.Message) {
 		t.Errorf("error = %#v, want %#v", err, want)
 	}
+}
+
+// WholeCalls joins the deltas of each tool call into one without an id,
+// as a dialect that sends calls whole and without ids parses them.
+func WholeCalls(chunks []model.Chunk) []model.Chunk {
+	var out []model.Chunk
+	at := map[int]int{} // block index → position of its call in out
+	for _, c := range chunks {
+		if c.Type != model.ToolCallDelta {
+			out = append(out, c)
+			continue
+		}
+		if i, ok := at[c.Index]; ok {
+			out[i].ArgumentsDelta += c.ArgumentsDelta
+			continue
+		}
+		at[c.Index] = len(out)
+		c.ID = ""
+		out = append(out, c)
+	}
+	return out
 }
 
 // Merge joins the deltas of each block into one, as a non-streamed answer
