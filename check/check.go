@@ -107,6 +107,13 @@ type Config struct {
 	// replayOnly is set for the override pass of Scripted: Refresh then
 	// replays the logs just recorded instead of rendering them again.
 	replayOnly bool
+	// direct writes fixtures straight into the scenario folder, without a
+	// replay first: Scripted's passes, which work in a private copy that
+	// is replayed and published as a whole.
+	direct bool
+	// root is the corpus root when the scenario folder is a staged copy
+	// outside it (publish); "": the folder's parent.
+	root string
 }
 
 // Outcome is the result of checking one scenario.
@@ -191,11 +198,19 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 			o.Accept = rerecord(dir)
 			return o
 		}
+		// The pins are written before the replay that verifies the fixtures
+		// (they need them), and put back as they were unless those publish.
+		undo := pinsUndo(res.Pins)
 		if err := res.Pins.Write(); err != nil {
+			undo()
 			return o.fail(err)
 		}
+		if o = o.compare(ctx, dir, got, cfg, r, ws); o.Status != Passed {
+			undo()
+		}
+		return o
 	}
-	return o.compare(dir, got, cfg, r, ws)
+	return o.compare(ctx, dir, got, cfg, r, ws)
 }
 
 func (o Outcome) fail(err error) Outcome {
@@ -217,12 +232,12 @@ func skipReason(m *scenario.Manifest, mode Mode, allRecordings bool) string {
 // compare diffs the live transcript against the fixture and writes what the
 // mode allows. A scenario with no fixture yet (scaffolded by `new`) compares
 // against empty files in Record mode.
-func (o Outcome) compare(dir string, got *scenario.Transcript, cfg Config, r rules, ws *workspace) Outcome {
+func (o Outcome) compare(ctx context.Context, dir string, got *scenario.Transcript, cfg Config, r rules, ws *workspace) Outcome {
 	mode := cfg.Mode
 	var np *nativePins
 	if cfg.Corpus == nil || cfg.Corpus.Native() {
 		var err error
-		if np, err = loadNativePins(dir, mode); err != nil {
+		if np, err = loadNativePins(cfg.corpusRoot(dir), mode); err != nil {
 			return o.fail(err)
 		}
 	}
@@ -245,7 +260,7 @@ func (o Outcome) compare(dir string, got *scenario.Transcript, cfg Config, r rul
 				return o.fail(err)
 			}
 		}
-		return o.write(dir, got, mode, ws) // nothing to compare with: no diff at all
+		return o.write(ctx, dir, got, cfg, ws) // nothing to compare with: no diff at all
 	}
 	if np != nil {
 		old := *np.pins
@@ -294,7 +309,7 @@ func (o Outcome) compare(dir string, got *scenario.Transcript, cfg Config, r rul
 			o.Status, o.Reason, o.Accept = Failed, "a fixture is not in normal form", stale
 			return o.pending(dir, diffTranscripts(dir, raw, got, cfg.diffConfig()), ws, false, cfg)
 		}
-		return o.write(dir, got, mode, ws)
+		return o.write(ctx, dir, got, cfg, ws)
 	default:
 		o.Status = Passed
 		return o.clearPending(dir, cfg)
@@ -306,13 +321,17 @@ func (o Outcome) compare(dir string, got *scenario.Transcript, cfg Config, r rul
 	if cfg.CI && len(o.Obsolete) > 0 {
 		return o.fail(fmt.Errorf("check: obsolete fixtures %s and CI is set: refusing to remove them", strings.Join(o.Obsolete, ", ")))
 	}
-	return o.write(dir, got, mode, ws)
+	return o.write(ctx, dir, got, cfg, ws)
 }
 
 // write accepts the live transcript: stdout only in Update mode, stdout and
 // the logs otherwise. A run that produced no session log cannot become a
-// scenario (session.jsonl is required), so it writes nothing.
-func (o Outcome) write(dir string, got *scenario.Transcript, mode Mode, ws *workspace) Outcome {
+// scenario (session.jsonl is required), so it writes nothing. What it
+// writes is replayed once before it is published (writeFixture), except in
+// the private copy a scripted recording works in (cfg.direct), which is
+// replayed as a whole.
+func (o Outcome) write(ctx context.Context, dir string, got *scenario.Transcript, cfg Config, ws *workspace) Outcome {
+	mode := cfg.Mode
 	files := map[string][]byte{scenario.StdoutFile: got.Stdout}
 	if mode != Update {
 		if len(got.Logs) == 0 {
@@ -325,16 +344,18 @@ func (o Outcome) write(dir string, got *scenario.Transcript, mode Mode, ws *work
 			files[name] = b
 		}
 	}
-	if ws != nil && mode != Update {
-		if err := ws.write(ws.expected); err != nil {
-			return o.fail(err)
-		}
+	if mode == Update {
+		ws = nil
 	}
-	wrote, err := writeFixture(dir, files, mode != Update)
+	var verify func(string) error
+	if !cfg.direct {
+		verify = verifier(ctx, dir, cfg)
+	}
+	wrote, err := writeFixture(dir, files, ws, mode != Update, verify)
 	if err != nil {
-		return o.fail(err)
+		return o.refused(err)
 	}
-	if ws != nil && mode != Update {
+	if ws != nil {
 		wrote = append(wrote, scenario.ExpectedDir+"/")
 	}
 	o.Status, o.Wrote, o.Accept = Passed, wrote, ""

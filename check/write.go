@@ -1,7 +1,12 @@
 package check
 
 import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -10,45 +15,182 @@ import (
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
-// writeFixture writes files (name → content) into dir all-or-nothing: every
-// file goes to a temporary file first; only when all are written are they
-// renamed into place. With pruneChildren, child logs beyond those written
-// are removed. It returns the names written, sorted.
-func writeFixture(dir string, files map[string][]byte, pruneChildren bool) ([]string, error) {
+// writeFixture writes files (name → content) into dir, and the run's
+// workspace as workspace.expected/ when ws is not nil. With pruneChildren,
+// child logs beyond those written are removed. It returns the names
+// written, sorted.
+//
+// With verify (every writing mode but the private copy a scripted
+// recording works in), what is about to be published is replayed first:
+// the scenario is copied beside dir, the files go into the copy, verify
+// replays the copy, and only when that passes does the copy take dir's
+// place (publish). A failed verify leaves dir exactly as it was.
+func writeFixture(dir string, files map[string][]byte, ws *workspace, pruneChildren bool, verify func(stage string) error) ([]string, error) {
 	names := make([]string, 0, len(files))
 	for n := range files {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	temps := map[string]string{}
-	cleanup := func() {
-		for _, t := range temps {
-			os.Remove(t)
+	write := func(into string) error {
+		if ws != nil {
+			if err := ws.write(filepath.Join(into, scenario.ExpectedDir)); err != nil {
+				return err
+			}
 		}
-	}
-	for _, n := range names {
-		t, err := atomicfile.Stage(dir, n, files[n], 0o644)
-		if err != nil {
-			cleanup()
-			return nil, fmt.Errorf("check: write %s: %w", filepath.Join(dir, n), err)
+		for _, n := range names {
+			if err := atomicfile.Write(filepath.Join(into, n), files[n], 0o644); err != nil {
+				return fmt.Errorf("check: write %s: %w", filepath.Join(dir, n), cause(err))
+			}
 		}
-		temps[n] = t
-	}
-	for _, n := range names {
-		if err := os.Rename(temps[n], filepath.Join(dir, n)); err != nil {
-			cleanup()
-			return nil, fmt.Errorf("check: write %s: %w", filepath.Join(dir, n), err)
+		if !pruneChildren {
+			return nil
 		}
-		delete(temps, n)
-	}
-	if pruneChildren {
-		for _, p := range scenario.ChildLogs(dir) {
+		for _, p := range scenario.ChildLogs(into) {
 			if _, ok := files[filepath.Base(p)]; !ok {
 				if err := os.Remove(p); err != nil {
-					return names, fmt.Errorf("check: remove stale %s: %w", p, err)
+					return fmt.Errorf("check: remove stale %s: %w", filepath.Join(dir, filepath.Base(p)), cause(err))
 				}
 			}
 		}
+		return nil
+	}
+	var err error
+	if verify == nil {
+		err = write(dir)
+	} else {
+		err = publish(dir, func(stage string) error {
+			if err := write(stage); err != nil {
+				return err
+			}
+			return verify(stage)
+		})
+	}
+	if err != nil {
+		return nil, err
 	}
 	return names, nil
+}
+
+// cause is the error of a path operation without the (staged) path.
+func cause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// unverified is a write refused because what it would publish does not
+// replay: the replay's outcome says why.
+type unverified struct{ o Outcome }
+
+func (u *unverified) Error() string {
+	return "what this run would write does not replay, so nothing was written: " + u.o.Reason
+}
+
+// verifier replays a staged copy of the scenario dir with cfg's agent and
+// corpus, as a plain run would replay the published one.
+func verifier(ctx context.Context, dir string, cfg Config) func(stage string) error {
+	cfg.Mode, cfg.Pending, cfg.AfterRun, cfg.OnStart, cfg.replayOnly = Replay, false, nil, nil, false
+	cfg.root = cfg.corpusRoot(dir)
+	return func(stage string) error {
+		if o := Check(ctx, stage, cfg); o.Status != Passed {
+			return &unverified{o}
+		}
+		return nil
+	}
+}
+
+// refused is o failed by a write that verify refused: its reason, and the
+// diff of the replay that failed.
+func (o Outcome) refused(err error) Outcome {
+	o = o.fail(err)
+	var u *unverified
+	if errors.As(err, &u) {
+		o.Diff, o.Stderr = u.o.Diff, u.o.Stderr
+	}
+	return o
+}
+
+// publish replaces the folder dir by a changed copy of it: dir's tree is
+// copied under a hidden folder beside it (".<name>.stage-<random>/<name>":
+// no corpus listing sees it, and the copy keeps the scenario's name),
+// change changes the copy, and only when it succeeds does the copy take
+// dir's place (two renames; the old tree is removed). A failed change
+// leaves dir as it was and removes the copy.
+//
+// It is the stand-in for an all-or-nothing atomicfile.Publish (one
+// exchange of the two folders), which the same change function serves.
+func publish(dir string, change func(stage string) error) error {
+	parent, base := filepath.Dir(dir), filepath.Base(dir)
+	hold := filepath.Join(parent, "."+base+".stage-"+nonce())
+	if err := os.Mkdir(hold, 0o700); err != nil {
+		return fmt.Errorf("check: publish %s: %w", dir, err)
+	}
+	defer os.RemoveAll(hold)
+	stage := filepath.Join(hold, base)
+	err := copyTree(dir, stage)
+	if err == nil {
+		err = change(stage)
+	}
+	if err != nil {
+		return err
+	}
+	old := filepath.Join(hold, base+".old")
+	if err := os.Rename(dir, old); err != nil {
+		return fmt.Errorf("check: publish %s: %w", dir, err)
+	}
+	if err := os.Rename(stage, dir); err != nil {
+		os.Rename(old, dir)
+		return fmt.Errorf("check: publish %s: %w", dir, err)
+	}
+	if err := os.RemoveAll(hold); err != nil {
+		return fmt.Errorf("check: published %s, but could not remove the old tree %s: %w", dir, old, err)
+	}
+	return nil
+}
+
+func nonce() string {
+	b := make([]byte, 6)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// copyTree copies the tree dir to the new folder to: folders and regular
+// files with their modes, symbolic links as links; leftovers of unfinished
+// writes are skipped, anything else is refused.
+func copyTree(dir, to string) error {
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		dst := filepath.Join(to, rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			return os.Mkdir(dst, info.Mode().Perm()|0o700)
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err == nil {
+				err = os.Symlink(target, dst)
+			}
+			return err
+		case !info.Mode().IsRegular():
+			return fmt.Errorf("%s: not a regular file, folder or link", p)
+		}
+		b, err := os.ReadFile(p)
+		if err == nil {
+			err = os.WriteFile(dst, b, info.Mode().Perm())
+		}
+		return err
+	})
+	if err != nil {
+		os.RemoveAll(to)
+		return fmt.Errorf("check: stage %s: %w", dir, err)
+	}
+	return nil
 }

@@ -48,6 +48,9 @@ type Behaviour struct {
 	// Side makes a second model call (a title) in parallel with each
 	// turn's first call ("1").
 	Side bool // CONF_SIDE
+	// Noise ends every turn with a random word: an agent whose output no
+	// normalization can make stable ("1"), which no fixture can hold.
+	Noise bool // CONF_NOISE
 	// SlowExit, at stdin EOF, starts a child process and waits this long
 	// before exiting; the child exits on its own 800 ms after that (longer
 	// than the harness once let a group take to empty).
@@ -56,7 +59,7 @@ type Behaviour struct {
 
 func behaviour(getenv func(string) string) Behaviour {
 	b := Behaviour{Dialect: getenv("CONF_DIALECT"), URL: getenv("CONF_URL"), IDs: getenv("CONF_IDS"),
-		Paths: getenv("CONF_PATHS"), Ready: getenv("CONF_READY") == "1", Side: getenv("CONF_SIDE") == "1"}
+		Paths: getenv("CONF_PATHS"), Ready: getenv("CONF_READY") == "1", Side: getenv("CONF_SIDE") == "1", Noise: getenv("CONF_NOISE") == "1"}
 	b.SlowExit = millis(getenv("CONF_SLOW_EXIT_MS"), 0)
 	b.ReadyAfter = millis(getenv("CONF_READY_MS"), 30*time.Millisecond)
 	return b
@@ -220,6 +223,9 @@ func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 		s.msgs = append(s.msgs, message{role: "assistant", text: reply.text, calls: reply.calls})
 		s.mu.Unlock()
 		if len(reply.calls) == 0 {
+			if a.b.Noise {
+				a.update(s, acp.UpdateAgentMessageText(" "+randomHex(4)))
+			}
 			return acp.PromptResponse{StopReason: acp.StopReasonEndTurn}, nil
 		}
 		for _, c := range reply.calls {

@@ -3,11 +3,14 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/llmreplay/wire"
@@ -206,10 +209,12 @@ func TestConformance(t *testing.T) {
 					t.Fatalf("new -model: %s: %s\n%s", o.Status, o.Reason, o.Diff)
 				}
 				replays(t, dir, 3, "new -model")
-				if o := check.Check(context.Background(), dir, config(t, root, check.Refresh)); o.Status != check.Passed {
-					t.Fatalf("refresh: %s: %s\n%s", o.Status, o.Reason, o.Diff)
+				for _, mode := range []check.Mode{check.Refresh, check.Update} {
+					if o := check.Check(context.Background(), dir, config(t, root, mode)); o.Status != check.Passed {
+						t.Fatalf("%s: %s: %s\n%s", mode, o.Status, o.Reason, o.Diff)
+					}
+					replays(t, dir, 3, string(mode))
 				}
-				replays(t, dir, 3, "refresh")
 			})
 		}
 	}
@@ -247,4 +252,60 @@ func TestReady(t *testing.T) {
 	if ready < 0 || chunk < 0 || ready > chunk {
 		t.Errorf("the ready update (at %d) does not precede the first chunk (at %d):\n%s", ready, chunk, b)
 	}
+}
+
+// TestUnstableNeverWritten: an agent whose output differs on every run
+// gets no fixture from any write mode; each says why, with the diff, and
+// leaves the scenario's files exactly as they were.
+func TestUnstableNeverWritten(t *testing.T) {
+	root := corpus(t, "openai-chat", "", "")
+	dir := scene{name: "noise", env: map[string]string{"CONF_NOISE": "1"}, model: `[` + answer("Hello.") + `]`}.write(t, root)
+	before := snapshot(t, dir)
+	o := author(t, dir)
+	if o.Status != check.Failed || !strings.Contains(o.Reason, "does not replay") || o.Diff == "" {
+		t.Fatalf("new -model: %s: %s\n%s; want a failure with the diff", o.Status, o.Reason, o.Diff)
+	}
+	if d := cmp.Diff(before, snapshot(t, dir)); d != "" {
+		t.Errorf("new -model changed the scenario (-before +after):\n%s", d)
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 2 {
+		t.Errorf("%d entries in the corpus, want acpsnap.yml and the scenario (no staged copy left): %v", len(entries), entries)
+	}
+	// A scenario recorded from a stable agent, which then turns unstable:
+	// refresh and update refuse to write what would not replay.
+	stable := scene{name: "noise", model: `[` + answer("Hello.") + `]`}
+	stable.write(t, root)
+	if o := author(t, dir); o.Status != check.Passed {
+		t.Fatalf("new -model: %s: %s", o.Status, o.Reason)
+	}
+	scene{name: "noise", env: map[string]string{"CONF_NOISE": "1"}, model: `[` + answer("Hello.") + `]`}.write(t, root)
+	before = snapshot(t, dir)
+	for _, mode := range []check.Mode{check.Refresh, check.Update} {
+		o := check.Check(context.Background(), dir, config(t, root, mode))
+		if o.Status != check.Failed || o.Diff == "" {
+			t.Errorf("%s: %s: %s; want a failure with the diff", mode, o.Status, o.Reason)
+		}
+		if d := cmp.Diff(before, snapshot(t, dir)); d != "" {
+			t.Errorf("%s changed the scenario (-before +after):\n%s", mode, d)
+		}
+	}
+}
+
+// snapshot reads every file under dir, by relative path.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		files[rel] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
