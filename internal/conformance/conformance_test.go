@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -308,4 +309,59 @@ func snapshot(t *testing.T, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	return files
+}
+
+// TestRandomScripts is the property: a random model script (text,
+// reasoning, tool calls with random ids, errors with bodies) through each
+// dialect, recorded by new -model, replays equal.
+func TestRandomScripts(t *testing.T) {
+	for _, d := range dialects {
+		for seed := int64(1); seed <= 2; seed++ {
+			t.Run(fmt.Sprintf("%s/seed-%d", d, seed), func(t *testing.T) {
+				t.Parallel()
+				rng := rand.New(rand.NewSource(seed))
+				root := corpus(t, d, "", "")
+				dir := scene{name: "random", model: randomScript(rng)}.write(t, root)
+				if o := author(t, dir); o.Status != check.Passed {
+					t.Fatalf("new -model: %s: %s\n%s\nmodel: %s", o.Status, o.Reason, o.Diff, randomScript(rand.New(rand.NewSource(seed))))
+				}
+				replays(t, dir, 1, "new -model")
+			})
+		}
+	}
+}
+
+// randomScript is a model.json for one prompt: up to three tool calls
+// (each reading notes.txt, by a random id), maybe a 429 (which the agent
+// retries once), then a text answer, any step with reasoning first.
+func randomScript(rng *rand.Rand) string {
+	var entries []string
+	word := func() string { return fmt.Sprintf("w%x", rng.Int63()) }
+	reasoning := func() string {
+		if rng.Intn(2) == 0 {
+			return ""
+		}
+		return `{"type":"block-start","index":0,"blockType":"reasoning"},{"type":"reasoning-delta","index":0,"text":"` + word() + `"},{"type":"block-end","index":0},`
+	}
+	at := func(r string) int {
+		if r == "" {
+			return 0
+		}
+		return 1
+	}
+	if rng.Intn(3) == 0 {
+		entries = append(entries, `{"kind":"throw","chunks":[],"message":"slow `+word()+`","code":"RATE_LIMIT"}`)
+	}
+	for range rng.Intn(4) {
+		r := reasoning()
+		i := at(r)
+		entries = append(entries, fmt.Sprintf(`{"kind":"chunks","chunks":[%s{"type":"block-start","index":%d,"blockType":"tool-call"},`+
+			`{"type":"tool-call-delta","index":%d,"id":"%s","name":"read","argumentsDelta":"{\"path\":\"notes.txt\"}"},{"type":"block-end","index":%d},`+
+			`{"type":"finish","reason":"tool-calls"}]}`, r, i, i, []string{"call_", "toolu_", "fc_", ""}[rng.Intn(4)]+word(), i))
+	}
+	r := reasoning()
+	i := at(r)
+	entries = append(entries, fmt.Sprintf(`{"kind":"chunks","chunks":[%s{"type":"block-start","index":%d,"blockType":"text"},{"type":"text-delta","index":%d,"text":"%s %s"},`+
+		`{"type":"block-end","index":%d},{"type":"finish","reason":"stop"}]}`, r, i, i, word(), word(), i))
+	return "[" + strings.Join(entries, ",") + "]"
 }
