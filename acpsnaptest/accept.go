@@ -17,26 +17,45 @@ import (
 type commandLine struct {
 	pkg  string   // the package as go test takes it: "./path/to/pkg" or "."
 	test []string // the elements of the calling test's name (t.Name() split at "/")
+	dir  string   // the corpus folder, relative to the module root ("pkg/testdata/acp")
 }
 
-func newCommandLine(testName string) commandLine {
-	return commandLine{pkg: packagePath(), test: strings.Split(testName, "/")}
+func newCommandLine(testName, dir string) commandLine {
+	pkg := packagePath()
+	return commandLine{pkg: pkg, test: strings.Split(testName, "/"), dir: filepath.ToSlash(filepath.Join(pkg, dir))}
+}
+
+// settle is the acpsnap command (review, accept, reject) that acts on the
+// corpus's pending files, pasted at the module root.
+func (c commandLine) settle(cmd string) string {
+	return "acpsnap " + cmd + " -dir " + shellquote.Quote(c.dir)
 }
 
 // pattern is the -run pattern that selects scenario name and nothing else
 // of the calling test.
 func (c commandLine) pattern(name string) string {
+	return c.patternOf("^" + regexp.QuoteMeta(name) + "$")
+}
+
+// patternOf is the -run pattern of the calling test's subtests matching
+// sub (a pattern of scenario names).
+func (c commandLine) patternOf(sub string) string {
 	parts := make([]string, 0, len(c.test)+1)
 	for _, p := range c.test {
 		parts = append(parts, regexp.QuoteMeta(p))
 	}
-	return strings.Join(append(parts, "^"+regexp.QuoteMeta(name)+"$"), "/")
+	return strings.Join(append(parts, sub), "/")
 }
 
 // flagForm is the command with the writing flag: go test ./pkg -run
 // 'TestX/^name$' -args -acpsnap.update.
 func (c commandLine) flagForm(name string, mode check.Mode) string {
 	return fmt.Sprintf("go test %s -run %s -args -acpsnap.%s", c.pkg, shellquote.Quote(c.pattern(name)), mode)
+}
+
+// groupForm is flagForm for the scenarios of a pin change.
+func (c commandLine) groupForm(pc check.PinChange, mode check.Mode) string {
+	return fmt.Sprintf("go test %s -run %s -args -acpsnap.%s", c.pkg, shellquote.Quote(c.patternOf(pc.Pattern())), mode)
 }
 
 // envForm is the same with ACPSNAP_WRITE, for tools that cannot pass flags.

@@ -38,13 +38,25 @@
 // that cannot pass test flags (or go test ./... over packages that do not
 // all define them), the environment variable ACPSNAP_WRITE:
 //
-//	-acpsnap.update   ACPSNAP_WRITE=update   accept stdout changes (stdout.expected.jsonl)
-//	-acpsnap.refresh  ACPSNAP_WRITE=refresh  accept stdout and session-log changes
-//	-acpsnap.record   ACPSNAP_WRITE=record   re-record recording: live scenarios (serially)
-//	-acpsnap.force                           write even in CI
+//	-acpsnap.update          ACPSNAP_WRITE=update          accept stdout changes (stdout.expected.jsonl)
+//	-acpsnap.refresh         ACPSNAP_WRITE=refresh         accept stdout and session-log changes
+//	-acpsnap.record          ACPSNAP_WRITE=record          re-record recording: live scenarios (serially)
+//	-acpsnap.record-missing  ACPSNAP_WRITE=record-missing  record only the scenarios not recorded yet
+//	-acpsnap.record-drifted  ACPSNAP_WRITE=record-drifted  replay, then re-record only those whose requests drifted
+//	-acpsnap.pending         ACPSNAP_WRITE=pending         write <file>.new for acpsnap review, never the fixture
+//	-acpsnap.force                                         write even in CI
 //
 // In CI (a CI variable other than "", "0" and "false") the writing modes
-// refuse to run unless forced.
+// refuse to run unless forced. record-missing and record-drifted log how
+// many scenarios (and so live model calls) they will spend before the
+// first one starts. After a pending run, acpsnap accept (or review, or
+// reject) at the module root, without -dir, finds the pending files.
+//
+// ACPSNAP_SHARD=K/N, or Bazel's TEST_TOTAL_SHARDS and TEST_SHARD_INDEX,
+// runs a stable shard of every corpus (the partition of acpsnap run
+// -shard); XML_OUTPUT_FILE gets a JUnit report (docs/ci.md).
+// Params.Scrub, Params.Ignore and Params.Redact add to acpsnap.yml's
+// scrub and ignore rules from Go.
 //
 // A scenario scaffolded but not recorded yet (no stdout.expected.jsonl, no
 // session.jsonl) fails alone with "not recorded yet: record it with: …"

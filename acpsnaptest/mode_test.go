@@ -16,6 +16,10 @@ func TestReadSettings(t *testing.T) {
 		args    []string
 		env     map[string]string
 		want    check.Mode
+		pending bool
+		only    check.RecordSet
+		shard   shard
+		junit   string
 		wantErr string
 	}
 	for _, tc := range []testCase{
@@ -25,7 +29,21 @@ func TestReadSettings(t *testing.T) {
 		{name: "flag and env agree", args: []string{"-acpsnap.record"}, env: map[string]string{"ACPSNAP_WRITE": "record"}, want: check.Record},
 		{name: "flag and env differ", args: []string{"-acpsnap.update"}, env: map[string]string{"ACPSNAP_WRITE": "record"}, wantErr: "choose one writing mode"},
 		{name: "two flags", args: []string{"-acpsnap.update", "-acpsnap.refresh"}, wantErr: "choose one writing mode"},
-		{name: "bad env", env: map[string]string{"ACPSNAP_WRITE": "replay"}, wantErr: `ACPSNAP_WRITE="replay": want update, refresh or record`},
+		{name: "bad env", env: map[string]string{"ACPSNAP_WRITE": "replay"}, wantErr: `ACPSNAP_WRITE="replay": want update, refresh, record, record-missing, record-drifted or pending`},
+		{name: "pending flag", args: []string{"-acpsnap.pending"}, want: check.Replay, pending: true},
+		{name: "pending env", env: map[string]string{"ACPSNAP_WRITE": "pending"}, want: check.Replay, pending: true},
+		{name: "pending in CI", env: map[string]string{"ACPSNAP_WRITE": "pending", "CI": "true"}, wantErr: "pending writes fixtures and CI is set"},
+		{name: "pending and update", args: []string{"-acpsnap.update", "-acpsnap.pending"}, wantErr: "choose one writing mode"},
+		{name: "record-missing", env: map[string]string{"ACPSNAP_WRITE": "record-missing"}, want: check.Record, only: check.RecordMissing},
+		{name: "record-drifted flag", args: []string{"-acpsnap.record-drifted"}, want: check.Record, only: check.RecordDrifted},
+		{name: "ACPSNAP_SHARD", env: map[string]string{"ACPSNAP_SHARD": "2/3"}, want: check.Replay, shard: shard{k: 2, n: 3}},
+		{name: "bad ACPSNAP_SHARD", env: map[string]string{"ACPSNAP_SHARD": "4/3"}, wantErr: `ACPSNAP_SHARD: invalid shard "4/3"`},
+		{name: "Bazel shards from 0", env: map[string]string{"TEST_TOTAL_SHARDS": "4", "TEST_SHARD_INDEX": "0", "TEST_SHARD_STATUS_FILE": "/tmp/s"},
+			want: check.Replay, shard: shard{k: 1, n: 4, status: "/tmp/s"}},
+		{name: "Bazel index out of range", env: map[string]string{"TEST_TOTAL_SHARDS": "4", "TEST_SHARD_INDEX": "4"}, wantErr: "want 0 <= index < total"},
+		{name: "ACPSNAP_SHARD wins over Bazel", env: map[string]string{"ACPSNAP_SHARD": "1/2", "TEST_TOTAL_SHARDS": "4", "TEST_SHARD_INDEX": "3"},
+			want: check.Replay, shard: shard{k: 1, n: 2}},
+		{name: "JUnit to XML_OUTPUT_FILE", env: map[string]string{"XML_OUTPUT_FILE": "/tmp/r.xml"}, want: check.Replay, junit: "/tmp/r.xml"},
 		{name: "CI refuses", args: []string{"-acpsnap.update"}, env: map[string]string{"CI": "true"}, wantErr: "CI is set"},
 		{name: "CI=1 refuses", env: map[string]string{"CI": "1", "ACPSNAP_WRITE": "update"}, wantErr: "CI is set"},
 		{name: "CI forced", args: []string{"-acpsnap.update", "-acpsnap.force"}, env: map[string]string{"CI": "true"}, want: check.Update},
@@ -50,8 +68,17 @@ func TestReadSettings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if s.mode != tc.want {
-				t.Errorf("mode = %q, want %q", s.mode, tc.want)
+			type got struct {
+				Mode    check.Mode
+				Pending bool
+				Only    check.RecordSet
+				Shard   [2]int
+				Status  string
+				JUnit   string
+			}
+			want := got{tc.want, tc.pending, tc.only, [2]int{tc.shard.k, tc.shard.n}, tc.shard.status, tc.junit}
+			if d := cmp.Diff(want, got{s.mode, s.pending, s.only, [2]int{s.shard.k, s.shard.n}, s.shard.status, s.junit}); d != "" {
+				t.Errorf("settings (-want +got):\n%s", d)
 			}
 		})
 	}

@@ -15,8 +15,8 @@ import (
 )
 
 // corpus is one corpus of the user module in testdata/acpsnaptest, with
-// the test function that checks it and its scenarios (none recorded in the
-// module as committed).
+// the test function that checks it and its scenarios (recorded in the
+// module as committed; TestModule removes the recordings first).
 type corpus struct {
 	test      string   // the go test function, in package ./acp
 	dir       string   // the corpus folder, relative to the module root
@@ -62,17 +62,11 @@ func decorate(t *testing.T, dir string) {
 // and it passes again, offline. CI refuses to write unless CI is empty, 0
 // or false.
 func TestModule(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go test in another module")
-	}
-	for _, tool := range []string{"go", "python3"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed", tool)
-		}
-	}
+	needModule(t)
 	for _, c := range corpora {
 		t.Run(c.test, func(t *testing.T) {
 			mod := userModule(t)
+			unrecord(t, filepath.Join(mod, c.dir))
 			m := &module{t: t, dir: mod, test: c.test, env: upstreamEnv(t, c.upstream)}
 			out := m.goTest(false, "go test ./acp -run "+c.test)
 			var record []string
@@ -97,6 +91,20 @@ func TestModule(t *testing.T) {
 			m.contains(m.goTest(false, "CI=true go test ./acp -run "+c.test+" -args -acpsnap.refresh"), "CI is set")
 			m.goTest(true, "CI=false go test ./acp -run "+c.test+" -args -acpsnap.refresh")
 		})
+	}
+}
+
+// needModule skips a test of the user module in -short mode or without
+// go and python3 (its agents are Python).
+func needModule(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs go in another module")
+	}
+	for _, tool := range []string{"go", "python3"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed", tool)
+		}
 	}
 }
 
@@ -231,6 +239,18 @@ func goEnv() []string {
 		}
 	}
 	return append(env, "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "GOWORK=off")
+}
+
+// unrecord removes the recordings of the corpus at dir (its pins, every
+// scenario's stdout and logs), as a user starts.
+func unrecord(t *testing.T, dir string) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.jsonl"))
+	for _, p := range append(files, filepath.Join(dir, "pins")) {
+		if err := os.RemoveAll(p); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 func editFile(t *testing.T, path, old, new string) {

@@ -5,6 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +43,24 @@ type Params struct {
 	SkipUnrecorded bool
 	// Timeout is the default wait of a step; 0: 10s.
 	Timeout time.Duration
+	// Scrub are extra scrub rules, after acpsnap.yml's (docs/format.md,
+	// "scrub"): every match of Pattern in stdout and the session logs, on
+	// both sides, becomes Replace ($1 … allowed). nil: acpsnap.yml's only.
+	Scrub []Scrub
+	// Ignore lists request parts of an HTTP agent's model calls that are
+	// not part of a request's identity, added to acpsnap.yml's
+	// model.ignore: JSON pointers ("/prompt_cache_key") and "header:NAME".
+	Ignore []string
+	// Redact rewrites one line of stdout or of a session log, on both
+	// sides, after the scrub rules: for values a regexp cannot describe.
+	// It must be deterministic. nil: nothing.
+	Redact func(line []byte) []byte
+}
+
+// Scrub is one scrub rule of Params.Scrub.
+type Scrub struct {
+	Pattern *regexp.Regexp
+	Replace string
 }
 
 // Run checks every scenario of the corpus at p.Dir: the guards as the
@@ -58,25 +79,57 @@ func Run(t *testing.T, p Params) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names, err := scenario.Names(p.Dir)
-	if err != nil {
-		t.Fatalf("acpsnaptest: %v", err)
+	if all, err := scenario.Names(p.Dir); err != nil || len(all) == 0 {
+		t.Fatalf("acpsnaptest: %s holds no scenario folder (%v)", p.Dir, err)
 	}
-	if len(names) == 0 {
-		t.Fatalf("acpsnaptest: %s holds no scenario folder", p.Dir)
+	if err := s.shard.honour(); err != nil {
+		t.Fatal(err)
+	}
+	names, err := plan(t, p, s, cfg)
+	if err != nil {
+		t.Fatal(err)
 	}
 	cfg.Acpsnap = MCPProxy(t)
 	declareInputs(cfg.Agent, p.Dir)
-	cl := newCommandLine(t.Name())
-	t.Run("guards", func(t *testing.T) { guards(t, p.Dir, s.mode) })
+	cl := newCommandLine(t.Name(), p.Dir)
+	suite := newSuite(t, s, cl)
+	if s.shard.k <= 1 { // the corpus's guards once, not once per shard
+		t.Run("guards", func(t *testing.T) { guards(t, p.Dir, s.mode) })
+	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			if s.mode != check.Record {
 				t.Parallel()
 			}
-			report(t, cl, check.Check(t.Context(), filepath.Join(p.Dir, name), cfg), p.SkipUnrecorded)
+			o := check.Check(t.Context(), filepath.Join(p.Dir, name), cfg)
+			suite.add(o)
+			if first := suite.pins.Add(o); first != "" {
+				o.Reason, o.Diff, o.Accept = check.SamePinChange(o, first), strings.TrimPrefix(o.Diff, o.PinDrift), ""
+			}
+			report(t, cl, o, p.SkipUnrecorded)
 		})
 	}
+}
+
+// plan is the scenarios this run checks: the shard's, and for
+// record-missing and record-drifted only those the record plan keeps
+// (logged before anything is recorded).
+func plan(t *testing.T, p Params, s settings, cfg check.Config) ([]string, error) {
+	sel := s.shard.selection()
+	if s.only != check.RecordAll {
+		rc := check.RunConfig{Config: cfg, Root: p.Dir, Selection: sel, Parallel: runtime.NumCPU()}
+		pl, err := check.PlanRecord(t.Context(), rc, s.only)
+		if err != nil {
+			return nil, fmt.Errorf("acpsnaptest: %w", err)
+		}
+		t.Log(pl)
+		sel = pl.Selection(sel)
+	}
+	names, err := check.Selected(p.Dir, sel)
+	if err != nil {
+		return nil, fmt.Errorf("acpsnaptest: %w", err)
+	}
+	return names, nil
 }
 
 // config is the check configuration of p in the mode s selects.
@@ -95,8 +148,11 @@ func config(p Params, s settings) (check.Config, error) {
 	if len(argv) == 0 {
 		return check.Config{}, fmt.Errorf("acpsnaptest: no agent for %s: set agent.command in %s (or Params.Agent)", p.Dir, filepath.Join(p.Dir, scenario.CorpusFile))
 	}
-	cfg := check.Config{Agent: argv, Mode: s.mode, StepTimeout: p.Timeout, ScriptedSecrets: p.ScriptedEnv, Corpus: corpus}
-	cfg.CI, cfg.DiffColor = s.ci, term.IsTerminal(os.Stdout) && os.Getenv("NO_COLOR") == ""
+	if corpus, err = withRules(corpus, p); err != nil {
+		return check.Config{}, err
+	}
+	cfg := check.Config{Agent: argv, Mode: s.mode, StepTimeout: p.Timeout, ScriptedSecrets: p.ScriptedEnv, Corpus: corpus, Redact: p.Redact}
+	cfg.CI, cfg.DiffColor, cfg.Pending = s.ci, term.IsTerminal(os.Stdout) && os.Getenv("NO_COLOR") == "", s.pending
 	if s.mode == check.Record {
 		if cfg.Secrets, err = recordSecrets(p, corpus); err != nil {
 			return check.Config{}, fmt.Errorf("acpsnaptest: -acpsnap.record: %w", err)
@@ -146,6 +202,9 @@ func report(t *testing.T, cl commandLine, o check.Outcome, skipUnrecorded bool) 
 	t.Helper()
 	if len(o.Wrote) > 0 {
 		t.Logf("wrote %s", strings.Join(o.Wrote, ", "))
+	}
+	if len(o.Pending) > 0 {
+		t.Logf("pending: %s (review with: %s)", strings.Join(o.Pending, ", "), cl.settle("review"))
 	}
 	switch o.Status {
 	case check.Skipped:
@@ -204,4 +263,24 @@ func declareInputs(argv []string, corpus string) {
 			}
 		}
 	}
+}
+
+// withRules is corpus with the rules of p added after its own.
+func withRules(corpus *scenario.Corpus, p Params) (*scenario.Corpus, error) {
+	if len(p.Scrub) == 0 && len(p.Ignore) == 0 {
+		return corpus, nil
+	}
+	if len(p.Ignore) > 0 && corpus.Native() {
+		return nil, fmt.Errorf("acpsnaptest: Params.Ignore: a native agent talks to its own model; ignore needs an HTTP dialect (model.dialect in %s)", scenario.CorpusFile)
+	}
+	c := *corpus
+	c.Scrub = slices.Clip(c.Scrub)
+	for i, r := range p.Scrub {
+		if r.Pattern == nil {
+			return nil, fmt.Errorf("acpsnaptest: Params.Scrub[%d]: Pattern is nil", i)
+		}
+		c.Scrub = append(c.Scrub, scenario.NewScrubRule(r.Pattern, r.Replace))
+	}
+	c.Model.Ignore = append(slices.Clip(c.Model.Ignore), p.Ignore...)
+	return &c, nil
 }

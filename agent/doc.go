@@ -63,8 +63,28 @@
 //     running tool, a pending permission request and running subagents.
 //   - Streams session/update: agent_thought_chunk (reasoning deltas),
 //     agent_message_chunk (text deltas), tool_call, tool_call_update, plan.
-//   - session/list, session/resume, session/close, set_config_option:
-//     method not found.
+//   - session/load: reopens a primary session of the sessions folder from
+//     its log, also after a restart of the agent (the capability is not
+//     advertised: initialize still says loadSession false). The
+//     conversation is replayed as session/update (user_message_chunk,
+//     agent_thought_chunk, agent_message_chunk, tool_call and its final
+//     tool_call_update), the model history is rebuilt, and the next turns
+//     append to the same log; a replaying provider (Resumer) continues
+//     after the calls the log holds. The session starts in
+//     Config.Permission. An unknown session, a subagent's, one already
+//     open or one of another cwd is refused with -32602.
+//   - session/resume: session/load without the replay.
+//   - session/list: the primary sessions of the sessions folder (of one
+//     cwd when asked), oldest first, each with its first prompt (at most
+//     80 characters) as the title and its last event's time as updatedAt.
+//   - session/close: cancels the session's turn, stops its MCP servers and
+//     closes its log; it can be loaded again.
+//   - session/set_config_option: one option, "permission" (a select of
+//     "auto" and "ask", the same setting as the mode); the answer lists it
+//     with its current value.
+//   - session/set_model (unstable): the model name the session's next
+//     calls send and log.
+//   - session/fork: method not found (a scenario has one primary log).
 //
 // # The turn loop
 //

@@ -34,8 +34,9 @@ type session struct {
 	tools     []*tool
 	system    string
 
-	mu         sync.Mutex // guards mode, remembered, cancel
+	mu         sync.Mutex // guards mode, model, remembered, cancel
 	mode       string
+	model      string          // from session/set_model; "": Config.Model
 	remembered map[string]bool // tool name → allowed, from allow_always / reject_always
 	cancel     context.CancelCauseFunc
 
@@ -55,6 +56,7 @@ type sessionSpec struct {
 	key       string       // with detached: the call's topology path
 	mcp       []*mcpServer // primary only: its MCP servers, whose tools follow the built-in ones
 	mcpTools  []*tool
+	loaded    *sessionlog.Log // primary only: the log of a session loaded from disk (its id, reopened for appending)
 }
 
 // validateNewSession rejects what this agent cannot honour, with a message
@@ -85,8 +87,12 @@ func (srv *server) createSession(spec sessionSpec) (*session, error) {
 	if srv.closed {
 		return nil, errors.New("agent: create session: agent is shutting down")
 	}
+	id := srv.cfg.NewID()
+	if spec.loaded != nil {
+		id = spec.loaded.Header.ID
+	}
 	s := &session{
-		srv: srv, id: srv.cfg.NewID(), cwd: filepath.Clean(spec.cwd), primary: spec.primary,
+		srv: srv, id: id, cwd: filepath.Clean(spec.cwd), primary: spec.primary,
 		spawnedBy: spec.spawnedBy, depth: spec.depth, key: spec.key, mode: srv.cfg.Permission, remembered: map[string]bool{},
 	}
 	s.tools, s.system, s.path, s.mcp = primaryTools, systemPrompt(s.cwd), "root", spec.mcp
@@ -105,7 +111,13 @@ func (srv *server) createSession(spec sessionSpec) (*session, error) {
 		h.ParentSession, h.Origin, h.SpawnedBy = spec.parent.id, "subagent", spec.spawnedBy
 	}
 	path := filepath.Join(srv.cfg.SessionsDir, s.id, sessionlog.FileName)
-	w, err := sessionlog.Create(path, h, srv.cfg.Now)
+	var w *sessionlog.Writer
+	var err error
+	if spec.loaded != nil {
+		w, err = sessionlog.Reopen(path, spec.loaded, srv.cfg.Now)
+	} else {
+		w, err = sessionlog.Create(path, h, srv.cfg.Now)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("agent: create session log: %w", err)
 	}

@@ -134,14 +134,20 @@ func (t *turn) runTool(c model.ToolCall) *model.Message {
 // failed) and returns the tool message for the history.
 func (t *turn) finish(c model.ToolCall, content string, isErr bool) *model.Message {
 	t.s.event(evToolResult, toolResultData{Turn: t.n, Step: t.step, CallID: c.ID, Content: content, Error: isErr})
+	t.s.notify(toolDone(c.ID, content, isErr))
+	return &model.Message{Role: "tool", ToolCallID: c.ID, Content: content}
+}
+
+// toolDone closes a call on the client: completed or failed, with its
+// result as content.
+func toolDone(id, content string, isErr bool) acp.SessionUpdate {
 	status := acp.ToolCallStatusCompleted
 	if isErr {
 		status = acp.ToolCallStatusFailed
 	}
-	t.s.notify(acp.UpdateToolCall(acp.ToolCallId(c.ID),
+	return acp.UpdateToolCall(acp.ToolCallId(id),
 		acp.WithUpdateStatus(status),
-		acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock(content))})))
-	return &model.Message{Role: "tool", ToolCallID: c.ID, Content: content}
+		acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock(content))}))
 }
 
 // startUpdate is the tool_call announcement of a call: title, kind, raw

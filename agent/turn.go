@@ -106,7 +106,7 @@ func (t *turn) request() model.Request {
 	}
 	return model.Request{
 		SessionID: t.s.id, SpawnedBy: t.s.spawnedBy, Cwd: t.s.cwd,
-		Model: t.s.srv.cfg.Model, System: t.s.system,
+		Model: t.s.modelName(), System: t.s.system,
 		Messages: append([]model.Message(nil), t.s.history...), Tools: specs,
 	}
 }

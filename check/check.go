@@ -100,6 +100,10 @@ type Config struct {
 	// differing fixture (never the fixture itself) for `acpsnap review`;
 	// the scenario still fails. false: nothing is written for review.
 	Pending bool
+	// Redact rewrites one line of stdout or of a session log, on both
+	// sides, after the scrub rules (values a regexp cannot describe); it
+	// must be deterministic. nil: nothing.
+	Redact func(line []byte) []byte
 	// CI refuses what a person must decide: Pending writes nothing, and a
 	// writing mode fails instead of removing an obsolete fixture.
 	CI bool
@@ -129,6 +133,11 @@ type Outcome struct {
 	Stderr   string        // the agent's stderr tail, for failures
 	Pending  []string      // pending files written beside the fixtures (Config.Pending)
 	Obsolete []string      // fixture files the run no longer produced (removed when written)
+	// PinDrift is the part of Diff (its start) that is the change of the
+	// corpus's pins, the same for every scenario the change failed
+	// (PinChanges groups them); PinFiles are those pin files. "": none.
+	PinDrift string
+	PinFiles []string
 }
 
 // Check runs the scenario in dir and compares (or, in writing modes, writes)
@@ -164,12 +173,14 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		hc.Mode = "record"
 	}
 	r := rulesFor(cfg.Corpus, m)
+	r.redact = cfg.Redact
 	if cfg.Corpus != nil {
 		if err := applyCorpus(&hc, cfg, m, dir, r); err != nil {
 			return o.fail(err)
 		}
 	}
 	res, err := harness.Run(ctx, hc)
+	defer func() { o = o.release(res) }()
 	if res != nil {
 		o.Duration, o.Stderr = res.Duration, res.Stderr
 	}
@@ -211,6 +222,20 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		return o
 	}
 	return o.compare(ctx, dir, got, cfg, r, ws)
+}
+
+// release ends a run kept with Config.Keep: its private roots stay when
+// the scenario failed, whatever the failure (the reason then says where),
+// and are removed otherwise.
+func (o Outcome) release(res *harness.Result) Outcome {
+	msg, err := res.Release(o.Status == Failed)
+	if err != nil {
+		return o.fail(err)
+	}
+	if msg != "" {
+		o.Reason += "\n" + msg
+	}
+	return o
 }
 
 func (o Outcome) fail(err error) Outcome {
@@ -272,6 +297,7 @@ func (o Outcome) compare(ctx context.Context, dir string, got *scenario.Transcri
 	if np != nil && len(np.drift) > 0 {
 		pinFiles, d := np.driftDiff(cfg.diffConfig())
 		o.Status, o.Diff, o.Accept = Failed, d, Record
+		o.PinFiles, o.PinDrift = pinFiles, d
 		o.Reason = "the agent's request differs from the corpus's pin (" + strings.Join(pinFiles, ", ") + "): a changed model input, which only record accepts"
 		if files := diffTranscripts(dir, want, got, cfg.diffConfig()); len(files) > 0 {
 			o.Diff += joinDiffs(files)

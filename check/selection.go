@@ -17,6 +17,8 @@ type Selection struct {
 	// depends only on its own name (FNV-1a), so adding scenarios never moves
 	// the others between CI machines.
 	Shard, Shards int
+	// Only, when not nil, keeps only the names it holds (a record plan's).
+	Only map[string]bool
 }
 
 // ParseShard parses "K/N" with 1 ≤ K ≤ N.
@@ -32,7 +34,7 @@ func ParseShard(s string) (k, n int, err error) {
 
 // Match reports whether the selection includes name.
 func (s Selection) Match(name string) bool {
-	if s.Run != nil && !s.Run.MatchString(name) {
+	if s.Run != nil && !s.Run.MatchString(name) || s.Only != nil && !s.Only[name] {
 		return false
 	}
 	if s.Shards > 1 {

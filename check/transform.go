@@ -14,6 +14,7 @@ import (
 type rules struct {
 	scrub    []scenario.ScrubRule
 	floating []string
+	redact   func(line []byte) []byte // Config.Redact, after the scrub rules
 }
 
 // rulesFor merges the corpus's rules with the manifest's (the manifest's
@@ -35,7 +36,7 @@ func rulesFor(c *scenario.Corpus, m *scenario.Manifest) rules {
 
 // apply rewrites t in place.
 func (r rules) apply(t *scenario.Transcript) {
-	if len(r.scrub) > 0 {
+	if len(r.scrub) > 0 || r.redact != nil {
 		t.Stdout = r.scrubLines(t.Stdout)
 		for i := range t.Logs {
 			t.Logs[i] = r.scrubLines(t.Logs[i])
@@ -46,14 +47,29 @@ func (r rules) apply(t *scenario.Transcript) {
 	}
 }
 
-// scrubLines applies every scrub rule to each line of b.
+// scrubLines applies every scrub rule to b, then the redact hook to each
+// of its lines.
 func (r rules) scrubLines(b []byte) []byte {
 	for _, rule := range r.scrub {
 		if re := rule.Regexp(); re != nil {
 			b = re.ReplaceAll(b, []byte(rule.Replace))
 		}
 	}
-	return b
+	if r.redact == nil {
+		return b
+	}
+	var out []byte
+	for _, line := range bytes.SplitAfter(b, []byte("\n")) {
+		body, nl := bytes.CutSuffix(line, []byte("\n"))
+		if len(line) == 0 {
+			continue
+		}
+		out = append(out, r.redact(bytes.Clone(body))...)
+		if nl {
+			out = append(out, '\n')
+		}
+	}
+	return out
 }
 
 // float moves every session/update notification whose update kind is

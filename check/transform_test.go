@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"regexp"
 	"testing"
 
@@ -39,6 +40,29 @@ func TestRulesApply(t *testing.T) {
 	rulesFor(c, m).apply(tr)
 	if string(tr.Stdout) != "{\"t\":\"Today's date is {{date}}\"}\n" || string(tr.Logs[0]) != "{\"s\":\"date is {{date}}.\"}\n" {
 		t.Errorf("scrub: %q %q", tr.Stdout, tr.Logs[0])
+	}
+}
+
+// TestRedact: the redact hook sees every line of stdout and the logs,
+// without its newline, after the scrub rules, and its result replaces the
+// line; a last line without a newline keeps none.
+func TestRedact(t *testing.T) {
+	c := &scenario.Corpus{Scrub: []scenario.ScrubRule{{Pattern: `tok-\d+`, Replace: "tok-N"}}}
+	compile(t, c.Scrub)
+	var seen []string
+	r := rulesFor(c, &scenario.Manifest{})
+	r.redact = func(line []byte) []byte {
+		seen = append(seen, string(line))
+		return bytes.ToUpper(line)
+	}
+	tr := &scenario.Transcript{Stdout: []byte("a tok-1\nb\n"), Logs: [][]byte{[]byte("c tok-22\nd")}}
+	r.apply(tr)
+	got := []string{string(tr.Stdout), string(tr.Logs[0])}
+	if d := cmp.Diff([]string{"A TOK-N\nB\n", "C TOK-N\nD"}, got); d != "" {
+		t.Errorf("redacted (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"a tok-N", "b", "c tok-N", "d"}, seen); d != "" {
+		t.Errorf("lines the hook saw (-want +got):\n%s", d)
 	}
 }
 

@@ -6,20 +6,19 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/acpsnap/acpsnap/internal/fspath"
 	"github.com/acpsnap/acpsnap/internal/safefile"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // client is the harness's side of ACP (acp.Client): it answers permission
 // requests from the scenario's answers, serves the file system inside the
 // cwd, and runs terminals. Methods it does not implement are answered
-// -32601 by the SDK.
+// -32601 by the SDK, unless a clientAnswers entry answers them first
+// (book.answering).
 type client struct {
 	cwd     string   // the scenario cwd
 	root    *os.Root // the cwd, for every fs/* open: no link can lead out, even one swapped in mid-check
@@ -27,10 +26,7 @@ type client struct {
 	terms   *terminals
 	flow    *flow       // the tee's flow window; its barriers arrive as session/update
 	fail    func(error) // fails the run
-
-	mu      sync.Mutex
-	answers []scenario.PermissionAnswer
-	asked   int
+	book    *book       // input.json's answers, shared by every incarnation of the agent
 }
 
 var _ acp.Client = (*client)(nil)
@@ -47,25 +43,26 @@ func (c *client) SessionUpdate(_ context.Context, n acp.SessionNotification) err
 // RequestPermission selects the option whose kind is the next answer; an
 // unoffered kind or no answer left fails the run.
 func (c *client) RequestPermission(_ context.Context, req acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.asked++
+	b := c.book
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.asked++
 	var offered []string
 	for _, o := range req.Options {
 		offered = append(offered, string(o.Kind))
 	}
-	if c.asked > len(c.answers) {
+	if b.asked > len(b.permissions) {
 		return acp.RequestPermissionResponse{}, c.failf("session/request_permission #%d (options %s): input.json has only %d permissionAnswers",
-			c.asked, strings.Join(offered, ", "), len(c.answers))
+			b.asked, strings.Join(offered, ", "), len(b.permissions))
 	}
-	kind := c.answers[c.asked-1].Kind
+	kind := b.permissions[b.asked-1].Kind
 	for _, o := range req.Options {
 		if string(o.Kind) == kind {
 			return acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeSelected(o.OptionId)}, nil
 		}
 	}
 	return acp.RequestPermissionResponse{}, c.failf("session/request_permission #%d: permissionAnswers[%d] is %q, but the agent offered %s",
-		c.asked, c.asked-1, kind, strings.Join(offered, ", "))
+		b.asked, b.asked-1, kind, strings.Join(offered, ", "))
 }
 
 func (c *client) failf(format string, args ...any) error {

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,7 +33,10 @@ type Config struct {
 	Grace       time.Duration     // 0: 2s; stdin close → SIGTERM, SIGTERM → SIGKILL
 	TempDir     string            // existing folder where the private roots are made; "": os.TempDir()
 	OnStart     func(Roots)       // nil: nothing; called after the workspace is seeded, before the agent starts
-	Keep        bool              // a failed run keeps its private roots for inspection; its error says where
+	// Keep keeps the private roots for inspection: a failed run's error says
+	// where; a run that succeeded leaves them to the caller, who may still
+	// find the outcome wrong (Result.Release removes them or says where).
+	Keep bool
 	// Manifest is Dir's snapshot.yml when the caller has loaded it already
 	// (scenario.LoadManifest); nil: Run loads it.
 	Manifest *scenario.Manifest
@@ -99,6 +101,27 @@ type Result struct {
 	// stdout with it, so a value the agent repeats keeps its token. nil:
 	// a native run (make a Context from Cwd, Home and Root).
 	Tokens *normalize.Context
+
+	kept *roots // Config.Keep: the roots left for Release
+}
+
+// Release ends a run made with Config.Keep: keep leaves its private roots
+// and returns "kept the run's private roots: DIR"; otherwise they are
+// removed and it returns "". Without Config.Keep (and on a nil Result)
+// the roots are already gone and it does nothing.
+func (r *Result) Release(keep bool) (string, error) {
+	if r == nil || r.kept == nil {
+		return "", nil
+	}
+	rts := r.kept
+	r.kept = nil
+	if keep {
+		return "kept the run's private roots: " + rts.base, nil
+	}
+	if err := rts.remove(); err != nil {
+		return "", infrastructure(fmt.Errorf("harness: remove temporary roots: %w", err))
+	}
+	return "", nil
 }
 
 // Roots are the private folders of one run, as Config.OnStart sees them:
@@ -140,7 +163,19 @@ type run struct {
 	conn   *acp.ClientSideConnection
 	timing []StepTiming
 
-	sessions  []string // ids from newSession; the first is the primary
+	argv, env  []string        // the agent's command and environment, for every incarnation
+	root       *os.Root        // the cwd, for the client's fs/*
+	cwdAliases []string        // other spellings of the cwd
+	terms      *terminals      // the agent's terminals
+	book       *book           // input.json's answers
+	wire       *wire           // the current incarnation's stdin
+	restarts   int             // restartAgent steps done
+	rawN       int             // raw requests sent (request, requestExpectError)
+	stdout     [][]byte        // the stdout lines of every ended incarnation
+	stderr     strings.Builder // the stderr of every ended incarnation
+
+	sessions  []string // ids from newSession and forkSession; the first is the primary
+	current   int      // index of the current session in sessions
 	model     *modelRun
 	agentInfo sessionlog.AgentInfo // from initialize
 
@@ -203,6 +238,10 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 			err = fmt.Errorf("%w\nkept the run's private roots: %s", err, rts.base)
 			return
 		}
+		if err == nil && cfg.Keep && res != nil {
+			res.kept = rts
+			return
+		}
 		if rerr := rts.remove(); rerr != nil {
 			err = errors.Join(err, infrastructure(fmt.Errorf("harness: %s: remove temporary roots: %w", m.Scenario, rerr)))
 		}
@@ -255,33 +294,21 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 	if r.cfg.OnStart != nil {
 		r.cfg.OnStart(Roots{Cwd: r.roots.cwd, Home: r.roots.home, Root: r.roots.base})
 	}
-	start := time.Now()
-	a, err := startAgent(argv, r.roots.cwd, env, r.cfg.Grace, r.fail)
-	if err != nil {
-		return nil, []error{infrastructure(fmt.Errorf("start agent %q: %w", r.cfg.Agent[0], err))}
-	}
-	r.agent = a
 	res := &Result{Cwd: r.roots.cwd, CwdAliases: normalize.Aliases(r.roots.cwd),
 		Home: r.roots.home, HomeAliases: normalize.Aliases(r.roots.home),
 		Root: r.roots.base, RootAliases: normalize.Aliases(r.roots.base)}
 	root, err := os.OpenRoot(r.roots.cwd)
 	if err != nil {
-		a.shutdown(0)
-		return res, []error{infrastructure(fmt.Errorf("open the cwd: %w", err))}
+		return nil, []error{infrastructure(fmt.Errorf("open the cwd: %w", err))}
 	}
 	defer root.Close()
-	terms := &terminals{env: terminalEnv(env, r.cfg.Secrets), grace: r.cfg.Grace}
-	cl := &client{cwd: r.roots.cwd, root: root, aliases: res.CwdAliases, terms: terms, flow: a.flow, fail: r.fail, answers: r.in.PermissionAnswers}
-	// The SDK starts reading at once; its first read waits until the logger
-	// is set, or an early end of stdout would log through a racing field.
-	ready := make(chan struct{})
-	r.conn = acp.NewClientSideConnection(cl, a.stdin, gatedReader{ready: ready, r: a.sdk})
-	r.conn.SetLogger(slog.New(slog.DiscardHandler))
-	close(ready)
-	go func() { // the connection ends when the tee closes the SDK's pipe, which it always does
-		<-r.conn.Done()
-		a.closeSDK()
-	}()
+	r.argv, r.env, r.root, r.cwdAliases = argv, env, root, res.CwdAliases
+	r.terms = &terminals{env: terminalEnv(env, r.cfg.Secrets), grace: r.cfg.Grace}
+	r.book = newBook(r.in)
+	start := time.Now()
+	if err := r.launch(); err != nil {
+		return nil, []error{err}
+	}
 
 	var errs []error
 	if err := r.runSteps(); err != nil {
@@ -289,30 +316,14 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 	} else {
 		r.settle(r.cfg.Settle)
 	}
-	eofWait := r.cfg.Grace
-	if r.cfg.TermShutdown {
-		eofWait = 0
-	}
-	ending, leftovers := a.shutdown(eofWait)
-	terms.closeAll()
-	escaped := escapees(r.roots.base, time.Now().Add(r.cfg.Grace))
+	ended := r.end(len(errs) > 0)
 	if len(errs) == 0 {
 		if err := r.failure(); err != nil {
 			errs = append(errs, err)
-		} else if a.waitErr != nil && ending == exitedOnEOF {
-			errs = append(errs, fmt.Errorf("agent exited with %s after stdin was closed", a.exitState()))
 		}
 	}
-	if ending != exitedOnEOF && !(r.cfg.TermShutdown && ending == terminated) {
-		errs = append(errs, fmt.Errorf("agent did not exit within %s of stdin closing (%s)", r.cfg.Grace, ending))
-	}
-	if leftovers {
-		errs = append(errs, fmt.Errorf("the agent left processes running in its process group for longer than the grace of %s after it ended (%s; a corpus sets agent.grace in acpsnap.yml, a run -grace); the harness killed the group", r.cfg.Grace, a.exitState()))
-	}
-	if len(escaped) > 0 {
-		errs = append(errs, fmt.Errorf("processes of the run outlived it outside the process groups of the agent and its terminals (%s); the harness killed them", strings.Join(escaped, ", ")))
-	}
-	res.Stdout, res.Stderr = a.stdoutLines(), a.stderrText()
+	errs = append(errs, ended...)
+	res.Stdout, res.Stderr = r.stdout, r.stderr.String()
 	res.Steps = r.timing
 	errs = append(errs, r.collect(res)...)
 	errs = append(errs, r.collectMCP(res)...)

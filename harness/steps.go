@@ -93,6 +93,15 @@ func (r *run) step(s scenario.Step, at time.Time, total time.Duration) error {
 		return r.waitForChild(d, cmpOr(s.Child, 1), cmpOr(s.MinimumTurn, 1))
 	case scenario.OpWaitForUpdate:
 		return r.waitForUpdate(d, s.Update)
+	case scenario.OpRequest, scenario.OpRequestExpectError:
+		return r.request(d, s, s.Op == scenario.OpRequestExpectError)
+	case scenario.OpNotify:
+		return r.notify(s)
+	case scenario.OpRestartAgent:
+		return r.restart()
+	}
+	if op, ok := sessionOps[s.Op]; ok {
+		return op(r, d, s)
 	}
 	return fmt.Errorf("unknown op %q", s.Op)
 }
@@ -134,7 +143,7 @@ func (r *run) newSession(d deadline, servers []scenario.MCPServer) error {
 	if err != nil {
 		return r.explain("session/new", err)
 	}
-	r.sessions = append(r.sessions, string(resp.SessionId))
+	r.addSession(string(resp.SessionId))
 	if r.model != nil {
 		r.model.identifySession(string(resp.SessionId))
 	}
@@ -153,7 +162,11 @@ func (r *run) newSessionExpectError(d deadline, params json.RawMessage) error {
 	fields["cwd"], _ = json.Marshal(r.roots.cwd)
 	if params != nil {
 		var over map[string]json.RawMessage
-		if err := json.Unmarshal(r.expandJSON(params), &over); err != nil {
+		b, err := r.expandJSON(params)
+		if err != nil {
+			return fmt.Errorf("params: %w", err)
+		}
+		if err := json.Unmarshal(b, &over); err != nil {
 			return fmt.Errorf("params: %w", err)
 		}
 		for k, v := range over {
@@ -188,7 +201,11 @@ func (r *run) blocks(s scenario.Step) ([]acp.ContentBlock, error) {
 		return []acp.ContentBlock{acp.TextBlock(r.expand(s.Text))}, nil
 	}
 	var blocks []acp.ContentBlock
-	if err := json.Unmarshal(r.expandJSON(s.Content), &blocks); err != nil {
+	b, err := r.expandJSON(s.Content)
+	if err != nil {
+		return nil, fmt.Errorf("content: %w", err)
+	}
+	if err := json.Unmarshal(b, &blocks); err != nil {
 		return nil, fmt.Errorf("content: %w", err)
 	}
 	return blocks, nil
@@ -198,7 +215,7 @@ func (r *run) session() (acp.SessionId, error) {
 	if len(r.sessions) == 0 {
 		return "", errors.New("no session yet (run newSession first)")
 	}
-	return acp.SessionId(r.sessions[len(r.sessions)-1]), nil
+	return acp.SessionId(r.sessions[r.current]), nil
 }
 
 func (r *run) prompt(d deadline, blocks []acp.ContentBlock, expectError bool) error {
@@ -520,10 +537,12 @@ func (r *run) expand(s string) string {
 	return strings.ReplaceAll(s, "{{cwd}}", r.roots.cwd)
 }
 
-// expandJSON replaces {{cwd}} inside JSON strings with the live cwd.
-func (r *run) expandJSON(raw json.RawMessage) []byte {
+// expandJSON replaces {{cwd}} inside JSON strings with the live cwd, and
+// {{sessionId}} and {{session:N}} with live session ids.
+func (r *run) expandJSON(raw json.RawMessage) ([]byte, error) {
 	b, _ := json.Marshal(r.roots.cwd)
-	return []byte(strings.ReplaceAll(string(raw), "{{cwd}}", string(b[1:len(b)-1])))
+	out, err := r.expandSessions(strings.ReplaceAll(string(raw), "{{cwd}}", string(b[1:len(b)-1])))
+	return []byte(out), err
 }
 
 // waitError is a wait that ended without an answer (time up, cancelled).

@@ -231,6 +231,32 @@ func (p *Player) take(req StreamRequest) (Entry, error) {
 	return e, nil
 }
 
+// Resume binds a primary session the agent reopened from its log (after
+// a restart) to the primary fixture, positioned after the model calls that
+// log already holds: its next call gets the entry after them.
+func (p *Player) Resume(sessionID string, l *sessionlog.Log) error {
+	done, err := deriveLog(l)
+	var u *UnterminatedError
+	if err != nil && !errors.As(err, &u) {
+		return fmt.Errorf("llmreplay: resume session %s: %w", sessionID, err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fx := p.fixtures[0]
+	if fx.session != "" && fx.session != sessionID {
+		return p.fail("resume session %s: the primary fixture %s already serves session %s", sessionID, fx.name, fx.session)
+	}
+	if len(done) > len(fx.script) {
+		return p.fail("resume session %s: its log holds %d model calls, the primary fixture %s only %d; re-record the scenario", sessionID, len(done), fx.name, len(fx.script))
+	}
+	fx.session, fx.next = sessionID, len(done)
+	p.sessions[sessionID] = &binding{fx: fx}
+	if fx.header.ID != "" {
+		p.tokens[fx.header.ID] = sessionID
+	}
+	return nil
+}
+
 // release ends the in-flight stream of a session.
 func (p *Player) release(session string) {
 	p.mu.Lock()

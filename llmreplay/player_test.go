@@ -445,3 +445,39 @@ func ExampleLoad() {
 	// REPLAY: llmreplay: script exhausted: session.jsonl has 1 entries, model call 2 of session s-live was not recorded; re-record the scenario
 	// [{Fixture:session.jsonl Served:1 Left:0}]
 }
+
+// TestPlayerResume: a session reopened from a log holding one model call
+// gets the fixture's second entry next; a log with more calls than the
+// fixture, or a second session, is refused.
+func TestPlayerResume(t *testing.T) {
+	dir := t.TempDir()
+	fixture := writeFixture(t, dir, "session.jsonl", primaryHeader, Script{stopEntry("first"), stopEntry("second as {{session:1}}")})
+	partial, err := sessionlog.ReadFile(writeFixture(t, dir, "partial.jsonl", primaryHeader, Script{stopEntry("first")}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := sessionlog.ReadFile(writeFixture(t, dir, "long.jsonl", primaryHeader, Script{stopEntry("a"), stopEntry("b"), stopEntry("c")}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Load(Config{Primary: fixture})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Resume("sess-live", full); err == nil || !strings.Contains(err.Error(), "its log holds 3 model calls, the primary fixture session.jsonl only 2") {
+		t.Errorf("resume past the fixture: %v", err)
+	}
+	if err := p.Resume("sess-live", partial); err != nil {
+		t.Fatal(err)
+	}
+	got, err := collect(p, StreamRequest{SessionID: "sess-live"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(stopEntry("second as sess-live").Chunks, got); diff != "" {
+		t.Errorf("the call after the resume (-want +got):\n%s", diff)
+	}
+	if err := p.Resume("other", partial); err == nil || !strings.Contains(err.Error(), "already serves session sess-live") {
+		t.Errorf("resume of a second session: %v", err)
+	}
+}

@@ -24,7 +24,10 @@ var (
 		scenario.OpInitialize, scenario.OpNewSession, scenario.OpNewSessionExpectError,
 		scenario.OpPrompt, scenario.OpPromptContent, scenario.OpPromptExpectError, scenario.OpPromptAndCancel,
 		scenario.OpCancel, scenario.OpWaitForFile, scenario.OpWaitForTurnStart, scenario.OpWaitForTurnEnd,
-		scenario.OpWaitForSubagentTurnEnd,
+		scenario.OpWaitForSubagentTurnEnd, scenario.OpWaitForUpdate,
+		scenario.OpSetMode, scenario.OpSetConfigOption, scenario.OpSetModel, scenario.OpAuthenticate,
+		scenario.OpListSessions, scenario.OpLoadSession, scenario.OpResumeSession, scenario.OpForkSession,
+		scenario.OpCloseSession, scenario.OpRequest, scenario.OpRequestExpectError, scenario.OpNotify, scenario.OpRestartAgent,
 	}
 	knownKinds = []string{"allow_once", "allow_always", "reject_once", "reject_always"}
 )

@@ -23,6 +23,25 @@ type Input struct {
 	Steps              []Step             `json:"steps"`
 	PermissionAnswers  []PermissionAnswer `json:"permissionAnswers,omitempty"`
 	ClientCapabilities json.RawMessage    `json:"clientCapabilities,omitempty"` // nil: all false
+	// ClientAnswers script the harness's answers to agent→client requests
+	// it does not serve; nil: every one is answered -32601.
+	ClientAnswers []ClientAnswer `json:"clientAnswers,omitempty"`
+}
+
+// ClientAnswer answers agent→client requests of one method: with Result,
+// or with Error. The entries of a method are used in order; when they run
+// out the request is answered -32601.
+type ClientAnswer struct {
+	Method string          `json:"method"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *RPCError       `json:"error,omitempty"`
+}
+
+// RPCError is a JSON-RPC error object.
+type RPCError struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
 }
 
 // Step is one entry of Input.Steps; which fields an op takes is in the
@@ -37,6 +56,14 @@ type Step struct {
 	MinimumTurn int             `json:"minimumTurn,omitempty"` // 0: 1
 	Child       int             `json:"child,omitempty"`       // 0: 1
 	Update      string          `json:"update,omitempty"`      // a session/update kind (waitForUpdate)
+	Method      string          `json:"method,omitempty"`      // request, requestExpectError, notify
+	ModeID      string          `json:"modeId,omitempty"`      // setMode
+	ModelID     string          `json:"modelId,omitempty"`     // setModel
+	ConfigID    string          `json:"configId,omitempty"`    // setConfigOption
+	Value       json.RawMessage `json:"value,omitempty"`       // setConfigOption: a value id (string) or a boolean
+	MethodID    string          `json:"methodId,omitempty"`    // authenticate
+	Cwd         string          `json:"cwd,omitempty"`         // listSessions
+	Session     int             `json:"session,omitempty"`     // loadSession … closeSession: the n-th session (1-based); 0: the current one
 	TimeoutMs   int             `json:"timeoutMs,omitempty"`   // 0: the runner's default
 	// MCPServers are the MCP servers a newSession declares; the harness
 	// hands the agent a recording proxy in front of each (docs/format.md).
@@ -67,6 +94,19 @@ const (
 	OpWaitForTurnEnd         = "waitForTurnEnd"
 	OpWaitForSubagentTurnEnd = "waitForSubagentTurnEnd"
 	OpWaitForUpdate          = "waitForUpdate"
+	OpSetMode                = "setMode"
+	OpSetConfigOption        = "setConfigOption"
+	OpSetModel               = "setModel"
+	OpAuthenticate           = "authenticate"
+	OpListSessions           = "listSessions"
+	OpLoadSession            = "loadSession"
+	OpResumeSession          = "resumeSession"
+	OpForkSession            = "forkSession"
+	OpCloseSession           = "closeSession"
+	OpRequest                = "request"
+	OpRequestExpectError     = "requestExpectError"
+	OpNotify                 = "notify"
+	OpRestartAgent           = "restartAgent"
 )
 
 // opFields lists, per op, its required fields and its optional ones
@@ -85,6 +125,19 @@ var opFields = map[string]struct{ required, optional []string }{
 	OpWaitForTurnEnd:         {optional: []string{"minimumTurn"}},
 	OpWaitForSubagentTurnEnd: {optional: []string{"child", "minimumTurn"}},
 	OpWaitForUpdate:          {required: []string{"update"}},
+	OpSetMode:                {required: []string{"modeId"}},
+	OpSetConfigOption:        {required: []string{"configId", "value"}},
+	OpSetModel:               {required: []string{"modelId"}},
+	OpAuthenticate:           {required: []string{"methodId"}},
+	OpListSessions:           {optional: []string{"cwd"}},
+	OpLoadSession:            {optional: []string{"session"}},
+	OpResumeSession:          {optional: []string{"session"}},
+	OpForkSession:            {optional: []string{"session"}},
+	OpCloseSession:           {optional: []string{"session"}},
+	OpRequest:                {required: []string{"method"}, optional: []string{"params"}},
+	OpRequestExpectError:     {required: []string{"method"}, optional: []string{"params"}},
+	OpNotify:                 {required: []string{"method"}, optional: []string{"params"}},
+	OpRestartAgent:           {},
 }
 
 var permissionKinds = []string{"allow_once", "allow_always", "reject_once", "reject_always"}
@@ -130,7 +183,7 @@ func parseInput(b []byte) (*Input, *inputError) {
 	if err := json.Unmarshal(b, &top); err != nil || top == nil {
 		return nil, &inputError{"$", "want an object"}
 	}
-	if err := onlyKeys("$", top, []string{"steps", "permissionAnswers", "clientCapabilities"}); err != nil {
+	if err := onlyKeys("$", top, []string{"steps", "permissionAnswers", "clientCapabilities", "clientAnswers"}); err != nil {
 		return nil, err
 	}
 	in := &Input{}
@@ -152,6 +205,9 @@ func parseInput(b []byte) (*Input, *inputError) {
 		return nil, err
 	}
 	if err := parseAnswers(top["permissionAnswers"], in); err != nil {
+		return nil, err
+	}
+	if err := parseClientAnswers(top["clientAnswers"], in); err != nil {
 		return nil, err
 	}
 	if caps, ok := top["clientCapabilities"]; ok {
@@ -246,10 +302,31 @@ func (s *Step) set(p, key string, v json.RawMessage) *inputError {
 		}
 		s.Content = v
 	case "params":
-		if err := sessionNewParams(p, v); err != nil {
+		if err := s.params(p, v); err != nil {
 			return err
 		}
 		s.Params = v
+	case "method":
+		return nonEmpty(p, v, &s.Method)
+	case "modeId":
+		return nonEmpty(p, v, &s.ModeID)
+	case "modelId":
+		return nonEmpty(p, v, &s.ModelID)
+	case "configId":
+		return nonEmpty(p, v, &s.ConfigID)
+	case "methodId":
+		return nonEmpty(p, v, &s.MethodID)
+	case "cwd":
+		return nonEmpty(p, v, &s.Cwd)
+	case "session":
+		return positive(p, v, &s.Session)
+	case "value":
+		var str string
+		var b bool
+		if json.Unmarshal(v, &str) != nil && json.Unmarshal(v, &b) != nil {
+			return &inputError{p, "want a value id (a string) or a boolean"}
+		}
+		s.Value = v
 	case "update":
 		return nonEmpty(p, v, &s.Update)
 	case "minimumTurn":
@@ -262,6 +339,79 @@ func (s *Step) set(p, key string, v json.RawMessage) *inputError {
 		return parseMCPServers(p, v, &s.MCPServers)
 	}
 	return nil
+}
+
+// params checks a step's params: session/new params for
+// newSessionExpectError, JSON-RPC params (an object or an array) for the
+// raw ops.
+func (s *Step) params(p string, v json.RawMessage) *inputError {
+	if s.Op == OpNewSessionExpectError {
+		return sessionNewParams(p, v)
+	}
+	if t := bytes.TrimSpace(v); len(t) == 0 || (t[0] != '{' && t[0] != '[') {
+		return &inputError{p, "want JSON-RPC params: an object or an array"}
+	}
+	return nil
+}
+
+// ClientServed are the agent→client methods the harness serves itself
+// (docs/format.md, "Client script"); clientAnswers cannot script them.
+var ClientServed = []string{
+	acp.ClientMethodSessionRequestPermission, acp.ClientMethodSessionUpdate,
+	acp.ClientMethodFsReadTextFile, acp.ClientMethodFsWriteTextFile,
+	acp.ClientMethodTerminalCreate, acp.ClientMethodTerminalOutput, acp.ClientMethodTerminalWaitForExit,
+	acp.ClientMethodTerminalKill, acp.ClientMethodTerminalRelease,
+}
+
+func parseClientAnswers(raw json.RawMessage, in *Input) *inputError {
+	if raw == nil {
+		return nil
+	}
+	var answers []map[string]json.RawMessage
+	if err := field("$.clientAnswers", raw, &answers); err != nil {
+		return err
+	}
+	for i, a := range answers {
+		p := fmt.Sprintf("$.clientAnswers[%d]", i)
+		if err := onlyKeys(p, a, []string{"method", "result", "error"}); err != nil {
+			return err
+		}
+		var ans ClientAnswer
+		if err := nonEmpty(p+".method", a["method"], &ans.Method); err != nil {
+			return err
+		}
+		if slices.Contains(ClientServed, ans.Method) {
+			return &inputError{p + ".method", fmt.Sprintf("the harness serves %s itself", ans.Method)}
+		}
+		_, hasResult := a["result"]
+		_, hasError := a["error"]
+		if hasResult == hasError {
+			return &inputError{p, "want exactly one of \"result\" and \"error\""}
+		}
+		ans.Result = a["result"]
+		if hasError {
+			if err := rpcError(p+".error", a["error"], &ans); err != nil {
+				return err
+			}
+		}
+		in.ClientAnswers = append(in.ClientAnswers, ans)
+	}
+	return nil
+}
+
+func rpcError(p string, raw json.RawMessage, ans *ClientAnswer) *inputError {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || m == nil {
+		return &inputError{p, "want a JSON-RPC error object {code, message, data?}"}
+	}
+	if err := onlyKeys(p, m, []string{"code", "message", "data"}); err != nil {
+		return err
+	}
+	ans.Error = &RPCError{Data: m["data"]}
+	if err := field(p+".code", m["code"], &ans.Error.Code); err != nil {
+		return err
+	}
+	return nonEmpty(p+".message", m["message"], &ans.Error.Message)
 }
 
 // sessionNewKeys are the top-level keys of session/new params that reach

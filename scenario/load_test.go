@@ -126,6 +126,23 @@ func TestLoadInput(t *testing.T) {
 		{"session/new value of the wrong type", "{\"steps\":[{\"op\":\"newSessionExpectError\",\"params\":{\n\"cwd\":5}}]}",
 			":2: $.steps[0].params.cwd: does not fit session/new: json: cannot unmarshal number into Go struct field NewSessionRequest.cwd of type string"},
 		{"params not an object", "{\"steps\":[{\"op\":\"newSessionExpectError\",\"params\":[]}]}", "$.steps[0].params: want an object"},
+		{"session ops", `{"steps":[{"op":"setMode","modeId":"ask"},{"op":"setConfigOption","configId":"m","value":"x"},
+			{"op":"setConfigOption","configId":"b","value":true},{"op":"setModel","modelId":"m"},{"op":"authenticate","methodId":"k"},
+			{"op":"listSessions"},{"op":"listSessions","cwd":"{{cwd}}"},{"op":"loadSession"},{"op":"loadSession","session":2},
+			{"op":"resumeSession"},{"op":"forkSession","session":1},{"op":"closeSession"},{"op":"restartAgent"},
+			{"op":"request","method":"_x","params":{"a":"{{sessionId}}"}},{"op":"requestExpectError","method":"m","params":[1]},
+			{"op":"notify","method":"_n"}],
+			"clientAnswers":[{"method":"_x","result":{}},{"method":"elicitation/create","error":{"code":-32000,"message":"no","data":1}}]}`, "session ops"},
+		{"config value", "{\"steps\":[{\"op\":\"setConfigOption\",\"configId\":\"m\",\"value\":3}]}", "$.steps[0].value: want a value id (a string) or a boolean"},
+		{"raw params", "{\"steps\":[{\"op\":\"request\",\"method\":\"m\",\"params\":\"x\"}]}", "$.steps[0].params: want JSON-RPC params: an object or an array"},
+		{"session zero", "{\"steps\":[{\"op\":\"loadSession\",\"session\":0}]}", "$.steps[0].session: is 0, want >= 1"},
+		{"missing method", "{\"steps\":[\n{\"op\":\"notify\"}]}", `:2: $.steps[0]: op notify needs "method"`},
+		{"served answer", "{\"steps\":[{\"op\":\"initialize\"}],\n\"clientAnswers\":[\n{\"method\":\"fs/read_text_file\",\"result\":{}}]}",
+			":3: $.clientAnswers[0].method: the harness serves fs/read_text_file itself"},
+		{"answer with both", "{\"steps\":[{\"op\":\"initialize\"}],\"clientAnswers\":[{\"method\":\"_x\",\"result\":{},\"error\":{\"code\":1,\"message\":\"m\"}}]}",
+			`$.clientAnswers[0]: want exactly one of "result" and "error"`},
+		{"answer error key", "{\"steps\":[{\"op\":\"initialize\"}],\"clientAnswers\":[{\"method\":\"_x\",\"error\":{\"code\":1,\"msg\":\"m\"}}]}",
+			`$.clientAnswers[0].error.msg: unknown key`},
 		{"syntax", "{\"steps\":[\n{\"op\":\"initialize\"},,]}", ":2: $: invalid JSON: invalid character ','"},
 		{"truncated", "{\"steps\":[\n{\"op\":", ":2: $: invalid JSON: unexpected end of JSON input"},
 	}
@@ -133,6 +150,26 @@ func TestLoadInput(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := writeFile(t, t.TempDir(), "input.json", tt.json)
 			in, err := scenario.LoadInput(path)
+			if tt.wantErr == "session ops" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(in.Steps) != 16 || in.Steps[8].Session != 2 || string(in.Steps[2].Value) != "true" || in.Steps[13].Method != "_x" ||
+					len(in.ClientAnswers) != 2 || in.ClientAnswers[1].Error.Code != -32000 || string(in.ClientAnswers[1].Error.Data) != "1" {
+					t.Errorf("input %+v", in)
+				}
+				return
+			}
+			if tt.wantErr == "session ops" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(in.Steps) != 16 || in.Steps[8].Session != 2 || string(in.Steps[2].Value) != "true" || in.Steps[13].Method != "_x" ||
+					len(in.ClientAnswers) != 2 || in.ClientAnswers[1].Error.Code != -32000 || string(in.ClientAnswers[1].Error.Data) != "1" {
+					t.Errorf("input %+v", in)
+				}
+				return
+			}
 			if tt.wantErr == "" {
 				if err != nil {
 					t.Fatal(err)

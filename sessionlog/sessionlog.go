@@ -160,6 +160,20 @@ func Create(path string, h Header, now func() time.Time) (*Writer, error) {
 	return &Writer{f: f, now: now}, nil
 }
 
+// Reopen opens the existing log at path, read as l, to append events
+// after its last one (seq continues from len(l.Events)). now == nil means
+// time.Now.
+func Reopen(path string, l *Log, now func() time.Time) (*Writer, error) {
+	if now == nil {
+		now = time.Now
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return nil, fmt.Errorf("sessionlog: %w", err)
+	}
+	return &Writer{f: f, seq: len(l.Events), now: now}, nil
+}
+
 // Append writes one event with the next seq and the current time.
 func (w *Writer) Append(typ string, data any) error {
 	raw, err := json.Marshal(data)

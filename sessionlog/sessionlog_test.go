@@ -55,6 +55,22 @@ func TestWriterRoundTrip(t *testing.T) {
 	if _, err := Create(path, Header{}, nil); err == nil {
 		t.Error("Create over an existing log succeeded")
 	}
+
+	// Reopen continues the log where it ended.
+	w, err = Reopen(path, l, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append("turn/start", map[string]int{"turn": 51}); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if l, err = ReadFile(path); err != nil || len(l.Events) != 51 {
+		t.Fatalf("after Reopen: %v, %d events, want 51", err, len(l.Events))
+	}
+	if _, err := Reopen(filepath.Join(t.TempDir(), "missing"), l, nil); err == nil {
+		t.Error("Reopen of a missing log succeeded")
+	}
 }
 
 func TestReadErrors(t *testing.T) {

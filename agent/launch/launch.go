@@ -36,6 +36,7 @@ import (
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/model"
+	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // The live model's variables.
@@ -185,6 +186,16 @@ func (l *loading) Stream(ctx context.Context, req model.Request, emit func(model
 		return &model.ProviderError{Code: model.CodeInternal, Message: "the replay script did not load"}
 	}
 	return agent.Replay(l.player).Stream(ctx, req, emit)
+}
+
+// Resume waits for the player, then positions it after a reopened
+// session's model calls (agent.Resumer).
+func (l *loading) Resume(sessionID string, log *sessionlog.Log) error {
+	<-l.done
+	if l.err != nil {
+		return errors.New("the replay script did not load")
+	}
+	return l.player.Resume(sessionID, log)
 }
 
 // varsFrom reads DEEPSEEK_* with getenv, falling back to the dotenv file at

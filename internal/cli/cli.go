@@ -103,7 +103,7 @@ func (e *env) exit(err error) int {
 	}
 	var ue *usageError
 	if errors.Is(err, flag.ErrHelp) {
-		return ExitUsage
+		return ExitOK // -h: the flags were printed, as asked
 	}
 	fmt.Fprintln(e.stderr, "acpsnap:", err)
 	if errors.As(err, &ue) {

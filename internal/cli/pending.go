@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -66,7 +67,7 @@ func (e *env) reporter(f *runFlags, rc *check.RunConfig, p *printer, names []str
 		}
 		p.outcome(o)
 		if !f.json {
-			tr.Print(workflowLines(o))
+			tr.Print(workflowLines(o, f.dir))
 		}
 	})
 	rc.OnBegin = tr.Start
@@ -85,11 +86,12 @@ func (e *env) finish(f *runFlags, tr *progress.Tracker) {
 	}
 }
 
-// workflowLines are the pending and obsolete files of an outcome.
-func workflowLines(o check.Outcome) string {
+// workflowLines are the pending and obsolete files of an outcome of the
+// corpus at dir.
+func workflowLines(o check.Outcome, dir string) string {
 	var sb strings.Builder
 	if len(o.Pending) > 0 {
-		fmt.Fprintf(&sb, "  pending: %s (review with: acpsnap review)\n", strings.Join(o.Pending, ", "))
+		fmt.Fprintf(&sb, "  pending: %s (review with: %s)\n", strings.Join(o.Pending, ", "), commandFor("review", dir, ""))
 	}
 	if len(o.Obsolete) > 0 {
 		what := "obsolete (no longer produced)"
@@ -122,7 +124,7 @@ func (w trackerWriter) Write(b []byte) (int, error) {
 // pendingFlags parses the flags of accept, reject and review.
 func (e *env) pendingFlags(cmd string, args []string) (dir string, re *regexp.Regexp, err error) {
 	fs := e.flags(cmd)
-	fs.StringVar(&dir, "dir", "snapshots", "the corpus `folder`")
+	fs.StringVar(&dir, "dir", "", "the corpus `folder` (default: every scenario below the current folder)")
 	run := fs.String("run", "", "only scenarios whose name matches this `regexp`")
 	if err := parse(fs, args); err != nil {
 		return "", nil, err
@@ -138,16 +140,25 @@ func (e *env) pendingFlags(cmd string, args []string) (dir string, re *regexp.Re
 	return dir, re, nil
 }
 
-// pendingFiles lists the pending files of the scenarios re selects.
+// pendingFiles lists the pending files of the scenarios re selects: of
+// the corpus at dir, or ("") of every scenario below the current folder.
 func pendingFiles(dir string, re *regexp.Regexp) ([]string, error) {
-	names, err := scenario.Names(dir)
-	if err != nil {
-		return nil, usagef("%v", err)
+	var dirs []string
+	if dir == "" {
+		dirs = scenariosBelow(".")
+	} else {
+		names, err := scenario.Names(dir)
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		for _, n := range names {
+			dirs = append(dirs, filepath.Join(dir, n))
+		}
 	}
 	var out []string
-	for _, n := range names {
-		if re == nil || re.MatchString(n) {
-			out = append(out, scenario.Pending(dir+string(os.PathSeparator)+n)...)
+	for _, d := range dirs {
+		if re == nil || re.MatchString(filepath.Base(d)) {
+			out = append(out, scenario.Pending(d)...)
 		}
 	}
 	return out, nil

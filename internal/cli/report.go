@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
@@ -17,6 +16,7 @@ type printer struct {
 	w      io.Writer
 	json   bool
 	accept func(check.Outcome) string
+	pins   check.PinChanges // a pin change shared by scenarios is shown once
 }
 
 // ordered passes outcomes that arrive as scenarios finish to print in
@@ -87,12 +87,29 @@ func (p *printer) outcome(o check.Outcome) {
 	case o.Status == check.Passed:
 		fmt.Fprintf(p.w, "ok    %s %v\n", o.Name, d)
 	default:
+		if first := p.pins.Add(o); first != "" {
+			fmt.Fprintf(p.w, "FAIL  %s %v: %s\n", o.Name, d, check.SamePinChange(o, first))
+			if rest := strings.TrimPrefix(o.Diff, o.PinDrift); rest != "" {
+				fmt.Fprintf(p.w, "diff (-want +got):\n%s", indent(rest))
+			}
+			return
+		}
 		fmt.Fprintf(p.w, "FAIL  %s %v: %s\n", o.Name, d, o.Reason)
 		if o.Diff != "" {
 			fmt.Fprintf(p.w, "diff (-want +got):\n%s", indent(o.Diff))
 		}
 		if accept != "" {
 			fmt.Fprintf(p.w, "  accept with: %s\n", accept)
+		}
+	}
+}
+
+// pinSummary prints, for each pin change more than one scenario failed
+// on, how many it affects and the one command that accepts it for all.
+func (p *printer) pinSummary(w io.Writer, f *runFlags) {
+	for _, c := range p.pins.Changes() {
+		if len(c.Names) > 1 {
+			fmt.Fprintf(w, "%s; accept once with: %s\n", c, commandFor("record", f.dir, f.agent, "-run", shellQuote(c.Pattern())))
 		}
 	}
 }
@@ -113,58 +130,11 @@ func indent(s string) string {
 	return strings.Join(lines, "")
 }
 
-// JUnit XML, the subset CI systems read.
-type junitSuite struct {
-	XMLName  xml.Name    `xml:"testsuite"`
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Time     float64     `xml:"time,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Name    string        `xml:"name,attr"`
-	Class   string        `xml:"classname,attr"`
-	Time    float64       `xml:"time,attr"`
-	Failure *junitMessage `xml:"failure,omitempty"`
-	Skipped *junitMessage `xml:"skipped,omitempty"`
-}
-
-type junitMessage struct {
-	Message string `xml:"message,attr"`
-	Body    string `xml:",chardata"`
-}
-
-// writeJUnit writes the outcomes as a JUnit XML file (atomically); a
-// failure's body is its diff and the command that accepts it.
-func writeJUnit(path string, outs []check.Outcome, accept func(check.Outcome) string) error {
-	s := junitSuite{Name: "acpsnap", Tests: len(outs)}
-	for _, o := range outs {
-		c := junitCase{Name: o.Name, Class: "acpsnap", Time: o.Duration.Seconds()}
-		s.Time += c.Time
-		switch o.Status {
-		case check.Failed:
-			s.Failures++
-			c.Failure = &junitMessage{Message: o.Reason, Body: o.Diff}
-			if a := accept(o); a != "" {
-				c.Failure.Body += "accept with: " + a + "\n"
-			}
-		case check.Unrecorded:
-			s.Failures++
-			c.Failure = &junitMessage{Message: unrecordedMessage(o, accept(o))}
-		case check.Skipped:
-			s.Skipped++
-			c.Skipped = &junitMessage{Message: o.Reason}
-		}
-		s.Cases = append(s.Cases, c)
-	}
-	b, err := xml.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := atomicfile.Write(path, append([]byte(xml.Header), append(b, '\n')...), 0o644); err != nil {
+// writeJUnit writes the outcomes of the corpus at dir as a JUnit XML file
+// (atomically; check.JUnit says what it holds).
+func writeJUnit(path, dir string, outs []check.Outcome, accept func(check.Outcome) string) error {
+	b := check.JUnit([]check.Suite{{Corpus: dir, Outcomes: outs, Accept: accept}})
+	if err := atomicfile.Write(path, b, 0o644); err != nil {
 		return fmt.Errorf("write junit report: %w", err)
 	}
 	return nil

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"encoding/xml"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,38 +21,28 @@ var outcomes = []check.Outcome{
 	{Name: "tool-bash-client-terminal", Status: check.Skipped, Reason: "platform: posix"},
 }
 
+// TestWriteJUnit checks the file writeJUnit leaves (check.JUnit's tests
+// check what it holds): whole, over a stale one, no temporary file left.
 func TestWriteJUnit(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "report.xml")
 	if err := os.WriteFile(path, []byte("stale"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	accept := func(o check.Outcome) string { return acceptCommand(o, &runFlags{dir: "snapshots"}) }
-	if err := writeJUnit(path, outcomes, accept); err != nil {
+	accept := func(o check.Outcome) string { return acceptCommand(o, &runFlags{dir: "testdata/acp"}) }
+	if err := writeJUnit(path, "testdata/acp", outcomes, accept); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.HasPrefix(b, []byte(xml.Header)) {
-		t.Errorf("report does not start with the XML header:\n%s", b)
+	want := check.JUnit([]check.Suite{{Corpus: "testdata/acp", Outcomes: outcomes, Accept: accept}})
+	if diff := cmp.Diff(string(want), string(b)); diff != "" {
+		t.Errorf("report (-want +got):\n%s", diff)
 	}
-	var got junitSuite
-	if err := xml.Unmarshal(b, &got); err != nil {
-		t.Fatalf("report does not parse: %v\n%s", err, b)
-	}
-	want := junitSuite{
-		XMLName: xml.Name{Local: "testsuite"}, Name: "acpsnap", Tests: 3, Failures: 1, Skipped: 1, Time: 1.75,
-		Cases: []junitCase{
-			{Name: "text-turn", Class: "acpsnap", Time: 1.5},
-			{Name: "tool-bash", Class: "acpsnap", Time: 0.25,
-				Failure: &junitMessage{Message: "stdout differs", Body: "--- want\n+++ got\n-a <b> & \"c\"\n+d\naccept with: acpsnap update -run '^tool-bash$'\n"}},
-			{Name: "tool-bash-client-terminal", Class: "acpsnap", Skipped: &junitMessage{Message: "platform: posix"}},
-		},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("report read back (-want +got):\n%s", diff)
+	if !bytes.Contains(b, []byte(`accept with: acpsnap update -dir testdata/acp -run &#39;^tool-bash$&#39;`)) {
+		t.Errorf("the failure does not carry its accept command with -dir:\n%s", b)
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
@@ -61,24 +50,9 @@ func TestWriteJUnit(t *testing.T) {
 	}
 }
 
-func TestWriteJUnitEmpty(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "report.xml")
-	if err := writeJUnit(path, nil, func(check.Outcome) string { return "" }); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := os.ReadFile(path)
-	var got junitSuite
-	if err := xml.Unmarshal(b, &got); err != nil {
-		t.Fatalf("report does not parse: %v\n%s", err, b)
-	}
-	if got.Name != "acpsnap" || got.Tests != 0 || len(got.Cases) != 0 {
-		t.Errorf("empty report = %+v, want an acpsnap suite without tests", got)
-	}
-}
-
 func TestWriteJUnitNoFolder(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "missing", "report.xml")
-	err := writeJUnit(path, outcomes, func(check.Outcome) string { return "" })
+	err := writeJUnit(path, "snapshots", outcomes, func(check.Outcome) string { return "" })
 	if err == nil || !strings.Contains(err.Error(), "write junit report") {
 		t.Errorf("writeJUnit into a missing folder = %v, want an error saying what was written", err)
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -29,7 +30,7 @@ func (e *env) review(args []string) error {
 		return err
 	}
 	if len(files) == 0 {
-		fmt.Fprintf(e.stdout, "no pending files in %s\n", dir)
+		fmt.Fprintf(e.stdout, "no pending files in %s\n", cmp.Or(dir, "or below the current folder"))
 		return nil
 	}
 	restore := term.KeyMode(in)

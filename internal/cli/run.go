@@ -27,6 +27,7 @@ type runFlags struct {
 	dir, run, shard, agent, junit string
 	parallel                      int
 	json, force, keep, offline    bool
+	missing, drifted              bool // record -missing, -drifted
 	timeout, grace                time.Duration
 	workflowFlags
 }
@@ -34,7 +35,7 @@ type runFlags struct {
 func (e *env) parseRun(cmd string, args []string) (*runFlags, error) {
 	f := &runFlags{}
 	fs := e.flags(cmd)
-	fs.StringVar(&f.dir, "dir", "snapshots", "the corpus `folder`")
+	fs.StringVar(&f.dir, "dir", "", dirUsage)
 	fs.StringVar(&f.run, "run", "", "only scenarios whose name matches this `regexp`")
 	fs.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "scenarios run at once (record: always 1)")
 	fs.StringVar(&f.shard, "shard", "", "run shard `K/N` of a stable split by name")
@@ -47,8 +48,14 @@ func (e *env) parseRun(cmd string, args []string) (*runFlags, error) {
 	fs.BoolVar(&f.keep, "keep", false, "keep the private folders of a failed scenario and print where they are")
 	fs.BoolVar(&f.offline, "offline", false, "run in a loopback-only network namespace and report the lookups tried")
 	f.workflowFlags.register(fs)
+	if cmd == "record" {
+		registerRecordSets(fs, f)
+	}
 	if err := parse(fs, args); err != nil {
 		return nil, err
+	}
+	if f.missing && f.drifted {
+		return nil, usagef("record: -missing and -drifted: choose one")
 	}
 	if fs.NArg() > 0 {
 		return nil, usagef("%s: unexpected arguments %q", cmd, fs.Args())
@@ -58,6 +65,12 @@ func (e *env) parseRun(cmd string, args []string) (*runFlags, error) {
 	}
 	if f.offline && cmd == "record" {
 		return nil, usagef("record: -offline: recording needs the live model")
+	}
+	if f.dir == "" {
+		var err error
+		if f.dir, err = findCorpus(); err != nil {
+			return nil, err
+		}
 	}
 	return f, nil
 }
@@ -88,6 +101,9 @@ func (e *env) runParsed(cmd string, f *runFlags) int {
 	}
 	ctx, stop := interruptible()
 	defer stop()
+	if nothing, err := e.recordPlan(ctx, f, rc); err != nil || nothing {
+		return e.exit(err)
+	}
 	p := &printer{w: e.stdout, json: f.json, accept: func(o check.Outcome) string { return acceptCommand(o, f) }}
 	names, err := check.Selected(rc.Root, rc.Selection)
 	if err != nil {
@@ -100,9 +116,15 @@ func (e *env) runParsed(cmd string, f *runFlags) int {
 	}
 	progress.flush(outs)
 	e.finish(f, tr)
+	p.pinSummary(e.stdout, f)
 	code := e.summarize(outs, f.json)
+	if !f.json && slices.ContainsFunc(outs, func(o check.Outcome) bool { return len(o.Pending) > 0 }) {
+		if hint := check.IgnoreHint(f.dir); hint != "" {
+			fmt.Fprintln(e.stdout, hint)
+		}
+	}
 	if f.junit != "" {
-		if err := writeJUnit(f.junit, outs, p.accept); err != nil {
+		if err := writeJUnit(f.junit, f.dir, outs, p.accept); err != nil {
 			return e.exit(err)
 		}
 	}
@@ -258,10 +280,11 @@ func acceptCommand(o check.Outcome, f *runFlags) string {
 }
 
 // commandFor is "acpsnap CMD [-dir DIR] [-agent AGENT] ARGS…", with -dir
-// and -agent only when they are not the defaults.
+// unless the command finds DIR without it (./snapshots, the current
+// folder) and -agent when it is given.
 func commandFor(cmd, dir, agent string, args ...string) string {
 	parts := []string{"acpsnap", cmd}
-	if dir != "snapshots" {
+	if dir = filepath.Clean(dir); dir != defaultCorpus && dir != "." {
 		parts = append(parts, "-dir", shellQuote(dir))
 	}
 	if agent != "" {

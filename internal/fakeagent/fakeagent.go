@@ -49,8 +49,12 @@ type Script struct {
 	NewSession []Action   `json:"newSession,omitempty"` // after the session exists, before answering
 	Prompts    [][]Action `json:"prompts,omitempty"`    // per session/prompt in order; beyond: the default prompt
 	AtEOF      []Action   `json:"atEOF"`                // at stdin EOF; nil: write an empty replay report
-	IgnoreEOF  bool       `json:"ignoreEOF,omitempty"`  // keep running after stdin closes
-	IgnoreTerm bool       `json:"ignoreTerm,omitempty"` // ignore SIGTERM
+	// Methods script the requests of any other method: the actions run,
+	// then the request is answered {} unless an action did. A method
+	// without an entry is answered -32601.
+	Methods    map[string][]Action `json:"methods,omitempty"`
+	IgnoreEOF  bool                `json:"ignoreEOF,omitempty"`  // keep running after stdin closes
+	IgnoreTerm bool                `json:"ignoreTerm,omitempty"` // ignore SIGTERM
 }
 
 // Action is one thing the agent does; set exactly one field (Params goes
@@ -209,6 +213,8 @@ func (a *agent) dispatch(m message) {
 	case m.ID != nil:
 		fmt.Fprintf(a.stderr, "fakeagent: <- %s %s\n", m.Method, m.Params)
 		go a.handle(m)
+	case m.Method != "":
+		fmt.Fprintf(a.stderr, "fakeagent: <- notification %s %s\n", m.Method, m.Params)
 	}
 }
 
@@ -229,7 +235,13 @@ func (a *agent) handle(m message) {
 	case "session/prompt":
 		r = a.prompt(&m)
 	default:
-		r = reply{err: &RPCError{Code: -32601, Message: "Method not found"}}
+		actions, ok := a.script.Methods[m.Method]
+		if !ok {
+			r = reply{err: &RPCError{Code: -32601, Message: "Method not found"}}
+			break
+		}
+		r = a.do(actions)
+		r.def(json.RawMessage(`{}`))
 	}
 	if r.none {
 		return

@@ -1,6 +1,8 @@
 package jsondiff
 
 import (
+	"github.com/acpsnap/acpsnap/internal/textdiff"
+
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -99,14 +101,14 @@ func Unified(diff string, cfg Config) string {
 // other), so that an inserted event does not shift every pair after it.
 func (r *renderer) block(dels, adds []string) {
 	kd, ka := eventTypes(dels), eventTypes(adds)
-	for _, e := range diffSeq(len(dels), len(adds), func(i, j int) bool { return kd[i] == ka[j] }) {
-		switch e.kind {
+	for _, e := range textdiff.Seq(len(dels), len(adds), func(i, j int) bool { return kd[i] == ka[j] }) {
+		switch e.Kind {
 		case ' ':
-			r.pair(dels[e.ai], adds[e.bi])
+			r.pair(dels[e.A], adds[e.B])
 		case '-':
-			r.raw('-', dels[e.ai])
+			r.raw('-', dels[e.A])
 		case '+':
-			r.raw('+', adds[e.bi])
+			r.raw('+', adds[e.B])
 		}
 	}
 }

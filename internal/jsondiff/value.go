@@ -1,6 +1,8 @@
 package jsondiff
 
 import (
+	"github.com/acpsnap/acpsnap/internal/textdiff"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -73,32 +75,17 @@ func arrayChanges(path string, depth int, want, got json.RawMessage, out []chang
 	if json.Unmarshal(want, &aw) != nil || json.Unmarshal(got, &ag) != nil {
 		return append(out, change{path, want, got})
 	}
-	var dels, inss []edit
-	flush := func() {
-		for k := 0; k < max(len(dels), len(inss)); k++ {
-			switch {
-			case k >= len(inss):
-				out = append(out, change{fmt.Sprintf("%s[%d]", path, dels[k].ai), aw[dels[k].ai], nil})
-			case k >= len(dels):
-				out = append(out, change{fmt.Sprintf("%s[%d]", path, inss[k].bi), nil, ag[inss[k].bi]})
-			default:
-				out = changes(index(path, dels[k].ai, inss[k].bi), depth, aw[dels[k].ai], ag[inss[k].bi], out)
-			}
-		}
-		dels, inss = dels[:0], inss[:0]
-	}
 	cw, cg := compactAll(aw), compactAll(ag)
-	for _, e := range diffSeq(len(aw), len(ag), func(i, j int) bool { return cw[i] == cg[j] }) {
-		switch e.kind {
-		case '-':
-			dels = append(dels, e)
-		case '+':
-			inss = append(inss, e)
+	for _, p := range textdiff.Align(len(aw), len(ag), func(i, j int) bool { return cw[i] == cg[j] }) {
+		switch {
+		case p.B < 0:
+			out = append(out, change{fmt.Sprintf("%s[%d]", path, p.A), aw[p.A], nil})
+		case p.A < 0:
+			out = append(out, change{fmt.Sprintf("%s[%d]", path, p.B), nil, ag[p.B]})
 		default:
-			flush()
+			out = changes(index(path, p.A, p.B), depth, aw[p.A], ag[p.B], out)
 		}
 	}
-	flush()
 	return out
 }
 

@@ -18,6 +18,11 @@
 // terminal. At most MaxLines lines of diff are shown and each at most
 // MaxLineBytes bytes; what was left out is counted in a last line,
 // "… 9,412 more diff lines not shown (-5,000 +5,000 in all)".
+//
+// Within a changed line, [Words] is the word diff (the spans both sides
+// share and the spans that changed, for a caller to mark as it likes) and
+// [Changed] renders it as text: the changed words marked [-so-] and {+so+}
+// with a few words of context, the long unchanged runs cut.
 package textdiff
 
 import (

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/textdiff"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
@@ -183,22 +184,64 @@ func diffJSON(path string, a, b any, out *[]Change) {
 	as, aok := a.([]any)
 	bs, bok := b.([]any)
 	if aok && bok {
-		for i := range max(len(as), len(bs)) {
-			p := fmt.Sprintf("%s[%d]", path, i)
-			switch {
-			case i >= len(as):
-				*out = append(*out, Change{p, "(absent)", render(bs[i])})
-			case i >= len(bs):
-				*out = append(*out, Change{p, render(as[i]), "(absent)"})
-			default:
-				diffJSON(p, as[i], bs[i], out)
-			}
-		}
+		diffArray(path, as, bs, out)
+		return
+	}
+	sa, aok := a.(string)
+	sb, bok := b.(string)
+	if aok && bok && sa != sb && max(len(sa), len(sb)) > wordDiffMin {
+		w, g := textdiff.Changed(sa, sb, wordContext)
+		*out = append(*out, Change{path, `"` + w + `"`, `"` + g + `"`})
 		return
 	}
 	if !reflect.DeepEqual(a, b) {
 		*out = append(*out, Change{path, render(a), render(b)})
 	}
+}
+
+// wordDiffMin is the length past which two differing strings are shown as
+// their changed words ([-old-] {+new+}) with wordContext words around each
+// change, the long unchanged runs cut ("…2,812 bytes unchanged…"); shorter
+// ones are shown whole.
+const (
+	wordDiffMin = 60
+	wordContext = 4
+)
+
+// diffArray aligns the elements of two arrays by content first (an edit
+// script over their canonical JSON), so one element removed or added is
+// one change, not a change of every element after it; elements replaced
+// one for one are compared member by member. An element's path is its
+// index in the request, [i→j] when it moved from index i in the recording.
+func diffArray(path string, as, bs []any, out *[]Change) {
+	ka, kb := canonicalAll(as), canonicalAll(bs)
+	for _, p := range textdiff.Align(len(as), len(bs), func(i, j int) bool { return ka[i] == kb[j] }) {
+		switch {
+		case p.B < 0:
+			*out = append(*out, Change{fmt.Sprintf("%s[%d]", path, p.A), render(as[p.A]), "(absent)"})
+		case p.A < 0:
+			*out = append(*out, Change{fmt.Sprintf("%s[%d]", path, p.B), "(absent)", render(bs[p.B])})
+		default:
+			diffJSON(elementPath(path, p.A, p.B), as[p.A], bs[p.B], out)
+		}
+	}
+}
+
+func elementPath(path string, i, j int) string {
+	if i == j {
+		return fmt.Sprintf("%s[%d]", path, i)
+	}
+	return fmt.Sprintf("%s[%d→%d]", path, i, j)
+}
+
+// canonicalAll is each value's JSON (object keys sorted), for equality.
+func canonicalAll(vs []any) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		b, _ := jsonl.Value(v)
+		out[i] = string(b)
+	}
+	return out
 }
 
 func unionKeys[V any](a, b map[string]V) []string {

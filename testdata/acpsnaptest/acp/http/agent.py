@@ -40,7 +40,7 @@ def main():
             send({"jsonrpc": "2.0", "id": rid, "result": {"protocolVersion": 1, "agentCapabilities": {}, "authMethods": []}})
         elif method == "session/new":
             sid = str(uuid.uuid4())
-            history[sid] = [{"role": "system", "content": "You are a terse assistant."}]
+            history[sid] = [{"role": "system", "content": "You are a terse assistant: answer in one short sentence, in the language of the user, and never ask back."}]
             send({"jsonrpc": "2.0", "id": rid, "result": {"sessionId": sid}})
         elif method == "session/prompt":
             sid = params["sessionId"]

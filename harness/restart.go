@@ -1,0 +1,113 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/acpsnap/acpsnap/agentenv"
+)
+
+// launch starts one incarnation of the agent (the first, or the one a
+// restartAgent step starts) in the run's cwd and private HOME, and opens
+// the ACP connection to it.
+func (r *run) launch() error {
+	a, err := startAgent(r.argv, r.roots.cwd, r.env, r.cfg.Grace, r.fail)
+	if err != nil {
+		return infrastructure(fmt.Errorf("start agent %q: %w", r.cfg.Agent[0], err))
+	}
+	r.agent = a
+	r.wire = &wire{w: a.stdin}
+	cl := &client{cwd: r.roots.cwd, root: r.root, aliases: r.cwdAliases, terms: r.terms, flow: a.flow, fail: r.fail, book: r.book}
+	// The SDK starts reading at once; its first read waits until the logger
+	// is set, or an early end of stdout would log through a racing field.
+	ready := make(chan struct{})
+	sdk := r.book.answering(a.sdk, r.wire)
+	r.conn = acp.NewClientSideConnection(cl, r.wire, gatedReader{ready: ready, r: sdk})
+	r.conn.SetLogger(slog.New(slog.DiscardHandler))
+	close(ready)
+	go func(conn *acp.ClientSideConnection) { // the connection ends when the tee closes the SDK's pipe, which it always does
+		<-conn.Done()
+		a.closeSDK()
+		sdk.Close()
+	}(r.conn)
+	return nil
+}
+
+// end shuts the current incarnation down, bounded (the agent's process
+// group, its terminals, escaped processes), keeps its stdout and stderr,
+// and reports what it did wrong while ending (its exit status only when
+// nothing failed before: a failed step or run explains it).
+func (r *run) end(failed bool) []error {
+	a := r.agent
+	eofWait := r.cfg.Grace
+	if r.cfg.TermShutdown {
+		eofWait = 0
+	}
+	ending, leftovers := a.shutdown(eofWait)
+	r.terms.closeAll()
+	escaped := escapees(r.roots.base, time.Now().Add(r.cfg.Grace))
+	var errs []error
+	if !failed && r.failure() == nil && a.waitErr != nil && ending == exitedOnEOF {
+		errs = append(errs, fmt.Errorf("agent exited with %s after stdin was closed", a.exitState()))
+	}
+	if ending != exitedOnEOF && !(r.cfg.TermShutdown && ending == terminated) {
+		errs = append(errs, fmt.Errorf("agent did not exit within %s of stdin closing (%s)", r.cfg.Grace, ending))
+	}
+	if leftovers {
+		errs = append(errs, fmt.Errorf("the agent left processes running in its process group for longer than the grace of %s after it ended (%s; a corpus sets agent.grace in acpsnap.yml, a run -grace); the harness killed the group", r.cfg.Grace, a.exitState()))
+	}
+	if len(escaped) > 0 {
+		errs = append(errs, fmt.Errorf("processes of the run outlived it outside the process groups of the agent and its terminals (%s); the harness killed them", strings.Join(escaped, ", ")))
+	}
+	r.stdout = append(r.stdout, a.stdoutLines()...)
+	r.stderr.WriteString(a.stderrText())
+	return errs
+}
+
+// restart ends the agent as at the end of a run and starts it again. What
+// the ended incarnation did wrong fails the step; a native agent's replay
+// report is checked for errors (calls left are the next incarnation's)
+// and removed, so the last incarnation writes the one the run checks.
+func (r *run) restart() error {
+	if f := r.failure(); f != nil {
+		return f
+	}
+	n := r.restarts + 1
+	errs := r.end(false)
+	if f := r.failure(); f != nil {
+		errs = append([]error{f}, errs...)
+	}
+	if r.model == nil {
+		errs = append(errs, r.restartReport()...)
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("incarnation %d of the agent: %w", n, errors.Join(errs...))
+	}
+	r.restarts = n
+	fmt.Fprintf(&r.stderr, "[acpsnap: agent restarted (incarnation %d)]\n", n+1)
+	return r.launch()
+}
+
+func (r *run) restartReport() []error {
+	rep, err := readReport(r.roots.sessions)
+	if err != nil || rep == nil {
+		if err != nil {
+			return []error{err}
+		}
+		return nil
+	}
+	if len(rep.Errors) > 0 {
+		return []error{checkReport(&agentenv.Report{Errors: rep.Errors}, 0)}
+	}
+	if err := os.Remove(filepath.Join(r.roots.sessions, agentenv.ReportFile)); err != nil {
+		return []error{err}
+	}
+	return nil
+}
