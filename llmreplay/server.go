@@ -55,7 +55,8 @@ type Server struct {
 	closed   bool
 	active   sync.WaitGroup // handlers running
 	cfg      ServerConfig
-	cursors  map[string]int // by route: "" is the primary
+	cursors  map[string]int    // entries served, by route: "" is the primary
+	used     map[string][]bool // by route, by entry: served
 	requests []RecordedRequest
 	errs     []string
 	paths    *strings.Replacer // SetRoots; nil: paths are served as written
@@ -86,6 +87,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		done:    make(chan struct{}),
 		cfg:     cfg,
 		cursors: map[string]int{},
+		used:    map[string][]bool{},
 	}
 	s.srv = &http.Server{Handler: http.HandlerFunc(s.handle)}
 	go func() {
@@ -247,17 +249,40 @@ func (s *Server) take(r *http.Request, body []byte) (Entry, int, string, *model.
 	if !ok {
 		return Entry{}, 0, "", s.fail("unrecorded session: no child script for tool call %q; re-record the scenario", route)
 	}
-	i := s.cursors[route]
-	if i >= len(script) {
-		return Entry{}, 0, "", s.fail("script exhausted: %s has %d entries, model call %d was not recorded; re-record the scenario", name, len(script), i+1)
+	i := s.next(route, script, body)
+	if i < 0 {
+		return Entry{}, 0, "", s.fail("script exhausted: %s has %d entries, model call %d was not recorded; re-record the scenario", name, len(script), s.cursors[route]+1)
 	}
 	e, err := expandRequest(s.expandPaths(script[i]), body)
 	if err != nil {
 		return Entry{}, 0, "", s.fail("%s: entry %d (request %d): %v", name, i+1, n, err)
 	}
-	s.cursors[route] = i + 1
+	s.used[route][i] = true
+	s.cursors[route]++
 	s.active.Add(1)
 	return e, n, s.cfg.ReadyDir, nil
+}
+
+// next is the entry of script that answers a request with body: the
+// first unserved one whose Match matches it, else the first unserved one
+// without a Match; -1 when none is left. s.mu is held.
+func (s *Server) next(route string, script Script, body []byte) int {
+	used := s.used[route]
+	if used == nil {
+		used = make([]bool, len(script))
+		s.used[route] = used
+	}
+	free := -1
+	for i, e := range script {
+		switch {
+		case used[i]:
+		case e.Match != nil && e.Match.Match(body):
+			return i
+		case e.Match == nil && free < 0:
+			free = i
+		}
+	}
+	return free
 }
 
 // expandPaths gives the path tokens of e the run's folders (SetRoots), as

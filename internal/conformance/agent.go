@@ -201,7 +201,11 @@ func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 	var side sync.WaitGroup
 	if a.b.Side {
 		side.Add(1)
-		go func() { defer side.Done(); a.title(ctx, s, text.String()) }()
+		go func() {
+			defer side.Done()
+			time.Sleep(20 * time.Millisecond) // after the turn's first call, as title generators do
+			a.title(ctx, s, text.String())
+		}()
 	}
 	defer side.Wait()
 	retried := false

@@ -54,6 +54,8 @@ type scene struct {
 	files map[string]string // more files of the folder (workspace/…)
 	// manifest holds more lines of snapshot.yml.
 	manifest string
+	// want are strings stdout.expected.jsonl must hold once written.
+	want []string
 }
 
 const defaultInput = `{"steps":[{"op":"initialize"},{"op":"newSession"},{"op":"prompt","text":"What does notes.txt say?"}]}`
@@ -180,6 +182,12 @@ func scenes(t *testing.T, dialect string) []scene {
 		{name: "tool-abs-path", model: toolRead("call_1", "{{cwd}}/notes.txt")},
 		{name: "tool-rel-title", env: map[string]string{"CONF_PATHS": "rel"}, model: toolRead("call_1", "{{cwd}}/notes.txt")},
 		{name: "tool-token-id", model: toolRead("{{toolCall:1}}", "notes.txt")},
+		// A side call (a title) in parallel with the turn: its entry says
+		// which request it answers.
+		{name: "side-call", env: map[string]string{"CONF_SIDE": "1"},
+			model: `[{"kind":"chunks","match":"Title this conversation","chunks":[{"type":"block-start","index":0,"blockType":"text"},` +
+				`{"type":"text-delta","index":0,"text":"Milk"},{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]},` + answer("Hello.") + `]`,
+			want: []string{`"title":"Milk"`, `"text":"Hello."`}},
 		// A slow exit whose child outlives the agent, within the grace.
 		{name: "slow-exit", env: map[string]string{"CONF_SLOW_EXIT_MS": "300"}, model: `[` + answer("Bye.") + `]`},
 		// A throw's error body, shown verbatim by the agent, then a retry.
@@ -200,7 +208,7 @@ func TestConformance(t *testing.T) {
 				t.Parallel()
 				// The agent always sends a timer-driven update after
 				// session/new, which the corpus's ready waits for.
-				root := corpus(t, d, "", "ready: { update: available_commands_update }\n")
+				root := corpus(t, d, "", "ready: { update: available_commands_update }\nfloating: [session_info_update]\n")
 				if sc.env == nil {
 					sc.env = map[string]string{}
 				}
@@ -208,6 +216,12 @@ func TestConformance(t *testing.T) {
 				dir := sc.write(t, root)
 				if o := author(t, dir); o.Status != check.Passed {
 					t.Fatalf("new -model: %s: %s\n%s", o.Status, o.Reason, o.Diff)
+				}
+				stdout, _ := os.ReadFile(filepath.Join(dir, scenario.StdoutFile))
+				for _, w := range sc.want {
+					if !strings.Contains(string(stdout), w) {
+						t.Errorf("stdout.expected.jsonl lacks %s:\n%s", w, stdout)
+					}
 				}
 				replays(t, dir, 3, "new -model")
 				for _, mode := range []check.Mode{check.Refresh, check.Update} {
