@@ -162,6 +162,12 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		o.Status, o.Reason, o.Accept = Unrecorded, "not recorded yet", recordMode(dir, m)
 		return o
 	}
+	if _, err := os.Stat(filepath.Join(dir, scenario.SessionFile)); cfg.Mode != Record && err != nil {
+		// Without its replay source the agent would only fail somewhere
+		// unrelated (it cannot answer its first model call).
+		o.Status, o.Reason, o.Accept = Failed, "missing "+scenario.SessionFile+": the scenario's replay source; record it again", recordMode(dir, m)
+		return o
+	}
 	hc := harness.Config{Dir: dir, Agent: cfg.Agent, Environ: cfg.Environ, Secrets: cfg.Secrets,
 		TempDir: cfg.TempDir, OnStart: cfg.OnStart, StepTimeout: cfg.StepTimeout, Grace: cfg.Grace, Keep: cfg.Keep, Acpsnap: cfg.Acpsnap, Manifest: m}
 	ws := newWorkspace(dir, cfg.TempDir)
