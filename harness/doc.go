@@ -157,8 +157,8 @@
 // TempDir must exist; Run does not create it. The whole tree is removed
 // before Run returns, whatever happened (read-only folders included).
 // Result.Root, Result.Home and Result.Cwd name these folders so the caller
-// can normalize them. Config.OnStart sees the cwd after seeding, before
-// the agent starts.
+// can normalize them. Config.OnStart sees the three (Roots) after seeding,
+// before the agent starts.
 //
 // # Process and shutdown
 //
