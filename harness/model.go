@@ -124,13 +124,22 @@ func fixtureExchanges(dir string, pins *sessionlog.Pins) ([]sessionlog.Exchange,
 	return xs, err
 }
 
-// normalize turns the live values of one payload into tokens of the run's
-// context: the dash-encoded cwd slug some agents use for folder names,
-// then normalize's rules (a payload they leave alone keeps its bytes),
-// then the scrub rules.
+// normalize turns the live values of one request payload into tokens of
+// the run's context: the dash-encoded cwd slug some agents use for folder
+// names, then normalize's rules, then the scrub rules.
 func (m *modelRun) normalize(b []byte) ([]byte, error) {
+	return m.normalizeWith(normalize.Request, b)
+}
+
+// normalizeServed is normalize for what the model sent, which replay
+// serves again: a payload the rules leave alone keeps its bytes.
+func (m *modelRun) normalizeServed(b []byte) ([]byte, error) {
+	return m.normalizeWith(normalize.Payload, b)
+}
+
+func (m *modelRun) normalizeWith(rules func([]byte, *normalize.Context) ([]byte, error), b []byte) ([]byte, error) {
 	m.mu.Lock()
-	out, err := normalize.Payload(m.paths.tokenize(b), m.tok)
+	out, err := rules(m.paths.tokenize(b), m.tok)
 	m.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -183,17 +192,17 @@ func (m *modelRun) normalizeExchanges(xs []sessionlog.Exchange) error {
 		if x.Request.Header, err = m.normalizeHeader(x.Request.Header); err != nil {
 			errs = append(errs, fmt.Errorf("call %d: request headers: %w", i+1, err))
 		}
-		if x.Request.Body, err = m.normalizeJSON(x.Request.Body); err != nil {
+		if x.Request.Body, err = m.normalizeJSON(m.normalize, x.Request.Body); err != nil {
 			errs = append(errs, fmt.Errorf("call %d: request: %w", i+1, err))
 		}
 		if x.Response.Header, err = m.normalizeHeader(x.Response.Header); err != nil {
 			errs = append(errs, fmt.Errorf("call %d: response headers: %w", i+1, err))
 		}
-		if x.Response.Body, err = m.normalizeJSON(x.Response.Body); err != nil {
+		if x.Response.Body, err = m.normalizeJSON(m.normalizeServed, x.Response.Body); err != nil {
 			errs = append(errs, fmt.Errorf("call %d: response: %w", i+1, err))
 		}
 		for j := range x.Response.Events {
-			if x.Response.Events[j].Data, err = m.normalizeJSON(x.Response.Events[j].Data); err != nil {
+			if x.Response.Events[j].Data, err = m.normalizeJSON(m.normalizeServed, x.Response.Events[j].Data); err != nil {
 				errs = append(errs, fmt.Errorf("call %d: event %d: %w", i+1, j, err))
 			}
 		}
@@ -201,13 +210,13 @@ func (m *modelRun) normalizeExchanges(xs []sessionlog.Exchange) error {
 	return errors.Join(errs...)
 }
 
-// normalizeJSON normalizes a payload that is JSON; anything else ("[DONE]")
-// is kept as it is.
-func (m *modelRun) normalizeJSON(b []byte) ([]byte, error) {
+// normalizeJSON normalizes a payload that is JSON with rules; anything
+// else ("[DONE]") is kept as it is.
+func (m *modelRun) normalizeJSON(rules func([]byte) ([]byte, error), b []byte) ([]byte, error) {
 	if b == nil || !json.Valid(b) {
 		return b, nil
 	}
-	return m.normalize(b)
+	return rules(b)
 }
 
 func (m *modelRun) normalizeHeader(h map[string]string) (map[string]string, error) {
