@@ -93,6 +93,7 @@ func Run(t *testing.T, p Params) {
 	declareInputs(cfg.Agent, p.Dir)
 	cl := newCommandLine(t.Name(), p.Dir)
 	suite := newSuite(t, s, cl)
+	t.Cleanup(func() { writeHTML(t, p.Dir, suite.s) })
 	if s.shard.k <= 1 { // the corpus's guards once, not once per shard
 		t.Run("guards", func(t *testing.T) { guards(t, p.Dir, s.mode) })
 	}

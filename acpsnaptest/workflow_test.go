@@ -21,7 +21,8 @@ import (
 // shipped; both shard protocols with the CLI's partition; the JUnit report
 // Bazel asks for; record-missing recording only what is not recorded; a changed agent written as pending files from go test
 // and accepted by `go tool acpsnap accept` without -dir; a changed prompt
-// (the agent's system prompt) reported as the changed words.
+// (the agent's system prompt) reported as the changed words, once for the
+// scenarios it changes.
 func TestModuleWorkflow(t *testing.T) {
 	needModule(t)
 	mod := userModule(t)
@@ -129,13 +130,16 @@ func TestModuleWorkflow(t *testing.T) {
 	t.Run("request drift", func(t *testing.T) {
 		bin.t = t
 		editFile(t, filepath.Join(mod, "acp", "http", "agent.py"), "a terse assistant", "a verbose assistant")
-		out := bin.run(false, nil, "-test.run", "TestHTTP/hello")
+		out := bin.run(false, nil, "-test.run", "TestHTTP")
 		for _, want := range []string{"request drift", `$.messages[0].content: recorded "You are a [-terse-] assistant: answer in …`,
 			`request "You are a {+verbose+} assistant: answer in …`,
-			"accept with: go test ./acp -run 'TestHTTP/^hello$' -args -acpsnap.record"} {
+			"$.messages[0].content changed; 2 scenario(s) affected; accept once with: go test ./acp -run 'TestHTTP/^(hello|multi-turn)$' -args -acpsnap.record"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("the output lacks %q:\n%s", want, out)
 			}
+		}
+		if n := strings.Count(out, "[-terse-]"); n != 1 || !regexp.MustCompile(`the same change of \$\.messages\[0\]\.content as (hello|multi-turn)`).MatchString(out) {
+			t.Errorf("the change is shown %d times, want once and then named as the same change:\n%s", n, out)
 		}
 	})
 }

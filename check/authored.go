@@ -131,16 +131,30 @@ func scripted(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg
 
 // record is the recording pass of Scripted.
 func record(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg Config) Outcome {
+	srv, err := serveScript(model, &cfg)
+	if err != nil {
+		return Outcome{Name: filepath.Base(dir)}.fail(err)
+	}
+	defer srv.Close()
+	cfg.AllRecordings = true
+	cfg.AfterRun = func() error { return unservedError(srv.Report()) }
+	return Check(ctx, dir, cfg)
+}
+
+// serveScript starts a scripted server serving model and points cfg at
+// it in Record mode: for an HTTP corpus as the proxy's upstream (the
+// script rendered in the corpus's dialect), for a native agent through
+// cfg.ScriptedSecrets. The caller closes the server.
+func serveScript(model llmreplay.ServerConfig, cfg *Config) (*llmreplay.Server, error) {
 	http := cfg.Corpus != nil && !cfg.Corpus.Native()
 	if http {
 		model.Dialect = cfg.Corpus.Model.Dialect // the dialect-neutral script, rendered in it
 	}
 	srv, err := llmreplay.NewServer(model)
 	if err != nil {
-		return Outcome{Name: filepath.Base(dir)}.fail(fmt.Errorf("check: start the scripted model: %w", err))
+		return nil, fmt.Errorf("check: start the scripted model: %w", err)
 	}
-	defer srv.Close()
-	cfg.Mode, cfg.AllRecordings = Record, true
+	cfg.Mode = Record
 	if http {
 		// The scripted server is the proxy's upstream.
 		urlEnv, keyEnvs := Upstream(cfg.Corpus)
@@ -150,8 +164,7 @@ func record(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg C
 	}
 	cfg.ScriptedSecrets = nil
 	cfg.OnStart = func(r harness.Roots) { srv.SetRoots(r.Cwd, r.Home, r.Root) }
-	cfg.AfterRun = func() error { return unservedError(srv.Report()) }
-	return Check(ctx, dir, cfg)
+	return srv, nil
 }
 
 // unservedError fails a scripted recording that did not use its whole script.

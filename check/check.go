@@ -133,11 +133,17 @@ type Outcome struct {
 	Stderr   string        // the agent's stderr tail, for failures
 	Pending  []string      // pending files written beside the fixtures (Config.Pending)
 	Obsolete []string      // fixture files the run no longer produced (removed when written)
-	// PinDrift is the part of Diff (its start) that is the change of the
-	// corpus's pins, the same for every scenario the change failed
-	// (PinChanges groups them); PinFiles are those pin files. "": none.
+	// PinDrift is a change of the model's input that many scenarios may
+	// share (PinChanges groups them), "" for none: of a native agent, the
+	// part of Diff (its start) that is the change of the corpus's pins,
+	// PinFiles those pin files; of an HTTP agent, the first request drift's
+	// changes, PinFiles their JSON paths.
 	PinDrift string
 	PinFiles []string
+	// Got is what a failed run produced, normalized and with the corpus's
+	// rules applied (the side the diff calls "got"), for a report to show;
+	// nil when the scenario passed or its run produced nothing to compare.
+	Got *scenario.Transcript
 }
 
 // Check runs the scenario in dir and compares (or, in writing modes, writes)
@@ -168,22 +174,16 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		o.Status, o.Reason, o.Accept = Failed, "missing "+scenario.SessionFile+": the scenario's replay source; record it again", recordMode(dir, m)
 		return o
 	}
-	hc := harness.Config{Dir: dir, Agent: cfg.Agent, Environ: cfg.Environ, Secrets: cfg.Secrets,
-		TempDir: cfg.TempDir, OnStart: cfg.OnStart, StepTimeout: cfg.StepTimeout, Grace: cfg.Grace, Keep: cfg.Keep, Acpsnap: cfg.Acpsnap, Manifest: m}
+	r := rulesFor(cfg.Corpus, m)
+	r.redact = cfg.Redact
+	hc, err := harnessConfig(dir, cfg, m, r)
+	if err != nil {
+		return o.fail(err)
+	}
 	ws := newWorkspace(dir, cfg.TempDir)
 	defer ws.remove()
 	if ws != nil {
 		hc.OnEnd = ws.take
-	}
-	if cfg.Mode == Record {
-		hc.Mode = "record"
-	}
-	r := rulesFor(cfg.Corpus, m)
-	r.redact = cfg.Redact
-	if cfg.Corpus != nil {
-		if err := applyCorpus(&hc, cfg, m, dir, r); err != nil {
-			return o.fail(err)
-		}
 	}
 	res, err := harness.Run(ctx, hc)
 	defer func() { o = o.release(res) }()
@@ -197,6 +197,7 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		o = o.fail(err)
 		if res != nil && res.RequestDrift {
 			o.Accept = rerecord(dir) // a recorded answer to a different question is no fixture
+			o.PinFiles, o.PinDrift = driftChange(res.Drifts)
 		}
 		return o
 	}
@@ -227,7 +228,27 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		}
 		return o
 	}
-	return o.compare(ctx, dir, got, cfg, r, ws)
+	o = o.compare(ctx, dir, got, cfg, r, ws)
+	if o.Status == Failed {
+		o.Got = got
+	}
+	return o
+}
+
+// harnessConfig is how the harness runs the scenario in dir under cfg:
+// the manifest m, the mode, and what the corpus says about the agent.
+func harnessConfig(dir string, cfg Config, m *scenario.Manifest, r rules) (harness.Config, error) {
+	hc := harness.Config{Dir: dir, Agent: cfg.Agent, Environ: cfg.Environ, Secrets: cfg.Secrets,
+		TempDir: cfg.TempDir, OnStart: cfg.OnStart, StepTimeout: cfg.StepTimeout, Grace: cfg.Grace, Keep: cfg.Keep, Acpsnap: cfg.Acpsnap, Manifest: m}
+	if cfg.Mode == Record {
+		hc.Mode = "record"
+	}
+	if cfg.Corpus != nil {
+		if err := applyCorpus(&hc, cfg, m, dir, r); err != nil {
+			return hc, err
+		}
+	}
+	return hc, nil
 }
 
 // release ends a run kept with Config.Keep: its private roots stay when

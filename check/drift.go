@@ -4,9 +4,27 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
+	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/scenario"
 )
+
+// driftChange is the change of the first request drift of an HTTP run:
+// the JSON paths that differ from the nearest recorded call, and the
+// changes themselves (the same text for every scenario whose requests
+// changed the same way: one word of a system prompt all of them send).
+func driftChange(drifts []proxy.Drift) (paths []string, change string) {
+	if len(drifts) == 0 || len(drifts[0].Changes) == 0 {
+		return nil, ""
+	}
+	var b strings.Builder
+	for _, c := range drifts[0].Changes {
+		paths = append(paths, c.Path)
+		fmt.Fprintf(&b, "%s: recorded %s, request %s\n", c.Path, c.Recorded, c.Request)
+	}
+	return paths, b.String()
+}
 
 // inputEvents are the session log events that make up what a native agent
 // sends its model: the prompt, the request header (system prompt, tools)

@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -59,10 +60,10 @@ func (c PinChange) String() string {
 }
 
 // Pattern is the -run pattern that selects the change's scenarios and no
-// other: ^(a|b)$.
+// other, in name order: ^(a|b)$.
 func (c PinChange) Pattern() string {
 	q := make([]string, len(c.Names))
-	for i, n := range c.Names {
+	for i, n := range slices.Sorted(slices.Values(c.Names)) {
 		q[i] = regexp.QuoteMeta(n)
 	}
 	if len(q) == 1 {

@@ -232,9 +232,15 @@ func TestTermShutdown(t *testing.T) {
 	if took >= 5*time.Second { // a bound like the drills': waiting out the 5 s grace first would exceed it
 		t.Errorf("the run took %s: SIGTERM waited for the grace instead of following stdin's close", took)
 	}
+	if sd := res.Shutdown; sd.How != "sent SIGTERM" || sd.Term <= 0 || sd.Leftovers {
+		t.Errorf("Result.Shutdown = %+v, want sent SIGTERM, a time to exit after it, no leftovers", sd)
+	}
 	stubborn := scenario{script: fakeagent.Script{IgnoreEOF: true, IgnoreTerm: true}, input: input(t, basic, nil)}
-	_, err, _ = run(t, stubborn.write(t), func(c *harness.Config) { c.TermShutdown = true })
+	res, err, _ = run(t, stubborn.write(t), func(c *harness.Config) { c.TermShutdown = true })
 	if err == nil || !strings.Contains(err.Error(), "killed with SIGKILL after ignoring SIGTERM") {
 		t.Fatalf("an agent ignoring SIGTERM under shutdown term: %v", err)
+	}
+	if res.Shutdown.How != "killed with SIGKILL after ignoring SIGTERM" {
+		t.Errorf("Result.Shutdown.How = %q, want the SIGKILL", res.Shutdown.How)
 	}
 }

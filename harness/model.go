@@ -323,7 +323,7 @@ func seedHome(src, home string, t *strings.Replacer) error {
 func (r *run) compose(m *modelRun, res *Result) []error {
 	m.proxy.Close()
 	rep := m.proxy.Report()
-	res.RequestDrift = rep.RequestDrift()
+	res.RequestDrift, res.Drifts = rep.RequestDrift(), rep.Drifts
 	var errs []error
 	if err := rep.Err(); err != nil {
 		errs = append(errs, err)

@@ -62,8 +62,9 @@ type agent struct {
 	tail        ringbuf.Buffer
 
 	exited    chan struct{}
-	waitErr   error // valid once exited is closed
-	signalled bool  // shutdown had to signal the agent; set before shutdown returns
+	waitErr   error    // valid once exited is closed
+	signalled bool     // shutdown had to signal the agent; set before shutdown returns
+	ended     Shutdown // the timings of shutdown; set before shutdown returns
 }
 
 // startAgent starts argv in cwd with env, in its own process group.
@@ -304,21 +305,27 @@ func (e ending) String() string {
 // one grace, or nothing for an agent whose normal end is SIGTERM.
 func (a *agent) shutdown(eofWait time.Duration) (how ending, leftovers bool) {
 	a.stdin.Close()
+	closed := time.Now()
 	timer := time.NewTimer(eofWait)
 	select {
 	case <-a.exited:
 		timer.Stop()
+		a.ended.EOF = time.Since(closed)
 	case <-timer.C:
 		a.signalled = true
+		a.ended.EOF = time.Since(closed)
 		a.cancel()
 		<-a.exited // bounded: WaitDelay SIGKILLs the leader one grace after SIGTERM
+		a.ended.Term = time.Since(closed) - a.ended.EOF
 		how = terminated
 		if diedOf(a.cmd.ProcessState, syscall.SIGKILL) {
 			how = killed
 		}
 	}
 	a.cancel()
+	exited := time.Now()
 	a.settle(a.grace)
+	a.ended.Group = time.Since(exited)
 	leftovers = groupAlive(a.pgid)
 	deadline := time.Now().Add(a.grace)
 	a.sweep(deadline)

@@ -51,6 +51,8 @@ func (r *run) end(failed bool) []error {
 		eofWait = 0
 	}
 	ending, leftovers := a.shutdown(eofWait)
+	r.shutdown = a.ended
+	r.shutdown.How, r.shutdown.Leftovers = ending.String(), leftovers
 	r.terms.closeAll()
 	escaped := escapees(r.roots.base, time.Now().Add(r.cfg.Grace))
 	var errs []error

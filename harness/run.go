@@ -17,6 +17,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/internal/envscrub"
+	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/normalize"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/sessionlog"
@@ -93,6 +94,9 @@ type Result struct {
 	// RequestDrift: an HTTP-model run sent a request the recording does
 	// not have (only re-recording accepts that).
 	RequestDrift bool
+	// Drifts are those requests, each with the nearest recorded call and
+	// where it differs.
+	Drifts []proxy.Drift
 	// Pins are Config.Model.Pins after composing (Changed: the prompt or
 	// tools differ from the corpus's pins); nil: none.
 	Pins *sessionlog.Pins
@@ -101,6 +105,9 @@ type Result struct {
 	// stdout with it, so a value the agent repeats keeps its token. nil:
 	// a native run (make a Context from Cwd, Home and Root).
 	Tokens *normalize.Context
+	// Started is when the agent process was started; Shutdown how it ended.
+	Started  time.Time
+	Shutdown Shutdown
 
 	kept *roots // Config.Keep: the roots left for Release
 }
@@ -131,7 +138,22 @@ type Roots struct{ Cwd, Home, Root string }
 // StepTiming is how long one step took.
 type StepTiming struct {
 	Op       string
+	Start    time.Time
 	Duration time.Duration
+	Failed   bool // the run stopped at this step
+}
+
+// Shutdown is how the agent ended, as measured by the harness.
+type Shutdown struct {
+	How string // "exited" (on stdin EOF), "sent SIGTERM", "killed with SIGKILL after ignoring SIGTERM"
+	// EOF is stdin closing → the agent exiting, or → SIGTERM when it had
+	// to be sent; Term is SIGTERM → the agent exiting (0: not sent).
+	EOF, Term time.Duration
+	// Group is the agent exiting → its process group empty (at most the
+	// harness's settle wait, 500 ms); Leftovers: members were still alive
+	// then and were killed.
+	Group     time.Duration
+	Leftovers bool
 }
 
 // ErrInvalidScenario is wrapped by Run's errors about the scenario's own
@@ -173,6 +195,7 @@ type run struct {
 	rawN       int             // raw requests sent (request, requestExpectError)
 	stdout     [][]byte        // the stdout lines of every ended incarnation
 	stderr     strings.Builder // the stderr of every ended incarnation
+	shutdown   Shutdown        // how the last ended incarnation ended
 
 	sessions  []string // ids from newSession and forkSession; the first is the primary
 	current   int      // index of the current session in sessions
@@ -317,6 +340,7 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 		r.settle(r.cfg.Settle)
 	}
 	ended := r.end(len(errs) > 0)
+	res.Started, res.Shutdown = start, r.shutdown
 	if len(errs) == 0 {
 		if err := r.failure(); err != nil {
 			errs = append(errs, err)

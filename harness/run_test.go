@@ -57,6 +57,14 @@ func TestRunDrivesEveryStep(t *testing.T) {
 	if diff := cmp.Diff(want, ops); diff != "" {
 		t.Errorf("steps (-want +got):\n%s", diff)
 	}
+	for i, s := range res.Steps[1:] { // timed from their start, in order, after the agent's
+		if prev := res.Steps[i]; s.Start.Before(prev.Start.Add(prev.Duration)) || prev.Start.Before(res.Started) {
+			t.Errorf("step %d (%s) starts before step %d ended", i+2, s.Op, i+1)
+		}
+	}
+	if res.Shutdown.How != "exited" || res.Shutdown.Term != 0 {
+		t.Errorf("Result.Shutdown = %+v, want exited on stdin EOF, no SIGTERM", res.Shutdown)
+	}
 
 	// The wire: every line recorded raw and JSON, answers included.
 	var stops []string

@@ -34,7 +34,7 @@ func (r *run) runSteps() error {
 		}
 		start := time.Now()
 		err := r.step(s, time.Now().Add(timeout), timeout)
-		r.timing = append(r.timing, StepTiming{Op: s.Op, Duration: time.Since(start)})
+		r.timing = append(r.timing, StepTiming{Op: s.Op, Start: start, Duration: time.Since(start), Failed: err != nil})
 		if err != nil {
 			return &stepError{i + 1, s.Line, s.Op, err}
 		}

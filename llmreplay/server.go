@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/llmreplay/wire"
@@ -39,6 +40,11 @@ type RecordedRequest struct {
 	Path   string
 	Header http.Header
 	Body   []byte
+	At     time.Time // when it arrived
+	Done   time.Time // when its answer was written; zero: not (yet) served
+	// Served: it claimed an entry of its script (false: a token count, or
+	// a call the script has no entry for, answered with a REPLAY error).
+	Served bool
 }
 
 // Server serves scripts over HTTP on 127.0.0.1 in one model dialect (see
@@ -133,7 +139,8 @@ func (s *Server) Requests() []RecordedRequest {
 	defer s.mu.Unlock()
 	out := make([]RecordedRequest, len(s.requests))
 	for i, r := range s.requests {
-		out[i] = RecordedRequest{r.Method, r.Path, r.Header.Clone(), append([]byte(nil), r.Body...)}
+		out[i] = r
+		out[i].Header, out[i].Body = r.Header.Clone(), append([]byte(nil), r.Body...)
 	}
 	return out
 }
@@ -220,13 +227,16 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	res := wire.Response{ID: s.dialect.IDPrefix + strconv.Itoa(n), Model: cmp.Or(req.Model, pathModel, "replay")}
 	streamed := ep.Stream == dialect.Streamed || ep.Stream == dialect.StreamMember && (req.Stream == nil || *req.Stream)
 	s.serve(w, r.Context(), e, res, streamed, readyDir)
+	s.mu.Lock()
+	s.requests[n-1].Done = time.Now()
+	s.mu.Unlock()
 }
 
 // record keeps a request that consumes no entry.
 func (s *Server) record(r *http.Request, body []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.requests = append(s.requests, RecordedRequest{r.Method, r.URL.Path, r.Header.Clone(), body})
+	s.requests = append(s.requests, RecordedRequest{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body, At: time.Now()})
 }
 
 // take records the request and claims the next entry of its route. On
@@ -237,7 +247,7 @@ func (s *Server) take(r *http.Request, body []byte) (Entry, int, string, *model.
 	if s.closed {
 		return Entry{}, 0, "", &model.ProviderError{Code: "CLOSED", Message: "llmreplay: server closed"}
 	}
-	s.requests = append(s.requests, RecordedRequest{r.Method, r.URL.Path, r.Header.Clone(), body})
+	s.requests = append(s.requests, RecordedRequest{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body, At: time.Now()})
 	n := len(s.requests)
 	route := r.Header.Get(SpawnedByHeader)
 	script, ok := s.cfg.Primary, true
@@ -259,6 +269,7 @@ func (s *Server) take(r *http.Request, body []byte) (Entry, int, string, *model.
 	}
 	s.used[route][i] = true
 	s.cursors[route]++
+	s.requests[n-1].Served = true
 	s.active.Add(1)
 	return e, n, s.cfg.ReadyDir, nil
 }

@@ -8,7 +8,10 @@
 //	acpsnap review  [-dir DIR] [-run REGEX]   walk the pending files: a accept, r reject, s skip, q quit
 //	acpsnap accept  [-dir DIR] [-run REGEX]   accept every pending file
 //	acpsnap reject  [-dir DIR] [-run REGEX]   remove every pending file
+//	acpsnap show    [-dir DIR] [-width N] NAME   a scenario's transcript from its fixtures
 //	acpsnap new     [-dir DIR] [-model FILE] [-agent CMD] [-force] [-offline] NAME
+//	acpsnap init    [-dir DIR] -dialect D -- COMMAND…   start a corpus for an agent
+//	acpsnap probe   [-dir DIR] [-n N] [-json] NAME      what makes the agent nondeterministic
 //	acpsnap agent             the reference ACP agent on stdin/stdout
 //
 // Flags of run, update, refresh and record:
@@ -22,6 +25,8 @@
 //	-json           one JSON object per scenario, then {"passed","failed","skipped"};
 //	                the closing line then goes to stderr
 //	-junit FILE     also write a JUnit XML report
+//	-html FILE      also write a self-contained HTML report: transcripts, model
+//	                calls, diffs (docs/format.md, "Transcripts")
 //	-timeout D      the default wait of a step (default 10s)
 //	-force          write even when CI is set (the writing modes refuse otherwise)
 //	-pending        write <file>.new beside each differing fixture, never the

@@ -14,12 +14,14 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/cli"
 	"github.com/acpsnap/acpsnap/internal/fakeagent"
+	"github.com/acpsnap/acpsnap/internal/viceagent"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"acpsnap":   func() { os.Exit(cli.Main(os.Args[1:])) },
 		"fakeagent": fakeAgentMain,
+		"viceagent": func() { os.Exit(viceagent.Main()) },
 	})
 }
 
@@ -46,6 +48,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "../../testdata",
 		RequireExplicitExec: true,
+		Condition:           netnsCondition,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("CI", "")
 			env.Setenv("GORACE", "atexit_sleep_ms=0") // race-built agents exit at once
@@ -59,6 +62,11 @@ func TestScripts(t *testing.T) {
 			if err := os.Symlink(sleep, filepath.Join(env.WorkDir, "sleeper")); err != nil {
 				return err
 			}
+			examples, err := filepath.Abs("../../examples") // read only: show reads their fixtures
+			if err != nil {
+				return err
+			}
+			env.Setenv("EXAMPLES", examples)
 			return copyCorpus("../../snapshots", filepath.Join(env.WorkDir, "snapshots"))
 		},
 	})
@@ -88,4 +96,15 @@ func copyCorpus(src, dst string) error {
 		}
 		return os.WriteFile(target, b, info.Mode().Perm())
 	})
+}
+
+// netnsCondition is the [netns] condition: a loopback-only network
+// namespace can be made here (acpsnap probe and -offline need one), as
+// root or through a user namespace.
+func netnsCondition(cond string) (bool, error) {
+	if cond != "netns" {
+		return false, fmt.Errorf("unknown condition %q", cond)
+	}
+	return exec.Command("unshare", "--user", "--map-root-user", "--net", "true").Run() == nil ||
+		exec.Command("unshare", "--net", "true").Run() == nil, nil
 }

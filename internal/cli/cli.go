@@ -46,7 +46,10 @@ commands:
   review   walk the pending files (-pending) one at a time: accept, reject, skip
   accept   accept every pending file (-run to choose scenarios)
   reject   remove every pending file (-run to choose scenarios)
+  show     print a scenario's transcript from its fixtures (show [-dir D] NAME)
   new      scaffold a scenario (with -model FILE: author it, FILE kept as model.json)
+  init     start a corpus for an agent: acpsnap.yml and a first text-turn scenario
+  probe    run a scenario N times offline and report what makes the agent nondeterministic
   agent    run the reference ACP agent on stdin/stdout
   serve-model  serve a model file (as new -model reads) on 127.0.0.1 in -dialect D
   cassette verify, inspect or diff a cassette (acpsnap cassette -h)
@@ -77,8 +80,14 @@ func (e *env) main(args []string) int {
 		err = e.review(rest)
 	case "accept", "reject":
 		err = e.settle(cmd, rest)
+	case "show":
+		err = e.show(rest)
 	case "new":
 		return e.newScenario(rest)
+	case "init":
+		err = e.initCorpus(rest)
+	case "probe":
+		return e.probeCmd(rest)
 	case "agent":
 		err = e.agent(rest)
 	case "serve-model":

@@ -50,8 +50,18 @@ var errNoNamespace = errors.New("-offline: cannot create a network namespace")
 // process; inside, it prepares the namespace, runs inner and reports the
 // outbound attempts the run made.
 func (e *env) offline(argv []string, inner func() int) int {
+	return e.offlineThen(argv, inner, func(o *observers, code int) int {
+		o.report(e.stderr)
+		return code
+	})
+}
+
+// offlineThen is offline with what happens after inner in the namespace:
+// then gets the observers, stopped, and inner's exit code, and returns
+// the exit code.
+func (e *env) offlineThen(argv []string, inner func() int, then func(o *observers, code int) int) int {
 	if os.Getenv(offlineEnv) != "" {
-		return e.insideOffline(inner)
+		return e.insideOffline(inner, then)
 	}
 	code, err := reexecOffline(argv, e.stdin, e.stdout, e.stderr)
 	if errors.Is(err, errNoNamespace) {
@@ -64,8 +74,8 @@ func (e *env) offline(argv []string, inner func() int) int {
 }
 
 // insideOffline is the namespace side: namespace prepared, inner run,
-// outbound attempts reported.
-func (e *env) insideOffline(inner func() int) int {
+// the observers stopped and handed to then.
+func (e *env) insideOffline(inner func() int, then func(o *observers, code int) int) int {
 	os.Unsetenv(offlineEnv)
 	o, err := prepareNamespace()
 	if err != nil {
@@ -73,8 +83,7 @@ func (e *env) insideOffline(inner func() int) int {
 	}
 	code := inner()
 	o.Close()
-	o.report(e.stderr)
-	return code
+	return then(o, code)
 }
 
 // observers watch the namespace: the DNS refuser counts the names asked,

@@ -20,11 +20,13 @@ import (
 	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/internal/shellquote"
 	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/transcript"
 )
 
 // runFlags are the flags of run, update, refresh and record.
 type runFlags struct {
 	dir, run, shard, agent, junit string
+	html                          string
 	parallel                      int
 	json, force, keep, offline    bool
 	missing, drifted              bool // record -missing, -drifted
@@ -42,6 +44,7 @@ func (e *env) parseRun(cmd string, args []string) (*runFlags, error) {
 	fs.StringVar(&f.agent, "agent", "", "the agent `command` line (default: the bundled agent, this binary's 'agent')")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per scenario, then a summary object")
 	fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `file`")
+	fs.StringVar(&f.html, "html", "", "also write a self-contained HTML report (transcripts, diffs) to `file`")
 	fs.BoolVar(&f.force, "force", false, "write fixtures even when CI is set")
 	fs.DurationVar(&f.timeout, "timeout", 0, "default wait of a step (0: 10s)")
 	fs.DurationVar(&f.grace, "grace", 0, "how long the agent gets to exit at each stage of shutdown (0: 2s)")
@@ -128,6 +131,11 @@ func (e *env) runParsed(cmd string, f *runFlags) int {
 			return e.exit(err)
 		}
 	}
+	if f.html != "" {
+		if err := transcript.WriteFile(f.html, transcript.NewReport(f.dir, outs, p.accept)); err != nil {
+			return e.exit(err)
+		}
+	}
 	if ctx.Err() != nil {
 		return e.exit(fmt.Errorf("interrupted: scenarios not run are counted as skipped"))
 	}
@@ -164,9 +172,9 @@ func (e *env) preflight(f *runFlags, rc *check.RunConfig) error {
 			return usagef("-run %q matches no scenario in %s", f.run, f.dir)
 		}
 	}
-	if f.junit != "" {
-		if st, err := os.Stat(filepath.Dir(f.junit)); err != nil || !st.IsDir() {
-			return usagef("-junit %s: folder %s does not exist", f.junit, filepath.Dir(f.junit))
+	for flag, file := range map[string]string{"-junit": f.junit, "-html": f.html} {
+		if st, err := os.Stat(filepath.Dir(file)); file != "" && (err != nil || !st.IsDir()) {
+			return usagef("%s %s: folder %s does not exist", flag, file, filepath.Dir(file))
 		}
 	}
 	return nil

@@ -22,6 +22,7 @@ var layers = []string{
 	"acpsnaptest",
 	"snapshots",
 	"examples",
+	"transcript",
 	"check",
 	"harness",
 	"scenario",

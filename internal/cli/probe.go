@@ -1,0 +1,209 @@
+package cli
+
+// acpsnap probe: a scenario run N times against its scripted model in the
+// loopback-only namespace, and what made the runs differ
+// (internal/probe analyses; check.Probe runs).
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/probe"
+	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/scenario"
+)
+
+// probeFlags are the flags and argument of probe.
+type probeFlags struct {
+	dir, agent, name string
+	n                int
+	json             bool
+	timeout, grace   time.Duration
+}
+
+func (e *env) parseProbe(args []string) (*probeFlags, error) {
+	f := &probeFlags{}
+	fs := e.flags("probe")
+	fs.StringVar(&f.dir, "dir", "snapshots", "the corpus `folder` (its acpsnap.yml names the agent and its dialect)")
+	fs.StringVar(&f.agent, "agent", "", "the agent `command` line (default: acpsnap.yml's)")
+	fs.IntVar(&f.n, "n", 3, "how many runs to compare")
+	fs.BoolVar(&f.json, "json", false, "print the report as one JSON object")
+	fs.DurationVar(&f.timeout, "timeout", 0, "default wait of a step (0: 10s)")
+	fs.DurationVar(&f.grace, "grace", 0, "how long the agent gets to exit at each stage of shutdown (0: 2s)")
+	if err := parse(fs, args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() != 1 {
+		return nil, usagef("probe: want exactly one scenario NAME, got %q", fs.Args())
+	}
+	if f.n < 2 {
+		return nil, usagef("probe: -n %d: want at least 2 runs to compare", f.n)
+	}
+	f.name = fs.Arg(0)
+	return f, nil
+}
+
+// probeCmd runs probe in a loopback-only namespace: the runs inside it,
+// then the report with what the namespace saw.
+func (e *env) probeCmd(args []string) int {
+	f, err := e.parseProbe(args)
+	if err != nil {
+		return e.exit(err)
+	}
+	var in probe.Input
+	return e.offlineThen(os.Args, func() int {
+		var err error
+		if in, err = e.probeRuns(f); err != nil {
+			return e.exit(err)
+		}
+		return ExitOK
+	}, func(o *observers, code int) int {
+		if code != ExitOK {
+			return code
+		}
+		in.Lookups = counts(o.dns.names.sorted())
+		if o.connects != nil {
+			in.Connects = counts(o.connects.sorted())
+		}
+		return e.printProbe(probe.Analyze(in), f.json)
+	})
+}
+
+// printProbe prints the report and returns its exit code.
+func (e *env) printProbe(rep probe.Report, asJSON bool) int {
+	if asJSON {
+		b, err := jsonl.Marshal(rep)
+		if err != nil {
+			return e.exit(err)
+		}
+		e.stdout.Write(b)
+	} else {
+		rep.WriteText(e.stdout)
+	}
+	if !rep.Clean {
+		return ExitFailed
+	}
+	return ExitOK
+}
+
+// probeRuns runs the scenario f.n times with the corpus's shutdown
+// policy, then once with the other.
+func (e *env) probeRuns(f *probeFlags) (probe.Input, error) {
+	sdir := filepath.Join(f.dir, f.name)
+	if _, err := os.Stat(filepath.Join(sdir, scenario.ManifestFile)); err != nil {
+		return probe.Input{}, usagef("probe: no scenario %s (%v)", sdir, err)
+	}
+	corpus, err := scenario.LoadCorpus(f.dir)
+	if err != nil {
+		return probe.Input{}, usagef("%v", err)
+	}
+	if corpus == nil || corpus.Native() {
+		return probe.Input{}, usagef("probe: %s has no acpsnap.yml naming a model dialect: probe serves the agent a scripted model over HTTP (start one with 'acpsnap init -dir %s -dialect D -- COMMAND…')", f.dir, f.dir)
+	}
+	model, err := probeModel(sdir)
+	if err != nil {
+		return probe.Input{}, err
+	}
+	agent, err := e.agentCommand(f.agent, corpus)
+	if err != nil {
+		return probe.Input{}, err
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	cfg := check.Config{Agent: agent, Environ: e.environ, Corpus: corpus, StepTimeout: f.timeout, Grace: f.grace, Acpsnap: acpsnapBinary()}
+	in := probe.Input{Term: corpus.Agent.Shutdown == scenario.ShutdownTerm, Ignore: corpus.Model.Ignore}
+	for i := 0; i <= f.n; i++ {
+		if i == f.n { // the other shutdown policy, for its shutdown only
+			other := *corpus
+			other.Agent.Shutdown = scenario.ShutdownTerm
+			if in.Term {
+				other.Agent.Shutdown = scenario.ShutdownEOF
+			}
+			cfg.Corpus = &other
+		}
+		fmt.Fprintf(e.stderr, "acpsnap: probe %s: run %d of %d\n", f.name, i+1, f.n+1)
+		p := check.Probe(ctx, sdir, model, cfg)
+		if p.Result == nil {
+			return probe.Input{}, fmt.Errorf("probe: %w", p.Err)
+		}
+		if ctx.Err() != nil {
+			return probe.Input{}, fmt.Errorf("probe: interrupted")
+		}
+		r := probeRun(p)
+		if i == f.n {
+			in.Other = &r
+		} else {
+			in.Runs = append(in.Runs, r)
+		}
+	}
+	return in, nil
+}
+
+// probeTextAnswer is the model of a scenario without model.json: a short
+// text answer for each prompt.
+const probeTextAnswer = `{"kind":"chunks","chunks":[{"type":"block-start","index":0,"blockType":"text"},{"type":"text-delta","index":0,"text":"Hello."},{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]}`
+
+// probeModel is the scenario's model.json, else one text answer per prompt
+// of its input.json.
+func probeModel(sdir string) (llmreplay.ServerConfig, error) {
+	if _, err := os.Stat(filepath.Join(sdir, scenario.ModelFile)); err == nil {
+		m, err := scenario.LoadModel(sdir)
+		if err != nil {
+			return m, usagef("probe: %v", err)
+		}
+		return m, nil
+	}
+	in, err := scenario.LoadInput(filepath.Join(sdir, scenario.InputFile))
+	if err != nil {
+		return llmreplay.ServerConfig{}, usagef("probe: %v", err)
+	}
+	var entries []string
+	for _, s := range in.Steps {
+		if strings.HasPrefix(s.Op, "prompt") {
+			entries = append(entries, probeTextAnswer)
+		}
+	}
+	doc := "[" + strings.Join(entries, ",") + "]"
+	return llmreplay.DecodeModel(bytes.NewReader([]byte(doc)), "probe's text answer")
+}
+
+// probeRun is what the analysis needs of one run.
+func probeRun(p check.Probed) probe.Run {
+	res := p.Result
+	r := probe.Run{Stdout: p.Stdout, Shutdown: probe.Shutdown(res.Shutdown)}
+	if p.Err != nil {
+		r.Err, _, _ = strings.Cut(p.Err.Error(), "\nagent stderr")
+	}
+	for _, s := range res.Steps {
+		start := s.Start.Sub(res.Started)
+		r.Steps = append(r.Steps, probe.Step{Op: s.Op, Start: start, End: start + s.Duration, Failed: s.Failed})
+	}
+	for _, q := range p.Requests {
+		r.Requests = append(r.Requests, probe.Request{Method: q.Method, Path: q.Path, Header: q.Header, Body: q.Body})
+	}
+	for _, c := range p.Calls {
+		call := probe.Call{At: c.At.Sub(res.Started), Served: c.Served, Path: c.Path, Body: c.Body}
+		if !c.Done.IsZero() {
+			call.Done = c.Done.Sub(res.Started)
+		}
+		r.Calls = append(r.Calls, call)
+	}
+	for _, h := range p.Home {
+		r.Files = append(r.Files, probe.File{Path: h.Path, Size: h.Size})
+	}
+	return r
+}
+
+func counts(cs []count) []probe.Count {
+	out := make([]probe.Count, len(cs))
+	for i, c := range cs {
+		out[i] = probe.Count{Key: c.Key, N: c.N}
+	}
+	return out
+}

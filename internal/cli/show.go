@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/transcript"
+)
+
+// show prints a scenario's transcript from its committed fixtures.
+func (e *env) show(args []string) error {
+	fs := e.flags("show")
+	dir := fs.String("dir", "snapshots", "the corpus `folder`")
+	width := fs.Int("width", 0, "wrap at `N` columns (0: $COLUMNS, else 100)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usagef("show: want one scenario name, got %d arguments\nusage: acpsnap show [-dir D] [-width N] NAME", fs.NArg())
+	}
+	name := fs.Arg(0)
+	sdir := filepath.Join(*dir, name)
+	if _, err := os.Stat(filepath.Join(sdir, scenario.ManifestFile)); err != nil {
+		return usagef("show: %s: no scenario %q (no %s)", *dir, name, scenario.ManifestFile)
+	}
+	if scenario.Unrecorded(sdir) {
+		return usagef("show: %s: not recorded yet, so there is no transcript", sdir)
+	}
+	t, err := transcript.Load(sdir)
+	if err != nil {
+		return usagef("show: %v", err)
+	}
+	cfg := transcript.TextConfig{Color: e.colour(e.stdout), Width: *width}
+	if cfg.Width == 0 {
+		cfg.Width, _ = strconv.Atoi(e.getenv("COLUMNS"))
+	}
+	return transcript.WriteText(e.stdout, t, cfg)
+}

@@ -1,0 +1,234 @@
+// Package probe is the analysis of `acpsnap probe`: given what N runs of
+// one scenario produced (normalized stdout, model requests, the calls the
+// scripted model received, step and shutdown timings, files written in
+// the private HOME) and what the sandbox saw on the network, it says what
+// makes the agent nondeterministic, with a line to paste into acpsnap.yml
+// for each finding. It is pure: no I/O, no clock.
+//
+//	rep := probe.Analyze(probe.Input{Runs: runs, Ignore: corpus.Model.Ignore})
+//	rep.WriteText(os.Stdout)
+//	if !rep.Clean { … }
+//
+// docs/agents.md, "Adding an agent", walks through using it.
+package probe
+
+import (
+	"strings"
+	"time"
+)
+
+// Input is what the runs produced.
+type Input struct {
+	// Runs are the N runs, in the corpus's shutdown policy.
+	Runs []Run
+	// Other is one run with the other shutdown policy (SIGTERM at once
+	// when the corpus says eof, stdin EOF when it says term), for its
+	// shutdown only; nil: none.
+	Other *Run
+	// Term: the corpus says shutdown: term.
+	Term bool
+	// Ignore is the corpus's model.ignore: request parts already left out.
+	Ignore []string
+	// Lookups and Connects are the names looked up and the addresses
+	// connected to during all the runs, with their counts (the sandbox's
+	// DNS stand-in and connection log).
+	Lookups, Connects []Count
+}
+
+// Run is one run of the scenario.
+type Run struct {
+	Stdout   []byte    // normalized JSONL, the corpus's rules applied
+	Requests []Request // the model requests, normalized, in call order
+	Calls    []Call    // what the scripted model received, in arrival order
+	Steps    []Step
+	Shutdown Shutdown
+	Files    []File // written in the private HOME; nil: unknown (the run failed)
+	Err      string // the run's error; "": none
+}
+
+// Request is one normalized model request.
+type Request struct {
+	Method, Path string
+	Header       map[string]string
+	Body         []byte
+}
+
+// Call is one request the scripted model received.
+type Call struct {
+	At     time.Duration // since the agent started
+	Done   time.Duration // when its answer was written, since the agent started; 0: never
+	Served bool          // it claimed an entry of the script
+	Path   string
+	Body   []byte // raw
+}
+
+// Step is one step of the client script, timed from the agent's start.
+type Step struct {
+	Op         string
+	Start, End time.Duration
+	Failed     bool // the run stopped at this step
+}
+
+// stopped reports whether the run stopped at a failed step: it did not
+// run its whole script, so it is no run to compare.
+func (r Run) stopped() bool {
+	return len(r.Steps) > 0 && r.Steps[len(r.Steps)-1].Failed
+}
+
+// Shutdown is how the agent ended (harness.Shutdown).
+type Shutdown struct {
+	How              string
+	EOF, Term, Group time.Duration
+	Leftovers        bool
+}
+
+// File is a file the agent wrote in its private HOME.
+type File struct {
+	Path  string `json:"path"` // a folder ends in "/"
+	Size  int64  `json:"size"`
+	Files int    `json:"files,omitempty"` // in a folder (Report.Files): how many
+}
+
+// Count is one counted name or address.
+type Count struct {
+	Key string `json:"key"`
+	N   int    `json:"n"`
+}
+
+// Report is the analysis.
+type Report struct {
+	Runs int `json:"runs"`
+	// Compared is how many runs ran their whole script: the others (their
+	// errors are in Errors) are left out of every comparison.
+	Compared  int        `json:"compared"`
+	Varies    []Variance `json:"varies"`
+	Extra     []Extra    `json:"extraCalls"`
+	Network   Network    `json:"network"`
+	Lifecycle Lifecycle  `json:"lifecycle"`
+	Files     []File     `json:"files"`
+	Errors    []string   `json:"errors"`
+	// Clean: nothing varies, no call beyond the script, no network
+	// attempt, no run failed, no shutdown change suggested or problem.
+	Clean bool `json:"clean"`
+}
+
+// Variance is one value that differs between runs.
+type Variance struct {
+	Where   string   `json:"where"` // "stdout" or "request"
+	At      string   `json:"at"`    // which line or call
+	Path    string   `json:"path"`  // the JSON path inside it; "": the line or call itself
+	Values  []string `json:"values"`
+	Suggest Setting  `json:"suggest"`
+}
+
+// Setting is a line of acpsnap.yml that would settle a finding.
+type Setting struct {
+	Key  string `json:"key"`  // "scrub", "model.ignore", "floating", "agent.shutdown"; "": none found
+	Item string `json:"item"` // the list item or value, as YAML
+}
+
+// Extra is one model call the script did not have.
+type Extra struct {
+	Run      int    `json:"run"`      // from 1
+	Position int    `json:"position"` // its place among the run's calls, from 1
+	Path     string `json:"path"`
+	Summary  string `json:"summary"`
+	When     string `json:"when"`       // the last step that began before it
+	WithTurn bool   `json:"concurrent"` // it arrived while a call of the script was being answered
+}
+
+// Network is what the runs tried beyond the model endpoint.
+type Network struct {
+	Lookups  []Count `json:"lookups"`
+	Connects []Count `json:"connects"`
+}
+
+// Analyze compares the runs and builds the report.
+func Analyze(in Input) Report {
+	r := Report{Runs: len(in.Runs), Files: files(in.Runs), Errors: errorsOf(in)}
+	var whole []Run
+	for _, run := range in.Runs {
+		if !run.stopped() {
+			whole = append(whole, run)
+		}
+	}
+	r.Compared = len(whole)
+	r.Varies = append(stdoutVariance(whole), requestVariance(whole, in.Ignore)...)
+	r.Extra = extraCalls(whole)
+	r.Network = network(in.Lookups, in.Connects)
+	in.Runs = whole
+	r.Lifecycle = lifecycle(in)
+	r.Varies, r.Extra, r.Files, r.Errors = nonNil(r.Varies), nonNil(r.Extra), nonNil(r.Files), nonNil(r.Errors)
+	r.Network.Lookups, r.Network.Connects = nonNil(r.Network.Lookups), nonNil(r.Network.Connects)
+	r.Clean = len(r.Varies) == 0 && len(r.Extra) == 0 && len(r.Network.Lookups)+len(r.Network.Connects) == 0 &&
+		len(r.Errors) == 0 && r.Lifecycle.Suggest.Key == "" && r.Lifecycle.Problem == "" && r.Lifecycle.Leftovers == 0
+	return r
+}
+
+// files is the union of the files the runs wrote, by path (the largest
+// size seen), those deeper than filesDepth folders summed up by their
+// folder at that depth (a cache of a hundred files is one line).
+func files(runs []Run) []File {
+	size := map[string]int64{}
+	for _, run := range runs {
+		for _, f := range run.Files {
+			size[f.Path] = max(size[f.Path], f.Size)
+		}
+	}
+	group := map[string]*File{}
+	var out []File
+	for path, n := range size {
+		parts := strings.Split(path, "/")
+		if len(parts) <= filesDepth {
+			group[path] = &File{Path: path, Size: n}
+			continue
+		}
+		key := strings.Join(parts[:filesDepth], "/") + "/"
+		if g, ok := group[key]; ok {
+			g.Size += n
+			g.Files++
+			continue
+		}
+		group[key] = &File{Path: key, Size: n, Files: 1}
+	}
+	for _, g := range group {
+		out = append(out, *g)
+	}
+	sortBy(out, func(f File) string { return f.Path })
+	return out
+}
+
+// filesDepth is the folder depth below which written files are summed up.
+const filesDepth = 2
+
+// errorsOf lists each distinct error of the runs once (not the other
+// run's: its shutdown differs on purpose).
+func errorsOf(in Input) []string {
+	var out []string
+	for _, run := range in.Runs {
+		if run.Err != "" && !contains(out, run.Err) {
+			out = append(out, run.Err)
+		}
+	}
+	return out
+}
+
+// network drops what is the model endpoint's own: loopback names.
+func network(lookups, connects []Count) Network {
+	var n Network
+	for _, c := range lookups {
+		if c.Key != "localhost" && c.Key != "localhost.localdomain" {
+			n.Lookups = append(n.Lookups, c)
+		}
+	}
+	n.Connects = append(n.Connects, connects...)
+	return n
+}
+
+// nonNil is s, or an empty slice: -json shows [] rather than null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

@@ -1,0 +1,232 @@
+package probe
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// runWith is a run whose stdout and first request body are the given
+// texts, shut down on stdin EOF in 10 ms.
+func runWith(stdout, body string) Run {
+	return Run{
+		Stdout:   []byte(stdout),
+		Requests: []Request{{Method: "POST", Path: "/chat/completions", Body: []byte(body)}},
+		Calls:    []Call{{At: 5 * time.Millisecond, Done: 6 * time.Millisecond, Served: true, Path: "/chat/completions"}},
+		Steps:    []Step{{Op: "initialize", End: time.Millisecond}, {Op: "newSession", Start: time.Millisecond, End: 2 * time.Millisecond}, {Op: "prompt", Start: 2 * time.Millisecond, End: 8 * time.Millisecond}},
+		Shutdown: Shutdown{How: howExited, EOF: 10 * time.Millisecond},
+	}
+}
+
+func TestVariance(t *testing.T) {
+	const update = `{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":%q,"n":%s}}}` + "\n"
+	type tc struct {
+		name   string
+		runs   []Run
+		ignore []string
+		want   []Variance
+	}
+	for _, c := range []tc{
+		{name: "same", runs: []Run{runWith(`{"id":1}`, `{"a":1}`), runWith(`{"id":1}`, `{"a":1}`)}},
+		{
+			name: "stdout number",
+			runs: []Run{runWith(fmt.Sprintf(update, "x", "1"), `{}`), runWith(fmt.Sprintf(update, "x", "22"), `{}`)},
+			want: []Variance{{Where: "stdout", At: "line 1 (session/update x)", Path: "$.params.update.n", Values: []string{"1", "22"},
+				Suggest: Setting{"scrub", `{ pattern: '("n":\s*)-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?', replace: '${1}0' }`}}},
+		},
+		{
+			name: "stdout date inside text",
+			runs: []Run{runWith(`{"text":"Today is 2026-12-01, hi"}`, `{}`), runWith(`{"text":"Today is 2026-12-02, hi"}`, `{}`)},
+			want: []Variance{{Where: "stdout", At: "line 1 (response null)", Path: "$.text", Values: []string{`"Today is 2026-12-01, hi"`, `"Today is 2026-12-02, hi"`},
+				Suggest: Setting{"scrub", `{ pattern: '("text":\s*"Today is 2026-12-)\d+(, hi")', replace: '${1}{{text}}${2}' }`}}},
+		},
+		{
+			name: "an update that moves",
+			runs: []Run{
+				runWith(fmt.Sprintf(update, "a", "1")+fmt.Sprintf(update, "b", "1"), `{}`),
+				runWith(fmt.Sprintf(update, "b", "1")+fmt.Sprintf(update, "a", "1"), `{}`),
+			},
+			want: []Variance{{Where: "stdout", At: "line 1 (session/update a)", Values: []string{"moves between runs"}, Suggest: Setting{"floating", "a"}}},
+		},
+		{
+			name: "an update in one run only",
+			runs: []Run{runWith(fmt.Sprintf(update, "a", "1"), `{}`), runWith(fmt.Sprintf(update, "a", "1")+fmt.Sprintf(update, "usage", "0"), `{}`)},
+			want: []Variance{{Where: "stdout", At: "line 2 (session/update usage)", Values: []string{"absent", "present"}, Suggest: Setting{"floating", "usage"}}},
+		},
+		{
+			name: "request id",
+			runs: []Run{runWith(`{}`, `{"m":{"trace":"8f3a"}}`), runWith(`{}`, `{"m":{"trace":"c01d"}}`)},
+			want: []Variance{{Where: "request", At: "call 1 (POST /chat/completions)", Path: "$.m.trace", Values: []string{`"8f3a"`, `"c01d"`},
+				Suggest: Setting{"model.ignore", "/m/trace"}}},
+		},
+		{
+			name:   "request id ignored",
+			runs:   []Run{runWith(`{}`, `{"m":{"trace":"8f3a"}}`), runWith(`{}`, `{"m":{"trace":"c01d"}}`)},
+			ignore: []string{"/m"},
+		},
+		{
+			name: "request date inside the prompt: scrub, not ignore",
+			runs: []Run{runWith(`{}`, `{"messages":[{"content":"date 2026-12-01"}]}`), runWith(`{}`, `{"messages":[{"content":"date 2026-12-02"}]}`)},
+			want: []Variance{{Where: "request", At: "call 1 (POST /chat/completions)", Path: "$.messages[0].content", Values: []string{`"date 2026-12-01"`, `"date 2026-12-02"`},
+				Suggest: Setting{"scrub", `{ pattern: '("content":\s*"date 2026-12-)\d+(")', replace: '${1}{{content}}${2}' }`}}},
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := append(stdoutVariance(c.runs), requestVariance(c.runs, c.ignore)...)
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("variance (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestScrubSettles: every suggested scrub rule matches each value seen
+// and makes them equal, and leaves a line without the key alone.
+func TestScrubSettles(t *testing.T) {
+	for _, vals := range [][]any{
+		{"a81f00c2", "0b9e41d7"},
+		{"run-a81f", "run-ac00", "run-0000"},
+		{"Today's date is 2026-12-01.", "Today's date is 2027-01-31."},
+		{`quote " and \ back`, `quote " and / back`},
+		{"x", ""},
+		{strings.Repeat("p", 40) + "1" + strings.Repeat("s", 40), strings.Repeat("p", 40) + "22" + strings.Repeat("s", 40)},
+	} {
+		d := diff{segs: []any{"field"}, vals: vals}
+		s := scrubFor(d)
+		if s.Key != "scrub" {
+			t.Errorf("%q: no scrub rule", vals)
+			continue
+		}
+		m := regexp.MustCompile(`^\{ pattern: '(.*)', replace: '(.*)' \}$`).FindStringSubmatch(s.Item)
+		re := regexp.MustCompile(strings.ReplaceAll(m[1], "''", "'"))
+		var first string
+		for i, v := range vals {
+			got := re.ReplaceAllString(`{"other":1,"field":`+encoded(v)+`}`, strings.ReplaceAll(m[2], "''", "'"))
+			if i == 0 {
+				first = got
+			} else if got != first {
+				t.Errorf("%q: %s leaves %s and %s", vals, s.Item, first, got)
+			}
+		}
+		if re.MatchString(`{"other":"a81f00c2"}`) && !strings.Contains(m[1], "field") {
+			t.Errorf("%q: %s is not anchored to its key", vals, s.Item)
+		}
+	}
+}
+
+func TestExtraCalls(t *testing.T) {
+	r := runWith("", `{}`)
+	r.Calls = append(r.Calls,
+		Call{At: 5500 * time.Microsecond, Path: "/chat/completions", Body: []byte(`{"messages":[{"role":"system","content":"Make a title."},{"role":"user","content":"Say hello."}]}`)},
+		Call{At: 9 * time.Millisecond, Path: "/v1/messages", Body: []byte(`{"system":[{"type":"text","text":"Suggest"}],"messages":[{"role":"user","content":[{"type":"text","text":"next?"}]}]}`)},
+	)
+	want := []Extra{
+		{Run: 1, Position: 2, Path: "/chat/completions", Summary: "system: Make a title. · user: Say hello.", When: "after step 3 (prompt) began", WithTurn: true},
+		{Run: 1, Position: 3, Path: "/v1/messages", Summary: "system: Suggest · user: next?", When: "after step 3 (prompt) began"},
+	}
+	if diff := cmp.Diff(want, extraCalls([]Run{r})); diff != "" {
+		t.Errorf("extra calls (-want +got):\n%s", diff)
+	}
+}
+
+func TestLifecycle(t *testing.T) {
+	exits := func(how string, eof, term time.Duration) Run {
+		r := runWith("", `{}`)
+		r.Shutdown = Shutdown{How: how, EOF: eof, Term: term}
+		return r
+	}
+	type tc struct {
+		name    string
+		in      Input
+		suggest Setting
+		problem string
+	}
+	for _, c := range []tc{
+		{name: "exits on EOF", in: Input{Runs: []Run{exits(howExited, 10*time.Millisecond, 0)}, Other: ptr(exits(howTerminated, 0, 2*time.Millisecond))}},
+		{name: "slow on EOF, quick on SIGTERM", in: Input{Runs: []Run{exits(howExited, 1500*time.Millisecond, 0)}, Other: ptr(exits(howTerminated, 0, 2*time.Millisecond))},
+			suggest: Setting{"agent.shutdown", "term"}},
+		{name: "slow on both", in: Input{Runs: []Run{exits(howExited, 1500*time.Millisecond, 0)}, Other: ptr(exits(howTerminated, 0, 1400*time.Millisecond))}},
+		{name: "ignores EOF", in: Input{Runs: []Run{exits(howTerminated, 2*time.Second, 5*time.Millisecond)}, Other: ptr(exits(howTerminated, 0, 5*time.Millisecond))},
+			suggest: Setting{"agent.shutdown", "term"}},
+		{name: "term already", in: Input{Term: true, Runs: []Run{exits(howTerminated, 0, 5*time.Millisecond)}, Other: ptr(exits(howTerminated, 2*time.Second, 5*time.Millisecond))}},
+		{name: "ignores SIGTERM", in: Input{Term: true, Runs: []Run{exits("killed with SIGKILL after ignoring SIGTERM", 0, 2*time.Second)}},
+			problem: "it ignores SIGTERM: the harness kills it with SIGKILL"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			l := lifecycle(c.in)
+			if diff := cmp.Diff(c.suggest, l.Suggest); diff != "" {
+				t.Errorf("suggestion (-want +got):\n%s", diff)
+			}
+			if l.Problem != c.problem {
+				t.Errorf("problem: got %q, want %q", l.Problem, c.problem)
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestFiles(t *testing.T) {
+	a, b := runWith("", "{}"), runWith("", "{}")
+	a.Files = []File{{Path: ".cfg", Size: 3}, {Path: ".cache/x/1", Size: 10}, {Path: ".cache/x/2", Size: 5}}
+	b.Files = []File{{Path: ".cfg", Size: 4}, {Path: ".cache/x/3", Size: 1}}
+	want := []File{{Path: ".cache/x/", Size: 16, Files: 3}, {Path: ".cfg", Size: 4}}
+	if diff := cmp.Diff(want, files([]Run{a, b})); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+}
+
+func ExampleReport_WriteText() {
+	run := func(trace string) Run {
+		r := runWith(`{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`+"\n", `{"model":"m","trace":"`+trace+`"}`)
+		r.Files = []File{{Path: ".agent/state.json", Size: 17}}
+		return r
+	}
+	rep := Analyze(Input{
+		Runs:    []Run{run("0a1b"), run("ffe2"), run("9c00")},
+		Other:   ptr(Run{Shutdown: Shutdown{How: howTerminated, Term: 3 * time.Millisecond}}),
+		Lookups: []Count{{"localhost", 2}, {"telemetry.example", 6}},
+	})
+	rep.WriteText(os.Stdout)
+	// Output:
+	// what varies (1, in 3 runs):
+	//   request call 1 (POST /chat/completions) $.trace
+	//     run 1: "0a1b"
+	//     run 2: "ffe2"
+	//     run 3: "9c00"
+	//     model.ignore: /trace
+	// model calls beyond the script: none
+	// network beyond the model endpoint (all refused):
+	//   lookup telemetry.example (6×)
+	// lifecycle: initialize 1 ms, session/new 1 ms
+	//   after stdin EOF: exits in 10 ms
+	//   after SIGTERM: exits in 3 ms
+	//   its process group emptied within 0 ms of its exit
+	// files written in HOME, outside the cwd (candidates for home/ seeding):
+	//   .agent/state.json (17 bytes)
+	// paste into acpsnap.yml (merge with what is there):
+	//   model:
+	//     ignore: [/trace]
+	// not clean: 1 value(s) vary, 1 host(s) or address(es) tried
+}
+
+// TestStoppedRunsNotCompared: a run that stopped at a failed step is
+// reported by its error and left out of the comparison.
+func TestStoppedRunsNotCompared(t *testing.T) {
+	stopped := runWith("", `{}`)
+	stopped.Steps = stopped.Steps[:2]
+	stopped.Steps[1].Failed = true
+	stopped.Err = "step 2 (newSession): timed out"
+	rep := Analyze(Input{Runs: []Run{runWith(`{"id":1}`, `{"a":1}`), stopped, runWith(`{"id":1}`, `{"a":1}`)}})
+	if rep.Compared != 2 || len(rep.Varies) != 0 || rep.Clean {
+		t.Errorf("compared %d runs, %d variances, clean %v; want 2, 0, false", rep.Compared, len(rep.Varies), rep.Clean)
+	}
+	if diff := cmp.Diff([]string{"step 2 (newSession): timed out"}, rep.Errors); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}

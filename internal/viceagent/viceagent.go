@@ -1,0 +1,172 @@
+// Package viceagent is an ACP agent with one vice of each kind that
+// `acpsnap probe` reports, for its tests: an agent over HTTP (OpenAI chat
+// completions at $OPENAI_BASE_URL, key $OPENAI_API_KEY) that answers each
+// prompt with the model's text and
+//
+//   - puts a random traceId in the _meta of every message chunk (stdout);
+//   - sends a random metadata.trace_id in every model request;
+//   - looks up telemetry.vice-agent.example at session/new, unless
+//     VICE_TELEMETRY=0;
+//   - asks the model for a conversation title after each prompt's answer,
+//     unless VICE_TITLES=0;
+//   - takes 1.5 s to exit after stdin EOF (SIGTERM ends it at once);
+//   - writes $HOME/.vice/state.json at start.
+//
+// Main runs it on stdin and stdout; the test binary of cmd/acpsnap runs it
+// as the command viceagent.
+package viceagent
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// TelemetryHost is the made-up host the agent looks up.
+const TelemetryHost = "telemetry.vice-agent.example"
+
+// ExitDelay is how long the agent takes to exit after stdin EOF.
+const ExitDelay = 1500 * time.Millisecond
+
+type message struct {
+	ID     json.RawMessage `json:"id,omitempty"`
+	Method string          `json:"method,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+}
+
+type agent struct {
+	out     *json.Encoder
+	baseURL string
+	key     string
+	client  *http.Client
+}
+
+// Main runs the agent until stdin ends (then ExitDelay) or SIGTERM, and
+// returns its exit code.
+func Main() int {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM)
+	go func() {
+		<-sigs
+		os.Exit(0)
+	}()
+	if home, err := os.UserHomeDir(); err == nil {
+		os.MkdirAll(filepath.Join(home, ".vice"), 0o755)
+		os.WriteFile(filepath.Join(home, ".vice", "state.json"), []byte(`{"started":true}`+"\n"), 0o644)
+	}
+	a := &agent{out: json.NewEncoder(os.Stdout), baseURL: os.Getenv("OPENAI_BASE_URL"), key: os.Getenv("OPENAI_API_KEY"),
+		client: &http.Client{Timeout: 10 * time.Second}}
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var m message
+		if json.Unmarshal(sc.Bytes(), &m) != nil || m.ID == nil || m.Method == "" {
+			continue // answers and notifications: nothing to do
+		}
+		if err := a.handle(m); err != nil {
+			fmt.Fprintln(os.Stderr, "viceagent:", err)
+			return 1
+		}
+	}
+	time.Sleep(ExitDelay) // "flushing telemetry"
+	return 0
+}
+
+func (a *agent) reply(id json.RawMessage, result any) error {
+	return a.out.Encode(map[string]any{"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+func (a *agent) handle(m message) error {
+	switch m.Method {
+	case "initialize":
+		return a.reply(m.ID, map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{},
+			"agentInfo": map[string]any{"name": "viceagent", "version": "1.0.0"}})
+	case "session/new":
+		if os.Getenv("VICE_TELEMETRY") != "0" {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			(&net.Resolver{PreferGo: true}).LookupHost(ctx, TelemetryHost)
+			cancel()
+		}
+		return a.reply(m.ID, map[string]any{"sessionId": "vice-session"})
+	case "session/prompt":
+		return a.prompt(m)
+	}
+	return a.out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "method not found"}})
+}
+
+func (a *agent) prompt(m message) error {
+	var p struct {
+		SessionID string `json:"sessionId"`
+		Prompt    []struct {
+			Text string `json:"text"`
+		} `json:"prompt"`
+	}
+	json.Unmarshal(m.Params, &p)
+	text := ""
+	for _, b := range p.Prompt {
+		text += b.Text
+	}
+	answer, err := a.complete([]map[string]string{{"role": "user", "content": text}})
+	if err != nil {
+		return err
+	}
+	if err := a.out.Encode(map[string]any{"jsonrpc": "2.0", "method": "session/update", "params": map[string]any{
+		"sessionId": p.SessionID, "update": map[string]any{"sessionUpdate": "agent_message_chunk",
+			"content": map[string]any{"type": "text", "text": answer}, "_meta": map[string]any{"traceId": random()}}}}); err != nil {
+		return err
+	}
+	if err := a.reply(m.ID, map[string]any{"stopReason": "end_turn"}); err != nil {
+		return err
+	}
+	if os.Getenv("VICE_TITLES") != "0" {
+		a.complete([]map[string]string{{"role": "system", "content": "Generate a short title for this conversation."}, {"role": "user", "content": text}})
+	}
+	return nil
+}
+
+// complete is one chat completion (not streamed); its text.
+func (a *agent) complete(msgs []map[string]string) (string, error) {
+	body, _ := json.Marshal(map[string]any{"model": "vice-1", "stream": false, "messages": msgs,
+		"metadata": map[string]any{"trace_id": random()}})
+	req, err := http.NewRequest(http.MethodPost, a.baseURL+"/chat/completions", bytes.NewReader(body))
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+a.key)
+	resp, err := a.client.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	var r struct {
+		Choices []struct {
+			Message struct {
+				Content string `json:"content"`
+			} `json:"message"`
+		} `json:"choices"`
+	}
+	if resp.StatusCode != http.StatusOK || json.Unmarshal(b, &r) != nil || len(r.Choices) == 0 {
+		return "", fmt.Errorf("model: %s: %.200s", resp.Status, b)
+	}
+	return r.Choices[0].Message.Content, nil
+}
+
+func random() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,130 @@
+package transcript
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/acpsnap/acpsnap/scenario"
+)
+
+// lines joins JSONL lines.
+func lines(ls ...string) []byte { return []byte(strings.Join(ls, "\n") + "\n") }
+
+const (
+	initOK    = `{"id":1,"jsonrpc":"2.0","result":{}}`
+	sessionOK = `{"id":2,"jsonrpc":"2.0","result":{"sessionId":"{{session:1}}"}}`
+	upd       = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"{{session:1}}","update":`
+)
+
+func steps(prompts ...string) *scenario.Input {
+	in := &scenario.Input{Steps: []scenario.Step{{Op: scenario.OpInitialize}, {Op: scenario.OpNewSession}}}
+	for _, p := range prompts {
+		in.Steps = append(in.Steps, scenario.Step{Op: scenario.OpPrompt, Text: p})
+	}
+	return in
+}
+
+func TestBuild(t *testing.T) {
+	type testCase struct {
+		name   string
+		in     *scenario.Input
+		stdout []byte
+		want   []Turn
+	}
+	for _, tc := range []testCase{
+		{name: "chunks merge into one message, thoughts apart", in: steps("Hi"),
+			stdout: lines(initOK, sessionOK,
+				upd+`{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"a greeting"}}}}`,
+				upd+`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Hello"}}}}`,
+				upd+`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":" there"}}}}`,
+				upd+`{"sessionUpdate":"usage_update","used":3}}}`,
+				`{"id":3,"jsonrpc":"2.0","result":{"stopReason":"end_turn"}}`),
+			want: []Turn{{Session: "{{session:1}}", Prompt: "Hi", Stop: "end_turn", Items: []Item{
+				{Kind: Thought, Text: "a greeting"}, {Kind: Message, Text: "Hello there"}}}}},
+		{name: "a tool call as its updates leave it, and the permission answered from the script",
+			in: &scenario.Input{Steps: steps("Write it").Steps, PermissionAnswers: []scenario.PermissionAnswer{{Kind: "reject_once"}}},
+			stdout: lines(initOK, sessionOK,
+				upd+`{"sessionUpdate":"tool_call","toolCallId":"{{toolCall:1}}","kind":"edit","title":"Write a.txt","status":"pending","rawInput":{"path":"a.txt"}}}}`,
+				`{"id":"{{agentRpc:1}}","jsonrpc":"2.0","method":"session/request_permission","params":{"sessionId":"{{session:1}}","options":[{"kind":"allow_once","name":"Allow","optionId":"a"},{"kind":"reject_once","name":"Reject","optionId":"r"}],"toolCall":{"toolCallId":"{{toolCall:1}}"}}}`,
+				upd+`{"sessionUpdate":"tool_call_update","toolCallId":"{{toolCall:1}}","status":"failed","content":[{"type":"content","content":{"type":"text","text":"rejected"}}]}}}`,
+				`{"id":3,"jsonrpc":"2.0","result":{"stopReason":"end_turn"}}`),
+			want: []Turn{{Session: "{{session:1}}", Prompt: "Write it", Stop: "end_turn", Items: []Item{
+				{Kind: ToolCall, Tool: &Tool{ID: "{{toolCall:1}}", Kind: "edit", Title: "Write a.txt", Status: "failed", Input: `{"path":"a.txt"}`, Output: "rejected"}},
+				{Kind: Permission, Permission: &Asked{Title: "Write a.txt", Options: []string{"Allow", "Reject"}, Answer: "Reject"}}}}}},
+		{name: "a call the agent puts under another goes under it",
+			in: steps("Delegate"),
+			stdout: lines(initOK, sessionOK,
+				upd+`{"sessionUpdate":"tool_call","toolCallId":"t1","kind":"think","title":"Task"}}}`,
+				upd+`{"sessionUpdate":"tool_call","toolCallId":"t2","kind":"execute","title":"ls","_meta":{"claudeCode":{"parentToolUseId":"t1"}}}}}`,
+				`{"id":3,"jsonrpc":"2.0","result":{"stopReason":"end_turn"}}`),
+			want: []Turn{{Session: "{{session:1}}", Prompt: "Delegate", Stop: "end_turn", Items: []Item{
+				{Kind: ToolCall, Tool: &Tool{ID: "t1", Kind: "think", Title: "Task", Items: []Item{
+					{Kind: ToolCall, Tool: &Tool{ID: "t2", Kind: "execute", Title: "ls"}}}}}}}}},
+		{name: "plans, mode changes, a prompt's error, two turns",
+			in: steps("Plan", "Again"),
+			stdout: lines(initOK, sessionOK,
+				upd+`{"sessionUpdate":"plan","entries":[{"content":"Tag","status":"pending","priority":"high"}]}}}`,
+				upd+`{"sessionUpdate":"current_mode_update","currentModeId":"ask"}}}`,
+				`{"id":3,"jsonrpc":"2.0","result":{"stopReason":"end_turn"}}`,
+				`{"id":4,"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error","data":{"code":"STREAM"}}}`),
+			want: []Turn{
+				{Session: "{{session:1}}", Prompt: "Plan", Stop: "end_turn", Items: []Item{
+					{Kind: Plan, Plan: []PlanEntry{{Content: "Tag", Status: "pending", Priority: "high"}}},
+					{Kind: Mode, Text: "ask"}}},
+				{Prompt: "Again", Error: `Internal error (code -32603): {"code":"STREAM"}`}}},
+		{name: "updates after the answer stay in the last turn", in: steps("Hi"),
+			stdout: lines(initOK, sessionOK,
+				`{"id":3,"jsonrpc":"2.0","result":{"stopReason":"end_turn"}}`,
+				upd+`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"late"}}}}`),
+			want: []Turn{{Session: "{{session:1}}", Prompt: "Hi", Stop: "end_turn", Items: []Item{{Kind: Message, Text: "late"}}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Build(Source{Name: "x", Input: tc.in, Stdout: tc.stdout, Logs: [][]byte{[]byte(`{"type":"session","version":1,"id":"{{session:1}}"}` + "\n")}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tc.want, got.Turns); d != "" {
+				t.Errorf("turns (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	type testCase struct {
+		name   string
+		stdout []byte
+		logs   [][]byte
+		want   string
+	}
+	header := []byte(`{"type":"session","version":1,"id":"s"}` + "\n")
+	for _, tc := range []testCase{
+		{"stdout line not JSON", lines(initOK, "{oops"), [][]byte{header}, "transcript: stdout.expected.jsonl:2: "},
+		{"log without header", lines(initOK), [][]byte{[]byte("\n")}, "session.jsonl"},
+		{"composed log naming a missing pin", lines(initOK),
+			[][]byte{[]byte(`{"agent":{"name":"a","version":"1"},"createdAt":0,"cwd":"{{cwd}}","dialect":"openai-responses","id":"s","type":"session","version":1}` + "\n" +
+				`{"data":{"body":{"input":[],"instructions":"{{pin:agent:system}}","model":"m"},"call":1,"method":"POST","path":"/v1/responses"},"seq":0,"time":0,"type":"model/request"}` + "\n")},
+			"pin"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Build(Source{Input: steps(), Stdout: tc.stdout, Logs: tc.logs})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Build = %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestNewSessionError(t *testing.T) {
+	in := &scenario.Input{Steps: []scenario.Step{{Op: scenario.OpInitialize}, {Op: scenario.OpNewSessionExpectError}}}
+	got, err := Build(Source{Input: in, Stdout: lines(initOK, `{"id":2,"jsonrpc":"2.0","error":{"code":-32602,"message":"Invalid params"}}`),
+		Logs: [][]byte{[]byte(`{"type":"session","version":1,"id":"s"}` + "\n")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"newSessionExpectError: Invalid params (code -32602)"}, got.Errors); d != "" {
+		t.Errorf("errors (-want +got):\n%s", d)
+	}
+}

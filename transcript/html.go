@@ -1,0 +1,96 @@
+package transcript
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/acpsnap/acpsnap/internal/visible"
+)
+
+// MaxValueBytes bounds what the HTML view embeds of one value (a tool's
+// input or output, a request body, a diff, a stderr tail); the rest is
+// left out and counted.
+const MaxValueBytes = 16 << 10
+
+// previewRunes is how much of a folded value its line shows.
+const previewRunes = 72
+
+// foldBytes is the size past which a value is folded (a <details> closed
+// by default) under a line that says its size.
+const foldBytes = 160
+
+//go:embed report.html.tmpl
+var reportTemplate string
+
+//go:embed report.css
+var reportCSS string
+
+var page = template.Must(template.New("report").Funcs(template.FuncMap{
+	"value":    value,
+	"duration": func(d time.Duration) string { return d.Round(time.Millisecond).String() },
+	"diff":     ParseDiff,
+	"css":      func() template.CSS { return template.CSS(reportCSS) },
+	"add":      func(a, b int) int { return a + b },
+	"text":     func(s string) string { return visible.Text(s) },
+	"id":       anchor,
+	"count":    count,
+}).Parse(reportTemplate))
+
+// WriteHTML writes r as one self-contained HTML page: CSS inline, no
+// script and nothing fetched; the filter by status is radio buttons and
+// CSS, long values are folded in <details> under their size.
+func WriteHTML(w io.Writer, r Report) error {
+	if r.Title == "" {
+		r.Title = "acpsnap report"
+	}
+	if err := page.Execute(w, r); err != nil {
+		return fmt.Errorf("transcript: html: %w", err)
+	}
+	return nil
+}
+
+// Value is a value as the page shows it: capped at MaxValueBytes, with
+// its size, and whether it is long enough to fold.
+type Value struct {
+	Text    string
+	Preview string // its start on one line, for the line a folded value shows
+	Size    string // "14.2 KB"
+	Fold    bool
+	Cut     string // "…3.1 MB more not shown"; "": whole
+}
+
+func value(s string) Value {
+	v := Value{Text: visible.Text(s), Size: size(len(s)), Fold: len(s) > foldBytes || strings.Count(s, "\n") > 3}
+	v.Preview = visible.Line(oneLine(s[:runeCutAt(s, min(len(s), 4*previewRunes))], previewRunes))
+	if len(s) > MaxValueBytes {
+		n := runeCutAt(s, MaxValueBytes)
+		v.Text, v.Cut = visible.Text(s[:n]), fmt.Sprintf("… %s more not shown", size(len(s)-n))
+	}
+	return v
+}
+
+// runeCutAt is the largest rune boundary at or before n in s.
+func runeCutAt(s string, n int) int {
+	for n > 0 && n < len(s) && s[n]&0xc0 == 0x80 {
+		n--
+	}
+	return n
+}
+
+// anchor is the element id of a scenario's section.
+func anchor(name string) string { return "s-" + name }
+
+// count is how many scenarios of r have status.
+func count(r Report, status string) int {
+	n := 0
+	for _, s := range r.Scenarios {
+		if s.Status == status || status == "" {
+			n++
+		}
+	}
+	return n
+}

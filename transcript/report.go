@@ -1,0 +1,91 @@
+package transcript
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/internal/atomicfile"
+)
+
+// Report is what WriteHTML shows: a corpus run, one Scenario per
+// outcome, in the order given.
+type Report struct {
+	Title     string // the page title; "": "acpsnap report"
+	Corpus    string // the corpus folder, as the user named it
+	Scenarios []Scenario
+}
+
+// Scenario is one scenario of a report: its outcome and its transcript.
+type Scenario struct {
+	Name     string
+	Status   string // check.Status: passed, failed, skipped, unrecorded
+	Duration time.Duration
+	Reason   string // why it failed or was skipped
+	Diff     string // the failure's diff (-want +got), as printed
+	Accept   string // the exact command that accepts the change; "": none
+	Stderr   string // the agent's stderr tail, for a failure
+	// Transcript is the conversation: what the run produced for a failure
+	// that produced one, else the fixtures. nil: it could not be built
+	// (TranscriptErr says why).
+	Transcript    *Transcript
+	TranscriptErr string
+}
+
+// FromOutcome is the report entry of the outcome o of the scenario in the
+// corpus folder root; accept is the command that accepts its change.
+func FromOutcome(root string, o check.Outcome, accept string) Scenario {
+	s := Scenario{Name: o.Name, Status: string(o.Status), Duration: o.Duration, Reason: o.Reason,
+		Diff: o.Diff, Accept: accept}
+	if o.Status == check.Failed {
+		s.Stderr = o.Stderr
+	}
+	dir := filepath.Join(root, o.Name)
+	var err error
+	if o.Got != nil {
+		s.Transcript, err = FromRun(dir, o.Got, "run")
+	} else if o.Status != check.Unrecorded {
+		s.Transcript, err = Load(dir)
+	}
+	if err != nil {
+		s.TranscriptErr = fmt.Sprint(err)
+	}
+	return s
+}
+
+// NewReport is the report of a corpus run: one entry per outcome of the
+// corpus folder root, accept giving each its accept command; failures
+// first, then the rest, each in the order given.
+func NewReport(root string, outs []check.Outcome, accept func(check.Outcome) string) Report {
+	r := Report{Corpus: root}
+	for _, o := range outs {
+		r.Scenarios = append(r.Scenarios, FromOutcome(root, o, accept(o)))
+	}
+	slices.SortStableFunc(r.Scenarios, func(a, b Scenario) int { return cmp.Compare(rank(a.Status), rank(b.Status)) })
+	return r
+}
+
+// rank orders statuses in a report: what needs a person first.
+func rank(status string) int {
+	switch check.Status(status) {
+	case check.Failed, check.Unrecorded:
+		return 0
+	}
+	return 1
+}
+
+// WriteFile writes r as HTML to path, whole or not at all.
+func WriteFile(path string, r Report) error {
+	var buf bytes.Buffer
+	if err := WriteHTML(&buf, r); err != nil {
+		return err
+	}
+	if err := atomicfile.Write(path, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("transcript: write report: %w", err)
+	}
+	return nil
+}

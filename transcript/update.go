@@ -1,0 +1,177 @@
+package transcript
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// update is the part of a session/update notification a transcript reads.
+type update struct {
+	SessionUpdate string          `json:"sessionUpdate"`
+	Content       json.RawMessage `json:"content"`
+	ToolCallID    string          `json:"toolCallId"`
+	Kind          *string         `json:"kind"`
+	Title         *string         `json:"title"`
+	Status        *string         `json:"status"`
+	RawInput      json.RawMessage `json:"rawInput"`
+	RawOutput     json.RawMessage `json:"rawOutput"`
+	Entries       []PlanEntry     `json:"entries"`
+	CurrentModeID string          `json:"currentModeId"`
+	Meta          map[string]struct {
+		ParentToolUseID string `json:"parentToolUseId"`
+	} `json:"_meta"`
+}
+
+func (b *builder) update(params json.RawMessage) {
+	var p struct {
+		SessionID string `json:"sessionId"`
+		Update    update `json:"update"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	u := p.Update
+	t := b.turn(p.SessionID)
+	switch u.SessionUpdate {
+	case "agent_message_chunk":
+		t.Items = merged(t.Items, Message, chunkText(u.Content))
+	case "agent_thought_chunk":
+		t.Items = merged(t.Items, Thought, chunkText(u.Content))
+	case "tool_call", "tool_call_update":
+		b.tool(t, u)
+	case "plan":
+		t.Items = append(t.Items, Item{Kind: Plan, Plan: u.Entries})
+	case "current_mode_update":
+		t.Items = append(t.Items, Item{Kind: Mode, Text: u.CurrentModeID})
+	}
+}
+
+// merged appends text to the last item when it is of kind k (chunks of
+// one message), else as a new item. Empty chunks add nothing.
+func merged(items []Item, k Kind, text string) []Item {
+	if text == "" {
+		return items
+	}
+	if n := len(items); n > 0 && items[n-1].Kind == k {
+		items[n-1].Text += text
+		return items
+	}
+	return append(items, Item{Kind: k, Text: text})
+}
+
+func chunkText(raw json.RawMessage) string {
+	var c block
+	if json.Unmarshal(raw, &c) != nil {
+		return ""
+	}
+	if c.Type == "text" {
+		return c.Text
+	}
+	return c.text()
+}
+
+// tool applies a tool_call or tool_call_update: a new call goes under its
+// parent call when the agent names one (_meta.*.parentToolUseId), else
+// into the turn.
+func (b *builder) tool(t *Turn, u update) {
+	tc := b.tools[u.ToolCallID]
+	if tc == nil {
+		tc = &Tool{ID: u.ToolCallID}
+		b.tools[u.ToolCallID] = tc
+		item := Item{Kind: ToolCall, Tool: tc}
+		if parent := b.tools[u.parent()]; parent != nil && parent != tc {
+			parent.Items = append(parent.Items, item)
+		} else {
+			t.Items = append(t.Items, item)
+		}
+	}
+	set(&tc.Kind, u.Kind)
+	set(&tc.Title, u.Title)
+	set(&tc.Status, u.Status)
+	if in := compact(u.RawInput); len(u.RawInput) > 0 && in != "{}" && in != "null" {
+		tc.Input = in
+	}
+	if out := toolOutput(u.Content); out != "" {
+		tc.Output = out
+	} else if len(u.RawOutput) > 0 && tc.Output == "" {
+		tc.Output = compact(u.RawOutput)
+	}
+}
+
+func (u update) parent() string {
+	for _, m := range u.Meta {
+		if m.ParentToolUseID != "" {
+			return m.ParentToolUseID
+		}
+	}
+	return ""
+}
+
+func set(dst *string, v *string) {
+	if v != nil && *v != "" {
+		*dst = *v
+	}
+}
+
+// toolOutput is the text of a tool call's content: text blocks as they
+// are, a diff as "edit PATH", a terminal as "terminal ID".
+func toolOutput(raw json.RawMessage) string {
+	var cs []struct {
+		Type       string `json:"type"`
+		Content    block  `json:"content"`
+		Path       string `json:"path"`
+		TerminalID string `json:"terminalId"`
+	}
+	if json.Unmarshal(raw, &cs) != nil {
+		return ""
+	}
+	var parts []string
+	for _, c := range cs {
+		switch c.Type {
+		case "content":
+			parts = append(parts, c.Content.text())
+		case "diff":
+			parts = append(parts, "edit "+c.Path)
+		case "terminal":
+			parts = append(parts, "terminal "+c.TerminalID)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// permission takes a session/request_permission: its options, and the
+// answer the client script gives the next request (the harness answers
+// them in order, by option kind).
+func (b *builder) permission(params json.RawMessage) {
+	var p struct {
+		SessionID string `json:"sessionId"`
+		Options   []struct {
+			Kind, Name string
+		} `json:"options"`
+		ToolCall struct {
+			ToolCallID string  `json:"toolCallId"`
+			Title      *string `json:"title"`
+		} `json:"toolCall"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	a := &Asked{}
+	if tc := b.tools[p.ToolCall.ToolCallID]; tc != nil {
+		a.Title = tc.Title
+	}
+	set(&a.Title, p.ToolCall.Title)
+	var kind string
+	if b.in != nil && b.asked < len(b.in.PermissionAnswers) {
+		kind = b.in.PermissionAnswers[b.asked].Kind
+	}
+	b.asked++
+	for _, o := range p.Options {
+		a.Options = append(a.Options, o.Name)
+		if o.Kind == kind && a.Answer == "" {
+			a.Answer = o.Name
+		}
+	}
+	t := b.turn(p.SessionID)
+	t.Items = append(t.Items, Item{Kind: Permission, Permission: a})
+}
