@@ -7,25 +7,8 @@
 // An agent that writes no session log needs none of this: acpsnap records
 // and replays its model traffic over HTTP instead (docs/agents.md).
 //
-// The variables, all set by the harness for every run:
-//
-//	ACPSNAP_MODE              replay | record
-//	ACPSNAP_SESSIONS_DIR      write <dir>/<session-id>/session.jsonl here (and the report)
-//	ACPSNAP_PERMISSION        auto | ask: the scenario's permission mode
-//	ACPSNAP_FIXTURE           replay source of the primary session (when the scenario has one)
-//	ACPSNAP_FIXTURE_CHILDREN  replay sources of child sessions, a path list (when any)
-//	ACPSNAP_OVERRIDE          replay.override.json (when the scenario has one)
-//	ACPSNAP_TOOL_CASSETTE     the tool cassette: read in replay, written in record
-//	                          (when the scenario selects tools; docs/cassettes.md)
-//	ACPSNAP_TOOL_INCLUDE      the selected tools, a JSON array of names and globs
-//	ACPSNAP_SUBAGENT_CASSETTE the subagent cassette: read in replay, written in record
-//	ACPSNAP_SUBAGENT_OPTIONS  the subagent cassette's options, a JSON object
-//
-// Besides these the agent sees PATH and LANG (and GORACE, so that an agent
-// built with the race detector can be told not to linger at exit) from the
-// harness's own environment, TZ=UTC, a private HOME and TMPDIR, the manifest's env, and
-// in record mode only the secrets the harness was given. Nothing else:
-// API keys never reach a replaying agent.
+// The variables and the rest of the agent's environment are listed in
+// docs/agents.md ("The native contract"); the constants below name them.
 package agentenv
 
 import (

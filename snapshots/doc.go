@@ -11,6 +11,10 @@
 //
 // The test binary serves as the reference agent itself (acpsnaptest.Main
 // serves it as the command acpsnap-agent), so the suite depends on no
-// binary built beforehand. The corpus is regenerated from scripts/corpus by
-// scripts/gen-corpus.
+// binary built beforehand, and a failure names the command that accepts it,
+// as for any user. The other tests here prove what the corpus
+// alone cannot: record, pins, private paths, keys kept from replay, failed
+// writes, the cassettes' edge cases and the HTTP path. The corpus is regenerated from
+// scripts/corpus by scripts/gen-corpus; what the reference agent does in
+// it is in docs/reference-agent.md.
 package snapshots

@@ -25,8 +25,8 @@ commands:
                         show its metadata: version, kind, frame counts, integrity, calls (never
                         bodies); -show-calls lists a subagent cassette's calls (key, outcome, timing)
   diff A B [-json] [-show-calls]
-                        compare two subagent cassettes (exit 0 equivalent, 2 different or
-                        not safely comparable, 1 usage, read or format error)
+                        compare two subagent cassettes (exit 0 equivalent, 1 different or
+                        not safely comparable, 2 usage, read or format error)
 `
 
 // cassetteCmd runs "acpsnap cassette …" and returns the exit code: 0 valid,

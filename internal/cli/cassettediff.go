@@ -15,12 +15,15 @@ const cassetteDiffUsage = `usage: acpsnap cassette diff A B [-json] [-show-calls
 
 Compares two subagent cassettes call by call, aligned on (parent key,
 parent-context fingerprint, request fingerprint, occurrence). Metadata
-only: never a prompt, a result or an error text. Exit 0 equivalent, 2
-different or not safely comparable, 1 usage, read or format error.
+only: never a prompt, a result or an error text. Exit 0 equivalent, 1
+different or not safely comparable, 2 usage, read or format error.
 `
 
 // cassetteDiff is "acpsnap cassette diff A B [-json] [-show-calls]". Flags
-// may come before, between or after the two files.
+// may come before, between or after the two files. Its exit codes are the
+// command's (docs/format.md, "Command line"): a difference fails like a
+// scenario (1), a bad command line or cassette is a usage or fixture error
+// (2), output that cannot be written is internal (3).
 func cassetteDiff(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("acpsnap cassette diff", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // the errors are printed once, below
@@ -33,17 +36,17 @@ func cassetteDiff(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "acpsnap cassette diff: %v\n", err)
 		}
 		fmt.Fprint(stderr, cassetteDiffUsage)
-		return 1
+		return ExitUsage
 	}
 	if len(files) != 2 {
 		fmt.Fprintf(stderr, "acpsnap cassette diff: want two cassettes, got %d\n%s", len(files), cassetteDiffUsage)
-		return 1
+		return ExitUsage
 	}
 	var cs [2]*subagent.Cassette
 	for i, f := range files {
 		if cs[i], err = subagent.Load(f); err != nil {
 			fmt.Fprintf(stderr, "acpsnap cassette diff: %s\n", subagent.Escape(err.Error()))
-			return 1
+			return ExitUsage
 		}
 	}
 	r := subagent.Diff(cs[0], cs[1])
@@ -54,12 +57,12 @@ func cassetteDiff(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "acpsnap cassette diff: write: %v\n", err)
-		return 1
+		return ExitInternal
 	}
 	if r.Equivalent() {
-		return 0
+		return ExitOK
 	}
-	return 2
+	return ExitFailed
 }
 
 // interleaved parses flags wherever they are among the arguments.

@@ -76,14 +76,14 @@ func TestCassetteDiffExitCodes(t *testing.T) {
 	}
 	for _, c := range []tc{
 		{"equivalent", []string{a, same}, 0, []string{"equivalent", "2 calls aligned, 0 changed"}, ""},
-		{"one changed prompt", []string{a, changed}, 2, []string{"different", "removed          root/review-", "added            root/review-", "3 calls aligned, 2 changed"}, ""},
-		{"show calls", []string{"-show-calls", a, changed}, 2, []string{"same             root/explore-"}, ""},
-		{"flags after the files", []string{a, changed, "-show-calls"}, 2, []string{"same             root/explore-"}, ""},
-		{"not safely comparable", []string{ambiguous, ambiguous}, 2, []string{"not safely comparable", "ambiguous group"}, ""},
-		{"one file", []string{a}, 1, nil, "want two cassettes"},
-		{"unknown flag", []string{"-x", a, same}, 1, nil, "flag provided but not defined"},
-		{"missing file", []string{a, filepath.Join(t.TempDir(), "nope.jsonl")}, 1, nil, "cannot read"},
-		{"damaged file", []string{a, corrupt}, 1, nil, "corrupt.jsonl"},
+		{"one changed prompt", []string{a, changed}, 1, []string{"different", "removed          root/review-", "added            root/review-", "3 calls aligned, 2 changed"}, ""},
+		{"show calls", []string{"-show-calls", a, changed}, 1, []string{"same             root/explore-"}, ""},
+		{"flags after the files", []string{a, changed, "-show-calls"}, 1, []string{"same             root/explore-"}, ""},
+		{"not safely comparable", []string{ambiguous, ambiguous}, 1, []string{"not safely comparable", "ambiguous group"}, ""},
+		{"one file", []string{a}, 2, nil, "want two cassettes"},
+		{"unknown flag", []string{"-x", a, same}, 2, nil, "flag provided but not defined"},
+		{"missing file", []string{a, filepath.Join(t.TempDir(), "nope.jsonl")}, 2, nil, "cannot read"},
+		{"damaged file", []string{a, corrupt}, 2, nil, "corrupt.jsonl"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, out, errs := runDiff(c.args...)
@@ -126,7 +126,7 @@ func TestCassetteDiffJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
-	if code != 2 || r.Equivalent || !r.Comparable || len(r.Changes) != 1 || r.Changes[0].Change != subagent.ChangeOutcome || r.Calls != nil {
+	if code != 1 || r.Equivalent || !r.Comparable || len(r.Changes) != 1 || r.Changes[0].Change != subagent.ChangeOutcome || r.Calls != nil {
 		t.Errorf("exit %d, report %+v: want one outcome change, no calls without -show-calls", code, r)
 	}
 	_, out, _ = runDiff("-json", "-show-calls", a, b)
