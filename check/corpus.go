@@ -39,9 +39,7 @@ func applyCorpus(hc *harness.Config, cfg Config, m *scenario.Manifest, dir strin
 		hc.HomeSeed = filepath.Join(root, c.Agent.Home)
 	}
 	hc.TermShutdown = c.Agent.Shutdown == scenario.ShutdownTerm
-	if hc.Grace == 0 {
-		hc.Grace = c.Agent.Grace // -grace wins
-	}
+	hc.Grace = cmp.Or(hc.Grace, c.Agent.Grace) // -grace wins
 	hc.Settle, hc.Ready = c.Settle, c.Ready.Update
 	if c.Native() {
 		return nil

@@ -143,6 +143,14 @@ func TestServerDialectPaths(t *testing.T) {
 			t.Errorf("POST %s = %d, want 404", path, status)
 		}
 	}
+	g := startServer(t, ServerConfig{Dialect: "gemini-generate-content"})
+	status, body = postBody(t, g.URL()+"/v1beta/models/m:countTokens", `{"contents":[]}`)
+	if want := `{"totalTokens":4}` + "\n"; status != 200 || string(body) != want {
+		t.Errorf("countTokens = %d %q, want 200 %q", status, body, want)
+	}
+	if status, _ := postBody(t, g.URL()+"/v1beta/models/m:embedContent", `{}`); status != http.StatusNotFound {
+		t.Errorf("POST :embedContent = %d, want 404", status)
+	}
 	if _, err := NewServer(ServerConfig{Dialect: "gopher"}); err == nil || !strings.Contains(err.Error(), `unknown dialect "gopher"`) {
 		t.Errorf("unknown dialect: %v", err)
 	}

@@ -68,9 +68,8 @@ type CorpusAgent struct {
 	// Home is a folder, relative to the corpus root, copied into the run's
 	// private HOME with its text files templated; "": none.
 	Home string `yaml:"home,omitempty"`
-	// Grace is the agent's shutdown grace (each stage: stdin EOF to exit,
-	// SIGTERM to exit, the process group emptying after the agent); 0: the
-	// harness default (2s); a run's -grace wins.
+	// Grace is how long the agent gets to exit at each stage of shutdown
+	// when the run sets none (-grace); 0: the harness's 2 s.
 	Grace time.Duration `yaml:"grace,omitempty"`
 }
 

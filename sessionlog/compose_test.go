@@ -61,6 +61,18 @@ var conversations = []conversation{
 			{Event: "message_stop", Data: []byte(`{"type":"message_stop"}`)},
 		},
 	},
+	{
+		dialect: "gemini-generate-content",
+		bodies: []string{
+			`{"contents":[{"role":"user","parts":[{"text":"list the files"}]}],"systemInstruction":{"role":"user","parts":[{"text":"You are Gemini CLI."}]},"tools":[{"functionDeclarations":[{"name":"run_shell_command","parametersJsonSchema":{"type":"object"}}]}],"generationConfig":{"temperature":1}}`,
+			`{"contents":[{"role":"user","parts":[{"text":"list the files"}]},{"role":"model","parts":[{"functionCall":{"id":"run_shell_command_{{ms}}_0","name":"run_shell_command","args":{"command":"ls"}}}]},{"role":"user","parts":[{"functionResponse":{"id":"run_shell_command_{{ms}}_0","name":"run_shell_command","response":{"output":"a.go"}}}]}],"systemInstruction":{"role":"user","parts":[{"text":"You are Gemini CLI."}]},"tools":[{"functionDeclarations":[{"name":"run_shell_command","parametersJsonSchema":{"type":"object"}}]}],"generationConfig":{"temperature":1}}`,
+			`{"contents":[{"role":"user","parts":[{"text":"list the files"}]},{"role":"model","parts":[{"functionCall":{"id":"run_shell_command_{{ms}}_0","name":"run_shell_command","args":{"command":"ls"}}}]},{"role":"user","parts":[{"functionResponse":{"id":"run_shell_command_{{ms}}_0","name":"run_shell_command","response":{"output":"a.go"}}}]},{"role":"model","parts":[{"text":"One file."}]},{"role":"user","parts":[{"text":"thanks"}]}],"systemInstruction":{"role":"user","parts":[{"text":"You are Gemini CLI."}]},"tools":[{"functionDeclarations":[{"name":"run_shell_command","parametersJsonSchema":{"type":"object"}}]}],"generationConfig":{"temperature":1}}`,
+		},
+		events: []SSEEvent{
+			{Data: []byte(`{"candidates":[{"content":{"parts":[{"text":"Hi"}],"role":"model"},"index":0}],"modelVersion":"gemini-2.5-flash","responseId":"r1"}`)},
+			{Data: []byte(`{"candidates":[{"content":{"parts":[{"text":"!"}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":3,"candidatesTokenCount":2,"totalTokenCount":5},"modelVersion":"gemini-2.5-flash","responseId":"r1"}`)},
+		},
+	},
 }
 
 func (c conversation) exchanges() []Exchange {

@@ -30,14 +30,18 @@ type Source struct {
 // builder is the state of one pass over stdout: the turns of the client
 // script, the turn the agent is answering now, and every tool call by id.
 type builder struct {
-	in      *scenario.Input
-	turns   []Turn
-	reqTurn map[int]int    // client request id → turn index (-1: not a prompt)
-	reqOp   map[int]string // client request id → the op that sent it
-	errs    []string
-	cur     int
-	tools   map[string]*Tool
-	asked   int // permission requests seen
+	in    *scenario.Input
+	turns []Turn
+	// reqs are the client's requests by id, one list per agent process
+	// (restartAgent starts the next; the SDK numbers each one's from 1).
+	reqs   [][]request
+	seg    int  // the agent process whose answers are being read
+	lastID int  // the last id it answered
+	brk    bool // an answer came: the next chunk starts a new item
+	errs   []string
+	cur    int
+	tools  map[string]*Tool
+	asked  int // permission requests seen
 }
 
 // Build builds the transcript of src: the turns from stdout (prompts from
@@ -70,31 +74,55 @@ func Build(src Source) (*Transcript, error) {
 	return t, nil
 }
 
-// requestOps are the steps that send the client a request with an id of
-// its own (the SDK numbers them from 1 in the order they are sent).
-var requestOps = map[string]bool{
-	scenario.OpInitialize: true, scenario.OpNewSession: true, scenario.OpNewSessionExpectError: true,
-	scenario.OpPrompt: true, scenario.OpPromptContent: true, scenario.OpPromptExpectError: true, scenario.OpPromptAndCancel: true,
+// request is one request the client script sends through the SDK: its
+// op, and the turn it opens (-1: not a prompt).
+type request struct {
+	op   string
+	turn int
+}
+
+// unnumbered are the steps that send no request of the SDK's numbering:
+// waits, notifications, a cancel, raw requests (ids of their own) and a
+// restart. Every other op sends one.
+var unnumbered = map[string]bool{
+	scenario.OpCancel: true, scenario.OpWaitForFile: true, scenario.OpWaitForTurnStart: true,
+	scenario.OpWaitForTurnEnd: true, scenario.OpWaitForSubagentTurnEnd: true, scenario.OpWaitForUpdate: true,
+	scenario.OpNotify: true, scenario.OpRequest: true, scenario.OpRequestExpectError: true, scenario.OpRestartAgent: true,
 }
 
 func newBuilder(in *scenario.Input) *builder {
-	b := &builder{in: in, reqTurn: map[int]int{}, reqOp: map[int]string{}, tools: map[string]*Tool{}}
+	b := &builder{in: in, reqs: [][]request{nil}, tools: map[string]*Tool{}}
 	if in == nil {
 		return b
 	}
-	id := 0
 	for _, s := range in.Steps {
-		if !requestOps[s.Op] {
+		if s.Op == scenario.OpRestartAgent {
+			b.reqs = append(b.reqs, nil)
+		}
+		if unnumbered[s.Op] {
 			continue
 		}
-		id++
-		b.reqTurn[id], b.reqOp[id] = -1, s.Op
+		r := request{op: s.Op, turn: -1}
 		if text, ok := promptText(s); ok {
-			b.reqTurn[id] = len(b.turns)
+			r.turn = len(b.turns)
 			b.turns = append(b.turns, Turn{Prompt: text})
 		}
+		b.reqs[len(b.reqs)-1] = append(b.reqs[len(b.reqs)-1], r)
 	}
 	return b
+}
+
+// lookup is the request an answer with the SDK id id answers: an id no
+// higher than the last one means the agent was restarted.
+func (b *builder) lookup(id int) (request, bool) {
+	if id <= b.lastID && b.seg+1 < len(b.reqs) {
+		b.seg++
+	}
+	b.lastID = id
+	if id < 1 || id > len(b.reqs[b.seg]) {
+		return request{}, false
+	}
+	return b.reqs[b.seg][id-1], true
 }
 
 // promptText is the text a prompting step sends, content blocks other than
@@ -175,17 +203,18 @@ func (b *builder) answer(m message) {
 	if json.Unmarshal(m.ID, &id) != nil {
 		return
 	}
-	ti, ok := b.reqTurn[id]
+	b.brk = true
+	req, ok := b.lookup(id)
 	if !ok {
 		return
 	}
-	if ti < 0 {
+	if req.turn < 0 {
 		if m.Error != nil {
-			b.errs = append(b.errs, b.reqOp[id]+": "+m.errorText())
+			b.errs = append(b.errs, req.op+": "+m.errorText())
 		}
 		return
 	}
-	t := &b.turns[ti]
+	t := &b.turns[req.turn]
 	if m.Error != nil {
 		t.Error = m.errorText()
 	}

@@ -36,6 +36,7 @@ const (
 	Mode       Kind = "mode"       // a mode change: Item.Text is the new mode
 	Error      Kind = "error"      // an error the agent reported
 	Subagent   Kind = "subagent"   // a child session's turn (Item.Turn), under its tool call
+	Replayed   Kind = "replayed"   // a user message the agent sent back (a loaded session's history)
 )
 
 // Item is one thing that happened in a turn.

@@ -85,6 +85,8 @@ func (p *textPrinter) item(depth int, it Item) {
 		p.wrapped(depth, "", "", it.Text)
 	case Thought:
 		p.wrapped(depth, sDim, "thinking: ", it.Text)
+	case Replayed:
+		p.wrapped(depth, sDim, "replayed › ", it.Text)
 	case ToolCall:
 		p.tool(depth, it.Tool)
 	case Permission:

@@ -34,9 +34,12 @@ func (b *builder) update(params json.RawMessage) {
 	t := b.turn(p.SessionID)
 	switch u.SessionUpdate {
 	case "agent_message_chunk":
-		t.Items = merged(t.Items, Message, chunkText(u.Content))
+		t.Items = b.chunk(t.Items, Message, chunkText(u.Content))
 	case "agent_thought_chunk":
-		t.Items = merged(t.Items, Thought, chunkText(u.Content))
+		t.Items = b.chunk(t.Items, Thought, chunkText(u.Content))
+	case "user_message_chunk":
+		b.brk = true
+		t.Items = b.chunk(t.Items, Replayed, chunkText(u.Content))
 	case "tool_call", "tool_call_update":
 		b.tool(t, u)
 	case "plan":
@@ -44,6 +47,17 @@ func (b *builder) update(params json.RawMessage) {
 	case "current_mode_update":
 		t.Items = append(t.Items, Item{Kind: Mode, Text: u.CurrentModeID})
 	}
+}
+
+// chunk merges a message or thought chunk into the items, or starts a
+// new item after an answer to the client came between (a loaded session's
+// history, then the reply to the next prompt).
+func (b *builder) chunk(items []Item, k Kind, text string) []Item {
+	if b.brk && text != "" {
+		b.brk = false
+		return append(items, Item{Kind: k, Text: text})
+	}
+	return merged(items, k, text)
 }
 
 // merged appends text to the last item when it is of kind k (chunks of

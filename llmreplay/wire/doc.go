@@ -9,7 +9,8 @@
 //	openaichat        OpenAI chat completions ("/chat/completions")
 //	openairesponses   OpenAI Responses ("/responses")
 //	anthropic         Anthropic Messages ("/v1/messages", "/v1/messages/count_tokens")
-//	sse               the server-sent-events framing all three stream in
+//	gemini            Gemini generateContent ("/v1beta/models/M:streamGenerateContent", …)
+//	sse               the server-sent-events framing all four stream in
 //
 // A codec renders a Response (dialect-neutral model.Chunks, and the
 // provider error a stream fails with) into the dialect's events or JSON
