@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"os"
 	"slices"
 	"strings"
@@ -49,11 +50,17 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("cassette: %s:%d: frame %d: %s", e.Name, e.Frame+1, e.Frame, e.Reason)
 }
 
+// MaxFileBytes is the largest cassette ReadFile reads: 256 MiB.
+const MaxFileBytes = 256 << 20
+
 // ReadFile reads and verifies the cassette at path (see Verify).
 func ReadFile(path string, kinds ...Kind) (*File, error) {
-	data, err := os.ReadFile(path)
+	if err := CheckPath(path); err != nil {
+		return &File{}, err
+	}
+	data, err := safefile.Read(path, MaxFileBytes)
 	if err != nil {
-		return &File{}, &Error{Name: Display(path), Frame: -1, Reason: "cannot read: " + errReason(err)}
+		return &File{}, &Error{Name: Display(path), Frame: -1, Reason: "cannot read: " + strings.TrimPrefix(errReason(err), "safefile: "+path+": ")}
 	}
 	return Verify(data, Display(path), kinds...)
 }

@@ -33,11 +33,23 @@ type Writer struct {
 	err  error // sticky: after a failed write nothing more is written
 }
 
+// CheckPath refuses an empty cassette path: it would name files
+// (<path>.partial, <path>.lock) in whatever the current folder is.
+func CheckPath(path string) error {
+	if path == "" {
+		return errors.New("cassette: no path given (an empty path would put .partial and .lock files in the current folder)")
+	}
+	return nil
+}
+
 // Create starts recording a cassette of kind at path with the given policy
 // (any JSON-marshalable value, or json.RawMessage). It refuses when path or
 // <path>.partial exists: a cassette is never overwritten, and a partial is
 // another recording running or one that never finished (remove it by hand).
 func Create(path string, kind Kind, policy any) (*Writer, error) {
+	if err := CheckPath(path); err != nil {
+		return nil, err
+	}
 	name := Display(path)
 	for _, t := range kind.Types {
 		if !validType(t) || t == TypeHeader || t == TypeComplete {

@@ -3,9 +3,13 @@ package check
 import (
 	"context"
 	"fmt"
+	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -161,6 +165,12 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		o.Status, o.Reason = Skipped, skip
 		return o
 	}
+	if cfg.Mode.Writes() {
+		// A killed write's leftovers (atomicfile.Sweep) go before this one.
+		if _, err := atomicfile.Sweep(dir); err != nil {
+			return o.fail(err)
+		}
+	}
 	if cfg.Mode == Refresh && canRender(cfg) && hasModel(dir, m) {
 		return render(ctx, dir, cfg)
 	}
@@ -203,7 +213,7 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 	}
 	got, err := normalizeLive(res)
 	if err == nil {
-		err = leaked(leaks, dir, got)
+		err = leaked(leaks, dir, got, ws)
 	}
 	if err != nil {
 		return o.fail(err)
@@ -452,7 +462,7 @@ func secretScan(cfg Config) *secretscan.Set {
 // leaked refuses a live transcript that holds a secret value: it would
 // reach a fixture or a printed diff. The error names the file and line
 // and the variable, never the value.
-func leaked(leaks *secretscan.Set, dir string, got *scenario.Transcript) error {
+func leaked(leaks *secretscan.Set, dir string, got *scenario.Transcript, ws *workspace) error {
 	if err := leaks.Check(filepath.Join(dir, scenario.StdoutFile), got.Stdout); err != nil {
 		return err
 	}
@@ -461,7 +471,25 @@ func leaked(leaks *secretscan.Set, dir string, got *scenario.Transcript) error {
 			return err
 		}
 	}
-	return nil
+	for _, name := range slices.Sorted(maps.Keys(got.Raw)) { // the cassettes
+		if err := leaks.Check(filepath.Join(dir, name), got.Raw[name]); err != nil {
+			return err
+		}
+	}
+	if ws == nil || ws.tmp == "" || leaks.Len() == 0 {
+		return nil
+	}
+	return filepath.WalkDir(ws.snap(), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(ws.snap(), p)
+		return leaks.Check(filepath.Join(ws.expected, rel), b)
+	})
 }
 
 // shown is o made fit to print: secret values redacted from everything

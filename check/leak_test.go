@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -33,7 +34,7 @@ func TestRecordWithoutFixtureDiffsNothing(t *testing.T) {
 func TestLeakedAndShown(t *testing.T) {
 	leaks := secretscan.New(map[string]string{"DEEPSEEK_API_KEY": "sk-test-0123456789"}, nil)
 	got := &scenario.Transcript{Stdout: []byte("{}\n"), Logs: [][]byte{[]byte("{}\n{\"out\":\"DEEPSEEK_API_KEY=sk-test-0123456789\"}\n")}}
-	err := leaked(leaks, "snapshots/x", got)
+	err := leaked(leaks, "snapshots/x", got, nil)
 	want := filepath.Join("snapshots/x", scenario.SessionFile) + ":2: holds the value of DEEPSEEK_API_KEY"
 	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "sk-test") {
 		t.Fatalf("leaked = %v, want %q without the value", err, want)
@@ -47,5 +48,35 @@ func TestLeakedAndShown(t *testing.T) {
 	}
 	if !errors.Is(o.Err, cause) {
 		t.Errorf("the redacted error lost its cause")
+	}
+}
+
+// TestLeakedCassetteAndWorkspace: the key in a cassette the run harvested
+// or in a file the agent left in the cwd (workspace.expected/) is refused
+// with its place, before anything is written.
+func TestLeakedCassetteAndWorkspace(t *testing.T) {
+	leaks := secretscan.New(map[string]string{"OPENAI_API_KEY": "sk-test-0123456789"}, nil)
+	clean := &scenario.Transcript{Stdout: []byte("{}\n"), Logs: [][]byte{[]byte("{}\n")}}
+	withCassette := &scenario.Transcript{Stdout: clean.Stdout, Logs: clean.Logs,
+		Raw: map[string][]byte{scenario.MCPCassetteFile("echo"): []byte("{}\n{\"env\":\"sk-test-0123456789\"}\n")}}
+	if err := leaked(leaks, "snapshots/x", withCassette, nil); err == nil || !strings.Contains(err.Error(), scenario.MCPCassetteFile("echo")+":2: holds the value of OPENAI_API_KEY") {
+		t.Errorf("cassette: leaked = %v", err)
+	}
+	dir := t.TempDir()
+	cwd := t.TempDir()
+	if err := os.WriteFile(filepath.Join(cwd, "stolen.txt"), []byte("OPENAI_API_KEY=sk-test-0123456789\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, scenario.ExpectedDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ws := newWorkspace(dir, t.TempDir())
+	if err := ws.take(cwd); err != nil {
+		t.Fatal(err)
+	}
+	defer ws.remove()
+	want := filepath.Join(dir, scenario.ExpectedDir, "stolen.txt") + ":1: holds the value of OPENAI_API_KEY"
+	if err := leaked(leaks, dir, clean, ws); err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "sk-test") {
+		t.Errorf("workspace: leaked = %v, want %q", err, want)
 	}
 }

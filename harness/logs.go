@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/acpsnap/acpsnap/cassette"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -245,7 +246,7 @@ func harvestCassettes(sessions string) (map[string][]byte, error) {
 		if exists(p + ".partial") {
 			return nil, fmt.Errorf("the agent left %s.partial: a cassette recording that never completed", name)
 		}
-		b, err := os.ReadFile(p)
+		b, err := safefile.ReadAs(p, "sessions/"+name, cassette.MaxFileBytes)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}

@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/acpsnap/acpsnap/cassette"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"io/fs"
-	"os"
 	"os/exec"
 	"path/filepath"
 
@@ -81,7 +82,7 @@ func (r *run) collectMCP(res *Result) []error {
 			continue
 		}
 		name := scenario.MCPCassetteFile(s.Name)
-		b, err := os.ReadFile(filepath.Join(r.roots.sessions, name))
+		b, err := safefile.ReadAs(filepath.Join(r.roots.sessions, name), "sessions/"+name, cassette.MaxFileBytes)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("mcp server %s: harvest %s: %w", s.Name, name, err))
 			continue
@@ -97,7 +98,7 @@ func (r *run) collectMCP(res *Result) []error {
 // readMCPReport returns the error a proxy reported, or why there is no
 // report.
 func readMCPReport(path string) error {
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadAs(path, "sessions/"+filepath.Base(path), maxReport)
 	if errors.Is(err, fs.ErrNotExist) {
 		return errors.New("its mcp-cassette proxy never reported (the agent did not start it, or did not close it before exiting)")
 	}

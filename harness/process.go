@@ -93,7 +93,7 @@ func startAgent(argv []string, cwd string, env []string, grace time.Duration, fa
 	cmd := exec.CommandContext(ctx, name, argv[1:]...)
 	cmd.Dir, cmd.Env = cwd, env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = dieWithHarness(&syscall.SysProcAttr{Setpgid: true})
 	cmd.Cancel = func() error { return signalGroup(cmd.Process.Pid, syscall.SIGTERM) }
 	cmd.WaitDelay = grace // after SIGTERM, Wait kills the leader and returns
 	if err := cmd.Start(); err != nil {

@@ -87,7 +87,7 @@ type Result struct {
 	CwdAliases  []string          // other spellings of Cwd (real path, /private variants)
 	Home        string            // the agent's private HOME (Root/home)
 	HomeAliases []string          // other spellings of Home
-	Root        string            // the run's private root folder, <TempDir>/acpsnap-<nonce>, holding Cwd and Home
+	Root        string            // the run's private root folder, <TempDir>/acpsnap-<pid>-<random>, holding Cwd and Home
 	RootAliases []string          // other spellings of Root
 	Duration    time.Duration     // agent start to harvest
 	Cassettes   map[string][]byte // record mode: the cassettes the agent wrote, by file name
@@ -253,12 +253,15 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		return nil, invalidScenario(err)
 	}
 	rts, err := makeRoots(cfg.TempDir, filepath.Join(cfg.Dir, "workspace"))
+	if errors.Is(err, errSeed) {
+		return nil, invalidScenario(fmt.Errorf("harness: %s: %w", m.Scenario, err))
+	}
 	if err != nil {
 		return nil, infrastructure(fmt.Errorf("harness: %s: %w", m.Scenario, err))
 	}
 	defer func() {
 		if err != nil && cfg.Keep {
-			err = fmt.Errorf("%w\nkept the run's private roots: %s", err, rts.base)
+			err = fmt.Errorf("%w\nkept the run's private roots: %s", err, rts.keep())
 			return
 		}
 		if err == nil && cfg.Keep && res != nil {

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -22,6 +23,9 @@ import (
 type terminals struct {
 	env   []string      // the agent's environment less secrets and ACPSNAP_* (terminalEnv); a request's env is added
 	grace time.Duration // how long release waits for output after a kill
+	// ceiling bounds the output a terminal keeps whatever outputByteLimit
+	// the agent asks for (0: maxOutputLimit).
+	ceiling int
 
 	mu   sync.Mutex
 	next int
@@ -31,6 +35,10 @@ type terminals struct {
 // defaultOutputLimit is the output a terminal keeps when the request sets
 // no outputByteLimit (ACP lets the client choose): the last 1 MiB.
 const defaultOutputLimit = 1 << 20
+
+// maxOutputLimit is the most a terminal keeps, whatever the agent asks
+// (an outputByteLimit of 1e13 must not take the harness's memory): 16 MiB.
+const maxOutputLimit = 16 << 20
 
 type terminal struct {
 	cmd  *exec.Cmd
@@ -51,6 +59,7 @@ func (ts *terminals) create(req acp.CreateTerminalRequest, dir string) (string, 
 	for _, e := range req.Env {
 		cmd.Env = append(cmd.Env, e.Name+"="+e.Value)
 	}
+	cmd.SysProcAttr = dieWithHarness(&syscall.SysProcAttr{})
 	ptmx, err := pty.Start(cmd) // Setsid: own session and process group
 	if err != nil {
 		return "", fmt.Errorf("terminal/create: %w", err)
@@ -59,7 +68,7 @@ func (ts *terminals) create(req acp.CreateTerminalRequest, dir string) (string, 
 	t := &terminal{cmd: cmd, ptmx: ptmx, readDone: make(chan struct{}), done: make(chan struct{})}
 	t.out.Limit = defaultOutputLimit
 	if req.OutputByteLimit != nil && *req.OutputByteLimit > 0 {
-		t.out.Limit = *req.OutputByteLimit
+		t.out.Limit = min(*req.OutputByteLimit, cmp.Or(ts.ceiling, maxOutputLimit))
 	}
 	go t.read()
 	go t.wait(ts.grace)

@@ -2,24 +2,37 @@ package harness
 
 import (
 	"cmp"
-	"crypto/rand"
-	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/acpsnap/acpsnap/internal/lease"
 )
 
+// rootPrefix starts the name of a run's root folder: acpsnap-<pid>-<random>,
+// held (internal/lease) for the run, so the next run removes the roots of
+// a killed one. Kept roots are renamed acpsnap-kept-<pid>-<random>, which
+// no run removes.
+const rootPrefix = "acpsnap-"
+
 // roots are the private temporary directories of one run, all under one
-// directory whose name carries the run's nonce.
+// directory whose name carries the run's process id and a random part.
 type roots struct {
-	base     string // <TempDir>/acpsnap-<nonce>
+	lease    *lease.Lease
+	base     string // <TempDir>/acpsnap-<pid>-<random>
 	cwd      string // base/workspace: the scenario cwd, seeded from workspace/
 	home     string // base/home: the agent's HOME
 	sessions string // base/sessions: ACPSNAP_SESSIONS_DIR
 	tmp      string // base/tmp: the agent's TMPDIR
 }
+
+// errSeed marks a makeRoots error that is the scenario's workspace/'s (a
+// FIFO, a name too long), not the machine's.
+var errSeed = errors.New("the scenario's workspace/ cannot be copied")
 
 // makeRoots creates the run's roots (mode 0700) in the existing folder
 // tempDir ("": os.TempDir()) and seeds the cwd from seed when that folder
@@ -35,15 +48,13 @@ func makeRoots(tempDir, seed string) (*roots, error) {
 	} else if !fi.IsDir() {
 		return nil, fmt.Errorf("temporary folder %s is not a directory", tempDir)
 	}
-	nonce := make([]byte, 8)
-	if _, err := rand.Read(nonce); err != nil {
+	lease.Reap(tempDir, rootPrefix) // the roots of killed runs; a failure to is no reason to stop this one
+	l, err := lease.Dir(tempDir, rootPrefix)
+	if err != nil {
 		return nil, err
 	}
-	base := filepath.Join(tempDir, "acpsnap-"+hex.EncodeToString(nonce))
-	if err := os.Mkdir(base, 0o700); err != nil {
-		return nil, err
-	}
-	r := &roots{base: base, cwd: filepath.Join(base, "workspace"), home: filepath.Join(base, "home"),
+	base := l.Path()
+	r := &roots{base: base, lease: l, cwd: filepath.Join(base, "workspace"), home: filepath.Join(base, "home"),
 		sessions: filepath.Join(base, "sessions"), tmp: filepath.Join(base, "tmp")}
 	for _, d := range []string{r.cwd, r.home, r.sessions, r.tmp} {
 		if err := os.Mkdir(d, 0o700); err != nil {
@@ -53,7 +64,7 @@ func makeRoots(tempDir, seed string) (*roots, error) {
 	}
 	if err := copyTree(seed, r.cwd); err != nil {
 		r.remove()
-		return nil, fmt.Errorf("seed workspace: %w", err)
+		return nil, fmt.Errorf("seed workspace: %w: %w", errSeed, err)
 	}
 	return r, nil
 }
@@ -131,6 +142,7 @@ func copyFile(src, dst string, mode fs.FileMode) error {
 // remove deletes the roots, first making every directory writable so that
 // read-only folders the workspace or the agent made cannot keep them alive.
 func (r *roots) remove() error {
+	defer r.lease.Release()
 	if err := os.RemoveAll(r.base); err == nil {
 		return nil
 	}
@@ -141,4 +153,16 @@ func (r *roots) remove() error {
 		return nil
 	})
 	return os.RemoveAll(r.base)
+}
+
+// keep lets the roots of a failed run stand for inspection: renamed
+// acpsnap-kept-…, which the next run's reaping leaves alone. It returns
+// where they are.
+func (r *roots) keep() string {
+	defer r.lease.Release()
+	kept := filepath.Join(filepath.Dir(r.base), rootPrefix+"kept-"+strings.TrimPrefix(filepath.Base(r.base), rootPrefix))
+	if os.Rename(r.base, kept) != nil {
+		return r.base
+	}
+	return kept
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -116,7 +115,7 @@ func (c *Corpus) Native() bool { return c.Model.Dialect == "" || c.Model.Dialect
 // "scenario: path:line: what".
 func LoadCorpus(root string) (*Corpus, error) {
 	path := filepath.Join(root, CorpusFile)
-	b, err := os.ReadFile(path)
+	b, err := readFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Corpus{Version: 1}, nil
 	}

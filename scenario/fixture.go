@@ -36,12 +36,12 @@ type Fixture struct {
 func ReadFixture(dir string) (*Fixture, error) {
 	f := &Fixture{StdoutPath: filepath.Join(dir, StdoutFile)}
 	var err error
-	if f.Stdout, err = os.ReadFile(f.StdoutPath); err != nil {
+	if f.Stdout, err = readFile(f.StdoutPath); err != nil {
 		return nil, err
 	}
 	paths := append([]string{filepath.Join(dir, SessionFile)}, ChildLogs(dir)...)
 	for _, p := range paths {
-		b, err := os.ReadFile(p)
+		b, err := readFile(p)
 		if err != nil {
 			return nil, err
 		}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -147,7 +146,7 @@ var permissionKinds = []string{"allow_once", "allow_always", "reject_once", "rej
 // "scenario: path:line: $.steps[3].op: unknown op \"promt\"" (step indexes
 // in JSON paths are 0-based; run errors count steps from 1).
 func LoadInput(path string) (*Input, error) {
-	b, err := os.ReadFile(path)
+	b, err := readFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("scenario: load input: %w", err)
 	}

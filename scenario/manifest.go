@@ -3,7 +3,6 @@ package scenario
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -55,7 +54,7 @@ var (
 // LoadManifest reads and validates the manifest at path. The folder that
 // holds it names the scenario. Errors read "scenario: path:line: what".
 func LoadManifest(path string) (*Manifest, error) {
-	b, err := os.ReadFile(path)
+	b, err := readFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("scenario: load manifest: %w", err)
 	}

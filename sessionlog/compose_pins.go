@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -51,17 +52,21 @@ func (p *Pins) SystemFile() string { return filepath.Join(p.Dir, p.Class+".syste
 // ToolsFile is the path of the tool-schema pin.
 func (p *Pins) ToolsFile() string { return filepath.Join(p.Dir, p.Class+".tools.json") }
 
+// maxPinBytes caps a pin file (LoadPins reads only regular files, never
+// through a final link): 16 MiB.
+const maxPinBytes = 16 << 20
+
 // LoadPins reads the pins of class from dir; a missing file is a missing
 // pin, not an error (a log that needs it fails on reading).
 func LoadPins(dir, class string) (*Pins, error) {
 	p := &Pins{Dir: dir, Class: class}
-	if b, err := os.ReadFile(p.SystemFile()); err == nil {
+	if b, err := safefile.Read(p.SystemFile(), maxPinBytes); err == nil {
 		s := string(b)
 		p.System = &s
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("sessionlog: pins: %w", err)
 	}
-	b, err := os.ReadFile(p.ToolsFile())
+	b, err := safefile.Read(p.ToolsFile(), maxPinBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return p, nil
 	} else if err != nil {

@@ -182,6 +182,9 @@ func (r *reader) status(e composedEvent, resp *Response) error {
 	if err != nil {
 		return err
 	}
+	if st < 100 || st > 599 {
+		return e.errorf("status", "is %d, want an HTTP status (100 to 599)", st)
+	}
 	resp.Status = st
 	if v, ok := e.m["stream"]; ok {
 		if resp.Stream, err = e.d.Bool(v); err != nil {

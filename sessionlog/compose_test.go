@@ -242,6 +242,8 @@ func TestDecomposeErrors(t *testing.T) {
 		{"missing pin", string(log), &Pins{Dir: "corpus/pins", Class: "chat"}, "corpus/pins/chat.system.md: missing pin"},
 		{"other class", string(log), &Pins{Dir: "corpus/pins", Class: "other", System: new(string)}, "corpus/pins/chat.system.md: missing pin"},
 		{"seq gap", hdr + `{"type":"model/request","seq":1,"time":0,"data":{"call":1,"method":"GET","path":"/"}}`, nil, "s.jsonl:2: $.seq: is 1, want 0"},
+		{"status 0", hdr + `{"type":"model/request","seq":0,"time":0,"data":{"call":1,"method":"GET","path":"/"}}` + "\n" + `{"type":"model/status","seq":1,"time":0,"data":{"call":1,"status":0}}`, nil, "s.jsonl:3: $.data.status: is 0, want an HTTP status (100 to 599)"},
+		{"status 1000", hdr + `{"type":"model/request","seq":0,"time":0,"data":{"call":1,"method":"GET","path":"/"}}` + "\n" + `{"type":"model/status","seq":1,"time":0,"data":{"call":1,"status":1000}}`, nil, "s.jsonl:3: $.data.status: is 1000, want an HTTP status (100 to 599)"},
 		{"status first", hdr + `{"type":"model/status","seq":0,"time":0,"data":{"call":1,"status":200}}`, nil, "s.jsonl:2: $.data.call: is 1, want 0"},
 		{"bad base", hdr + `{"type":"model/request","seq":0,"time":0,"data":{"call":1,"method":"GET","path":"/","base":1,"append":[]}}`, nil, "s.jsonl:2: $.data.base: is 1, want an earlier call"},
 		{"unknown key", hdr + `{"type":"model/request","seq":0,"time":0,"data":{"call":1,"method":"GET","path":"/","bdy":{}}}`, nil, "s.jsonl:2: $.data.bdy: unknown key"},

@@ -21,6 +21,9 @@ const stageSuffix = ".next"
 // byte, and goes on with the next admission and occurrences. Close
 // publishes.
 func Record(path string, opts Options) (*Recorder, error) {
+	if err := cassette.CheckPath(path); err != nil {
+		return nil, err
+	}
 	s, err := opts.settings()
 	if err != nil {
 		return nil, err

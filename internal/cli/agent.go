@@ -1,10 +1,12 @@
 package cli
 
 import (
-	"cmp"
+	"net/url"
+
 	"errors"
+	"fmt"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"io/fs"
-	"slices"
 	"strings"
 
 	"github.com/acpsnap/acpsnap/agent/launch"
@@ -53,14 +55,43 @@ func (e *env) recordSecrets(corpus *scenario.Corpus) (map[string]string, error) 
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, usagef("read .env: %v", err)
 	}
-	vals := map[string]string{}
+	vals, from := map[string]string{}, map[string]string{}
 	for _, k := range append([]string{urlEnv}, keyEnvs...) {
-		if v := cmp.Or(e.getenv(k), dot[k]); v != "" {
-			vals[k] = v
+		if v := e.getenv(k); v != "" {
+			vals[k], from[k] = v, "the environment"
+		} else if v := dot[k]; v != "" {
+			vals[k], from[k] = v, "./.env"
 		}
 	}
-	if !slices.ContainsFunc(keyEnvs, func(k string) bool { return vals[k] != "" }) {
+	key := keyEnvs[0] // the first one set wins
+	for _, k := range keyEnvs {
+		if vals[k] != "" {
+			key = k
+			break
+		}
+	}
+	if vals[key] == "" {
 		return nil, usagef("record needs %s (in the environment or .env) for the %s upstream; %s may point at any compatible server", strings.Join(keyEnvs, " or "), corpus.Model.Dialect, urlEnv)
 	}
+	if from[key] == "the environment" && from[urlEnv] == "./.env" {
+		return nil, usagef("record: %s comes from the environment but %s from ./.env: a key of yours goes only to a URL you set; set %s in the environment (or put the key in ./.env too)", key, urlEnv, urlEnv)
+	}
+	target, source := upstreamDefault(corpus.Model.Dialect), "the "+corpus.Model.Dialect+" default"
+	if vals[urlEnv] != "" {
+		target, source = vals[urlEnv], urlEnv+" from "+from[urlEnv]
+	}
+	host := target
+	if u, err := url.Parse(target); err == nil && u.Host != "" {
+		host = u.Host
+	}
+	fmt.Fprintf(e.stderr, "acpsnap: record: %s (from %s) goes to %s (%s)\n", key, from[key], host, source)
 	return vals, nil
+}
+
+// upstreamDefault is the dialect's public base URL ("" for an unknown one).
+func upstreamDefault(name string) string {
+	if d, err := dialect.Lookup(name); err == nil {
+		return d.Upstream
+	}
+	return ""
 }

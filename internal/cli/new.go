@@ -38,6 +38,10 @@ type newFlags struct {
 	force, offline          bool
 }
 
+// maxNameLen bounds a scenario name: a file system's 255-byte name limit,
+// less room for what acpsnap puts beside a scenario (".<name>.publish-<pid>-<random>").
+const maxNameLen = 200
+
 func (e *env) parseNew(args []string) (*newFlags, error) {
 	f := &newFlags{}
 	fset := e.flags("new")
@@ -53,6 +57,9 @@ func (e *env) parseNew(args []string) (*newFlags, error) {
 		return nil, usagef("new: want exactly one kebab-case scenario NAME (category first, e.g. tool-bash), got %q", fset.Args())
 	}
 	f.name = fset.Arg(0)
+	if len(f.name) > maxNameLen {
+		return nil, usagef("new: scenario NAME is %d bytes, more than the %d a scenario folder may have (with what acpsnap puts beside it)", len(f.name), maxNameLen)
+	}
 	if f.model != "" && check.CI(e.getenv("CI")) && !f.force {
 		return nil, usagef("new -model writes fixtures and CI is set: refusing (pass -force to write anyway)")
 	}

@@ -2,127 +2,14 @@ package cli
 
 import (
 	"bytes"
-	"context"
-	"encoding/binary"
-	"errors"
-	"fmt"
-	"net"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/acpsnap/acpsnap/internal/sandbox"
 	"github.com/google/go-cmp/cmp"
 )
-
-// query builds a DNS query for name with the given id and flags.
-func query(id, flags uint16, name string) []byte {
-	q := binary.BigEndian.AppendUint16(nil, id)
-	q = binary.BigEndian.AppendUint16(q, flags)
-	q = append(q, 0, 1, 0, 0, 0, 0, 0, 0) // one question
-	for _, l := range strings.Split(name, ".") {
-		q = append(q, byte(len(l)))
-		q = append(q, l...)
-	}
-	return append(q, 0, 0, 1, 0, 1) // root, QTYPE A, QCLASS IN
-}
-
-func TestRefuse(t *testing.T) {
-	type answer struct {
-		Name              string
-		ID, Flags, QDs    uint16
-		Question          []byte
-		OK                bool
-		AnswerRecordCount uint16
-	}
-	type testCase struct {
-		name string
-		q    []byte
-		want answer
-	}
-	good := query(0xbeef, 0x0100, "Api.Example.COM") // RD set
-	pointer := append(query(7, 0, "x")[:12], 0xc0, 0x0c, 0, 1, 0, 1)
-	twoQuestions := query(7, 0, "x")
-	twoQuestions[5] = 2
-	cases := []testCase{
-		{"query", good, answer{Name: "api.example.com", ID: 0xbeef, Flags: 0x8183, QDs: 1, Question: good[12:], OK: true}},
-		{"no RD", query(1, 0, "a.b"), answer{Name: "a.b", ID: 1, Flags: 0x8083, QDs: 1, Question: query(1, 0, "a.b")[12:], OK: true}},
-		{"a response", query(1, 0x8000, "a.b"), answer{}},
-		{"short", good[:11], answer{}},
-		{"truncated name", good[:16], answer{}},
-		{"no qtype", good[:len(good)-3], answer{}},
-		{"pointer in question", pointer, answer{}},
-		{"two questions", twoQuestions, answer{}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			name, resp, ok := refuse(c.q)
-			got := answer{Name: name, OK: ok}
-			if ok {
-				got.ID = binary.BigEndian.Uint16(resp)
-				got.Flags = binary.BigEndian.Uint16(resp[2:])
-				got.QDs = binary.BigEndian.Uint16(resp[4:])
-				got.AnswerRecordCount = binary.BigEndian.Uint16(resp[6:])
-				got.Question = resp[12:]
-			}
-			if diff := cmp.Diff(c.want, got); diff != "" {
-				t.Errorf("refuse (-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
-// TestRefuserCountsLookups resolves through a refuser over UDP and TCP:
-// every lookup fails as not found, and the report counts the names.
-func TestRefuserCountsLookups(t *testing.T) {
-	r, err := listenRefuser("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, network := range []string{"udp", "tcp"} {
-		res := &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, network, r.Addr())
-		}}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		_, err := res.LookupHost(ctx, "Update."+network+".Example")
-		cancel()
-		var de *net.DNSError
-		if !errors.As(err, &de) || !de.IsNotFound {
-			t.Errorf("%s: lookup: got %v, want a not-found DNS error", network, err)
-		}
-	}
-	r.Close()
-	want := []count{{"update.tcp.example", 2}, {"update.udp.example", 2}} // A and AAAA
-	if diff := cmp.Diff(want, r.names.sorted()); diff != "" {
-		t.Errorf("lookups (-want +got):\n%s", diff)
-	}
-}
-
-// TestRefuserCloseIdleConn: Close does not wait for a client that keeps a
-// TCP connection open.
-func TestRefuserCloseIdleConn(t *testing.T) {
-	r, err := listenRefuser("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := net.Dial("tcp", r.Addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	c.Write([]byte{0}) // half a length prefix: the server is inside serveConn
-	done := make(chan struct{})
-	go func() { r.Close(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("Close still waiting for an idle connection after 30s")
-	}
-}
 
 func TestReport(t *testing.T) {
 	type testCase struct {
@@ -132,7 +19,7 @@ func TestReport(t *testing.T) {
 	}
 	cases := []testCase{
 		{"nothing", nil, nil, "acpsnap: offline: no outbound attempts\n"},
-		{"both", []string{"b.example", "a.example", "b.example"}, []string{"tcp 192.0.2.1:443"},
+		{"both", []string{"a.example", "b.example", "b.example"}, []string{"tcp 192.0.2.1:443"},
 			"acpsnap: offline: outbound attempts, all refused:\n" +
 				"  lookups (queries, name):\n       1 a.example\n       2 b.example\n" +
 				"  connects (attempts, address):\n       1 tcp 192.0.2.1:443\n"},
@@ -141,15 +28,15 @@ func TestReport(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			o := &observers{dns: &refuser{names: newCounter()}, connects: newCounter()}
+			var a sandbox.Attempts
 			for _, n := range c.names {
-				o.dns.names.add(n)
+				a.Lookups = add(a.Lookups, n)
 			}
-			for _, a := range c.connects {
-				o.connects.add(a)
+			for _, k := range c.connects {
+				a.Connects = add(a.Connects, k)
 			}
 			var out bytes.Buffer
-			o.report(&out)
+			report(&out, a)
 			if diff := cmp.Diff(c.want, out.String()); diff != "" {
 				t.Errorf("report (-want +got):\n%s", diff)
 			}
@@ -157,67 +44,13 @@ func TestReport(t *testing.T) {
 	}
 }
 
-// packet builds an IPv4 packet from 127.0.0.1 to dst with a transport
-// header of proto whose destination port is port and TCP flags are flags.
-func packet(proto byte, dst string, port uint16, flags byte) []byte {
-	p := make([]byte, 20+20)
-	p[0], p[9] = 0x45, proto
-	copy(p[12:], net.ParseIP("127.0.0.1").To4())
-	copy(p[16:], net.ParseIP(dst).To4())
-	binary.BigEndian.PutUint16(p[22:], port)
-	p[33] = flags
-	return p
-}
-
-func TestAttempt(t *testing.T) {
-	type testCase struct {
-		name string
-		pkt  []byte
-		want string // "": not an attempt
+// add counts key in cs, whose keys come sorted.
+func add(cs []sandbox.Count, key string) []sandbox.Count {
+	if n := len(cs); n > 0 && cs[n-1].Key == key {
+		cs[n-1].N++
+		return cs
 	}
-	fragment := packet(17, "192.0.2.1", 53, 0)
-	fragment[7] = 1
-	cases := []testCase{
-		{"tcp syn", packet(6, "192.0.2.1", 443, 0x02), "tcp 192.0.2.1:443"},
-		{"tcp syn-ack", packet(6, "192.0.2.1", 443, 0x12), ""},
-		{"tcp rst", packet(6, "192.0.2.1", 443, 0x04), ""},
-		{"udp", packet(17, "198.51.100.7", 53, 0), "udp 198.51.100.7:53"},
-		{"loopback", packet(6, "127.0.0.1", 8080, 0x02), ""},
-		{"other loopback", packet(17, "127.0.0.53", 53, 0), ""},
-		{"fragment", fragment, ""},
-		{"icmp", packet(1, "192.0.2.1", 0, 0), ""},
-		{"short tcp", packet(6, "192.0.2.1", 443, 0x02)[:30], ""},
-		{"not ipv4", append([]byte{0x60}, packet(6, "192.0.2.1", 443, 0x02)[1:]...), ""},
-		{"short", []byte{0x45, 0, 0}, ""},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got, ok := attempt(c.pkt)
-			if got != c.want || ok != (c.want != "") {
-				t.Errorf("attempt = %q, %v; want %q", got, ok, c.want)
-			}
-		})
-	}
-}
-
-func TestLocalHosts(t *testing.T) {
-	type testCase struct {
-		name, in, want string
-		changed        bool
-	}
-	cases := []testCase{
-		{"resolved", "passwd: files\nhosts:  files mdns4_minimal [NOTFOUND=return] resolve dns\n", "passwd: files\nhosts: files dns\n", true},
-		{"already", "hosts:          files dns\n", "hosts:          files dns\n", false},
-		{"no hosts line", "passwd: files\n", "passwd: files\n", false},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got, changed := localHosts([]byte(c.in))
-			if changed != c.changed || (changed && string(got) != c.want) {
-				t.Errorf("localHosts(%q) = %q, %v; want %q, %v", c.in, got, changed, c.want, c.changed)
-			}
-		})
-	}
+	return append(cs, sandbox.Count{Key: key, N: 1})
 }
 
 func TestRecordOfflineRefused(t *testing.T) {
@@ -226,83 +59,6 @@ func TestRecordOfflineRefused(t *testing.T) {
 	if code := e.main([]string{"record", "-offline"}); code != ExitUsage {
 		t.Errorf("record -offline: exit %d, want %d (stderr %q)", code, ExitUsage, stderr.String())
 	}
-}
-
-// TestOffline re-executes this test inside a loopback-only namespace
-// through the code path of run -offline; inside, offlineProbe checks what
-// an agent would meet, and the report must name the lookup it tried.
-func TestOffline(t *testing.T) {
-	if os.Getenv(offlineEnv) != "" {
-		e := &env{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
-		os.Exit(e.offline(nil, offlineProbe))
-	}
-	var stdout, stderr bytes.Buffer
-	code, err := reexecOffline([]string{os.Args[0], "-test.run=^TestOffline$"}, nil, &stdout, &stderr)
-	if errors.Is(err, errNoNamespace) {
-		t.Skipf("no network namespace on this machine: %v", err)
-	}
-	if err != nil || code != 0 {
-		t.Fatalf("inside the namespace: exit %d, %v\nstdout:\n%s\nstderr:\n%s", code, err, stdout.String(), stderr.String())
-	}
-	for _, want := range []string{`blocked\.example`, `tcp 192\.0\.2\.1:443`, `udp 198\.51\.100\.7:9`} {
-		if !regexp.MustCompile(`(?m)^ +[1-9][0-9]* ` + want + `$`).Match(stderr.Bytes()) {
-			t.Errorf("report does not name %s:\n%s", want, stderr.String())
-		}
-	}
-}
-
-// offlineProbe runs inside the namespace: only lo exists and is up, a
-// lookup fails as not found, a TCP connect or UDP send elsewhere is refused
-// at once.
-func offlineProbe() int {
-	var failures []string
-	fail := func(format string, args ...any) { failures = append(failures, fmt.Sprintf(format, args...)) }
-
-	ifs, err := net.Interfaces()
-	if err != nil || len(ifs) != 1 || ifs[0].Name != "lo" || ifs[0].Flags&net.FlagUp == 0 {
-		fail("interfaces: %v, %v; want lo only, up", ifs, err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		fail("listen on loopback: %v", err)
-	} else {
-		c, err := net.DialTimeout("tcp", ln.Addr().String(), 5*time.Second)
-		if err != nil {
-			fail("dial loopback: %v", err)
-		} else {
-			c.Close()
-		}
-		ln.Close()
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	_, err = net.DefaultResolver.LookupHost(ctx, "blocked.example")
-	cancel()
-	var de *net.DNSError
-	if !errors.As(err, &de) || !de.IsNotFound {
-		fail("lookup blocked.example: %v; want not found", err)
-	}
-	start := time.Now()
-	_, err = net.DialTimeout("tcp", "192.0.2.1:443", 10*time.Second)
-	if !errors.Is(err, syscall.ECONNREFUSED) || time.Since(start) > 5*time.Second {
-		fail("dial 192.0.2.1:443: %v after %v; want ECONNREFUSED at once", err, time.Since(start))
-	}
-	if c, err := net.Dial("udp", "198.51.100.7:9"); err != nil {
-		fail("udp socket: %v", err)
-	} else {
-		c.Write([]byte("x"))
-		c.SetReadDeadline(time.Now().Add(5 * time.Second))
-		if _, err := c.Read(make([]byte, 1)); !errors.Is(err, syscall.ECONNREFUSED) {
-			fail("udp to 198.51.100.7:9: %v; want ECONNREFUSED", err)
-		}
-		c.Close()
-	}
-	for _, f := range failures {
-		fmt.Fprintln(os.Stderr, "offline probe:", f)
-	}
-	if len(failures) > 0 {
-		return 1
-	}
-	return 0
 }
 
 // TestRunOffline runs one scenario of the bundled corpus with run -offline,
@@ -320,7 +76,7 @@ func TestRunOffline(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	e := &env{stdout: &stdout, stderr: &stderr, getenv: os.Getenv, environ: os.Environ()}
 	code := e.main(args)
-	if code == ExitUsage && strings.Contains(stderr.String(), errNoNamespace.Error()) {
+	if code == ExitUsage && strings.Contains(stderr.String(), sandbox.ErrUnavailable.Error()) {
 		t.Skipf("no network namespace on this machine: %s", stderr.String())
 	}
 	if code != ExitOK || !strings.Contains(stdout.String(), "1 passed, 0 failed") || !strings.Contains(stderr.String(), "acpsnap: offline: no outbound attempts") {
@@ -353,7 +109,7 @@ func TestNewOffline(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	e := &env{stdout: &stdout, stderr: &stderr, getenv: os.Getenv, environ: os.Environ()}
 	code := e.main(args)
-	if code == ExitUsage && strings.Contains(stderr.String(), errNoNamespace.Error()) {
+	if code == ExitUsage && strings.Contains(stderr.String(), sandbox.ErrUnavailable.Error()) {
 		t.Skipf("no network namespace on this machine: %s", stderr.String())
 	}
 	if code != ExitOK || !strings.Contains(stderr.String(), "acpsnap: offline: no outbound attempts") {

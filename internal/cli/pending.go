@@ -167,7 +167,15 @@ func pendingFiles(dir string, re *regexp.Regexp) ([]string, error) {
 // acceptPending moves a pending file (or folder) over its fixture.
 func acceptPending(p string) error {
 	target := scenario.PendingTarget(p)
-	if st, err := os.Lstat(p); err == nil && st.IsDir() {
+	st, err := os.Lstat(p)
+	if err != nil {
+		return fmt.Errorf("accept %s: %w", p, err)
+	}
+	if !st.IsDir() && !st.Mode().IsRegular() {
+		// a planted link would install a link to anywhere as a fixture
+		return fmt.Errorf("accept %s: not a regular file or folder (%s): refusing to install it (remove it with acpsnap reject)", p, st.Mode().Type())
+	}
+	if st.IsDir() {
 		if err := os.RemoveAll(target); err != nil {
 			return fmt.Errorf("accept %s: %w", p, err)
 		}

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/creack/pty"
+
+	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // copyScenarios copies the named scenario folders of the bundled corpus into
@@ -104,5 +106,28 @@ func TestReadKey(t *testing.T) {
 		if !strings.HasPrefix(out.String(), "[a]ccept [r]eject [s]kip [q]uit? ") {
 			t.Errorf("readKey(%q) prompt = %q", c.in, out.String())
 		}
+	}
+}
+
+// TestAcceptRefusesPlantedLink: a pending file that is a symbolic link (to
+// a file outside the repository) is never installed as a fixture.
+func TestAcceptRefusesPlantedLink(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "outside")
+	if err := os.WriteFile(outside, []byte("outside\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fixture := filepath.Join(dir, scenario.StdoutFile)
+	if err := os.WriteFile(fixture, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, fixture+scenario.PendingSuffix); err != nil {
+		t.Fatal(err)
+	}
+	if err := acceptPending(fixture + scenario.PendingSuffix); err == nil || !strings.Contains(err.Error(), "not a regular file or folder") {
+		t.Errorf("accept = %v, want the link refused", err)
+	}
+	if st, err := os.Lstat(fixture); err != nil || !st.Mode().IsRegular() {
+		t.Errorf("the fixture is no longer a regular file: %v, %v", st, err)
 	}
 }

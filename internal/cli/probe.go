@@ -7,6 +7,7 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"github.com/acpsnap/acpsnap/internal/sandbox"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,14 +64,11 @@ func (e *env) probeCmd(args []string) int {
 			return e.exit(err)
 		}
 		return ExitOK
-	}, func(o *observers, code int) int {
+	}, func(a sandbox.Attempts, code int) int {
 		if code != ExitOK {
 			return code
 		}
-		in.Lookups = counts(o.dns.names.sorted())
-		if o.connects != nil {
-			in.Connects = counts(o.connects.sorted())
-		}
+		in.Lookups, in.Connects = counts(a.Lookups), counts(a.Connects)
 		return e.printProbe(probe.Analyze(in), f.json)
 	})
 }
@@ -200,7 +198,7 @@ func probeRun(p check.Probed) probe.Run {
 	return r
 }
 
-func counts(cs []count) []probe.Count {
+func counts(cs []sandbox.Count) []probe.Count {
 	out := make([]probe.Count, len(cs))
 	for i, c := range cs {
 		out[i] = probe.Count{Key: c.Key, N: c.N}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"fmt"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"io"
 	"os"
 
@@ -105,8 +106,8 @@ func (e *env) pendingDiff(p string) string {
 		}
 		return treediff.Format(diffs, 8192)
 	}
-	want, _ := os.ReadFile(target)
-	got, err := os.ReadFile(p)
+	want, _ := safefile.Read(target, scenario.MaxFileBytes)
+	got, err := safefile.Read(p, scenario.MaxFileBytes) // a planted .new link is never followed
 	if err != nil {
 		return err.Error() + "\n"
 	}

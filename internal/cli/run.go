@@ -93,6 +93,9 @@ func (e *env) run(cmd string, args []string) int {
 // runParsed runs run, update, refresh or record with its parsed flags.
 func (e *env) runParsed(cmd string, f *runFlags) int {
 	rc, err := e.runConfig(cmd, f)
+	if err == nil && rc.Mode == check.Record {
+		err = hideEnviron() // the key is in acpsnap's environment
+	}
 	if err == nil {
 		err = e.workflow(cmd, f, rc)
 	}
@@ -199,6 +202,11 @@ func (e *env) summarize(outs []check.Outcome, asJSON bool) int {
 		if errors.Is(o.Err, harness.ErrInfrastructure) {
 			fmt.Fprintf(e.stderr, "acpsnap: %s: %v\n", o.Name, o.Err)
 			return ExitInternal
+		}
+	}
+	for _, o := range outs {
+		if errors.Is(o.Err, harness.ErrInvalidScenario) {
+			return ExitUsage // a fixture error, already printed with its scenario
 		}
 	}
 	if failed > 0 {

@@ -141,7 +141,7 @@ func decodeBody(b []byte) any {
 // allowlisted headers and the body, not yet normalized.
 func (p *Proxy) readRequest(r *http.Request, path string) (sessionlog.Request, error) {
 	q := sessionlog.Request{Method: r.Method, Path: path}
-	raw, err := io.ReadAll(r.Body)
+	raw, err := readCapped(r.Body, p.cfg.maxRequestBytes(), "request body")
 	if err != nil {
 		return q, fmt.Errorf("read request body: %w", err)
 	}
@@ -170,9 +170,7 @@ func (p *Proxy) normalizeRequest(q sessionlog.Request) (sessionlog.Request, erro
 // normalize applies Config.Normalize to a JSON payload; anything else is
 // kept as it is. The real key, should a payload hold it, becomes "[key]".
 func (p *Proxy) normalize(b []byte) ([]byte, error) {
-	if p.cfg.Key != "" && bytes.Contains(b, []byte(p.cfg.Key)) { // an upstream that echoes the key
-		b = bytes.ReplaceAll(b, []byte(p.cfg.Key), []byte("[key]"))
-	}
+	b = p.scrub(b) // an upstream that echoes the key
 	if p.cfg.Normalize == nil || b == nil || !json.Valid(b) {
 		return b, nil
 	}

@@ -64,6 +64,15 @@ type Config struct {
 	// exchange besides DefaultRequestHeaders / DefaultResponseHeaders.
 	// Secret headers (authorization, x-api-key, …) are never kept.
 	RequestHeaders, ResponseHeaders []string
+	// MaxRequestBytes bounds the body of a request the agent sends (0:
+	// 32 MiB); a larger one is refused (413) and fails the run.
+	MaxRequestBytes int64
+	// MaxEvents and MaxResponseBytes bound one upstream answer (Record):
+	// its SSE events (0: 100,000) and its bytes once decoded (0: 64 MiB; a
+	// gzip bomb is counted as it unpacks). An answer past either is cut,
+	// the agent sees a broken connection, and the recording fails.
+	MaxEvents        int
+	MaxResponseBytes int64
 	// Client (Record) sends requests upstream. nil: a client with no
 	// timeout (streams are long) that follows no redirects.
 	Client *http.Client
@@ -212,6 +221,13 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if rest == "" {
 		rest = "/"
+	}
+	if p.cfg.Mode == Record {
+		if err := p.endpoint(r, rest); err != nil {
+			p.fail("%v", err)
+			p.ownAnswer(w, http.StatusNotFound, "endpoint", err.Error())
+			return
+		}
 	}
 	if r.URL.RawQuery != "" {
 		rest += "?" + r.URL.RawQuery

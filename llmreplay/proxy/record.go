@@ -31,11 +31,17 @@ func (p *Proxy) record(w http.ResponseWriter, r *http.Request, path string, call
 	p.mu.Unlock()
 
 	q, err := p.readRequest(r, path)
+	defer p.keepRequest(call, x, q) // normalized off the streaming path
 	if err != nil {
 		p.fail("call %d: %v", call, err)
+		status := http.StatusBadRequest
+		if errors.Is(err, errTooLarge) {
+			status = http.StatusRequestEntityTooLarge
+		}
+		p.setResponse(x, p.ownAnswer(w, status, "request", err.Error()))
+		return
 	}
 	raw := q.Body
-	defer p.keepRequest(call, x, q) // normalized off the streaming path
 	pt := p.cfg.Overrides.find(call)
 	if pt != nil && pt.Status != 0 {
 		p.answerStatus(w, x, pt)
@@ -50,7 +56,11 @@ func (p *Proxy) record(w http.ResponseWriter, r *http.Request, path string, call
 	defer cancel()
 	stop := context.AfterFunc(r.Context(), func() { time.AfterFunc(leaveGrace, cancel) })
 	defer stop()
-	resp, err := p.cfg.Client.Do(p.upstreamRequest(ctx, r, path, raw))
+	req, err := p.upstreamRequest(ctx, r, path, raw)
+	var resp *http.Response
+	if err == nil {
+		resp, err = p.cfg.Client.Do(req)
+	}
 	if err != nil { // answered final: no retry storm against a dead upstream
 		msg := fmt.Sprintf("upstream: %v", scrubKey(err.Error(), p.cfg.Key))
 		p.fail("call %d: %s", call, msg)
@@ -63,9 +73,12 @@ func (p *Proxy) record(w http.ResponseWriter, r *http.Request, path string, call
 
 // upstreamRequest is r for the upstream: the agent's headers minus hop
 // and secret ones, plus the real key.
-func (p *Proxy) upstreamRequest(ctx context.Context, r *http.Request, path string, body []byte) *http.Request {
+func (p *Proxy) upstreamRequest(ctx context.Context, r *http.Request, path string, body []byte) (*http.Request, error) {
 	u := strings.TrimSuffix(p.cfg.Upstream, "/") + path
-	req, _ := http.NewRequestWithContext(ctx, r.Method, u, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, r.Method, u, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
 	for k, vs := range r.Header {
 		if lk := strings.ToLower(k); !hopHeaders[lk] && !secretHeaders[lk] {
 			req.Header[k] = vs
@@ -77,7 +90,7 @@ func (p *Proxy) upstreamRequest(ctx context.Context, r *http.Request, path strin
 	if body == nil {
 		req.Body, req.ContentLength = http.NoBody, 0
 	}
-	return req
+	return req, nil
 }
 
 func scrubKey(s, key string) string {
@@ -100,22 +113,34 @@ func (p *Proxy) relay(w http.ResponseWriter, r *http.Request, call int, x *sessi
 	}
 	for k, vs := range resp.Header {
 		if lk := strings.ToLower(k); !hopHeaders[lk] {
-			w.Header()[k] = vs
+			for _, v := range vs {
+				w.Header().Add(k, string(p.scrub([]byte(v))))
+			}
 		}
 	}
 	w.WriteHeader(resp.StatusCode)
 	flush(w)
 	reached := limit >= 0
+	body := &capped{r: resp.Body, left: p.cfg.maxResponseBytes(), max: p.cfg.maxResponseBytes(), what: "the upstream's answer"}
+	var err error
 	if seen.Stream {
-		seen.Events, seen.End = relayEvents(w, r.Context(), resp.Body, limit)
+		seen.Events, seen.End, err = p.relayEvents(w, r.Context(), body, limit)
 		reached = reached && len(seen.Events) == limit
 	} else if limit != 0 {
-		b, err := io.ReadAll(resp.Body)
-		w.Write(b)
+		var b []byte
+		b, err = io.ReadAll(body)
+		w.Write(p.scrub(b))
 		seen.Body = b
 		if err != nil {
 			seen.End = endOf(r.Context())
 		}
+		if !errors.Is(err, errTooLarge) {
+			err = nil // a broken connection is what the upstream did: recorded as such
+		}
+	}
+	if err != nil {
+		p.fail("call %d: %v", call, err)
+		seen.End = sessionlog.EndDisconnect
 	}
 	if reached && seen.End == "" {
 		resp.Body.Close()
@@ -140,30 +165,38 @@ func endOf(ctx context.Context) string {
 }
 
 // relayEvents writes the SSE stream body to w event by event as it
-// arrives, byte for byte (comments and line ends included), flushing
-// after each, and returns the events kept (limit >= 0: stop after that
-// many) and how the stream ended ("" for a clean end or the limit).
-func relayEvents(w http.ResponseWriter, ctx context.Context, body io.Reader, limit int) ([]sessionlog.SSEEvent, string) {
+// arrives, byte for byte (comments and line ends included; the key
+// scrubbed), flushing after each, and returns the events kept (limit >= 0:
+// stop after that many) and how the stream ended ("" for a clean end or
+// the limit). An answer over a cap (Config.MaxEvents, MaxResponseBytes,
+// sse.MaxEventSize: an endless line) is an error: no fixture.
+func (p *Proxy) relayEvents(w http.ResponseWriter, ctx context.Context, body io.Reader, limit int) ([]sessionlog.SSEEvent, string, error) {
 	r := sse.NewReader(body)
 	var events []sessionlog.SSEEvent
-	for limit < 0 || len(events) < limit {
-		ev, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return events, "" // complete, even when the agent has left meanwhile
-		} else if err != nil {
-			return events, endOf(ctx)
-		} else if ctx.Err() != nil {
-			return events, sessionlog.EndCancel // the agent left before this event
+	for n := 0; limit < 0 || len(events) < limit; n++ {
+		if n == p.cfg.maxEvents() {
+			return events, sessionlog.EndDisconnect, fmt.Errorf("the upstream's stream: more than %d events: %w", n, errTooLarge)
 		}
-		if _, err := w.Write(ev.Bytes()); err != nil {
-			return events, sessionlog.EndCancel
+		ev, err := r.Next()
+		switch {
+		case errors.Is(err, io.EOF):
+			return events, "", nil // complete, even when the agent has left meanwhile
+		case errors.Is(err, errTooLarge) || errors.Is(err, sse.ErrEventTooLarge):
+			return events, sessionlog.EndDisconnect, fmt.Errorf("the upstream's stream: %w", err)
+		case err != nil:
+			return events, endOf(ctx), nil // the upstream broke the stream: recorded as it happened
+		case ctx.Err() != nil:
+			return events, sessionlog.EndCancel, nil // the agent left before this event
+		}
+		if _, err := w.Write(p.scrub(ev.Bytes())); err != nil {
+			return events, sessionlog.EndCancel, nil
 		}
 		flush(w)
 		if e, ok := keptEvent(ev); ok {
 			events = append(events, e)
 		}
 	}
-	return events, ""
+	return events, "", nil
 }
 
 // keptEvent is what an exchange keeps of an event: its type, id and data;

@@ -30,7 +30,7 @@ func upstream(t *testing.T, wantAuth func(http.Header) string, release <-chan st
 			t.Errorf("upstream: %s", got)
 		}
 		body, _ := io.ReadAll(r.Body)
-		if r.URL.Path == "/v1/models" {
+		if string(body) == `{"json":true}` {
 			w.Header().Set("Content-Type", "application/json")
 			w.Write([]byte(`{"data":[]}`))
 			return
@@ -52,16 +52,16 @@ func upstream(t *testing.T, wantAuth func(http.Header) string, release <-chan st
 
 func TestRecordStreamsEventByEvent(t *testing.T) {
 	tests := []struct {
-		dialect  string
-		wantAuth func(http.Header) string
+		dialect, path string
+		wantAuth      func(http.Header) string
 	}{
-		{"openai-responses", func(h http.Header) string {
+		{"openai-responses", "/responses?beta=true", func(h http.Header) string {
 			if h.Get("Authorization") != "Bearer "+realKey || h.Get("X-Api-Key") != "" {
 				return fmt.Sprintf("auth = %q, x-api-key = %q", h.Get("Authorization"), h.Get("X-Api-Key"))
 			}
 			return ""
 		}},
-		{"anthropic-messages", func(h http.Header) string {
+		{"anthropic-messages", "/v1/messages?beta=true", func(h http.Header) string {
 			if h.Get("X-Api-Key") != realKey || h.Get("Authorization") != "" {
 				return fmt.Sprintf("auth = %q, x-api-key = %q", h.Get("Authorization"), h.Get("X-Api-Key"))
 			}
@@ -73,7 +73,7 @@ func TestRecordStreamsEventByEvent(t *testing.T) {
 			release := make(chan struct{})
 			up, _ := upstream(t, tc.wantAuth, release)
 			p := start(t, Config{Mode: Record, Dialect: tc.dialect, Upstream: up.URL + "/v1", Key: realKey})
-			resp := post(t, context.Background(), p.URL()+"/responses?beta=true", p.Key(), `{"input":[1]}`)
+			resp := post(t, context.Background(), p.URL()+tc.path, p.Key(), `{"input":[1]}`)
 			defer resp.Body.Close()
 			br := bufio.NewReader(resp.Body)
 			first, err := readEvent(br)
@@ -94,7 +94,7 @@ func TestRecordStreamsEventByEvent(t *testing.T) {
 			p.Close()
 			rep := p.Report()
 			want := []sessionlog.Exchange{{
-				Request: sessionlog.Request{Method: "POST", Path: "/responses?beta=true", Header: map[string]string{"content-type": "application/json"}, Body: []byte(`{"input":[1]}`)},
+				Request: sessionlog.Request{Method: "POST", Path: tc.path, Header: map[string]string{"content-type": "application/json"}, Body: []byte(`{"input":[1]}`)},
 				Response: sessionlog.Response{Status: 200, Stream: true, Header: map[string]string{"content-type": "text/event-stream"}, Events: []sessionlog.SSEEvent{
 					{Event: "first", Data: []byte(`{"n":1,"echo":"{\"input\":[1]}"}`)},
 					{Data: []byte("{\"n\":2}\n{\"more\":true}")},
@@ -133,11 +133,7 @@ func TestRecordJSONAndErrors(t *testing.T) {
 	}
 	p := start(t, Config{Mode: Record, Dialect: "openai-chat", Upstream: up.URL, Key: realKey, Overrides: ov,
 		Normalize: func(b []byte) ([]byte, error) { return []byte(strings.ReplaceAll(string(b), `"data"`, `"DATA"`)), nil }})
-	req, _ := http.NewRequest("GET", p.URL()+"/v1/models", nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := post(t, context.Background(), p.URL()+"/v1/chat/completions", p.Key(), `{"json":true}`)
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if string(body) != `{"data":[]}` {
@@ -154,7 +150,7 @@ func TestRecordJSONAndErrors(t *testing.T) {
 	}
 	p.Close()
 	rep := p.Report()
-	if len(rep.Exchanges) != 2 || string(rep.Exchanges[0].Response.Body) != `{"DATA":[]}` || rep.Exchanges[0].Request.Body != nil {
+	if len(rep.Exchanges) != 2 || string(rep.Exchanges[0].Response.Body) != `{"DATA":[]}` {
 		t.Errorf("exchanges = %+v", rep.Exchanges)
 	}
 	if rep.Exchanges[1].Response.Status != 500 {
@@ -229,7 +225,7 @@ func TestRecordGzipUpstream(t *testing.T) {
 }
 
 // TestRecordScrubsAnEchoedKey: an upstream that echoes the key into its
-// answer does not get it into the recording.
+// answer gets it neither to the agent nor into the recording.
 func TestRecordScrubsAnEchoedKey(t *testing.T) {
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -239,8 +235,11 @@ func TestRecordScrubsAnEchoedKey(t *testing.T) {
 	defer up.Close()
 	p := start(t, Config{Mode: Record, Dialect: "openai-responses", Upstream: up.URL, Key: realKey})
 	resp := post(t, context.Background(), p.URL()+"/responses", p.Key(), `{"echo":"`+realKey+`"}`)
-	io.Copy(io.Discard, resp.Body)
+	got, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
+	if h := fmt.Sprint(resp.Header); strings.Contains(string(got)+h, realKey) {
+		t.Errorf("the agent got the key from the upstream's answer:\n%s\n%s", h, got)
+	}
 	p.Close()
 	rep := p.Report()
 	assertNoKey(t, rep, p.Key())

@@ -3,6 +3,7 @@ package proxy
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/acpsnap/acpsnap/sessionlog"
@@ -62,7 +63,7 @@ func (r Report) Err() error {
 	if len(r.Unconsumed) > 0 {
 		msgs = append(msgs, fmt.Sprintf("recorded calls never requested: %s (the agent made fewer model calls; re-record)", joinInts(r.Unconsumed)))
 	}
-	msgs = append(msgs, r.Errors...)
+	msgs = append(msgs, summarize(r.Errors)...)
 	if len(msgs) == 0 {
 		return nil
 	}
@@ -75,4 +76,48 @@ func joinInts(ns []int) string {
 		s[i] = fmt.Sprint(n)
 	}
 	return strings.Join(s, ", ")
+}
+
+// callError is the form of a per-call error: "call 3: msg", "request 4: msg".
+var callError = regexp.MustCompile(`^(call|request) (\d+): (?s:(.*))$`)
+
+// summarize folds per-call errors with the same message into one line
+// ("calls 1, 2, 3 and 497 more: msg"), in the order each message first
+// came: 500 calls that failed alike are one line, not 500.
+func summarize(errs []string) []string {
+	type group struct {
+		kind, msg string
+		calls     []string
+	}
+	var order []*group
+	by := map[string]*group{}
+	for _, e := range errs {
+		m := callError.FindStringSubmatch(e)
+		if m == nil {
+			order = append(order, &group{msg: e})
+			continue
+		}
+		key := m[1] + "\x00" + m[3]
+		if g := by[key]; g != nil {
+			g.calls = append(g.calls, m[2])
+			continue
+		}
+		g := &group{kind: m[1], msg: m[3], calls: []string{m[2]}}
+		by[key] = g
+		order = append(order, g)
+	}
+	out := make([]string, len(order))
+	for i, g := range order {
+		switch {
+		case len(g.calls) == 0:
+			out[i] = g.msg
+		case len(g.calls) == 1:
+			out[i] = g.kind + " " + g.calls[0] + ": " + g.msg
+		case len(g.calls) <= 3:
+			out[i] = g.kind + "s " + strings.Join(g.calls, ", ") + ": " + g.msg
+		default:
+			out[i] = fmt.Sprintf("%ss %s and %d more: %s", g.kind, strings.Join(g.calls[:3], ", "), len(g.calls)-3, g.msg)
+		}
+	}
+	return out
 }

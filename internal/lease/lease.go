@@ -1,0 +1,118 @@
+// Package lease marks a folder as held by the running process, so that a
+// later run can tell the leftovers of a killed one (SIGKILL, a crash, the
+// machine going down) from the folders of a run still going, and remove
+// only the former.
+//
+//	l, err := lease.Dir(os.TempDir(), "acpsnap-")
+//	defer l.Remove()
+//	// …and, at the start of any later run:
+//	removed, err := lease.Reap(os.TempDir(), "acpsnap-")
+//
+// A folder is held while its creator lives: the name carries the process
+// id, and the folder is locked (flock) through an open descriptor that the
+// kernel releases when the process dies, however it dies. Reap removes a
+// folder only when both say its holder is gone, so a recycled process id
+// keeps a leftover (harmless) rather than losing a live folder.
+package lease
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Lease is a folder held by this process.
+type Lease struct {
+	path string
+	f    *os.File // holds the lock; nil once released
+}
+
+// Dir creates a new folder in parent named prefix, this process's id, "-"
+// and a random suffix, and holds it until Release or until the process
+// ends.
+func Dir(parent, prefix string) (*Lease, error) {
+	p, err := os.MkdirTemp(parent, prefix+strconv.Itoa(os.Getpid())+"-*")
+	if err != nil {
+		return nil, fmt.Errorf("lease: %w", err)
+	}
+	f, err := hold(p)
+	if err != nil {
+		os.Remove(p)
+		return nil, fmt.Errorf("lease: %s: %w", p, err)
+	}
+	return &Lease{path: p, f: f}, nil
+}
+
+// Path is the held folder.
+func (l *Lease) Path() string { return l.path }
+
+// Release lets the folder go (it is not removed). It is safe to call twice.
+func (l *Lease) Release() {
+	if l != nil && l.f != nil {
+		l.f.Close()
+		l.f = nil
+	}
+}
+
+// Remove removes the held folder and its tree (read-only folders
+// included), then releases it.
+func (l *Lease) Remove() error {
+	err := removeTree(l.path)
+	l.Release()
+	return err
+}
+
+// Reap removes the folders directly in parent whose names start with
+// prefix and a process id (as Dir names them) and whose holder is gone. It
+// returns the folders removed; an error names the first it could not
+// remove, the others are still tried.
+func Reap(parent, prefix string) ([]string, error) {
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return nil, fmt.Errorf("lease: %w", err)
+	}
+	var removed []string
+	var first error
+	for _, e := range entries {
+		pid, ok := owner(e.Name(), prefix)
+		if !ok || !e.IsDir() || alive(pid) {
+			continue
+		}
+		p := filepath.Join(parent, e.Name())
+		if !free(p) {
+			continue
+		}
+		if err := removeTree(p); err != nil {
+			if first == nil {
+				first = fmt.Errorf("lease: remove the leftover %s: %w", p, err)
+			}
+			continue
+		}
+		removed = append(removed, p)
+	}
+	return removed, first
+}
+
+// owner parses the process id out of a name Dir made with prefix.
+func owner(name, prefix string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, prefix)
+	if !ok {
+		return 0, false
+	}
+	digits, _, ok := strings.Cut(rest, "-")
+	pid, err := strconv.Atoi(digits)
+	return pid, ok && err == nil && pid > 0
+}
+
+// removeTree removes a tree that may hold read-only folders.
+func removeTree(root string) error {
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(p, 0o700)
+		}
+		return nil
+	})
+	return os.RemoveAll(root)
+}

@@ -1,0 +1,92 @@
+package lease
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// TestMain: with LEASE_HOLD set, the test binary is a process that takes
+// a lease in that folder, prints its path and waits to be killed.
+func TestMain(m *testing.M) {
+	if parent := os.Getenv("LEASE_HOLD"); parent != "" {
+		l, err := Dir(parent, "run-")
+		if err != nil {
+			os.Exit(1)
+		}
+		os.Stdout.WriteString(l.Path() + "\n")
+		select {}
+	}
+	os.Exit(m.Run())
+}
+
+// killedHolder starts a process holding a lease in parent, SIGKILLs it
+// once the lease exists, and returns the leftover's path.
+func killedHolder(t *testing.T, parent string) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "LEASE_HOLD="+parent)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	cmd.Process.Kill()
+	cmd.Wait()
+	if err != nil {
+		t.Fatalf("the holder printed no lease: %v", err)
+	}
+	return line[:len(line)-1]
+}
+
+// TestReap: the leftover of a killed holder is removed; this process's
+// live lease, a released lease whose creator still runs, and folders not
+// made by Dir stay.
+func TestReap(t *testing.T) {
+	parent := t.TempDir()
+	dead := killedHolder(t, parent)
+	if err := os.WriteFile(filepath.Join(dead, "f"), nil, 0o400); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(dead, 0o500) // a read-only leftover is still removed
+	live, err := Dir(parent, "run-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Release()
+	released, err := Dir(parent, "run-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	released.Release()
+	released.Release()
+	for _, name := range []string{"run-notapid-x", "other-1-x"} {
+		if err := os.Mkdir(filepath.Join(parent, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	removed, err := Reap(parent, "run-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{dead}, removed); d != "" {
+		t.Errorf("removed (-want +got):\n%s", d)
+	}
+	var left []string
+	entries, _ := os.ReadDir(parent)
+	for _, e := range entries {
+		left = append(left, filepath.Join(parent, e.Name()))
+	}
+	want := []string{filepath.Join(parent, "other-1-x"), live.Path(), released.Path(), filepath.Join(parent, "run-notapid-x")}
+	if d := cmp.Diff(want, left, cmpopts.SortSlices(func(a, b string) bool { return a < b })); d != "" {
+		t.Errorf("left (-want +got):\n%s", d)
+	}
+}

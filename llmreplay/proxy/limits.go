@@ -1,0 +1,110 @@
+package proxy
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// Defaults of the caps in Config.
+const (
+	defaultMaxRequestBytes  = 32 << 20
+	defaultMaxEvents        = 100_000
+	defaultMaxResponseBytes = 64 << 20
+)
+
+// errTooLarge is wrapped by the errors of a request or an answer over its
+// cap.
+var errTooLarge = errors.New("over the cap")
+
+func (c Config) maxRequestBytes() int64 { return orDefault(c.MaxRequestBytes, defaultMaxRequestBytes) }
+func (c Config) maxEvents() int         { return int(orDefault(int64(c.MaxEvents), defaultMaxEvents)) }
+func (c Config) maxResponseBytes() int64 {
+	return orDefault(c.MaxResponseBytes, defaultMaxResponseBytes)
+}
+
+func orDefault(v, def int64) int64 {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// capped reads at most max bytes of r; past them it fails with an error
+// wrapping errTooLarge that names what was read (the transport has
+// already undone any gzip, so a compressed bomb is counted as it unpacks).
+type capped struct {
+	r    io.Reader
+	left int64
+	max  int64
+	what string
+}
+
+func (c *capped) Read(b []byte) (int, error) {
+	if c.left <= 0 {
+		return 0, fmt.Errorf("%s: more than %d bytes (after decoding): %w", c.what, c.max, errTooLarge)
+	}
+	if int64(len(b)) > c.left {
+		b = b[:c.left]
+	}
+	n, err := c.r.Read(b)
+	c.left -= int64(n)
+	return n, err
+}
+
+// readCapped reads all of r, at most max bytes.
+func readCapped(r io.Reader, max int64, what string) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err == nil && int64(len(b)) > max {
+		err = fmt.Errorf("%s: more than %d bytes: %w", what, max, errTooLarge)
+	}
+	return b, err
+}
+
+// endpoint checks that a request the agent sends may go upstream with the
+// key: one of the dialect's endpoints (dialect.Dialect.Endpoints: method
+// and path, under any prefix) with a clean path (no dot or empty segments,
+// no escaped slash, dot or control character), nothing else.
+func (p *Proxy) endpoint(r *http.Request, path string) error {
+	if err := cleanPath(r, path); err != nil {
+		return err
+	}
+	if e, _, ok := p.dialect.Route(path); ok && e.Method == r.Method {
+		return nil
+	}
+	var names []string
+	for _, e := range p.dialect.Endpoints {
+		names = append(names, e.Method+" "+e.Path)
+	}
+	return fmt.Errorf("%s %q is not an endpoint of %s (%s): not forwarded", r.Method, path, p.dialect.Name, strings.Join(names, ", "))
+}
+
+// cleanPath refuses a path that could name something else upstream than
+// it seems to.
+func cleanPath(r *http.Request, path string) error {
+	for _, c := range path {
+		if c < 0x20 || c == 0x7f {
+			return fmt.Errorf("request path %q holds a control character: not forwarded", path)
+		}
+	}
+	if esc := strings.ToLower(r.URL.EscapedPath()); strings.Contains(esc, "%2f") || strings.Contains(esc, "%2e") || strings.Contains(esc, "%5c") {
+		return fmt.Errorf("request path %q holds an escaped slash, dot or backslash: not forwarded", r.URL.EscapedPath())
+	}
+	for _, seg := range strings.Split(strings.TrimPrefix(path, "/"), "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return fmt.Errorf("request path %q is not clean (empty, . or .. segment): not forwarded", path)
+		}
+	}
+	return nil
+}
+
+// scrub replaces the real key in b by "[key]": nothing the upstream says
+// reaches the agent or a recording with the key in it.
+func (p *Proxy) scrub(b []byte) []byte {
+	if p.cfg.Key == "" || !strings.Contains(string(b), p.cfg.Key) {
+		return b
+	}
+	return []byte(strings.ReplaceAll(string(b), p.cfg.Key, "[key]"))
+}

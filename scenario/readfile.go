@@ -1,0 +1,13 @@
+package scenario
+
+import "github.com/acpsnap/acpsnap/internal/safefile"
+
+// MaxFileBytes caps any one scenario file acpsnap reads (a fixture, a log,
+// a manifest, a client script): 256 MiB.
+const MaxFileBytes = 256 << 20
+
+// readFile reads a scenario file as a pull request may have committed it:
+// only a regular file, never through a final symbolic link (a link to a
+// credential file, to /dev/zero, a FIFO), at most MaxFileBytes; refused
+// with its path otherwise.
+func readFile(path string) ([]byte, error) { return safefile.Read(path, MaxFileBytes) }
