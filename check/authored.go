@@ -2,14 +2,17 @@ package check
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 
 	"github.com/acpsnap/acpsnap/agentenv"
+	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // canRender reports whether Scripted can record with cfg: for an HTTP
@@ -74,7 +77,42 @@ func render(ctx context.Context, dir string, cfg Config) Outcome {
 // a recording cannot show). It is how `acpsnap new -model` authors a
 // scenario and how Refresh re-renders one. The recording fails, and writes
 // nothing, if the agent left scripted entries unserved.
+//
+// Both passes work in a private copy of the scenario, which is replayed
+// once as it stands at the end and takes dir's place only when that
+// replay passes: a recording that would not replay writes nothing.
 func Scripted(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg Config) Outcome {
+	var o Outcome
+	verify := verifier(ctx, dir, cfg)
+	cfg.root = cfg.corpusRoot(dir)
+	undo := pinsUndo(&sessionlog.Pins{Dir: filepath.Join(cfg.root, scenario.PinsDir), Class: scenario.PinClass})
+	err := publish(dir, func(stage string) error {
+		o = scripted(ctx, stage, model, cfg)
+		if o.Status != Passed {
+			return errScripted
+		}
+		return verify(stage)
+	})
+	o.Name = filepath.Base(dir)
+	if err != nil {
+		undo() // the recording's pins go with it
+	}
+	switch {
+	case errors.Is(err, errScripted):
+		o.Wrote = nil
+	case err != nil:
+		return o.refused(err)
+	}
+	return o
+}
+
+// errScripted stops a publish whose scripted passes failed (their outcome
+// says why).
+var errScripted = errors.New("check: the scripted recording failed")
+
+// scripted runs the passes of Scripted in the private copy dir.
+func scripted(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg Config) Outcome {
+	cfg.direct = true
 	o := record(ctx, dir, model, cfg)
 	if _, err := os.Stat(filepath.Join(dir, scenario.OverrideFile)); o.Status != Passed || err != nil {
 		return o
@@ -125,7 +163,7 @@ func serveScript(model llmreplay.ServerConfig, cfg *Config) (*llmreplay.Server, 
 		cfg.Secrets = cfg.ScriptedSecrets(srv.URL())
 	}
 	cfg.ScriptedSecrets = nil
-	cfg.OnStart = srv.SetReadyDir
+	cfg.OnStart = func(r harness.Roots) { srv.SetRoots(r.Cwd, r.Home, r.Root) }
 	return srv, nil
 }
 

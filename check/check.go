@@ -65,8 +65,9 @@ type Config struct {
 	Environ []string          // nil: os.Environ() (PATH and LANG only reach the agent)
 	Secrets map[string]string // passed to the agent in Record mode only
 	TempDir string            // "": os.TempDir()
-	// OnStart is called with the run's cwd before the agent starts; nil: nothing.
-	OnStart func(cwd string)
+	// OnStart is called with the run's private folders before the agent
+	// starts; nil: nothing.
+	OnStart func(harness.Roots)
 	// StepTimeout is the default wait of a step; 0: the harness default (10s).
 	StepTimeout time.Duration
 	// AllRecordings makes Record mode record authored scenarios too
@@ -114,6 +115,13 @@ type Config struct {
 	// replayOnly is set for the override pass of Scripted: Refresh then
 	// replays the logs just recorded instead of rendering them again.
 	replayOnly bool
+	// direct writes fixtures straight into the scenario folder, without a
+	// replay first: Scripted's passes, which work in a private copy that
+	// is replayed and published as a whole.
+	direct bool
+	// root is the corpus root when the scenario folder is a staged copy
+	// outside it (publish); "": the folder's parent.
+	root string
 }
 
 // Outcome is the result of checking one scenario.
@@ -170,6 +178,12 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		o.Status, o.Reason, o.Accept = Unrecorded, "not recorded yet", recordMode(dir, m)
 		return o
 	}
+	if _, err := os.Stat(filepath.Join(dir, scenario.SessionFile)); cfg.Mode != Record && err != nil {
+		// Without its replay source the agent would only fail somewhere
+		// unrelated (it cannot answer its first model call).
+		o.Status, o.Reason, o.Accept = Failed, "missing "+scenario.SessionFile+": the scenario's replay source; record it again", recordMode(dir, m)
+		return o
+	}
 	r := rulesFor(cfg.Corpus, m)
 	r.redact = cfg.Redact
 	hc, err := harnessConfig(dir, cfg, m, r)
@@ -212,11 +226,19 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 			o.Accept = rerecord(dir)
 			return o
 		}
+		// The pins are written before the replay that verifies the fixtures
+		// (they need them), and put back as they were unless those publish.
+		undo := pinsUndo(res.Pins)
 		if err := res.Pins.Write(); err != nil {
+			undo()
 			return o.fail(err)
 		}
+		if o = o.compare(ctx, dir, got, cfg, r, ws); o.Status != Passed {
+			undo()
+		}
+		return o
 	}
-	o = o.compare(dir, got, cfg, r, ws)
+	o = o.compare(ctx, dir, got, cfg, r, ws)
 	if o.Status == Failed {
 		o.Got = got
 	}
@@ -272,12 +294,12 @@ func skipReason(m *scenario.Manifest, mode Mode, allRecordings bool) string {
 // compare diffs the live transcript against the fixture and writes what the
 // mode allows. A scenario with no fixture yet (scaffolded by `new`) compares
 // against empty files in Record mode.
-func (o Outcome) compare(dir string, got *scenario.Transcript, cfg Config, r rules, ws *workspace) Outcome {
+func (o Outcome) compare(ctx context.Context, dir string, got *scenario.Transcript, cfg Config, r rules, ws *workspace) Outcome {
 	mode := cfg.Mode
 	var np *nativePins
 	if cfg.Corpus == nil || cfg.Corpus.Native() {
 		var err error
-		if np, err = loadNativePins(dir, mode); err != nil {
+		if np, err = loadNativePins(cfg.corpusRoot(dir), mode); err != nil {
 			return o.fail(err)
 		}
 	}
@@ -300,7 +322,7 @@ func (o Outcome) compare(dir string, got *scenario.Transcript, cfg Config, r rul
 				return o.fail(err)
 			}
 		}
-		return o.write(dir, got, mode, ws) // nothing to compare with: no diff at all
+		return o.write(ctx, dir, got, cfg, ws) // nothing to compare with: no diff at all
 	}
 	if np != nil {
 		old := *np.pins
@@ -350,7 +372,7 @@ func (o Outcome) compare(dir string, got *scenario.Transcript, cfg Config, r rul
 			o.Status, o.Reason, o.Accept = Failed, "a fixture is not in normal form", stale
 			return o.pending(dir, diffTranscripts(dir, raw, got, cfg.diffConfig()), ws, false, cfg)
 		}
-		return o.write(dir, got, mode, ws)
+		return o.write(ctx, dir, got, cfg, ws)
 	default:
 		o.Status = Passed
 		return o.clearPending(dir, cfg)
@@ -362,13 +384,17 @@ func (o Outcome) compare(dir string, got *scenario.Transcript, cfg Config, r rul
 	if cfg.CI && len(o.Obsolete) > 0 {
 		return o.fail(fmt.Errorf("check: obsolete fixtures %s and CI is set: refusing to remove them", strings.Join(o.Obsolete, ", ")))
 	}
-	return o.write(dir, got, mode, ws)
+	return o.write(ctx, dir, got, cfg, ws)
 }
 
 // write accepts the live transcript: stdout only in Update mode, stdout and
 // the logs otherwise. A run that produced no session log cannot become a
-// scenario (session.jsonl is required), so it writes nothing.
-func (o Outcome) write(dir string, got *scenario.Transcript, mode Mode, ws *workspace) Outcome {
+// scenario (session.jsonl is required), so it writes nothing. What it
+// writes is replayed once before it is published (writeFixture), except in
+// the private copy a scripted recording works in (cfg.direct), which is
+// replayed as a whole.
+func (o Outcome) write(ctx context.Context, dir string, got *scenario.Transcript, cfg Config, ws *workspace) Outcome {
+	mode := cfg.Mode
 	files := map[string][]byte{scenario.StdoutFile: got.Stdout}
 	if mode != Update {
 		if len(got.Logs) == 0 {
@@ -384,9 +410,13 @@ func (o Outcome) write(dir string, got *scenario.Transcript, mode Mode, ws *work
 	if mode == Update {
 		ws = nil
 	}
-	wrote, err := writeFixture(dir, files, ws, mode != Update)
+	var verify func(string) error
+	if !cfg.direct {
+		verify = verifier(ctx, dir, cfg)
+	}
+	wrote, err := writeFixture(dir, files, ws, mode != Update, verify)
 	if err != nil {
-		return o.fail(err)
+		return o.refused(err)
 	}
 	if ws != nil {
 		wrote = append(wrote, scenario.ExpectedDir+"/")

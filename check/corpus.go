@@ -19,7 +19,7 @@ import (
 // the agent.
 func applyCorpus(hc *harness.Config, cfg Config, m *scenario.Manifest, dir string, r rules) error {
 	c := cfg.Corpus
-	root := filepath.Dir(dir)
+	root := cfg.corpusRoot(dir)
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return fmt.Errorf("check: %w", err)
@@ -39,8 +39,8 @@ func applyCorpus(hc *harness.Config, cfg Config, m *scenario.Manifest, dir strin
 		hc.HomeSeed = filepath.Join(root, c.Agent.Home)
 	}
 	hc.TermShutdown = c.Agent.Shutdown == scenario.ShutdownTerm
-	hc.Grace = cmp.Or(hc.Grace, c.Agent.Grace)
-	hc.Settle = c.Settle
+	hc.Grace = cmp.Or(hc.Grace, c.Agent.Grace) // -grace wins
+	hc.Settle, hc.Ready = c.Settle, c.Ready.Update
 	if c.Native() {
 		return nil
 	}
@@ -62,6 +62,15 @@ func applyCorpus(hc *harness.Config, cfg Config, m *scenario.Manifest, dir strin
 	}
 	hc.Secrets = nil
 	return nil
+}
+
+// corpusRoot is the corpus root of the scenario dir: its parent, or the
+// root of the scenario a staged copy stands for.
+func (cfg Config) corpusRoot(dir string) string {
+	if cfg.root != "" {
+		return cfg.root
+	}
+	return filepath.Dir(dir)
 }
 
 // Upstream names the variables of the corpus's live model: acpsnap.yml's

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 
+	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/jsondiff"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -50,9 +52,9 @@ type nativePins struct {
 	drift map[string]string
 }
 
-// loadNativePins reads the pins of the corpus that holds the scenario dir.
-func loadNativePins(dir string, mode Mode) (*nativePins, error) {
-	p, err := sessionlog.LoadPins(filepath.Join(filepath.Dir(dir), scenario.PinsDir), scenario.PinClass)
+// loadNativePins reads the pins of the corpus root.
+func loadNativePins(root string, mode Mode) (*nativePins, error) {
+	p, err := sessionlog.LoadPins(filepath.Join(root, scenario.PinsDir), scenario.PinClass)
 	if err != nil {
 		return nil, fmt.Errorf("check: %w", err)
 	}
@@ -283,4 +285,32 @@ func (n *nativePins) current(kind string) *string {
 func encode(m map[string]json.RawMessage) []byte {
 	b, _ := jsonl.Value(m) // a map of valid raw values always encodes
 	return b
+}
+
+// pinsUndo returns what puts the pin files of p back as they are now
+// (their bytes, or their absence, and the pins folder's).
+func pinsUndo(p *sessionlog.Pins) func() {
+	_, dirErr := os.Stat(p.Dir)
+	type was struct {
+		path string
+		b    []byte
+		err  error
+	}
+	var files []was
+	for _, f := range []string{p.SystemFile(), p.ToolsFile()} {
+		b, err := os.ReadFile(f)
+		files = append(files, was{f, b, err})
+	}
+	return func() {
+		for _, f := range files {
+			if f.err == nil {
+				atomicfile.Write(f.path, f.b, 0o644)
+			} else {
+				os.Remove(f.path)
+			}
+		}
+		if dirErr != nil {
+			os.Remove(p.Dir) // only when empty
+		}
+	}
 }

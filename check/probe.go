@@ -72,9 +72,9 @@ func Probe(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg Co
 	}
 	var before map[string]fileState
 	var p Probed
-	hc.OnStart = func(cwd string) {
-		srv.SetReadyDir(cwd)
-		before = homeFiles(homeOf(cwd))
+	hc.OnStart = func(r harness.Roots) {
+		srv.SetRoots(r.Cwd, r.Home, r.Root)
+		before = homeFiles(r.Home)
 	}
 	hc.OnEnd = func(cwd string) error {
 		p.Home = written(before, homeFiles(homeOf(cwd)))

@@ -35,6 +35,7 @@ func TestUnrecorded(t *testing.T) {
 		{"live, update", "live", false, Update, Outcome{Name: "s", Status: Unrecorded, Reason: "not recorded yet", Accept: Record}},
 		{"authored with its model", "authored", true, Replay, Outcome{Name: "s", Status: Unrecorded, Reason: "not recorded yet", Accept: Refresh}},
 		{"authored without a model", "authored", false, Replay, Outcome{Name: "s", Status: Unrecorded, Reason: "not recorded yet"}},
+		{"session.jsonl deleted", "live", false, Replay, Outcome{Name: "s", Status: Failed, Reason: "missing session.jsonl: the scenario's replay source; record it again", Accept: Record}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "s")
@@ -44,6 +45,9 @@ func TestUnrecorded(t *testing.T) {
 			})
 			if tc.model {
 				writeFiles(t, dir, map[string]string{"model.json": `[]`})
+			}
+			if tc.want.Status == Failed {
+				writeFiles(t, dir, map[string]string{"stdout.expected.jsonl": "{}\n"})
 			}
 			got := Check(context.Background(), dir, Config{Agent: []string{"/nonexistent/agent"}, Mode: tc.mode})
 			if d := cmp.Diff(tc.want, got); d != "" {

@@ -1,6 +1,9 @@
 package check
 
 import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,34 +15,37 @@ import (
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
-// writeFixture publishes the scenario in dir with files (name → content)
-// and, when ws is not nil, the run's workspace as workspace.expected/,
-// all-or-nothing (atomicfile.Publish): a failed or killed write leaves the
-// old fixture set whole. With pruneChildren, child logs beyond those
-// written are removed. It returns the names written, sorted.
-func writeFixture(dir string, files map[string][]byte, ws *workspace, pruneChildren bool) ([]string, error) {
+// writeFixture writes files (name → content) into dir, and the run's
+// workspace as workspace.expected/ when ws is not nil. With pruneChildren,
+// child logs beyond those written are removed. It returns the names
+// written, sorted.
+//
+// With verify (every writing mode but the private copy a scripted
+// recording works in), what is about to be published is replayed first:
+// the scenario is copied beside dir, the files go into the copy, verify
+// replays the copy, and only when that passes does the copy take dir's
+// place (publish). A failed verify leaves dir exactly as it was.
+func writeFixture(dir string, files map[string][]byte, ws *workspace, pruneChildren bool, verify func(stage string) error) ([]string, error) {
 	names := make([]string, 0, len(files))
 	for n := range files {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	err := atomicfile.Publish(dir, func(stage string) error {
+	write := func(into string) error {
 		if ws != nil {
-			if err := ws.write(filepath.Join(stage, scenario.ExpectedDir)); err != nil {
-				return fmt.Errorf("check: write %s: %w", filepath.Join(dir, scenario.ExpectedDir), err)
+			if err := ws.write(filepath.Join(into, scenario.ExpectedDir)); err != nil {
+				return err
 			}
 		}
 		for _, n := range names {
-			p := filepath.Join(stage, n)
-			os.Remove(p) // a hard link to the published file: never write through it
-			if err := os.WriteFile(p, files[n], 0o644); err != nil {
+			if err := atomicfile.Write(filepath.Join(into, n), files[n], 0o644); err != nil {
 				return fmt.Errorf("check: write %s: %w", filepath.Join(dir, n), cause(err))
 			}
 		}
 		if !pruneChildren {
 			return nil
 		}
-		for _, p := range scenario.ChildLogs(stage) {
+		for _, p := range scenario.ChildLogs(into) {
 			if _, ok := files[filepath.Base(p)]; !ok {
 				if err := os.Remove(p); err != nil {
 					return fmt.Errorf("check: remove stale %s: %w", filepath.Join(dir, filepath.Base(p)), cause(err))
@@ -47,7 +53,18 @@ func writeFixture(dir string, files map[string][]byte, ws *workspace, pruneChild
 			}
 		}
 		return nil
-	})
+	}
+	var err error
+	if verify == nil {
+		err = write(dir)
+	} else {
+		err = publish(dir, func(stage string) error {
+			if err := write(stage); err != nil {
+				return err
+			}
+			return verify(stage)
+		})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -61,4 +78,119 @@ func cause(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// unverified is a write refused because what it would publish does not
+// replay: the replay's outcome says why.
+type unverified struct{ o Outcome }
+
+func (u *unverified) Error() string {
+	return "what this run would write does not replay, so nothing was written: " + u.o.Reason
+}
+
+// verifier replays a staged copy of the scenario dir with cfg's agent and
+// corpus, as a plain run would replay the published one.
+func verifier(ctx context.Context, dir string, cfg Config) func(stage string) error {
+	cfg.Mode, cfg.Pending, cfg.AfterRun, cfg.OnStart, cfg.replayOnly = Replay, false, nil, nil, false
+	cfg.root = cfg.corpusRoot(dir)
+	return func(stage string) error {
+		if o := Check(ctx, stage, cfg); o.Status != Passed {
+			return &unverified{o}
+		}
+		return nil
+	}
+}
+
+// refused is o failed by a write that verify refused: its reason, and the
+// diff of the replay that failed.
+func (o Outcome) refused(err error) Outcome {
+	o = o.fail(err)
+	var u *unverified
+	if errors.As(err, &u) {
+		o.Diff, o.Stderr = u.o.Diff, u.o.Stderr
+	}
+	return o
+}
+
+// publish replaces the folder dir by a changed copy of it: dir's tree is
+// copied under a hidden folder beside it (".<name>.stage-<random>/<name>":
+// no corpus listing sees it, and the copy keeps the scenario's name),
+// change changes the copy, and only when it succeeds does the copy take
+// dir's place (two renames; the old tree is removed). A failed change
+// leaves dir as it was and removes the copy.
+//
+// It is the stand-in for an all-or-nothing atomicfile.Publish (one
+// exchange of the two folders), which the same change function serves.
+func publish(dir string, change func(stage string) error) error {
+	parent, base := filepath.Dir(dir), filepath.Base(dir)
+	hold := filepath.Join(parent, "."+base+".stage-"+nonce())
+	if err := os.Mkdir(hold, 0o700); err != nil {
+		return fmt.Errorf("check: publish %s: %w", dir, err)
+	}
+	defer os.RemoveAll(hold)
+	stage := filepath.Join(hold, base)
+	err := copyTree(dir, stage)
+	if err == nil {
+		err = change(stage)
+	}
+	if err != nil {
+		return err
+	}
+	old := filepath.Join(hold, base+".old")
+	if err := os.Rename(dir, old); err != nil {
+		return fmt.Errorf("check: publish %s: %w", dir, err)
+	}
+	if err := os.Rename(stage, dir); err != nil {
+		os.Rename(old, dir)
+		return fmt.Errorf("check: publish %s: %w", dir, err)
+	}
+	if err := os.RemoveAll(hold); err != nil {
+		return fmt.Errorf("check: published %s, but could not remove the old tree %s: %w", dir, old, err)
+	}
+	return nil
+}
+
+func nonce() string {
+	b := make([]byte, 6)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// copyTree copies the tree dir to the new folder to: folders and regular
+// files with their modes, symbolic links as links; leftovers of unfinished
+// writes are skipped, anything else is refused.
+func copyTree(dir, to string) error {
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		dst := filepath.Join(to, rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			return os.Mkdir(dst, info.Mode().Perm()|0o700)
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err == nil {
+				err = os.Symlink(target, dst)
+			}
+			return err
+		case !info.Mode().IsRegular():
+			return fmt.Errorf("%s: not a regular file, folder or link", p)
+		}
+		b, err := os.ReadFile(p)
+		if err == nil {
+			err = os.WriteFile(dst, b, info.Mode().Perm())
+		}
+		return err
+	})
+	if err != nil {
+		os.RemoveAll(to)
+		return fmt.Errorf("check: stage %s: %w", dir, err)
+	}
+	return nil
 }

@@ -9,53 +9,34 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestWriteFixtureAllOrNothing: when one file cannot be written, nothing
-// is replaced (workspace.expected/ neither) and nothing stays behind.
+// TestWriteFixtureAllOrNothing: when one file cannot be written, no file is
+// replaced and no temporary file stays behind.
 func TestWriteFixtureAllOrNothing(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "scn")
-	for name, content := range map[string]string{scenario.StdoutFile: "old\n", scenario.SessionFile: "old log\n", scenario.ExpectedDir + "/f": "old f\n"} {
-		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cwd := t.TempDir()
-	if err := os.WriteFile(filepath.Join(cwd, "f"), []byte("new f\n"), 0o644); err != nil {
+	dir := filepath.Join(t.TempDir(), "scenario")
+	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ws := newWorkspace(dir, t.TempDir())
-	if err := ws.take(cwd); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, scenario.StdoutFile), []byte("old\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	defer ws.remove()
-	got := &scenario.Transcript{Stdout: []byte("new\n"), Logs: [][]byte{[]byte("new log\n")},
-		Raw: map[string][]byte{"missing-dir/" + scenario.SessionFile: []byte("x\n")}}
-	o := Outcome{}.write(dir, got, Refresh, ws)
-	if o.Err == nil {
-		t.Fatal("write succeeded with an unwritable file")
+	_, err := writeFixture(dir, map[string][]byte{
+		scenario.StdoutFile:                   []byte("new\n"),
+		"missing-dir/" + scenario.SessionFile: []byte("x\n"),
+	}, nil, true, func(string) error { return nil })
+	if err == nil {
+		t.Fatal("writeFixture succeeded with an unwritable file")
 	}
-	want := map[string]string{scenario.StdoutFile: "old\n", scenario.SessionFile: "old log\n", scenario.ExpectedDir + "/f": "old f\n"}
-	if d := cmp.Diff(want, files(t, dir)); d != "" {
-		t.Errorf("scenario after a failed write (-want +got):\n%s", d)
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
 	}
-	if entries, _ := os.ReadDir(filepath.Dir(dir)); len(entries) != 1 {
-		t.Errorf("%d entries beside the scenario, want none but it (no stage left)", len(entries)-1)
+	if d := cmp.Diff([]string{scenario.StdoutFile}, names); d != "" {
+		t.Errorf("folder after a failed write (-want +got):\n%s", d)
 	}
-}
-
-// files maps the regular files under root (slash paths) to their content.
-func files(t *testing.T, root string) map[string]string {
-	t.Helper()
-	got := map[string]string{}
-	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			rel, _ := filepath.Rel(root, p)
-			b, _ := os.ReadFile(p)
-			got[filepath.ToSlash(rel)] = string(b)
-		}
-		return nil
-	})
-	return got
+	if b, _ := os.ReadFile(filepath.Join(dir, scenario.StdoutFile)); string(b) != "old\n" {
+		t.Errorf("stdout fixture was replaced: %q", b)
+	}
 }
 
 // TestWriteFixturePrunesChildren: refresh removes child logs the run no
@@ -67,7 +48,7 @@ func TestWriteFixturePrunesChildren(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	wrote, err := writeFixture(dir, map[string][]byte{scenario.SessionFile: []byte("s\n"), scenario.ChildFile(1): []byte("c\n")}, nil, true)
+	wrote, err := writeFixture(dir, map[string][]byte{scenario.SessionFile: []byte("s\n"), scenario.ChildFile(1): []byte("c\n")}, nil, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,5 +60,47 @@ func TestWriteFixturePrunesChildren(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, scenario.ChildFile(2))); !os.IsNotExist(err) {
 		t.Errorf("stale %s survived: %v", scenario.ChildFile(2), err)
+	}
+}
+
+// TestWriteFixtureReplaysFirst: what a write is about to publish is
+// verified in a copy beside the scenario holding the new files; a refused
+// verify leaves the scenario exactly as it was and no copy behind, a
+// passing one publishes the copy.
+func TestWriteFixtureReplaysFirst(t *testing.T) {
+	for _, pass := range []bool{false, true} {
+		parent := t.TempDir()
+		dir := filepath.Join(parent, "scenario")
+		if err := os.MkdirAll(filepath.Join(dir, "workspace"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, body := range map[string]string{scenario.StdoutFile: "old\n", "workspace/a.txt": "a\n"} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var staged string
+		_, err := writeFixture(dir, map[string][]byte{scenario.StdoutFile: []byte("new\n")}, nil, false, func(stage string) error {
+			b, _ := os.ReadFile(filepath.Join(stage, scenario.StdoutFile))
+			w, _ := os.ReadFile(filepath.Join(stage, "workspace/a.txt"))
+			staged = string(b) + string(w)
+			if !pass {
+				return &unverified{Outcome{Reason: "output differs from the fixture"}}
+			}
+			return nil
+		})
+		if d := cmp.Diff("new\na\n", staged); d != "" {
+			t.Errorf("pass=%v: what the verify saw (-want +got):\n%s", pass, d)
+		}
+		want := map[bool]string{false: "old\n", true: "new\n"}[pass]
+		if b, _ := os.ReadFile(filepath.Join(dir, scenario.StdoutFile)); string(b) != want {
+			t.Errorf("pass=%v: stdout fixture = %q, want %q", pass, b, want)
+		}
+		if (err == nil) != pass {
+			t.Errorf("pass=%v: err = %v", pass, err)
+		}
+		if entries, _ := os.ReadDir(parent); len(entries) != 1 {
+			t.Errorf("pass=%v: %d entries beside the scenario, want none (no copy left)", pass, len(entries)-1)
+		}
 	}
 }

@@ -46,14 +46,20 @@ type Model struct {
 	Pins *sessionlog.Pins
 }
 
-// modelRun is the proxy of one run.
+// modelRun is the proxy of one run and the live side's one token context:
+// every payload of the run, then (in package check) its stdout, numbers
+// its volatile values in this one context, so a tool-call id the model
+// gave and the agent repeats on ACP is one token everywhere.
 type modelRun struct {
-	cfg   *Model
-	proxy *proxy.Proxy
-	hung  chan struct{} // closed when a hangAfter override stalls: the model is streaming
-	once  sync.Once
-	paths pathTokens
-	ids   *liveIDs
+	cfg    *Model
+	record bool
+	proxy  *proxy.Proxy
+	hung   chan struct{} // closed when a hangAfter override stalls: the model is streaming
+	once   sync.Once
+	paths  pathTokens
+
+	mu  sync.Mutex // guards tok: the proxy's handlers run concurrently
+	tok *normalize.Context
 }
 
 // startModel starts the proxy of the run: in replay it serves the
@@ -63,10 +69,12 @@ func (r *run) startModel(ctx context.Context) (*modelRun, error) {
 	if mc == nil {
 		return nil, nil
 	}
-	m := &modelRun{cfg: mc, hung: make(chan struct{}), paths: newPathTokens(r.roots), ids: &liveIDs{m: map[string]string{}}}
-	pc := proxy.Config{Dialect: mc.Dialect, Normalize: m.normalize, Expand: m.expand, Ignore: mc.Ignore,
+	m := &modelRun{cfg: mc, record: r.cfg.Mode == "record", hung: make(chan struct{}), paths: newPathTokens(r.roots), tok: liveContext(r.roots)}
+	pc := proxy.Config{Dialect: mc.Dialect, Expand: m.expand, Ignore: mc.Ignore,
 		OnHang: func(int) { m.once.Do(func() { close(m.hung) }) }}
-	if r.cfg.Mode == "record" {
+	if m.record {
+		// Payloads are kept as sent and normalized when the log is
+		// composed, in call order: the order replay numbers them in.
 		pc.Mode, pc.Upstream, pc.Key = proxy.Record, mc.Upstream, mc.Key
 		if d, err := dialect.Lookup(mc.Dialect); err == nil && pc.Upstream == "" {
 			pc.Upstream = d.Upstream // an unknown dialect fails in proxy.Start
@@ -76,7 +84,7 @@ func (r *run) startModel(ctx context.Context) (*modelRun, error) {
 		if err != nil {
 			return nil, invalidScenario(err)
 		}
-		pc.Exchanges = xs
+		pc.Exchanges, pc.Normalize = xs, m.normalize
 	}
 	if f := filepath.Join(r.cfg.Dir, scenario.OverrideFile); exists(f) {
 		ov, err := proxy.LoadOverrides(f)
@@ -93,6 +101,15 @@ func (r *run) startModel(ctx context.Context) (*modelRun, error) {
 	return m, nil
 }
 
+// liveContext is the live side's token context of a run: its cwd, home
+// and root in every spelling.
+func liveContext(rts *roots) *normalize.Context {
+	c := normalize.NewContext(rts.cwd, normalize.Aliases(rts.cwd)...)
+	c.AddPath("home", rts.home, normalize.Aliases(rts.home)...)
+	c.AddPath("root", rts.base, normalize.Aliases(rts.base)...)
+	return c
+}
+
 // fixtureExchanges decomposes the committed session log: the replay source.
 func fixtureExchanges(dir string, pins *sessionlog.Pins) ([]sessionlog.Exchange, error) {
 	path := filepath.Join(dir, scenario.SessionFile)
@@ -107,61 +124,131 @@ func fixtureExchanges(dir string, pins *sessionlog.Pins) ([]sessionlog.Exchange,
 	return xs, err
 }
 
-// normalize turns the live values of one payload into tokens: the run's
-// paths (and the dash-encoded cwd slug some agents use for folder names),
-// ids the proxy served, then normalize's rules and the scrub rules. Each
-// payload gets a context of its own, so its numbering does not depend on
-// the order concurrent conversations arrive in.
+// normalize turns the live values of one request payload into tokens of
+// the run's context: the dash-encoded cwd slug some agents use for folder
+// names, then normalize's rules, then the scrub rules.
 func (m *modelRun) normalize(b []byte) ([]byte, error) {
-	b = m.ids.tokenize(m.paths.tokenize(b))
-	c := normalize.NewContext(m.paths.cwd, m.paths.cwdAliases...)
-	c.AddPath("home", m.paths.home, m.paths.homeAliases...)
-	c.AddPath("root", m.paths.root, m.paths.rootAliases...)
-	out, err := normalize.Stdout(append(compact(b), '\n'), c)
+	return m.normalizeWith(normalize.Request, b)
+}
+
+// normalizeServed is normalize for what the model sent, which replay
+// serves again: a payload the rules leave alone keeps its bytes.
+func (m *modelRun) normalizeServed(b []byte) ([]byte, error) {
+	return m.normalizeWith(normalize.Payload, b)
+}
+
+func (m *modelRun) normalizeWith(rules func([]byte, *normalize.Context) ([]byte, error), b []byte) ([]byte, error) {
+	m.mu.Lock()
+	out, err := rules(m.paths.tokenize(b), m.tok)
+	m.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	out = bytes.TrimSuffix(out, []byte("\n"))
 	if m.cfg.Scrub != nil {
 		out = m.cfg.Scrub(out)
 	}
 	return out, nil
 }
 
-// expand turns the tokens of a served payload back into live values.
-func (m *modelRun) expand(b []byte) []byte {
-	return m.ids.expand(m.paths.expand(b))
+// identifySession numbers a session id the moment session/new answers,
+// before any payload that carries it.
+func (m *modelRun) identifySession(id string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.tok.Identify("session", id)
 }
 
-// compact makes a JSON payload one line (normalize reads lines).
-func compact(b []byte) []byte {
-	var buf bytes.Buffer
-	if json.Compact(&buf, b) != nil {
+// numberedToken is a token that stands for one value: every identity kind.
+var numberedToken = regexp.MustCompile(`\{\{(?:session|toolCall|message|approval|id):[1-9][0-9]*\}\}`)
+
+// expand turns the tokens of a served payload back into live values: the
+// run's paths, and for a numbered token the value it already stands for
+// in this run, else a fresh UUID bound to it (so the agent never holds a
+// token where the recording had a value, and what it sends back, on ACP
+// or to the model, normalizes to the same token).
+func (m *modelRun) expand(b []byte) []byte {
+	b = m.paths.expand(b)
+	if !bytes.Contains(b, []byte("{{")) {
 		return b
 	}
-	return buf.Bytes()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return numberedToken.ReplaceAllFunc(b, func(tok []byte) []byte {
+		if v, ok := m.tok.Value(string(tok)); ok {
+			return []byte(v)
+		}
+		v := newUUID()
+		m.tok.Bind(v, string(tok))
+		return []byte(v)
+	})
+}
+
+// normalizeExchanges normalizes what record kept as sent, in call order.
+func (m *modelRun) normalizeExchanges(xs []sessionlog.Exchange) error {
+	var errs []error
+	for i := range xs {
+		x := &xs[i]
+		var err error
+		if x.Request.Header, err = m.normalizeHeader(x.Request.Header); err != nil {
+			errs = append(errs, fmt.Errorf("call %d: request headers: %w", i+1, err))
+		}
+		if x.Request.Body, err = m.normalizeJSON(m.normalize, x.Request.Body); err != nil {
+			errs = append(errs, fmt.Errorf("call %d: request: %w", i+1, err))
+		}
+		if x.Response.Header, err = m.normalizeHeader(x.Response.Header); err != nil {
+			errs = append(errs, fmt.Errorf("call %d: response headers: %w", i+1, err))
+		}
+		if x.Response.Body, err = m.normalizeJSON(m.normalizeServed, x.Response.Body); err != nil {
+			errs = append(errs, fmt.Errorf("call %d: response: %w", i+1, err))
+		}
+		for j := range x.Response.Events {
+			if x.Response.Events[j].Data, err = m.normalizeJSON(m.normalizeServed, x.Response.Events[j].Data); err != nil {
+				errs = append(errs, fmt.Errorf("call %d: event %d: %w", i+1, j, err))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// normalizeJSON normalizes a payload that is JSON with rules; anything
+// else ("[DONE]") is kept as it is.
+func (m *modelRun) normalizeJSON(rules func([]byte) ([]byte, error), b []byte) ([]byte, error) {
+	if b == nil || !json.Valid(b) {
+		return b, nil
+	}
+	return rules(b)
+}
+
+func (m *modelRun) normalizeHeader(h map[string]string) (map[string]string, error) {
+	if len(h) == 0 {
+		return h, nil
+	}
+	b, err := json.Marshal(h)
+	if err == nil {
+		b, err = m.normalize(b)
+	}
+	var out map[string]string
+	if err == nil {
+		err = json.Unmarshal(b, &out)
+	}
+	return out, err
 }
 
 // pathTokens are the run's paths and their tokens, for payloads that
 // travel to and from the model.
 type pathTokens struct {
-	cwd, home, root                      string
-	cwdAliases, homeAliases, rootAliases []string
-	replacer, reverse                    *strings.Replacer
+	replacer, reverse *strings.Replacer
 }
 
 func newPathTokens(rts *roots) pathTokens {
-	p := pathTokens{cwd: rts.cwd, home: rts.home, root: rts.base,
-		cwdAliases: normalize.Aliases(rts.cwd), homeAliases: normalize.Aliases(rts.home), rootAliases: normalize.Aliases(rts.base)}
 	// The slug spelling ("/tmp/x/workspace" → "-tmp-x-workspace") is not a
 	// path, so normalize cannot know it; it becomes {{cwdSlug}} here.
 	var pairs []string
-	for _, c := range append([]string{p.cwd}, p.cwdAliases...) {
+	for _, c := range append([]string{rts.cwd}, normalize.Aliases(rts.cwd)...) {
 		pairs = append(pairs, slug(c), "{{cwdSlug}}")
 	}
-	p.replacer = strings.NewReplacer(pairs...)
-	p.reverse = strings.NewReplacer("{{cwdSlug}}", slug(p.cwd), "{{cwd}}", p.cwd, "{{home}}", p.home, "{{root}}", p.root)
-	return p
+	return pathTokens{replacer: strings.NewReplacer(pairs...),
+		reverse: strings.NewReplacer("{{cwdSlug}}", slug(rts.cwd), "{{cwd}}", rts.cwd, "{{home}}", rts.home, "{{root}}", rts.base)}
 }
 
 // slug is a path as Claude Code names its per-project folders: every
@@ -184,45 +271,6 @@ func slug(path string) string {
 
 func (p pathTokens) tokenize(b []byte) []byte { return []byte(p.replacer.Replace(string(b))) }
 func (p pathTokens) expand(b []byte) []byte   { return []byte(p.reverse.Replace(string(b))) }
-
-// liveIDs gives each {{id:N}} token the proxy serves a fresh UUID for the
-// run, and maps it back when the agent sends it again.
-type liveIDs struct {
-	mu sync.Mutex
-	m  map[string]string // token → live value
-	r  map[string]string // live value → token
-}
-
-var idToken = regexp.MustCompile(`\{\{id:[1-9][0-9]*\}\}`)
-
-func (l *liveIDs) expand(b []byte) []byte {
-	if !bytes.Contains(b, []byte("{{id:")) {
-		return b
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return idToken.ReplaceAllFunc(b, func(tok []byte) []byte {
-		v, ok := l.m[string(tok)]
-		if !ok {
-			v = newUUID()
-			l.m[string(tok)] = v
-			if l.r == nil {
-				l.r = map[string]string{}
-			}
-			l.r[v] = string(tok)
-		}
-		return []byte(v)
-	})
-}
-
-func (l *liveIDs) tokenize(b []byte) []byte {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for v, tok := range l.r {
-		b = bytes.ReplaceAll(b, []byte(v), []byte(tok))
-	}
-	return b
-}
 
 func newUUID() string {
 	var b [16]byte
@@ -280,6 +328,11 @@ func (r *run) compose(m *modelRun, res *Result) []error {
 	if err := rep.Err(); err != nil {
 		errs = append(errs, err)
 	}
+	if m.record {
+		if err := m.normalizeExchanges(rep.Exchanges); err != nil {
+			return append(errs, err)
+		}
+	}
 	h := sessionlog.ComposedHeader{Cwd: r.roots.cwd, Dialect: m.cfg.Dialect, Agent: r.agentInfo}
 	if len(r.sessions) > 0 {
 		h.ID = r.sessions[0]
@@ -289,7 +342,7 @@ func (r *run) compose(m *modelRun, res *Result) []error {
 		return append(errs, err)
 	}
 	res.Logs = []Log{{Raw: log}}
-	res.Pins = m.cfg.Pins
+	res.Pins, res.Tokens = m.cfg.Pins, m.tok
 	return errs
 }
 

@@ -324,7 +324,7 @@ func (a *agent) shutdown(eofWait time.Duration) (how ending, leftovers bool) {
 	}
 	a.cancel()
 	exited := time.Now()
-	a.settle(min(a.grace, groupSettle))
+	a.settle(a.grace)
 	a.ended.Group = time.Since(exited)
 	leftovers = groupAlive(a.pgid)
 	deadline := time.Now().Add(a.grace)
@@ -333,13 +333,10 @@ func (a *agent) shutdown(eofWait time.Duration) (how ending, leftovers bool) {
 	return how, leftovers
 }
 
-// groupSettle bounds how long the group may take to empty on its own after
-// the leader exits: children that end on EOF of the agent's pipes (an MCP
+// settle waits, at most d (one grace), for the process group to have no
+// live member: children that end on their own after the leader (an MCP
 // server over stdio, the acpsnap mcp-cassette proxy publishing its
-// cassette) are not leftovers.
-const groupSettle = 500 * time.Millisecond
-
-// settle waits, at most d, for the process group to have no live member.
+// cassette, an npm launcher's child cleaning up) are not leftovers.
 func (a *agent) settle(d time.Duration) {
 	for deadline := time.Now().Add(d); groupAlive(a.pgid) && time.Now().Before(deadline); {
 		time.Sleep(5 * time.Millisecond)

@@ -63,7 +63,7 @@ func (r *run) end(failed bool) []error {
 		errs = append(errs, fmt.Errorf("agent did not exit within %s of stdin closing (%s)", r.cfg.Grace, ending))
 	}
 	if leftovers {
-		errs = append(errs, fmt.Errorf("the agent left processes running in its process group after it ended (%s); the harness killed the group", a.exitState()))
+		errs = append(errs, fmt.Errorf("the agent left processes running in its process group for longer than the grace of %s after it ended (%s; a corpus sets agent.grace in acpsnap.yml, a run -grace); the harness killed the group", r.cfg.Grace, a.exitState()))
 	}
 	if len(escaped) > 0 {
 		errs = append(errs, fmt.Errorf("processes of the run outlived it outside the process groups of the agent and its terminals (%s); the harness killed them", strings.Join(escaped, ", ")))

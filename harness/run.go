@@ -33,7 +33,7 @@ type Config struct {
 	StepTimeout time.Duration     // 0: 10s (a step's timeoutMs wins)
 	Grace       time.Duration     // 0: 2s; stdin close → SIGTERM, SIGTERM → SIGKILL
 	TempDir     string            // existing folder where the private roots are made; "": os.TempDir()
-	OnStart     func(cwd string)  // nil: nothing; called after the workspace is seeded, before the agent starts
+	OnStart     func(Roots)       // nil: nothing; called after the workspace is seeded, before the agent starts
 	// Keep keeps the private roots for inspection: a failed run's error says
 	// where; a run that succeeded leaves them to the caller, who may still
 	// find the outcome wrong (Result.Release removes them or says where).
@@ -57,6 +57,11 @@ type Config struct {
 	// Settle is how long stdout must stay quiet after the last step before
 	// shutdown; 0: none.
 	Settle time.Duration
+	// Ready is a session/update kind every newSession step waits for
+	// after session/new answers, within the step's timeout (acpsnap.yml's
+	// ready.update: the agent's sign that a session is ready for its first
+	// prompt); "": none.
+	Ready string
 	// OnEnd is called with the scenario cwd after the agent has shut down
 	// and before the private roots are removed (to compare or copy the
 	// workspace the run left), unless the run already failed; its error
@@ -95,6 +100,11 @@ type Result struct {
 	// Pins are Config.Model.Pins after composing (Changed: the prompt or
 	// tools differ from the corpus's pins); nil: none.
 	Pins *sessionlog.Pins
+	// Tokens is the live side's token context of a run with an HTTP model,
+	// which numbered every payload of the run: normalize the run's logs and
+	// stdout with it, so a value the agent repeats keeps its token. nil:
+	// a native run (make a Context from Cwd, Home and Root).
+	Tokens *normalize.Context
 	// Started is when the agent process was started; Shutdown how it ended.
 	Started  time.Time
 	Shutdown Shutdown
@@ -120,6 +130,10 @@ func (r *Result) Release(keep bool) (string, error) {
 	}
 	return "", nil
 }
+
+// Roots are the private folders of one run, as Config.OnStart sees them:
+// the scenario cwd, the agent's HOME and the run's root that holds both.
+type Roots struct{ Cwd, Home, Root string }
 
 // StepTiming is how long one step took.
 type StepTiming struct {
@@ -304,7 +318,7 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 		}
 	}
 	if r.cfg.OnStart != nil {
-		r.cfg.OnStart(r.roots.cwd)
+		r.cfg.OnStart(Roots{Cwd: r.roots.cwd, Home: r.roots.home, Root: r.roots.base})
 	}
 	res := &Result{Cwd: r.roots.cwd, CwdAliases: normalize.Aliases(r.roots.cwd),
 		Home: r.roots.home, HomeAliases: normalize.Aliases(r.roots.home),

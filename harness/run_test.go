@@ -142,8 +142,8 @@ func TestRunEnvironment(t *testing.T) {
 				c.Mode = tt.mode
 				c.Secrets = map[string]string{"DEEPSEEK_API_KEY": "sk-test"}
 				tmp = c.TempDir
-				c.OnStart = func(cwd string) {
-					fi, err := os.Stat(filepath.Join(filepath.Dir(cwd), "tmp"))
+				c.OnStart = func(r harness.Roots) {
+					fi, err := os.Stat(filepath.Join(filepath.Dir(r.Cwd), "tmp"))
 					tmpWasDir = err == nil && fi.IsDir()
 				}
 			})
@@ -212,9 +212,9 @@ func TestRunSeedsWorkspace(t *testing.T) {
 		if rel, err := filepath.Rel(wd, c.Agent[0]); err == nil && strings.Contains(rel, "/") {
 			c.Agent[0] = rel
 		}
-		c.OnStart = func(cwd string) {
+		c.OnStart = func(r harness.Roots) {
 			for _, rel := range []string{"bin/tool.sh", "ro", "ro/file.txt"} {
-				if fi, err := os.Stat(filepath.Join(cwd, rel)); err == nil {
+				if fi, err := os.Stat(filepath.Join(r.Cwd, rel)); err == nil {
 					modes[rel] = fi.Mode().Perm()
 				}
 			}

@@ -144,6 +144,14 @@ func (r *run) newSession(d deadline, servers []scenario.MCPServer) error {
 		return r.explain("session/new", err)
 	}
 	r.addSession(string(resp.SessionId))
+	if r.model != nil {
+		r.model.identifySession(string(resp.SessionId))
+	}
+	if r.cfg.Ready != "" {
+		if err := r.waitForUpdate(d, r.cfg.Ready); err != nil {
+			return fmt.Errorf("ready (acpsnap.yml ready.update): %w", err)
+		}
+	}
 	return nil
 }
 
@@ -553,7 +561,7 @@ func (r *run) cancelled(what string) error {
 // waitStreaming waits until the model proxy says the model is streaming (a
 // hangAfter override stalled): the cancel point of an HTTP-model agent.
 func (r *run) waitStreaming(d deadline, also func() error) error {
-	return r.poll(d, func() (bool, string, error) {
+	err := r.poll(d, func() (bool, string, error) {
 		select {
 		case <-r.model.hung:
 			return true, "", nil
@@ -561,4 +569,15 @@ func (r *run) waitStreaming(d deadline, also func() error) error {
 			return false, "the model proxy to stall a hangAfter override (replay.override.json)", nil
 		}
 	}, also)
+	if err == nil {
+		// The events before the hang point are on their way to the agent:
+		// the cancel comes once its stdout shows them (has been quiet for
+		// a while), so it never races the first chunk, in any dialect.
+		r.settle(hangSettle)
+	}
+	return err
 }
+
+// hangSettle is how long the agent's stdout must stay quiet after the
+// proxy stalled before promptAndCancel cancels.
+const hangSettle = 150 * time.Millisecond

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/internal/jsonpos"
@@ -31,6 +32,11 @@ type Entry struct {
 	Code      string // throw: the provider error code (RATE_LIMIT, AUTH, …)
 	Accepted  bool   // throw: the provider accepted the request (HTTP 200) and failed mid-stream
 	ReadyFile string // hang: a file to create, relative to the cwd, once the stream hangs
+	// Match (a model file only) makes the entry answer the first request
+	// whose body it matches, whatever its position: a side call that
+	// arrives in parallel with the turn (a title, a summary). nil: the
+	// entry answers by position among the entries without one.
+	Match *regexp.Regexp
 }
 
 // Script is the ordered list of model calls of one session. Its JSON form is
@@ -106,11 +112,27 @@ func (d *doc) entry(v jsonpos.Value) (Entry, error) {
 	if !ok {
 		return Entry{}, d.Errorf(kv.Off, kv.Path, "unknown entry kind %q (want chunks, throw or hang)", e.Kind)
 	}
-	if err := d.CheckMembers(v, m, keys.required, keys.optional); err != nil {
+	optional := keys.optional
+	if d.isModel {
+		optional = append(append([]string{}, optional...), "match")
+	}
+	if err := d.CheckMembers(v, m, keys.required, optional); err != nil {
 		return Entry{}, err
 	}
 	if err := d.entryFields(m, &e); err != nil {
 		return Entry{}, err
+	}
+	if mv, ok := m["match"]; ok {
+		re, err := d.Str(mv)
+		if err != nil {
+			return Entry{}, err
+		}
+		if re == "" {
+			return Entry{}, d.Errorf(mv.Off, mv.Path, "empty match: want a regular expression (RE2) that the request body must match")
+		}
+		if e.Match, err = regexp.Compile(re); err != nil {
+			return Entry{}, d.Errorf(mv.Off, mv.Path, "match %q: %v", re, err)
+		}
 	}
 	return e, nil
 }

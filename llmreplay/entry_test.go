@@ -195,6 +195,8 @@ func TestDecodeModelErrors(t *testing.T) {
 		{"empty child id", `{"primary":[],"children":{"":[]}}`, `m.json:1: $.children.: empty tool call id`},
 		{"bad child entry", "{\"primary\":[],\n\"children\":{\"call_1\":[{\"kind\":\"x\"}]}}", `m.json:2: $.children.call_1[0].kind: unknown entry kind "x" (want chunks, throw or hang)`},
 		{"bad primary entry", `[{"kind":"hang","readyFile":7}]`, `m.json:1: $[0].readyFile: want a string, got a number`},
+		{"bad match", "[\n{\"kind\":\"hang\",\"match\":\"(\"}]", "m.json:2: $[0].match: match \"(\": error parsing regexp: missing closing ): `(`"},
+		{"empty match", `[{"kind":"hang","match":""}]`, `m.json:1: $[0].match: empty match: want a regular expression (RE2) that the request body must match`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

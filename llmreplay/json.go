@@ -10,19 +10,22 @@ import (
 
 // doc is a strictly decoded JSON document (scripts, overrides, model files,
 // event data) with this package's decoders as methods.
-type doc struct{ *jsonpos.Doc }
+type doc struct {
+	*jsonpos.Doc
+	isModel bool // a model file (DecodeModel): entries may say which request they answer
+}
 
 // readDoc reads r whole as one strict JSON document rooted at "$".
 func readDoc(r io.Reader, name string) (*doc, jsonpos.Value, error) {
 	d, root, err := jsonpos.Read(r, name)
-	return &doc{d}, root, err
+	return &doc{Doc: d}, root, err
 }
 
 // parseData parses the data member of a log event, rooted at "$.data" and
 // numbered from the event's line.
 func parseData(name string, ev sessionlog.Event) (*doc, jsonpos.Value, error) {
 	d, v, err := jsonpos.Parse(ev.Data, name, ev.Line-1, "$.data")
-	return &doc{d}, v, err
+	return &doc{Doc: d}, v, err
 }
 
 // chunk decodes v with Chunk.UnmarshalJSON and re-roots its relative path

@@ -19,6 +19,7 @@ import (
 func DecodeModel(r io.Reader, name string) (ServerConfig, error) {
 	d, root, err := readDoc(r, name)
 	if err == nil {
+		d.isModel = true
 		var cfg ServerConfig
 		if cfg, err = d.model(root); err == nil {
 			return cfg, nil

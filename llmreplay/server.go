@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -60,9 +61,11 @@ type Server struct {
 	closed   bool
 	active   sync.WaitGroup // handlers running
 	cfg      ServerConfig
-	cursors  map[string]int // by route: "" is the primary
+	cursors  map[string]int    // entries served, by route: "" is the primary
+	used     map[string][]bool // by route, by entry: served
 	requests []RecordedRequest
 	errs     []string
+	paths    *strings.Replacer // SetRoots; nil: paths are served as written
 }
 
 // NewServer starts a Server on a free port of 127.0.0.1.
@@ -90,6 +93,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		done:    make(chan struct{}),
 		cfg:     cfg,
 		cursors: map[string]int{},
+		used:    map[string][]bool{},
 	}
 	s.srv = &http.Server{Handler: http.HandlerFunc(s.handle)}
 	go func() {
@@ -117,6 +121,16 @@ func (s *Server) SetReadyDir(dir string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.cfg.ReadyDir = dir
+}
+
+// SetRoots sets the run's folders: later entries expand {{cwd}},
+// {{home}} and {{root}} to them, as replay does, and hang entries create
+// their readyFile in cwd.
+func (s *Server) SetRoots(cwd, home, root string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cfg.ReadyDir = cwd
+	s.paths = strings.NewReplacer("{{cwd}}", cwd, "{{home}}", home, "{{root}}", root)
 }
 
 // Requests returns a copy of every request received so far, in arrival order.
@@ -245,18 +259,51 @@ func (s *Server) take(r *http.Request, body []byte) (Entry, int, string, *model.
 	if !ok {
 		return Entry{}, 0, "", s.fail("unrecorded session: no child script for tool call %q; re-record the scenario", route)
 	}
-	i := s.cursors[route]
-	if i >= len(script) {
-		return Entry{}, 0, "", s.fail("script exhausted: %s has %d entries, model call %d was not recorded; re-record the scenario", name, len(script), i+1)
+	i := s.next(route, script, body)
+	if i < 0 {
+		return Entry{}, 0, "", s.fail("script exhausted: %s has %d entries, model call %d was not recorded; re-record the scenario", name, len(script), s.cursors[route]+1)
 	}
-	e, err := expandRequest(script[i], body)
+	e, err := expandRequest(s.expandPaths(script[i]), body)
 	if err != nil {
 		return Entry{}, 0, "", s.fail("%s: entry %d (request %d): %v", name, i+1, n, err)
 	}
-	s.cursors[route] = i + 1
+	s.used[route][i] = true
+	s.cursors[route]++
 	s.requests[n-1].Served = true
 	s.active.Add(1)
 	return e, n, s.cfg.ReadyDir, nil
+}
+
+// next is the entry of script that answers a request with body: the
+// first unserved one whose Match matches it, else the first unserved one
+// without a Match; -1 when none is left. s.mu is held.
+func (s *Server) next(route string, script Script, body []byte) int {
+	used := s.used[route]
+	if used == nil {
+		used = make([]bool, len(script))
+		s.used[route] = used
+	}
+	free := -1
+	for i, e := range script {
+		switch {
+		case used[i]:
+		case e.Match != nil && e.Match.Match(body):
+			return i
+		case e.Match == nil && free < 0:
+			free = i
+		}
+	}
+	return free
+}
+
+// expandPaths gives the path tokens of e the run's folders (SetRoots), as
+// replay does; s.mu is held. Numbered tokens ({{toolCall:N}}, …) are served
+// as written: the agent repeats them, and they normalize to themselves.
+func (s *Server) expandPaths(e Entry) Entry {
+	if s.paths == nil {
+		return e
+	}
+	return e.mapStrings(s.paths.Replace)
 }
 
 // fail records a REPLAY error; s.mu is held.

@@ -48,6 +48,7 @@ type Context struct {
 	prepared bool
 	groups   []needleGroup         // all path spellings, see preparePaths
 	tokens   map[string]string     // raw value → token (session … id)
+	values   map[string]string     // token → the raw value it was given for
 	rawLens  [maxKnownLen + 1]bool // lengths of the raw values in tokens
 	rpc      map[string]string     // raw JSON of an agent request id → token
 	next     [numKinds]int         // last number handed out per kind
@@ -88,6 +89,7 @@ func (c *Context) prepare() {
 	}
 	c.prepared = true
 	c.tokens = make(map[string]string)
+	c.values = make(map[string]string)
 	c.rpc = make(map[string]string)
 	c.preparePaths()
 }
@@ -99,11 +101,19 @@ func (c *Context) assign(k kind, raw []byte) []byte {
 		return []byte(t)
 	}
 	t := c.newToken(k)
-	c.tokens[string(raw)] = t
+	c.keep(string(raw), t)
+	return []byte(t)
+}
+
+// keep records that raw stands for token.
+func (c *Context) keep(raw, token string) {
+	c.tokens[raw] = token
+	if _, ok := c.values[token]; !ok {
+		c.values[token] = raw
+	}
 	if len(raw) <= maxKnownLen {
 		c.rawLens[len(raw)] = true
 	}
-	return []byte(t)
 }
 
 func (c *Context) newToken(k kind) string {
@@ -189,4 +199,43 @@ func (c *Context) observe(s []byte) {
 		}
 		i += n + j
 	}
+}
+
+// Bind makes raw stand for token (a numbered token such as
+// "{{toolCall:1}}") from now on, unless raw has a token already, and
+// advances the token's counter past its number: a value handed to the
+// agent in place of a token normalizes back to that token. It returns
+// raw's token.
+func (c *Context) Bind(raw, token string) (string, error) {
+	c.prepare()
+	k, num, n := parseToken([]byte(token))
+	if n != len(token) || k == none {
+		return "", fmt.Errorf("normalize: bind: %q is not a numbered token", token)
+	}
+	if t, ok := c.tokens[raw]; ok {
+		return t, nil
+	}
+	c.next[k] = max(c.next[k], num)
+	c.keep(raw, token)
+	return token, nil
+}
+
+// Identify returns the token of raw as an identity of kind ("session",
+// "toolCall", "message", "approval", "id"), handing out the next number
+// when raw has none yet: the harness names a session the moment
+// session/new answers, before any payload that carries its id.
+func (c *Context) Identify(kindName, raw string) (string, error) {
+	c.prepare()
+	k := kindOf([]byte(kindName))
+	if k == none || k == kindAgentRPC {
+		return "", fmt.Errorf("normalize: identify: unknown kind %q", kindName)
+	}
+	return string(c.identity(k, []byte(raw))), nil
+}
+
+// Value returns the raw value a numbered token stands for in this
+// Context, if any value got it.
+func (c *Context) Value(token string) (string, bool) {
+	v, ok := c.values[token]
+	return v, ok
 }

@@ -123,3 +123,40 @@ func (c *Context) rpcID(i int32) {
 	n.val = c.agentRPC(n.val, n.kind == kindString)
 	n.kind = kindString
 }
+
+// Payload normalizes one JSON value that a model sent (an event's data, a
+// response body) with the value rules, and no JSON-RPC renumbering. A
+// payload the rules leave as it was comes back byte for byte (its layout
+// and key order kept: replay serves it again); a changed one in the
+// canonical form. A nil c means a fresh Context without a cwd.
+func Payload(raw []byte, c *Context) ([]byte, error) {
+	return payload(raw, c, true)
+}
+
+// Request normalizes one JSON value sent to a model (a request body, a
+// header set) like Payload, always into the canonical form: requests are
+// identified, never served again.
+func Request(raw []byte, c *Context) ([]byte, error) {
+	return payload(raw, c, false)
+}
+
+func payload(raw []byte, c *Context, keep bool) ([]byte, error) {
+	if c == nil {
+		c = &Context{}
+	}
+	c.prepare()
+	root, err := c.tree.parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("normalize: payload: %w", err)
+	}
+	var before []byte
+	if keep {
+		before = c.tree.encode(nil, root)
+	}
+	c.value(root, none)
+	after := c.tree.encode(nil, root)
+	if keep && bytes.Equal(before, after) {
+		return raw, nil
+	}
+	return after, nil
+}

@@ -45,6 +45,9 @@ type Corpus struct {
 	Floating []string `yaml:"floating,omitempty"`
 	// Settle is how long stdout must stay quiet before shutdown; 0: none.
 	Settle time.Duration `yaml:"settle,omitempty"`
+	// Ready is what every newSession step waits for after session/new
+	// answers, so no scenario's first prompt races it.
+	Ready CorpusReady `yaml:"ready,omitempty"`
 
 	// Path is the file the configuration came from ("" for the default).
 	Path string `yaml:"-"`
@@ -67,6 +70,13 @@ type CorpusAgent struct {
 	// Grace is how long the agent gets to exit at each stage of shutdown
 	// when the run sets none (-grace); 0: the harness's 2 s.
 	Grace time.Duration `yaml:"grace,omitempty"`
+}
+
+// CorpusReady is the agent's sign that a new session is ready.
+type CorpusReady struct {
+	// Update is a session/update kind (sessionUpdate) the agent sends for
+	// a new session, e.g. available_commands_update on a timer; "": none.
+	Update string `yaml:"update,omitempty"`
 }
 
 // CorpusModel says how the agent talks to its model.

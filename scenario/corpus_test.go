@@ -29,6 +29,8 @@ func TestLoadCorpus(t *testing.T) {
 		{"grace", strings.Replace(good, "shutdown: term", "shutdown: term\n  grace: 10s", 1), ""},
 		{"negative grace", strings.Replace(good, "shutdown: term", "shutdown: term\n  grace: -1s", 1), ":6: grace must not be negative"},
 		{"gemini", strings.Replace(good, "openai-responses", "gemini-generate-content", 1), ""},
+		{"grace and ready", strings.Replace(good, "shutdown: term", "shutdown: term\n  grace: 5s", 1) + "ready: { update: available_commands_update }\n", ""},
+		{"ready unknown key", good + "ready: { updat: x }\n", ":13: field updat not found"},
 		{"wrong version", strings.Replace(good, "version: 1", "version: 2", 1), ":1: version is 2, want 1"},
 	}
 	for _, tt := range tests {

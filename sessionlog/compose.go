@@ -102,7 +102,7 @@ func convMember(d *dialect.Dialect) string {
 //	               or, for a follow-up: {"call":N,…,"base":K,"append":[…],"changed":{…},"unset":[…]}
 //	model/status   {"call":N,"status":200,"stream":true,"headers":{…}}
 //	model/event    {"call":N,"event":"response.created","id"?:"…","data":{…}}   one per SSE event
-//	model/response {"call":N,"body":{…}}                                     a non-streamed body
+//	model/response {"call":N,"body":{…}}                                     a non-streamed body (bodyText unless canonical)
 //	model/end      {"call":N,"end":"disconnect"}                              only when it did not complete
 //
 // Payloads (request bodies, event data, response bodies) are stored
@@ -197,7 +197,10 @@ func (c *composer) exchange(call int, x Exchange) error {
 		c.line("model/event", call, append(em, payload("data", e.Data, false)...)...)
 	}
 	if !r.Stream && r.Body != nil {
-		c.line("model/response", call, payload("body", r.Body, false)...)
+		// A body in any form but the canonical one is kept as text: the
+		// log's normalization would sort and compact it, and an agent that
+		// shows an error body would then see other bytes in replay.
+		c.line("model/response", call, payload("body", r.Body, !canonical(r.Body))...)
 	} else if !r.Stream && len(r.Events) > 0 || r.Stream && r.Body != nil {
 		return fmt.Errorf("sessionlog: compose call %d: a response has events or a body, not both", call)
 	}

@@ -108,6 +108,20 @@ func payload(name string, raw []byte, text bool) []member {
 	return []member{{name + "Base64", b}}
 }
 
+// canonical reports whether raw is JSON in the form a log's normalization
+// writes it: compact, object keys sorted, strings escaped as encoding/json
+// does without HTML escaping.
+func canonical(raw []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return false
+	}
+	b, err := jsonl.Value(v)
+	return err == nil && bytes.Equal(b, raw)
+}
+
 func jsonValidUTF8(b []byte) bool {
 	return bytes.Equal([]byte(string(bytes.ToValidUTF8(b, nil))), b)
 }

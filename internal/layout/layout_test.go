@@ -39,7 +39,7 @@ var layers = []string{
 
 // clients are packages outside the library: they may import any library
 // package (never internal/cli), and no library package imports them.
-var clients = []string{"agent", "internal/fakeagent"}
+var clients = []string{"agent", "internal/fakeagent", "internal/conformance"}
 
 func TestImportsPointDown(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", module+"/...").Output()

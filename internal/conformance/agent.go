@@ -1,0 +1,502 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"time"
+
+	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/acpsnap/acpsnap/llmreplay/wire/anthropic"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/openaichat"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/openairesponses"
+	"github.com/acpsnap/acpsnap/model"
+)
+
+// Env selects the agent: a test binary whose TestMain calls Main becomes
+// the agent when Env is "1" in its environment.
+const Env = "CONFORMANCE_AGENT"
+
+// Behaviour is what one run of the agent does, from its environment (the
+// corpus's agent.env and the scenario's manifest env).
+type Behaviour struct {
+	Dialect string // CONF_DIALECT: openai-chat, openai-responses or anthropic-messages
+	URL     string // CONF_URL: the model's base URL ({{model.url}})
+	// IDs is "reuse" (""): a tool call's ACP toolCallId is the model's
+	// tool-call id, as most agents do; "mint": a fresh random id.
+	IDs string // CONF_IDS
+	// Paths spells a tool call's path in its title and result: "abs" (""),
+	// "rel" (relative to the cwd) or "root" (relative to "/").
+	Paths string // CONF_PATHS
+	// Ready sends an available_commands_update on a timer after
+	// session/new ("1").
+	Ready      bool          // CONF_READY
+	ReadyAfter time.Duration // CONF_READY_MS; 0: 30 ms
+	// Side makes a second model call (a title) in parallel with each
+	// turn's first call ("1").
+	Side bool // CONF_SIDE
+	// Noise ends every turn with a random word: an agent whose output no
+	// normalization can make stable ("1"), which no fixture can hold.
+	Noise bool // CONF_NOISE
+	// SlowExit, at stdin EOF, starts a child process and waits this long
+	// before exiting; the child exits on its own 800 ms after that (longer
+	// than the harness once let a group take to empty).
+	SlowExit time.Duration // CONF_SLOW_EXIT_MS
+}
+
+func behaviour(getenv func(string) string) Behaviour {
+	b := Behaviour{Dialect: getenv("CONF_DIALECT"), URL: getenv("CONF_URL"), IDs: getenv("CONF_IDS"),
+		Paths: getenv("CONF_PATHS"), Ready: getenv("CONF_READY") == "1", Side: getenv("CONF_SIDE") == "1", Noise: getenv("CONF_NOISE") == "1"}
+	b.SlowExit = millis(getenv("CONF_SLOW_EXIT_MS"), 0)
+	b.ReadyAfter = millis(getenv("CONF_READY_MS"), 30*time.Millisecond)
+	return b
+}
+
+// millis reads a count of milliseconds; "" or nonsense: def.
+func millis(s string, def time.Duration) time.Duration {
+	var ms int
+	if _, err := fmt.Sscan(s, &ms); err != nil {
+		return def
+	}
+	return time.Duration(ms) * time.Millisecond
+}
+
+// Main runs the agent on stdio and exits when Env is set; otherwise it
+// returns at once.
+func Main() {
+	if os.Getenv(Env) != "1" {
+		return
+	}
+	b := behaviour(os.Getenv)
+	err := Serve(context.Background(), b, os.Stdin, os.Stdout)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance agent:", err)
+		os.Exit(1)
+	}
+	if b.SlowExit > 0 {
+		// A child that outlives the agent's last word by a moment, as an
+		// npm launcher's child does while it cleans up.
+		exec.Command("sleep", fmt.Sprintf("%.3f", (b.SlowExit+800*time.Millisecond).Seconds())).Start()
+		time.Sleep(b.SlowExit)
+	}
+	os.Exit(0)
+}
+
+// Serve speaks ACP on in and out until in ends.
+func Serve(ctx context.Context, b Behaviour, in io.Reader, out io.Writer) error {
+	a := &agent{b: b, sessions: map[string]*session{}}
+	conn := acp.NewAgentSideConnection(a, out, in)
+	conn.SetLogger(slog.New(slog.DiscardHandler))
+	a.conn = conn
+	<-conn.Done()
+	return nil
+}
+
+type agent struct {
+	b    Behaviour
+	conn *acp.AgentSideConnection
+
+	mu       sync.Mutex
+	sessions map[string]*session
+}
+
+// session is one ACP session: its cwd and the conversation so far.
+type session struct {
+	id     string
+	cwd    string
+	mu     sync.Mutex
+	msgs   []message
+	cancel context.CancelFunc
+}
+
+// message is one conversation item, dialect-neutral.
+type message struct {
+	role    string // user, assistant, tool
+	text    string
+	calls   []toolCall // assistant
+	callID  string     // tool
+	isError bool
+}
+
+type toolCall struct{ id, name, args string }
+
+var _ acp.Agent = (*agent)(nil)
+
+func (a *agent) Initialize(ctx context.Context, p acp.InitializeRequest) (acp.InitializeResponse, error) {
+	return acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersionNumber,
+		AgentInfo: &acp.Implementation{Name: "conformance", Version: "1"}, AuthMethods: []acp.AuthMethod{}}, nil
+}
+
+func (a *agent) Authenticate(ctx context.Context, p acp.AuthenticateRequest) (acp.AuthenticateResponse, error) {
+	return acp.AuthenticateResponse{}, nil
+}
+
+func (a *agent) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp.NewSessionResponse, error) {
+	s := &session{id: "sess_" + randomHex(8), cwd: p.Cwd}
+	a.mu.Lock()
+	a.sessions[s.id] = s
+	a.mu.Unlock()
+	if a.b.Ready {
+		time.AfterFunc(a.b.ReadyAfter, func() {
+			a.update(s, acp.SessionUpdate{AvailableCommandsUpdate: &acp.SessionAvailableCommandsUpdate{
+				AvailableCommands: []acp.AvailableCommand{{Name: "title", Description: "name the session"}}}})
+		})
+	}
+	return acp.NewSessionResponse{SessionId: acp.SessionId(s.id)}, nil
+}
+
+func (a *agent) Cancel(ctx context.Context, p acp.CancelNotification) error {
+	if s := a.session(string(p.SessionId)); s != nil {
+		s.mu.Lock()
+		if s.cancel != nil {
+			s.cancel()
+		}
+		s.mu.Unlock()
+	}
+	return nil
+}
+
+func (a *agent) session(id string) *session {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.sessions[id]
+}
+
+func (a *agent) update(s *session, u acp.SessionUpdate) {
+	a.conn.SessionUpdate(context.Background(), acp.SessionNotification{SessionId: acp.SessionId(s.id), Update: u})
+}
+
+// Prompt runs one turn: model calls until the model stops, each tool call
+// run and answered.
+func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResponse, error) {
+	s := a.session(string(p.SessionId))
+	if s == nil {
+		return acp.PromptResponse{}, acp.NewInvalidParams(map[string]any{"error": "unknown session"})
+	}
+	var text strings.Builder
+	for _, c := range p.Prompt {
+		if c.Text != nil {
+			text.WriteString(c.Text.Text)
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.mu.Lock()
+	s.cancel = cancel
+	s.msgs = append(s.msgs, message{role: "user", text: text.String()})
+	s.mu.Unlock()
+	var side sync.WaitGroup
+	if a.b.Side {
+		side.Add(1)
+		go func() {
+			defer side.Done()
+			time.Sleep(20 * time.Millisecond) // after the turn's first call, as title generators do
+			a.title(ctx, s, text.String())
+		}()
+	}
+	defer side.Wait()
+	retried := false
+	for step := 0; step < 8; step++ {
+		reply, err := a.call(ctx, s.conversation("You are the conformance agent."), s)
+		if ctx.Err() != nil {
+			return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
+		}
+		if err != nil {
+			// The error as the model's server wrote it, body verbatim.
+			a.update(s, acp.UpdateAgentMessageText("model error: "+err.Error()))
+			if he, ok := err.(*httpError); ok && he.status == http.StatusTooManyRequests && !retried {
+				retried = true // one retry, as SDKs do
+				continue
+			}
+			return acp.PromptResponse{StopReason: acp.StopReasonEndTurn}, nil
+		}
+		s.mu.Lock()
+		s.msgs = append(s.msgs, message{role: "assistant", text: reply.text, calls: reply.calls})
+		s.mu.Unlock()
+		if len(reply.calls) == 0 {
+			if a.b.Noise {
+				a.update(s, acp.UpdateAgentMessageText(" "+randomHex(4)))
+			}
+			return acp.PromptResponse{StopReason: acp.StopReasonEndTurn}, nil
+		}
+		for _, c := range reply.calls {
+			a.runTool(s, c)
+		}
+	}
+	return acp.PromptResponse{StopReason: acp.StopReasonMaxTurnRequests}, nil
+}
+
+// title is the side call: a conversation of its own, answered in
+// parallel with the turn; its answer is shown as a session title.
+func (a *agent) title(ctx context.Context, s *session, prompt string) {
+	conv := []message{{role: "user", text: "Title this conversation: " + prompt}}
+	reply, err := a.call(ctx, conv, nil)
+	if err == nil {
+		a.update(s, acp.SessionUpdate{SessionInfoUpdate: &acp.SessionSessionInfoUpdate{Title: acp.Ptr(reply.text)}})
+	}
+}
+
+func (s *session) conversation(system string) []message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]message{{role: "system", text: system}}, s.msgs...)
+}
+
+// runTool runs one tool call (read: a file's content) and reports it on
+// ACP with the spelling of its path the behaviour asks for.
+func (a *agent) runTool(s *session, c toolCall) {
+	id := c.id
+	if a.b.IDs == "mint" {
+		id = "tc_" + randomHex(6)
+	}
+	var args struct {
+		Path string `json:"path"`
+	}
+	json.Unmarshal([]byte(c.args), &args)
+	abs := args.Path
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(s.cwd, abs)
+	}
+	shown := a.spell(s.cwd, abs)
+	a.update(s, acp.StartToolCall(acp.ToolCallId(id), c.name+" "+shown, acp.WithStartKind(acp.ToolKindRead),
+		acp.WithStartStatus(acp.ToolCallStatusPending), acp.WithStartLocations([]acp.ToolCallLocation{{Path: abs}}),
+		acp.WithStartRawInput(json.RawMessage(c.args))))
+	body, err := os.ReadFile(abs)
+	result, failed := string(body)+"(read "+shown+")", false
+	if err != nil {
+		result, failed = "error: "+strings.ReplaceAll(err.Error(), abs, shown), true
+	}
+	status := acp.ToolCallStatusCompleted
+	if failed {
+		status = acp.ToolCallStatusFailed
+	}
+	a.update(s, acp.UpdateToolCall(acp.ToolCallId(id), acp.WithUpdateStatus(status),
+		acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock(result))})))
+	s.mu.Lock()
+	s.msgs = append(s.msgs, message{role: "tool", text: result, callID: c.id, isError: failed})
+	s.mu.Unlock()
+}
+
+// spell writes abs as the behaviour asks.
+func (a *agent) spell(cwd, abs string) string {
+	switch a.b.Paths {
+	case "rel":
+		if r, err := filepath.Rel(cwd, abs); err == nil {
+			return r
+		}
+	case "root":
+		return strings.TrimPrefix(abs, "/")
+	}
+	return abs
+}
+
+// reply is what one model call answered.
+type reply struct {
+	text  string
+	calls []toolCall
+}
+
+// call makes one streamed model call with conv and collects the answer;
+// a session streams its text to the client as it comes. An HTTP error's
+// body is the error's text, verbatim.
+func (a *agent) call(ctx context.Context, conv []message, s *session) (reply, error) {
+	path, body := a.request(conv)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.b.URL+path, bytes.NewReader(body))
+	if err != nil {
+		return reply{}, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return reply{}, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(resp.Body)
+		return reply{}, &httpError{status: resp.StatusCode, body: b}
+	}
+	var r reply
+	calls := map[int]*toolCall{}
+	var order []int
+	err = a.decode(resp.Body, func(c model.Chunk) error {
+		switch c.Type {
+		case model.TextDelta:
+			r.text += c.Text
+			if s != nil {
+				a.update(s, acp.UpdateAgentMessageText(c.Text))
+			}
+		case model.ToolCallDelta:
+			tc := calls[c.Index]
+			if tc == nil {
+				tc = &toolCall{id: c.ID, name: c.Name}
+				calls[c.Index] = tc
+				order = append(order, c.Index)
+			}
+			tc.args += c.ArgumentsDelta
+		case model.Finish:
+			if c.Reason == model.FinishError {
+				return fmt.Errorf("%s", c.Error)
+			}
+		}
+		return nil
+	})
+	for _, i := range order {
+		r.calls = append(r.calls, *calls[i])
+	}
+	return r, err
+}
+
+// httpError is a model call answered with an error status.
+type httpError struct {
+	status int
+	body   []byte
+}
+
+func (e *httpError) Error() string { return fmt.Sprintf("HTTP %d: %q", e.status, e.body) }
+
+func (a *agent) decode(body io.Reader, emit func(model.Chunk) error) error {
+	switch a.b.Dialect {
+	case "openai-responses":
+		return openairesponses.Decode(body, emit)
+	case "anthropic-messages":
+		return anthropic.Decode(body, emit)
+	}
+	return openaichat.Decode(body, emit)
+}
+
+// tool is the one tool the agent offers.
+var toolSchema = json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`)
+
+// request renders conv as the dialect's request: its path and body.
+func (a *agent) request(conv []message) (string, []byte) {
+	switch a.b.Dialect {
+	case "openai-responses":
+		return "/responses", responsesRequest(conv)
+	case "anthropic-messages":
+		return "/v1/messages", anthropicRequest(conv)
+	}
+	return "/chat/completions", chatRequest(conv)
+}
+
+type obj = map[string]any
+
+func chatRequest(conv []message) []byte {
+	var msgs []obj
+	for _, m := range conv {
+		switch {
+		case m.role == "tool":
+			msgs = append(msgs, obj{"role": "tool", "tool_call_id": m.callID, "content": m.text})
+		case len(m.calls) > 0:
+			var tcs []obj
+			for _, c := range m.calls {
+				tcs = append(tcs, obj{"id": c.id, "type": "function", "function": obj{"name": c.name, "arguments": c.args}})
+			}
+			msgs = append(msgs, obj{"role": "assistant", "content": m.text, "tool_calls": tcs})
+		default:
+			msgs = append(msgs, obj{"role": m.role, "content": m.text})
+		}
+	}
+	b, _ := json.Marshal(obj{"model": "conformance", "stream": true, "messages": msgs,
+		"tools": []obj{{"type": "function", "function": obj{"name": "read", "description": "read a file", "parameters": toolSchema}}}})
+	return b
+}
+
+func responsesRequest(conv []message) []byte {
+	var input []obj
+	instructions := ""
+	for _, m := range conv {
+		switch {
+		case m.role == "system":
+			instructions = m.text
+		case m.role == "tool":
+			input = append(input, obj{"type": "function_call_output", "call_id": m.callID, "output": m.text})
+		case m.role == "assistant":
+			if m.text != "" {
+				input = append(input, obj{"role": "assistant", "content": m.text})
+			}
+			for _, c := range m.calls {
+				input = append(input, obj{"type": "function_call", "call_id": c.id, "name": c.name, "arguments": c.args})
+			}
+		default:
+			input = append(input, obj{"role": m.role, "content": m.text})
+		}
+	}
+	b, _ := json.Marshal(obj{"model": "conformance", "stream": true, "instructions": instructions, "input": input,
+		"tools": []obj{{"type": "function", "name": "read", "description": "read a file", "parameters": toolSchema}}})
+	return b
+}
+
+func anthropicRequest(conv []message) []byte {
+	var msgs []obj
+	system := ""
+	for _, m := range conv {
+		switch {
+		case m.role == "system":
+			system = m.text
+		case m.role == "tool":
+			msgs = append(msgs, obj{"role": "user", "content": []obj{{"type": "tool_result", "tool_use_id": m.callID, "content": m.text, "is_error": m.isError}}})
+		case m.role == "assistant":
+			var content []obj
+			if m.text != "" {
+				content = append(content, obj{"type": "text", "text": m.text})
+			}
+			for _, c := range m.calls {
+				content = append(content, obj{"type": "tool_use", "id": c.id, "name": c.name, "input": json.RawMessage(nonEmpty(c.args))})
+			}
+			msgs = append(msgs, obj{"role": "assistant", "content": content})
+		default:
+			msgs = append(msgs, obj{"role": m.role, "content": m.text})
+		}
+	}
+	b, _ := json.Marshal(obj{"model": "conformance", "stream": true, "max_tokens": 1024, "system": system, "messages": msgs,
+		"tools": []obj{{"name": "read", "description": "read a file", "input_schema": toolSchema}}})
+	return b
+}
+
+func nonEmpty(args string) string {
+	if strings.TrimSpace(args) == "" {
+		return "{}"
+	}
+	return args
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// The rest of acp.Agent: not supported.
+
+func (a *agent) SetSessionMode(ctx context.Context, p acp.SetSessionModeRequest) (acp.SetSessionModeResponse, error) {
+	return acp.SetSessionModeResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionSetMode)
+}
+
+func (a *agent) ListSessions(ctx context.Context, p acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
+	return acp.ListSessionsResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionList)
+}
+
+func (a *agent) ResumeSession(ctx context.Context, p acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
+	return acp.ResumeSessionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionResume)
+}
+
+func (a *agent) CloseSession(ctx context.Context, p acp.CloseSessionRequest) (acp.CloseSessionResponse, error) {
+	return acp.CloseSessionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionClose)
+}
+
+func (a *agent) SetSessionConfigOption(ctx context.Context, p acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {
+	return acp.SetSessionConfigOptionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionSetConfigOption)
+}

@@ -1,0 +1,381 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/llmreplay/wire"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/anthropic"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/openaichat"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/openairesponses"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/sse"
+	"github.com/acpsnap/acpsnap/model"
+	"github.com/acpsnap/acpsnap/scenario"
+)
+
+// TestMain turns the test binary into the conformance agent when the
+// harness starts it with Env set (through the corpus's agent.env).
+func TestMain(m *testing.M) {
+	Main()
+	os.Exit(m.Run())
+}
+
+var dialects = []string{"openai-chat", "openai-responses", "anthropic-messages"}
+
+// corpus writes a corpus for dialect under a fresh folder: acpsnap.yml
+// starting this test binary as the agent, with extra lines of yml (agent:
+// lines indented under agent, the others after model).
+func corpus(t *testing.T, dialect, agent, yml string) string {
+	t.Helper()
+	root := t.TempDir()
+	write(t, filepath.Join(root, scenario.CorpusFile), "version: 1\n"+
+		"agent:\n  command: ["+quote(os.Args[0])+", \"-test.run=^$\"]\n"+agent+
+		"  env: {"+Env+": \"1\", CONF_URL: \"{{model.url}}\", CONF_DIALECT: "+dialect+", GORACE: \"atexit_sleep_ms=0\"}\n"+
+		"model:\n  dialect: "+dialect+"\n"+yml)
+	return root
+}
+
+// scene is one authored scenario of the suite.
+type scene struct {
+	name  string
+	env   map[string]string // the manifest's env: the agent's behaviour
+	input string            // input.json; "": initialize, newSession, one prompt
+	model string            // model.json
+	files map[string]string // more files of the folder (workspace/…)
+	// manifest holds more lines of snapshot.yml.
+	manifest string
+	// want are strings stdout.expected.jsonl must hold once written.
+	want []string
+}
+
+const defaultInput = `{"steps":[{"op":"initialize"},{"op":"newSession"},{"op":"prompt","text":"What does notes.txt say?"}]}`
+
+func (sc scene) write(t *testing.T, root string) string {
+	t.Helper()
+	dir := filepath.Join(root, sc.name)
+	var env []string
+	for k, v := range sc.env {
+		env = append(env, k+": "+quote(v))
+	}
+	write(t, filepath.Join(dir, scenario.ManifestFile), "version: 1\nscenario: "+sc.name+"\nreason: conformance\nrecording: authored\n"+
+		"env: {"+strings.Join(env, ", ")+"}\n"+sc.manifest)
+	input := sc.input
+	if input == "" {
+		input = defaultInput
+	}
+	write(t, filepath.Join(dir, scenario.InputFile), input)
+	write(t, filepath.Join(dir, "model.json"), sc.model)
+	write(t, filepath.Join(dir, "workspace", "notes.txt"), "remember the milk\n")
+	for name, body := range sc.files {
+		write(t, filepath.Join(dir, name), body)
+	}
+	return dir
+}
+
+func write(t *testing.T, path, body string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
+
+// config is the check configuration of a corpus.
+func config(t *testing.T, root string, mode check.Mode) check.Config {
+	t.Helper()
+	c, err := scenario.LoadCorpus(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return check.Config{Mode: mode, Corpus: c, Environ: []string{"PATH=" + os.Getenv("PATH")}, StepTimeout: 20 * time.Second}
+}
+
+// author is `acpsnap new -model`: the scenario recorded against its model.json.
+func author(t *testing.T, dir string) check.Outcome {
+	t.Helper()
+	m, err := scenario.LoadModel(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return check.Scripted(context.Background(), dir, m, config(t, filepath.Dir(dir), check.Record))
+}
+
+// replays runs n replays of dir and fails the test at the first that does
+// not pass.
+func replays(t *testing.T, dir string, n int, after string) {
+	t.Helper()
+	for i := range n {
+		o := check.Check(context.Background(), dir, config(t, filepath.Dir(dir), check.Replay))
+		if o.Status != check.Passed {
+			t.Fatalf("replay %d after %s: %s: %s\n%s", i+1, after, o.Status, o.Reason, o.Diff)
+		}
+	}
+}
+
+// toolRead is a model that reads notes.txt with a tool call of id id,
+// then answers.
+func toolRead(id, path string) string {
+	return `[{"kind":"chunks","chunks":[{"type":"block-start","index":0,"blockType":"tool-call"},` +
+		`{"type":"tool-call-delta","index":0,"id":"` + id + `","name":"read","argumentsDelta":"{\"path\":\"` + path + `\"}"},` +
+		`{"type":"block-end","index":0},{"type":"finish","reason":"tool-calls"}]},` +
+		`{"kind":"chunks","chunks":[{"type":"block-start","index":0,"blockType":"text"},{"type":"text-delta","index":0,"text":"It says: remember the milk."},` +
+		`{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]}]`
+}
+
+// answer is a model entry that streams text.
+func answer(text string) string {
+	return `{"kind":"chunks","chunks":[{"type":"block-start","index":0,"blockType":"text"},{"type":"text-delta","index":0,"text":"` + text + `"},` +
+		`{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]}`
+}
+
+// cancelInput prompts and cancels at the proxy's hang point.
+const cancelInput = `{"steps":[{"op":"initialize"},{"op":"newSession"},{"op":"promptAndCancel","text":"Write a long story."}]}`
+
+// firstContent is the number of events of dialect's rendering of a text
+// answer up to and including the first that carries its text.
+func firstContent(t *testing.T, dialect, text string) int {
+	t.Helper()
+	chunks := []model.Chunk{{Type: model.BlockStart, BlockType: model.BlockText}, {Type: model.TextDelta, Text: text},
+		{Type: model.BlockEnd}, {Type: model.Finish, Reason: model.FinishStop}}
+	render := map[string]func(wire.Response) []sse.Event{"openai-chat": openaichat.Render,
+		"openai-responses": openairesponses.Render, "anthropic-messages": anthropic.Render}[dialect]
+	for i, e := range render(wire.Response{ID: "r", Model: "m", Chunks: chunks}) {
+		if strings.Contains(string(e.Bytes()), text) {
+			return i + 1
+		}
+	}
+	t.Fatalf("%s: no event carries %q", dialect, text)
+	return 0
+}
+
+// cancelScene cancels the first call after the proxy sent after events.
+func cancelScene(name string, after int) scene {
+	return scene{name: name, input: cancelInput, model: `[` + answer("Once upon a time") + `]`,
+		manifest: "replay: { override: true }\n",
+		files:    map[string]string{"replay.override.json": fmt.Sprintf(`{"patches":[{"call":1,"hangAfter":%d}]}`, after)}}
+}
+
+// scenes are what real agents do, one scenario each.
+func scenes(t *testing.T, dialect string) []scene {
+	return []scene{
+		// Cancel before anything streamed, and right after the first text.
+		cancelScene("cancel-at-start", 0),
+		cancelScene("cancel-after-text", firstContent(t, dialect, "Once upon a time")),
+		// Most agents reuse the model's tool-call id as the ACP toolCallId.
+		{name: "tool-reuse-id", env: map[string]string{"CONF_IDS": "reuse"}, model: toolRead("call_1", "notes.txt")},
+		{name: "tool-mint-id", env: map[string]string{"CONF_IDS": "mint"}, model: toolRead("call_1", "notes.txt")},
+		// A placeholder in model.json means the live value in every mode.
+		{name: "tool-abs-path", model: toolRead("call_1", "{{cwd}}/notes.txt")},
+		{name: "tool-rel-title", env: map[string]string{"CONF_PATHS": "rel"}, model: toolRead("call_1", "{{cwd}}/notes.txt")},
+		{name: "tool-token-id", model: toolRead("{{toolCall:1}}", "notes.txt")},
+		// A side call (a title) in parallel with the turn: its entry says
+		// which request it answers.
+		{name: "side-call", env: map[string]string{"CONF_SIDE": "1"},
+			model: `[{"kind":"chunks","match":"Title this conversation","chunks":[{"type":"block-start","index":0,"blockType":"text"},` +
+				`{"type":"text-delta","index":0,"text":"Milk"},{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]},` + answer("Hello.") + `]`,
+			want: []string{`"title":"Milk"`, `"text":"Hello."`}},
+		// A slow exit whose child outlives the agent, within the grace.
+		{name: "slow-exit", env: map[string]string{"CONF_SLOW_EXIT_MS": "300"}, model: `[` + answer("Bye.") + `]`},
+		// A throw's error body, shown verbatim by the agent, then a retry.
+		{name: "throw-shown", model: `[{"kind":"throw","chunks":[],"message":"slow down","code":"RATE_LIMIT"},` + answer("After the retry.") + `]`},
+		// A status override's body, keys unsorted and spaced, shown verbatim.
+		{name: "override-shown", model: `[` + answer("After the retry.") + `]`,
+			manifest: "replay: { override: true }\n",
+			files:    map[string]string{"replay.override.json": `{"patches":[{"call":1,"status":429,"body":{"error": {"type": "rate_limit", "message": "slow down"}}}]}`}},
+	}
+}
+
+// TestConformance: every scene, in every dialect, replays green three
+// times after each write mode.
+func TestConformance(t *testing.T) {
+	for _, d := range dialects {
+		for _, sc := range scenes(t, d) {
+			t.Run(d+"/"+sc.name, func(t *testing.T) {
+				t.Parallel()
+				// The agent always sends a timer-driven update after
+				// session/new, which the corpus's ready waits for.
+				root := corpus(t, d, "", "ready: { update: available_commands_update }\nfloating: [session_info_update]\n")
+				if sc.env == nil {
+					sc.env = map[string]string{}
+				}
+				sc.env["CONF_READY"] = "1"
+				dir := sc.write(t, root)
+				if o := author(t, dir); o.Status != check.Passed {
+					t.Fatalf("new -model: %s: %s\n%s", o.Status, o.Reason, o.Diff)
+				}
+				stdout, _ := os.ReadFile(filepath.Join(dir, scenario.StdoutFile))
+				for _, w := range sc.want {
+					if !strings.Contains(string(stdout), w) {
+						t.Errorf("stdout.expected.jsonl lacks %s:\n%s", w, stdout)
+					}
+				}
+				replays(t, dir, 3, "new -model")
+				for _, mode := range []check.Mode{check.Refresh, check.Update} {
+					if o := check.Check(context.Background(), dir, config(t, root, mode)); o.Status != check.Passed {
+						t.Fatalf("%s: %s: %s\n%s", mode, o.Status, o.Reason, o.Diff)
+					}
+					replays(t, dir, 3, string(mode))
+				}
+			})
+		}
+	}
+}
+
+// TestGraceBound: a corpus's agent.grace bounds how long the agent's
+// process group may take to empty, and the failure names that bound.
+func TestGraceBound(t *testing.T) {
+	root := corpus(t, "openai-chat", "  grace: 300ms\n", "")
+	dir := scene{name: "slow-exit", env: map[string]string{"CONF_SLOW_EXIT_MS": "100"}, model: `[` + answer("Bye.") + `]`}.write(t, root)
+	o := author(t, dir)
+	want := "left processes running in its process group for longer than the grace of 300ms"
+	if o.Status != check.Failed || !strings.Contains(o.Reason, want) {
+		t.Fatalf("new -model: %s: %s; want a failure saying %q", o.Status, o.Reason, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, scenario.StdoutFile)); err == nil {
+		t.Error("a failed new -model wrote stdout.expected.jsonl")
+	}
+}
+
+// TestReady: acpsnap.yml's ready.update makes every newSession wait for
+// the agent's timer-driven update, so it precedes the first prompt's
+// output in every scenario, without a step of its own.
+func TestReady(t *testing.T) {
+	root := corpus(t, "openai-chat", "", "ready: { update: available_commands_update }\n")
+	dir := scene{name: "ready-timer", env: map[string]string{"CONF_READY": "1", "CONF_READY_MS": "300"}, model: `[` + answer("Hello.") + `]`}.write(t, root)
+	if o := author(t, dir); o.Status != check.Passed {
+		t.Fatalf("new -model: %s: %s\n%s", o.Status, o.Reason, o.Diff)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, scenario.StdoutFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready, chunk := strings.Index(string(b), "available_commands_update"), strings.Index(string(b), "agent_message_chunk")
+	if ready < 0 || chunk < 0 || ready > chunk {
+		t.Errorf("the ready update (at %d) does not precede the first chunk (at %d):\n%s", ready, chunk, b)
+	}
+}
+
+// TestUnstableNeverWritten: an agent whose output differs on every run
+// gets no fixture from any write mode; each says why, with the diff, and
+// leaves the scenario's files exactly as they were.
+func TestUnstableNeverWritten(t *testing.T) {
+	root := corpus(t, "openai-chat", "", "")
+	dir := scene{name: "noise", env: map[string]string{"CONF_NOISE": "1"}, model: `[` + answer("Hello.") + `]`}.write(t, root)
+	before := snapshot(t, dir)
+	o := author(t, dir)
+	if o.Status != check.Failed || !strings.Contains(o.Reason, "does not replay") || o.Diff == "" {
+		t.Fatalf("new -model: %s: %s\n%s; want a failure with the diff", o.Status, o.Reason, o.Diff)
+	}
+	if d := cmp.Diff(before, snapshot(t, dir)); d != "" {
+		t.Errorf("new -model changed the scenario (-before +after):\n%s", d)
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 2 {
+		t.Errorf("%d entries in the corpus, want acpsnap.yml and the scenario (no staged copy left): %v", len(entries), entries)
+	}
+	// A scenario recorded from a stable agent, which then turns unstable:
+	// refresh and update refuse to write what would not replay.
+	stable := scene{name: "noise", model: `[` + answer("Hello.") + `]`}
+	stable.write(t, root)
+	if o := author(t, dir); o.Status != check.Passed {
+		t.Fatalf("new -model: %s: %s", o.Status, o.Reason)
+	}
+	scene{name: "noise", env: map[string]string{"CONF_NOISE": "1"}, model: `[` + answer("Hello.") + `]`}.write(t, root)
+	before = snapshot(t, dir)
+	for _, mode := range []check.Mode{check.Refresh, check.Update} {
+		o := check.Check(context.Background(), dir, config(t, root, mode))
+		if o.Status != check.Failed || o.Diff == "" {
+			t.Errorf("%s: %s: %s; want a failure with the diff", mode, o.Status, o.Reason)
+		}
+		if d := cmp.Diff(before, snapshot(t, dir)); d != "" {
+			t.Errorf("%s changed the scenario (-before +after):\n%s", mode, d)
+		}
+	}
+}
+
+// snapshot reads every file under dir, by relative path.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		files[rel] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestRandomScripts is the property: a random model script (text,
+// reasoning, tool calls with random ids, errors with bodies) through each
+// dialect, recorded by new -model, replays equal.
+func TestRandomScripts(t *testing.T) {
+	for _, d := range dialects {
+		for seed := int64(1); seed <= 2; seed++ {
+			t.Run(fmt.Sprintf("%s/seed-%d", d, seed), func(t *testing.T) {
+				t.Parallel()
+				rng := rand.New(rand.NewSource(seed))
+				root := corpus(t, d, "", "")
+				dir := scene{name: "random", model: randomScript(rng)}.write(t, root)
+				if o := author(t, dir); o.Status != check.Passed {
+					t.Fatalf("new -model: %s: %s\n%s\nmodel: %s", o.Status, o.Reason, o.Diff, randomScript(rand.New(rand.NewSource(seed))))
+				}
+				replays(t, dir, 1, "new -model")
+			})
+		}
+	}
+}
+
+// randomScript is a model.json for one prompt: up to three tool calls
+// (each reading notes.txt, by a random id), maybe a 429 (which the agent
+// retries once), then a text answer, any step with reasoning first.
+func randomScript(rng *rand.Rand) string {
+	var entries []string
+	word := func() string { return fmt.Sprintf("w%x", rng.Int63()) }
+	reasoning := func() string {
+		if rng.Intn(2) == 0 {
+			return ""
+		}
+		return `{"type":"block-start","index":0,"blockType":"reasoning"},{"type":"reasoning-delta","index":0,"text":"` + word() + `"},{"type":"block-end","index":0},`
+	}
+	at := func(r string) int {
+		if r == "" {
+			return 0
+		}
+		return 1
+	}
+	if rng.Intn(3) == 0 {
+		entries = append(entries, `{"kind":"throw","chunks":[],"message":"slow `+word()+`","code":"RATE_LIMIT"}`)
+	}
+	for range rng.Intn(4) {
+		r := reasoning()
+		i := at(r)
+		entries = append(entries, fmt.Sprintf(`{"kind":"chunks","chunks":[%s{"type":"block-start","index":%d,"blockType":"tool-call"},`+
+			`{"type":"tool-call-delta","index":%d,"id":"%s","name":"read","argumentsDelta":"{\"path\":\"notes.txt\"}"},{"type":"block-end","index":%d},`+
+			`{"type":"finish","reason":"tool-calls"}]}`, r, i, i, []string{"call_", "toolu_", "fc_", ""}[rng.Intn(4)]+word(), i))
+	}
+	r := reasoning()
+	i := at(r)
+	entries = append(entries, fmt.Sprintf(`{"kind":"chunks","chunks":[%s{"type":"block-start","index":%d,"blockType":"text"},{"type":"text-delta","index":%d,"text":"%s %s"},`+
+		`{"type":"block-end","index":%d},{"type":"finish","reason":"stop"}]}`, r, i, i, word(), word(), i))
+	return "[" + strings.Join(entries, ",") + "]"
+}
