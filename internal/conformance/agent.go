@@ -98,18 +98,22 @@ func Main() {
 // Serve speaks ACP on in and out until in ends.
 func Serve(ctx context.Context, b Behaviour, in io.Reader, out io.Writer) error {
 	a := &agent{b: b, sessions: map[string]*session{}}
+	// The connection reads requests as soon as it exists: a.conn is set
+	// under a.mu before the first handler can ask for it.
+	a.mu.Lock()
 	conn := acp.NewAgentSideConnection(a, out, in)
 	conn.SetLogger(slog.New(slog.DiscardHandler))
 	a.conn = conn
+	a.mu.Unlock()
 	<-conn.Done()
 	return nil
 }
 
 type agent struct {
-	b    Behaviour
-	conn *acp.AgentSideConnection
+	b Behaviour
 
 	mu       sync.Mutex
+	conn     *acp.AgentSideConnection // set once, under mu, by Serve
 	sessions map[string]*session
 }
 
@@ -176,7 +180,10 @@ func (a *agent) session(id string) *session {
 }
 
 func (a *agent) update(s *session, u acp.SessionUpdate) {
-	a.conn.SessionUpdate(context.Background(), acp.SessionNotification{SessionId: acp.SessionId(s.id), Update: u})
+	a.mu.Lock()
+	conn := a.conn
+	a.mu.Unlock()
+	conn.SessionUpdate(context.Background(), acp.SessionNotification{SessionId: acp.SessionId(s.id), Update: u})
 }
 
 // Prompt runs one turn: model calls until the model stops, each tool call
