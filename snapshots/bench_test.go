@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/acpsnap/acpsnap/acpsnaptest"
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -17,7 +18,7 @@ func BenchmarkScenario(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := check.Config{Agent: agentCommand}
+	cfg := check.Config{Agent: agentCommand, Acpsnap: acpsnaptest.MCPProxy(b)}
 	for _, name := range names {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
@@ -32,7 +33,7 @@ func BenchmarkScenario(b *testing.B) {
 // BenchmarkCorpusParallel replays the whole corpus with one worker per CPU.
 func BenchmarkCorpusParallel(b *testing.B) {
 	rc := check.RunConfig{Root: ".", Parallel: runtime.NumCPU()}
-	rc.Agent = agentCommand
+	rc.Agent, rc.Acpsnap = agentCommand, acpsnaptest.MCPProxy(b)
 	for b.Loop() {
 		outs, err := check.Run(context.Background(), rc)
 		if err != nil {
