@@ -30,8 +30,26 @@ func becomeSubreaper() { subreaper() }
 // them (their exec.Cmd.Wait does).
 var started sync.Map
 
-func track(pid int)   { started.Store(pid, true) }
 func untrack(pid int) { started.Delete(pid) }
+
+// spawning is held shared from a process's start until it is tracked, and
+// exclusively by each scan of escapees: a command that exits before it is
+// tracked (a quick one in a terminal of its own session) is never taken for
+// an escaped zombie and reaped from under its exec.Cmd.Wait, which would
+// then have no status to report ("killed by signal unknown").
+var spawning sync.RWMutex
+
+// startTracked runs start, which starts a process, and tracks the pid it
+// returns, with no scan of escapees in between.
+func startTracked(start func() (int, error)) error {
+	spawning.RLock()
+	defer spawning.RUnlock()
+	pid, err := start()
+	if err == nil {
+		started.Store(pid, true)
+	}
+	return err
+}
 
 // escapees kills, reaps and counts the processes of one run that outlived
 // it outside the process groups the harness kills: children of this
@@ -44,6 +62,7 @@ func escapees(base string, deadline time.Time) []string {
 	var killed []string
 	for {
 		found := false
+		spawning.Lock()
 		for _, pid := range children() {
 			if _, ours := started.Load(pid); ours {
 				continue
@@ -64,6 +83,7 @@ func escapees(base string, deadline time.Time) []string {
 				found = true
 			}
 		}
+		spawning.Unlock()
 		if !found || time.Now().After(deadline) {
 			return killed
 		}

@@ -96,12 +96,16 @@ func startAgent(argv []string, cwd string, env []string, grace time.Duration, fa
 	cmd.SysProcAttr = dieWithHarness(&syscall.SysProcAttr{Setpgid: true})
 	cmd.Cancel = func() error { return signalGroup(cmd.Process.Pid, syscall.SIGTERM) }
 	cmd.WaitDelay = grace // after SIGTERM, Wait kills the leader and returns
-	if err := cmd.Start(); err != nil {
+	if err := startTracked(func() (int, error) {
+		if err := cmd.Start(); err != nil {
+			return 0, err
+		}
+		return cmd.Process.Pid, nil
+	}); err != nil {
 		cancel()
 		closeAll(inR, inW, outR, outW, errR, errW)
 		return nil, err
 	}
-	track(cmd.Process.Pid)
 	closeAll(inR, outW, errW) // the child holds its ends now
 	sdkR, sdkW := io.Pipe()
 	a := &agent{cmd: cmd, pgid: cmd.Process.Pid, grace: grace, cancel: cancel,

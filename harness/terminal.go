@@ -60,11 +60,18 @@ func (ts *terminals) create(req acp.CreateTerminalRequest, dir string) (string, 
 		cmd.Env = append(cmd.Env, e.Name+"="+e.Value)
 	}
 	cmd.SysProcAttr = dieWithHarness(&syscall.SysProcAttr{})
-	ptmx, err := pty.Start(cmd) // Setsid: own session and process group
+	var ptmx *os.File
+	err := startTracked(func() (int, error) {
+		var err error
+		ptmx, err = pty.Start(cmd) // Setsid: own session and process group
+		if err != nil {
+			return 0, err
+		}
+		return cmd.Process.Pid, nil
+	})
 	if err != nil {
 		return "", fmt.Errorf("terminal/create: %w", err)
 	}
-	track(cmd.Process.Pid)
 	t := &terminal{cmd: cmd, ptmx: ptmx, readDone: make(chan struct{}), done: make(chan struct{})}
 	t.out.Limit = defaultOutputLimit
 	if req.OutputByteLimit != nil && *req.OutputByteLimit > 0 {
