@@ -42,11 +42,11 @@ func fakeAgentMain() {
 	fakeagent.Main() // exits
 }
 
-// TestScripts runs one testscript per CLI behaviour from testdata/. Each
+// TestScripts runs one testscript per CLI behaviour from testdata/script. Each
 // script starts with a copy of the bundled corpus in $WORK/snapshots.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir:                 "../../testdata",
+		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		Condition:           netnsCondition,
 		Setup: func(env *testscript.Env) error {

@@ -148,11 +148,11 @@ func TestCassetteDiffEscapes(t *testing.T) {
 	}
 }
 
-var updateDiffScript = flag.Bool("update", false, "rewrite the cassettes embedded in testdata/cassette-diff.txtar")
+var updateDiffScript = flag.Bool("update", false, "rewrite the cassettes embedded in cmd/acpsnap/testdata/script/cassette-diff.txtar")
 
 // diffScript is the testscript of acpsnap cassette diff; its cassettes
 // are what the library records today, which this test keeps true.
-const diffScript = "../../testdata/cassette-diff.txtar"
+const diffScript = "../../cmd/acpsnap/testdata/script/cassette-diff.txtar"
 
 // scriptCassettes records the script's cassettes with a fixed clock.
 func scriptCassettes(t *testing.T) map[string][]byte {
