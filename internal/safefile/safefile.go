@@ -32,6 +32,17 @@ func Read(path string, max int64) ([]byte, error) { return ReadAs(path, path, ma
 // ReadAs is Read naming the file name in its errors (a path relative to
 // what the user knows, rather than a temporary folder's).
 func ReadAs(path, name string, max int64) ([]byte, error) {
+	f, err := open(path, name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadOpen(f, name, max)
+}
+
+// open opens path for reading without blocking and without following a
+// final symbolic link.
+func open(path, name string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
@@ -39,23 +50,48 @@ func ReadAs(path, name string, max int64) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("safefile: %s: %w", name, errors.Unwrap(err))
 	}
-	defer f.Close()
-	return ReadOpen(f, name, max)
+	return f, nil
+}
+
+// Open opens the regular file at path (named name in errors) for reading
+// when it has at most max bytes, as Read would read it, and returns it
+// with its size: for a caller that streams it (Equal, CopyTree). The
+// caller still reads at most max bytes (the file may grow).
+func Open(path, name string, max int64) (*os.File, int64, error) {
+	f, err := open(path, name)
+	if err != nil {
+		return nil, 0, err
+	}
+	size, err := checkOpen(f, name, max)
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, size, nil
+}
+
+// checkOpen returns the size of the open f when it is a regular file of at
+// most max bytes.
+func checkOpen(f *os.File, name string, max int64) (int64, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, fmt.Errorf("safefile: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return 0, fmt.Errorf("safefile: %s: %w (%s)", name, ErrNotRegular, kind(fi.Mode()))
+	}
+	if fi.Size() > max {
+		return 0, fmt.Errorf("safefile: %s: %d bytes, more than the %d allowed: %w", name, fi.Size(), max, ErrTooLarge)
+	}
+	return fi.Size(), nil
 }
 
 // ReadOpen reads the open file f (named name in errors) when it is a
 // regular file of at most max bytes. The caller opened it, ideally with
 // O_NONBLOCK so that the open itself could not block.
 func ReadOpen(f *os.File, name string, max int64) ([]byte, error) {
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("safefile: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("safefile: %s: %w (%s)", name, ErrNotRegular, kind(fi.Mode()))
-	}
-	if fi.Size() > max {
-		return nil, fmt.Errorf("safefile: %s: %d bytes, more than the %d allowed: %w", name, fi.Size(), max, ErrTooLarge)
+	if _, err := checkOpen(f, name, max); err != nil {
+		return nil, err
 	}
 	// The file may grow while it is read: read one byte past the cap.
 	b, err := io.ReadAll(io.LimitReader(f, max+1))

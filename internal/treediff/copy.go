@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/fspath"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 )
 
 // Copy writes the src tree to dst, replacing what dst held: file contents
@@ -24,7 +25,7 @@ func Copy(src, dst string, cfg Config) error {
 	}
 	if err := fill(src, tmp, cfg); err != nil {
 		fspath.RemoveAll(tmp)
-		return fmt.Errorf("treediff: copy %s: %w", src, err)
+		return fmt.Errorf("treediff: copy: %w", err)
 	}
 	if err := swap(tmp, dst); err != nil {
 		fspath.RemoveAll(tmp)
@@ -56,55 +57,18 @@ func checkRoots(src, dst string) error {
 	return nil
 }
 
-// fill copies the entries of src into the empty directory tmp. Directories
-// get their modes last, so that a read-only one can still be filled.
+// fill copies the tree src into the empty directory tmp, then gives tmp
+// src's mode.
 func fill(src, tmp string, cfg Config) error {
-	entries, err := scan(src)
-	if err != nil {
+	tc := safefile.TreeConfig{MaxFileBytes: cfg.MaxFileBytes, Transform: cfg.Normalize, Confine: true}
+	if err := safefile.CopyTree(src, tmp, tc); err != nil {
 		return err
-	}
-	rels := union(entries, nil)
-	for _, rel := range rels {
-		if err := place(rel, entries[rel], filepath.Join(tmp, filepath.FromSlash(rel)), cfg); err != nil {
-			return err
-		}
-	}
-	for i := len(rels) - 1; i >= 0; i-- {
-		if e := entries[rels[i]]; e.kind == "directory" {
-			if err := os.Chmod(filepath.Join(tmp, filepath.FromSlash(rels[i])), e.mode.Perm()); err != nil {
-				return err
-			}
-		}
 	}
 	fi, err := os.Stat(src)
 	if err != nil {
 		return err
 	}
 	return os.Chmod(tmp, fi.Mode().Perm())
-}
-
-// place writes one entry at to.
-func place(rel string, e entry, to string, cfg Config) error {
-	switch e.kind {
-	case "directory":
-		return os.Mkdir(to, 0o700)
-	case "symlink":
-		target := string(cfg.normalize(rel, []byte(e.target)))
-		if escapes(rel, target) {
-			return fmt.Errorf("%s: symlink to %q points out of the tree", rel, target)
-		}
-		return os.Symlink(target, to)
-	case "file":
-		data, err := os.ReadFile(e.abs)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(to, cfg.normalize(rel, data), 0o600); err != nil {
-			return err
-		}
-		return os.Chmod(to, e.mode.Perm())
-	}
-	return fmt.Errorf("%s: cannot copy a %s (%s)", rel, e.kind, e.mode.Type())
 }
 
 // swap puts the directory tmp in dst's place and removes the old dst.

@@ -24,6 +24,13 @@
 // Only the caller knows which files are text: Normalize receives every file
 // and returns binary ones unchanged ([IsText] is a usual test).
 //
+// Either tree may be an agent's: files are read through package safefile
+// (regular files only, never through a link, never blocking), each capped
+// at Config.MaxFileBytes (64 MiB by default), and files of equal size are
+// compared in pieces, never held whole, unless Normalize must see them. An
+// entry that is not a file, folder or link, a link that leaves the tree
+// and a file over the cap are errors naming the entry's path.
+//
 // Differences come out in tree order (paths slash-separated, relative to
 // the roots, sorted component by component): a missing or extra entry (a whole missing or extra directory is one
 // difference, its contents not listed again), a changed kind, a changed mode,
@@ -42,5 +49,6 @@
 // (there is a moment with no dst between the renames). Symbolic links are
 // copied as links, never followed; a link that is absolute or climbs out of
 // the tree ("../x" from the root) is refused, as are sockets, devices and
-// pipes, and a dst inside src.
+// pipes, a file over the cap, and a dst inside src. Files are streamed
+// (held whole only when Normalize must see them).
 package treediff

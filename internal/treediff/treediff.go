@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/acpsnap/acpsnap/internal/safefile"
 )
 
 // Kind is what differs about one entry.
@@ -64,6 +65,17 @@ type Config struct {
 	// Modes selects the permission bits compared. 0: 0o100, the bit git
 	// keeps.
 	Modes fs.FileMode
+	// MaxFileBytes caps each file read or copied; 0:
+	// safefile.DefaultMaxFileBytes (64 MiB). A bigger file is an error
+	// naming it.
+	MaxFileBytes int64
+}
+
+func (c Config) maxFileBytes() int64 {
+	if c.MaxFileBytes > 0 {
+		return c.MaxFileBytes
+	}
+	return safefile.DefaultMaxFileBytes
 }
 
 func (c Config) normalize(rel string, data []byte) []byte {
@@ -89,8 +101,10 @@ type entry struct {
 }
 
 // scan lists the entries under root by slash-separated relative path,
-// without following links.
-func scan(root string) (map[string]entry, error) {
+// without following links. It refuses what a tree may not hold: an entry
+// that is not a file, folder or link, and a link whose target (through
+// norm) leaves the tree.
+func scan(root string, norm func(rel string, data []byte) []byte) (map[string]entry, error) {
 	fi, err := os.Lstat(root)
 	if err != nil {
 		return nil, err
@@ -111,13 +125,20 @@ func scan(root string) (map[string]entry, error) {
 		if err != nil {
 			return err
 		}
+		slash := filepath.ToSlash(rel)
 		e := entry{kind: kindOf(info.Mode()), mode: info.Mode(), abs: p}
-		if e.kind == "symlink" {
+		switch e.kind {
+		case "other":
+			return fmt.Errorf("%s: not a file, folder or symbolic link (%s)", slash, info.Mode().Type())
+		case "symlink":
 			if e.target, err = os.Readlink(p); err != nil {
 				return err
 			}
+			if t := string(norm(slash, []byte(e.target))); safefile.Escapes(slash, t) {
+				return fmt.Errorf("%s: symlink to %q points out of the tree", slash, t)
+			}
 		}
-		out[filepath.ToSlash(rel)] = e
+		out[slash] = e
 		return nil
 	})
 	return out, err
@@ -138,11 +159,11 @@ func kindOf(m fs.FileMode) string {
 // Compare lists how the got tree differs from the want tree, sorted by
 // path; none means equal. It fails only when a tree cannot be read.
 func Compare(want, got string, cfg Config) ([]Difference, error) {
-	w, err := scan(want)
+	w, err := scan(want, Config{}.normalize)
 	if err != nil {
 		return nil, fmt.Errorf("treediff: expected tree: %w", err)
 	}
-	g, err := scan(got)
+	g, err := scan(got, cfg.normalize)
 	if err != nil {
 		return nil, fmt.Errorf("treediff: %w", err)
 	}
@@ -222,11 +243,17 @@ func showMode(m fs.FileMode) string {
 }
 
 func compareContent(rel, wantPath, gotPath string, cfg Config) (*Difference, error) {
-	wb, err := os.ReadFile(wantPath)
+	max := cfg.maxFileBytes()
+	if cfg.Normalize == nil { // a stream comparison first: equal files are never held whole
+		if eq, err := safefile.Equal(wantPath, rel, gotPath, rel, max); err != nil || eq {
+			return nil, err
+		}
+	}
+	wb, err := safefile.ReadAs(wantPath, rel, max)
 	if err != nil {
 		return nil, err
 	}
-	gb, err := os.ReadFile(gotPath)
+	gb, err := safefile.ReadAs(gotPath, rel, max)
 	if err != nil {
 		return nil, err
 	}
@@ -275,14 +302,4 @@ func plural(n int) string {
 // bytes. A Normalize func uses it to leave binary files alone.
 func IsText(data []byte) bool {
 	return utf8.Valid(data) && bytes.IndexByte(data, 0) < 0
-}
-
-// escapes reports whether a link target, relative to the link at rel,
-// leaves the tree: absolute, or climbing above the root.
-func escapes(rel, target string) bool {
-	if path.IsAbs(target) || filepath.IsAbs(target) {
-		return true
-	}
-	p := path.Join(path.Dir(rel), filepath.ToSlash(target))
-	return p == ".." || strings.HasPrefix(p, "../")
 }

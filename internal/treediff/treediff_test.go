@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -196,5 +197,83 @@ func TestFormatCap(t *testing.T) {
 	}
 	if Format(nil, 0) != "" {
 		t.Error("Format(nil) is not empty")
+	}
+}
+
+// sparse makes a sparse file of size bytes at p: no disk, no memory.
+func sparse(t *testing.T, p string, size int64) {
+	t.Helper()
+	f, err := os.Create(p)
+	if err == nil {
+		err = f.Truncate(size)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRefusals: what an agent can plant in either tree is an error naming
+// its path, never a read that blocks, follows a link or takes the memory
+// (a 4 GB sparse file ran acpsnap out of memory): a file over the cap (a
+// cap of 64 proven with 65 bytes), a FIFO, a link out of the tree.
+func TestRefusals(t *testing.T) {
+	type tcase struct {
+		name  string
+		plant func(t *testing.T, dir string)
+		err   string
+	}
+	for _, tc := range []tcase{
+		{"over the cap", func(t *testing.T, dir string) { sparse(t, filepath.Join(dir, "big.img"), 65) },
+			"big.img: 65 bytes, more than the 64 allowed"},
+		{"fifo", func(t *testing.T, dir string) {
+			if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, "pipe: not a file, folder or symbolic link"},
+		{"outside link", func(t *testing.T, dir string) {
+			if err := os.Symlink("/etc/passwd", filepath.Join(dir, "l")); err != nil {
+				t.Fatal(err)
+			}
+		}, `l: symlink to "/etc/passwd" points out of the tree`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, g := dirs(t, tree{"big.img": "x"}, nil)
+			tc.plant(t, g)
+			if _, err := Compare(w, g, Config{MaxFileBytes: 64}); err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("Compare error = %v, want %q", err, tc.err)
+			}
+			if _, err := Compare(g, w, Config{MaxFileBytes: 64}); err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("Compare (planted in the expected tree) error = %v, want %q", err, tc.err)
+			}
+			parent := t.TempDir()
+			dst := filepath.Join(parent, "exp")
+			tree{"keep": "kept"}.write(t, dst)
+			if err := Copy(g, dst, Config{MaxFileBytes: 64}); err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("Copy error = %v, want %q", err, tc.err)
+			}
+			assertOnly(t, parent, "exp") // no temporary tree left
+		})
+	}
+}
+
+// TestCompareStreams: files of equal size are compared in pieces, the cap
+// still applies, and a change past the first piece is found.
+func TestCompareStreams(t *testing.T) {
+	big := strings.Repeat("0123456789abcdef", 1<<13) // 128 KiB: two pieces
+	changed := big[:len(big)-1] + "!"
+	w, g := dirs(t, tree{"same": big, "changed": big}, tree{"same": big, "changed": changed})
+	got, err := Compare(w, g, Config{MaxFileBytes: int64(len(big))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Difference{{Path: "changed", Kind: Content, Diff: fmt.Sprintf("want %d bytes, got %d bytes", len(big), len(big))}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Compare (-want +got):\n%s", diff)
+	}
+	if _, err := Compare(w, g, Config{MaxFileBytes: int64(len(big)) - 1}); err == nil || !strings.Contains(err.Error(), "more than the") {
+		t.Errorf("Compare over the cap: %v", err)
 	}
 }
