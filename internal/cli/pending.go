@@ -12,6 +12,7 @@ import (
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/internal/progress"
 	"github.com/acpsnap/acpsnap/internal/term"
+	"github.com/acpsnap/acpsnap/internal/treediff"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -176,6 +177,10 @@ func acceptPending(p string) error {
 		return fmt.Errorf("accept %s: not a regular file or folder (%s): refusing to install it (remove it with acpsnap reject)", p, st.Mode().Type())
 	}
 	if st.IsDir() {
+		// a link planted inside would install a link to anywhere too
+		if err := treediff.Check(p, treediff.Config{}); err != nil {
+			return fmt.Errorf("accept %s: %w: refusing to install it (remove it with acpsnap reject)", p, err)
+		}
 		if err := os.RemoveAll(target); err != nil {
 			return fmt.Errorf("accept %s: %w", p, err)
 		}

@@ -3,15 +3,18 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/creack/pty"
 
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -129,5 +132,60 @@ func TestAcceptRefusesPlantedLink(t *testing.T) {
 	}
 	if st, err := os.Lstat(fixture); err != nil || !st.Mode().IsRegular() {
 		t.Errorf("the fixture is no longer a regular file: %v, %v", st, err)
+	}
+}
+
+// TestPlantedPendingTree: what an agent or a pull request plants inside a
+// pending workspace.expected.new/ (a link out of the repository, a FIFO, a
+// file over the cap) is refused by review and accept with its path, and
+// accept installs nothing (before: review read through it and accept
+// installed a link to outside as a fixture).
+func TestPlantedPendingTree(t *testing.T) {
+	type tcase struct {
+		name  string
+		plant func(tree string) error
+		err   string
+	}
+	for _, tc := range []tcase{
+		{"absolute link", func(tree string) error { return os.Symlink("/etc/passwd", filepath.Join(tree, "passwd")) },
+			`passwd: symlink to "/etc/passwd" points out of the tree`},
+		{"climbing link", func(tree string) error { return os.Symlink("../../../x", filepath.Join(tree, "d", "up")) },
+			`d/up: symlink to "../../../x" points out of the tree`},
+		{"fifo", func(tree string) error { return syscall.Mkfifo(filepath.Join(tree, "d", "pipe"), 0o644) },
+			"d/pipe: not a file, folder or symbolic link (named pipe)"},
+		{"over the cap", func(tree string) error { return os.Truncate(filepath.Join(tree, "d", "f"), safefile.DefaultMaxFileBytes+1) },
+			fmt.Sprintf("d/f: %d bytes, more than the %d allowed", safefile.DefaultMaxFileBytes+1, safefile.DefaultMaxFileBytes)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			expected := filepath.Join(dir, scenario.ExpectedDir)
+			pending := expected + scenario.PendingSuffix
+			for _, d := range []string{expected, filepath.Join(pending, "d")} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			os.WriteFile(filepath.Join(expected, "a.txt"), []byte("kept\n"), 0o644)
+			os.WriteFile(filepath.Join(pending, "d", "f"), []byte("new\n"), 0o644)
+			if err := tc.plant(pending); err != nil {
+				t.Fatal(err)
+			}
+			e := &env{getenv: func(string) string { return "" }, stdout: &bytes.Buffer{}}
+			if got := e.pendingDiff(pending); !strings.Contains(got, "refused: "+pending+": ") || !strings.Contains(got, tc.err) {
+				t.Errorf("review shows %q, want it refused with %q", got, tc.err)
+			}
+			if err := acceptPending(pending); err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), "acpsnap reject") {
+				t.Errorf("accept = %v, want %q refused", err, tc.err)
+			}
+			if b, err := os.ReadFile(filepath.Join(expected, "a.txt")); err != nil || string(b) != "kept\n" {
+				t.Errorf("the expected tree changed: %q, %v", b, err)
+			}
+			if err := rejectPending(pending); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Lstat(pending); !os.IsNotExist(err) {
+				t.Errorf("reject left %s: %v", pending, err)
+			}
+		})
 	}
 }

@@ -94,8 +94,11 @@ func readKey(w io.Writer, r *bufio.Reader) (byte, error) {
 func (e *env) pendingDiff(p string) string {
 	target := scenario.PendingTarget(p)
 	cfg := jsondiff.Config{Color: e.colour(e.stdout)}
-	if st, err := os.Stat(p); err == nil && st.IsDir() {
-		if _, err := os.Stat(target); err != nil {
+	if st, err := os.Lstat(p); err == nil && st.IsDir() { // never through a planted link
+		if err := treediff.Check(p, treediff.Config{}); err != nil {
+			return fmt.Sprintf("refused: %s: %v\n", p, err)
+		}
+		if _, err := os.Lstat(target); err != nil {
 			return "new folder\n"
 		}
 		diffs, err := treediff.Compare(target, p, treediff.Config{Diff: func(rel string, want, got []byte) string {

@@ -78,7 +78,7 @@ func checkOpen(f *os.File, name string, max int64) (int64, error) {
 		return 0, fmt.Errorf("safefile: %w", err)
 	}
 	if !fi.Mode().IsRegular() {
-		return 0, fmt.Errorf("safefile: %s: %w (%s)", name, ErrNotRegular, kind(fi.Mode()))
+		return 0, fmt.Errorf("safefile: %s: %w (%s)", name, ErrNotRegular, Kind(fi.Mode()))
 	}
 	if fi.Size() > max {
 		return 0, fmt.Errorf("safefile: %s: %d bytes, more than the %d allowed: %w", name, fi.Size(), max, ErrTooLarge)
@@ -104,7 +104,9 @@ func ReadOpen(f *os.File, name string, max int64) ([]byte, error) {
 	return b, nil
 }
 
-func kind(m fs.FileMode) string {
+// Kind names the type of mode m in words ("named pipe", "socket",
+// "symbolic link", …), for errors.
+func Kind(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeNamedPipe != 0:
 		return "named pipe"

@@ -111,7 +111,7 @@ func copyEntry(from, to, rel string, m fs.FileMode, cfg TreeConfig) error {
 		}
 		return copyFile(from, to, rel, m.Perm(), cfg)
 	}
-	return fmt.Errorf("safefile: %s: not a file, folder or symbolic link (%s)", rel, kind(m))
+	return fmt.Errorf("safefile: %s: not a file, folder or symbolic link (%s)", rel, Kind(m))
 }
 
 // copyFile copies the regular file from (rel in the tree) to the new file

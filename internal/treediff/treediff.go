@@ -102,9 +102,9 @@ type entry struct {
 
 // scan lists the entries under root by slash-separated relative path,
 // without following links. It refuses what a tree may not hold: an entry
-// that is not a file, folder or link, and a link whose target (through
-// norm) leaves the tree.
-func scan(root string, norm func(rel string, data []byte) []byte) (map[string]entry, error) {
+// that is not a file, folder or link, a link whose target (through norm)
+// leaves the tree, and a file over max bytes.
+func scan(root string, norm func(rel string, data []byte) []byte, max int64) (map[string]entry, error) {
 	fi, err := os.Lstat(root)
 	if err != nil {
 		return nil, err
@@ -128,8 +128,12 @@ func scan(root string, norm func(rel string, data []byte) []byte) (map[string]en
 		slash := filepath.ToSlash(rel)
 		e := entry{kind: kindOf(info.Mode()), mode: info.Mode(), abs: p}
 		switch e.kind {
+		case "file":
+			if info.Size() > max {
+				return fmt.Errorf("%s: %d bytes, more than the %d allowed", slash, info.Size(), max)
+			}
 		case "other":
-			return fmt.Errorf("%s: not a file, folder or symbolic link (%s)", slash, info.Mode().Type())
+			return fmt.Errorf("%s: not a file, folder or symbolic link (%s)", slash, safefile.Kind(info.Mode()))
 		case "symlink":
 			if e.target, err = os.Readlink(p); err != nil {
 				return err
@@ -159,11 +163,11 @@ func kindOf(m fs.FileMode) string {
 // Compare lists how the got tree differs from the want tree, sorted by
 // path; none means equal. It fails only when a tree cannot be read.
 func Compare(want, got string, cfg Config) ([]Difference, error) {
-	w, err := scan(want, Config{}.normalize)
+	w, err := scan(want, Config{}.normalize, cfg.maxFileBytes())
 	if err != nil {
 		return nil, fmt.Errorf("treediff: expected tree: %w", err)
 	}
-	g, err := scan(got, cfg.normalize)
+	g, err := scan(got, cfg.normalize, cfg.maxFileBytes())
 	if err != nil {
 		return nil, fmt.Errorf("treediff: %w", err)
 	}
@@ -186,6 +190,17 @@ func Compare(want, got string, cfg Config) ([]Difference, error) {
 		out = append(out, *d)
 	}
 	return out, nil
+}
+
+// Check refuses a tree that Compare or Copy would refuse: root not a real
+// folder, an entry that is not a regular file, folder or symbolic link, a
+// link that leaves the tree, a file over the cap. The error names the
+// entry by its path in the tree. Nothing is read but the entries' metadata.
+func Check(root string, cfg Config) error {
+	if _, err := scan(root, Config{}.normalize, cfg.maxFileBytes()); err != nil {
+		return fmt.Errorf("treediff: %w", err)
+	}
+	return nil
 }
 
 // union is the paths of both trees in tree order: sorted component by

@@ -248,6 +248,12 @@ func TestRefusals(t *testing.T) {
 			if _, err := Compare(g, w, Config{MaxFileBytes: 64}); err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("Compare (planted in the expected tree) error = %v, want %q", err, tc.err)
 			}
+			if err := Check(g, Config{MaxFileBytes: 64}); err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("Check error = %v, want %q", err, tc.err)
+			}
+			if err := Check(w, Config{MaxFileBytes: 64}); err != nil {
+				t.Errorf("Check of a clean tree: %v", err)
+			}
 			parent := t.TempDir()
 			dst := filepath.Join(parent, "exp")
 			tree{"keep": "kept"}.write(t, dst)
