@@ -153,7 +153,9 @@ func TestPlantedPendingTree(t *testing.T) {
 			`d/up: symlink to "../../../x" points out of the tree`},
 		{"fifo", func(tree string) error { return syscall.Mkfifo(filepath.Join(tree, "d", "pipe"), 0o644) },
 			"d/pipe: not a file, folder or symbolic link (named pipe)"},
-		{"over the cap", func(tree string) error { return os.Truncate(filepath.Join(tree, "d", "f"), safefile.DefaultMaxFileBytes+1) },
+		{"over the cap", func(tree string) error {
+			return os.Truncate(filepath.Join(tree, "d", "f"), safefile.DefaultMaxFileBytes+1)
+		},
 			fmt.Sprintf("d/f: %d bytes, more than the %d allowed", safefile.DefaultMaxFileBytes+1, safefile.DefaultMaxFileBytes)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
