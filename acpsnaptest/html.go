@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/internal/secretscan"
 	"github.com/acpsnap/acpsnap/transcript"
 )
 
@@ -27,7 +28,7 @@ func writeHTML(t *testing.T, dir string, s check.Suite) {
 	slices.SortFunc(outs, func(a, b check.Outcome) int { return strings.Compare(a.Name, b.Name) })
 	r := transcript.NewReport(dir, outs, s.Accept)
 	r.Corpus = s.Corpus
-	if err := transcript.WriteFile(path, r); err != nil {
+	if err := transcript.WriteFile(path, r, secretscan.New(nil, os.Environ()).Check); err != nil {
 		t.Errorf("acpsnaptest: %s: %v", HTMLEnv, err)
 		return
 	}

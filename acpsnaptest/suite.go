@@ -2,6 +2,7 @@ package acpsnaptest
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/internal/secretscan"
 )
 
 // report is the JUnit report of this test binary (XML_OUTPUT_FILE, as
@@ -78,7 +80,11 @@ func (su *suite) write() error {
 	defer junitReport.mu.Unlock()
 	junitReport.suites = append(junitReport.suites, su.s)
 	su.mu.Unlock()
-	if err := atomicfile.Write(su.path, check.JUnit(junitReport.suites), 0o644); err != nil {
+	b := check.JUnit(junitReport.suites)
+	if err := secretscan.New(nil, os.Environ()).Check(su.path, b); err != nil {
+		return fmt.Errorf("acpsnaptest: write the JUnit report (XML_OUTPUT_FILE): %w", err)
+	}
+	if err := atomicfile.Write(su.path, b, 0o644); err != nil {
 		return fmt.Errorf("acpsnaptest: write the JUnit report (XML_OUTPUT_FILE): %w", err)
 	}
 	return nil

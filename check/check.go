@@ -1,7 +1,9 @@
 package check
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"io/fs"
@@ -17,6 +19,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/secretscan"
 	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // Mode selects what a check may write.
@@ -214,6 +217,9 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 	got, err := normalizeLive(res)
 	if err == nil {
 		err = leaked(leaks, dir, got, ws)
+	}
+	if err == nil {
+		err = leakedPins(leaks, res.Pins)
 	}
 	if err != nil {
 		return o.fail(err)
@@ -490,6 +496,23 @@ func leaked(leaks *secretscan.Set, dir string, got *scenario.Transcript, ws *wor
 		rel, _ := filepath.Rel(ws.snap(), p)
 		return leaks.Check(filepath.Join(ws.expected, rel), b)
 	})
+}
+
+// leakedPins refuses pins that hold a secret value: a composed log keeps a
+// placeholder where its system prompt or tool schemas were, so the value
+// would reach only the pin files (and every report that shows them).
+func leakedPins(leaks *secretscan.Set, p *sessionlog.Pins) error {
+	if !p.Changed() {
+		return nil
+	}
+	if p.System != nil {
+		if err := leaks.Check(p.SystemFile(), []byte(*p.System)); err != nil {
+			return err
+		}
+	}
+	var tools bytes.Buffer // as the file is written, so the line is right
+	json.Indent(&tools, p.Tools, "", "  ")
+	return leaks.Check(p.ToolsFile(), tools.Bytes())
 }
 
 // shown is o made fit to print: secret values redacted from everything

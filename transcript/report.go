@@ -78,11 +78,18 @@ func rank(status string) int {
 	return 1
 }
 
-// WriteFile writes r as HTML to path, whole or not at all.
-func WriteFile(path string, r Report) error {
+// WriteFile writes r as HTML to path, whole or not at all: nothing when
+// scan (nil: none) refuses the page, which may show fixtures (the
+// secret scan's Check: a report never holds a key).
+func WriteFile(path string, r Report, scan func(file string, b []byte) error) error {
 	var buf bytes.Buffer
 	if err := WriteHTML(&buf, r); err != nil {
 		return err
+	}
+	if scan != nil {
+		if err := scan(path, buf.Bytes()); err != nil {
+			return fmt.Errorf("transcript: write report: %w", err)
+		}
 	}
 	if err := atomicfile.Write(path, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("transcript: write report: %w", err)

@@ -1,13 +1,17 @@
 package cli
 
 import (
-	"net/url"
-
 	"errors"
 	"fmt"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"io/fs"
+	"maps"
+	"net/url"
+	"slices"
 	"strings"
+
+	"github.com/acpsnap/acpsnap/internal/safefile"
+	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 
 	"github.com/acpsnap/acpsnap/agent/launch"
 	"github.com/acpsnap/acpsnap/check"
@@ -40,6 +44,29 @@ func (e *env) liveSecrets() (map[string]string, error) {
 		return nil, usagef("%v", ue.Err)
 	}
 	return s, err
+}
+
+// scanEnviron is the environment the secret scan takes its values from:
+// acpsnap's own, and the key-looking variables of ./.env, in every mode
+// (an agent can read the repository's .env in a replay as well as in
+// record, and print what it found). A .env that cannot be read adds
+// nothing here; record reports it.
+func (e *env) scanEnviron() []string {
+	b, err := safefile.Read(".env", 1<<20)
+	if err != nil {
+		return e.environ
+	}
+	dot, err := godotenv.UnmarshalBytes(b)
+	if err != nil {
+		return e.environ
+	}
+	out := slices.Clone(e.environ)
+	for _, k := range slices.Sorted(maps.Keys(dot)) {
+		if secretscan.LooksSecret(k) {
+			out = append(out, k+"="+dot[k])
+		}
+	}
+	return out
 }
 
 // recordSecrets are what a record run needs of the live model: for a

@@ -176,7 +176,7 @@ func (e *env) recordNew(sdir string, f *newFlags, model llmreplay.ServerConfig) 
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	o := check.Scripted(ctx, sdir, model, check.Config{Agent: agent, Environ: e.environ, Corpus: corpus, ScriptedSecrets: launch.ScriptedEnv, Acpsnap: acpsnapBinary()})
+	o := check.Scripted(ctx, sdir, model, check.Config{Agent: agent, Environ: e.scanEnviron(), Corpus: corpus, ScriptedSecrets: launch.ScriptedEnv, Acpsnap: acpsnapBinary()})
 	p := &printer{w: e.stdout, accept: func(check.Outcome) string { return "" }}
 	p.outcome(o)
 	if o.Status != check.Passed {

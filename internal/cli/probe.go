@@ -114,7 +114,7 @@ func (e *env) probeRuns(f *probeFlags) (probe.Input, error) {
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	cfg := check.Config{Agent: agent, Environ: e.environ, Corpus: corpus, StepTimeout: f.timeout, Grace: f.grace, Acpsnap: acpsnapBinary()}
+	cfg := check.Config{Agent: agent, Environ: e.scanEnviron(), Corpus: corpus, StepTimeout: f.timeout, Grace: f.grace, Acpsnap: acpsnapBinary()}
 	in := probe.Input{Term: corpus.Agent.Shutdown == scenario.ShutdownTerm, Ignore: corpus.Model.Ignore}
 	for i := 0; i <= f.n; i++ {
 		if i == f.n { // the other shutdown policy, for its shutdown only

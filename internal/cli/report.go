@@ -131,9 +131,13 @@ func indent(s string) string {
 }
 
 // writeJUnit writes the outcomes of the corpus at dir as a JUnit XML file
-// (atomically; check.JUnit says what it holds).
-func writeJUnit(path, dir string, outs []check.Outcome, accept func(check.Outcome) string) error {
+// (atomically; check.JUnit says what it holds), once scan (secretscan's
+// Check) passes it; else nothing.
+func writeJUnit(path, dir string, outs []check.Outcome, accept func(check.Outcome) string, scan func(string, []byte) error) error {
 	b := check.JUnit([]check.Suite{{Corpus: dir, Outcomes: outs, Accept: accept}})
+	if err := scan(path, b); err != nil {
+		return fmt.Errorf("write junit report: %w", err)
+	}
 	if err := atomicfile.Write(path, b, 0o644); err != nil {
 		return fmt.Errorf("write junit report: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/internal/secretscan"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -30,7 +31,7 @@ func TestWriteJUnit(t *testing.T) {
 		t.Fatal(err)
 	}
 	accept := func(o check.Outcome) string { return acceptCommand(o, &runFlags{dir: "testdata/acp"}) }
-	if err := writeJUnit(path, "testdata/acp", outcomes, accept); err != nil {
+	if err := writeJUnit(path, "testdata/acp", outcomes, accept, noScan); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)
@@ -52,9 +53,25 @@ func TestWriteJUnit(t *testing.T) {
 
 func TestWriteJUnitNoFolder(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "missing", "report.xml")
-	err := writeJUnit(path, "snapshots", outcomes, func(check.Outcome) string { return "" })
+	err := writeJUnit(path, "snapshots", outcomes, func(check.Outcome) string { return "" }, noScan)
 	if err == nil || !strings.Contains(err.Error(), "write junit report") {
 		t.Errorf("writeJUnit into a missing folder = %v, want an error saying what was written", err)
+	}
+}
+
+// TestWriteJUnitScanned: a report holding a secret value (here in an
+// accept command the scan never saw) is not written, and the error names
+// the file and line, never the value.
+func TestWriteJUnitScanned(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "report.xml")
+	leaks := secretscan.New(map[string]string{"X_API_KEY": "sk-test-0123456789"}, nil)
+	accept := func(check.Outcome) string { return "acpsnap record -agent 'x --key sk-test-0123456789'" }
+	err := writeJUnit(path, "snapshots", outcomes, accept, leaks.Check)
+	if err == nil || !strings.Contains(err.Error(), path+":") || !strings.Contains(err.Error(), "holds the value of X_API_KEY") || strings.Contains(err.Error(), "sk-test") {
+		t.Errorf("writeJUnit = %v, want the place named without the value", err)
+	}
+	if _, err := os.Lstat(path); !os.IsNotExist(err) {
+		t.Errorf("the report was written: %v", err)
 	}
 }
 
@@ -205,3 +222,5 @@ func TestInNameOrder(t *testing.T) {
 		t.Errorf("after flush (-want +got):\n%s", d)
 	}
 }
+
+func noScan(string, []byte) error { return nil }

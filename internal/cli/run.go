@@ -18,6 +18,7 @@ import (
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/secretscan"
 	"github.com/acpsnap/acpsnap/internal/shellquote"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/transcript"
@@ -129,13 +130,14 @@ func (e *env) runParsed(cmd string, f *runFlags) int {
 			fmt.Fprintln(e.stdout, hint)
 		}
 	}
+	leaks := secretscan.New(rc.Secrets, rc.Environ) // what the reports hold passes the scan too
 	if f.junit != "" {
-		if err := writeJUnit(f.junit, f.dir, outs, p.accept); err != nil {
+		if err := writeJUnit(f.junit, f.dir, outs, p.accept, leaks.Check); err != nil {
 			return e.exit(err)
 		}
 	}
 	if f.html != "" {
-		if err := transcript.WriteFile(f.html, transcript.NewReport(f.dir, outs, p.accept)); err != nil {
+		if err := transcript.WriteFile(f.html, transcript.NewReport(f.dir, outs, p.accept), leaks.Check); err != nil {
 			return e.exit(err)
 		}
 	}
@@ -228,7 +230,7 @@ func (e *env) runConfig(cmd string, f *runFlags) (*check.RunConfig, error) {
 		return nil, usagef("corpus folder %s: not a directory", f.dir)
 	}
 	rc := &check.RunConfig{Root: f.dir, Parallel: f.parallel}
-	rc.Mode, rc.Environ, rc.StepTimeout = mode, e.environ, f.timeout
+	rc.Mode, rc.Environ, rc.StepTimeout = mode, e.scanEnviron(), f.timeout
 	rc.Grace, rc.Keep = f.grace, f.keep
 	rc.ScriptedSecrets = launch.ScriptedEnv
 	if f.run != "" {

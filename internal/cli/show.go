@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strconv"
 
+	"github.com/acpsnap/acpsnap/internal/secretscan"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/transcript"
 )
@@ -36,5 +38,13 @@ func (e *env) show(args []string) error {
 	if cfg.Width == 0 {
 		cfg.Width, _ = strconv.Atoi(e.getenv("COLUMNS"))
 	}
-	return transcript.WriteText(e.stdout, t, cfg)
+	var out bytes.Buffer
+	if err := transcript.WriteText(&out, t, cfg); err != nil {
+		return err
+	}
+	if err := secretscan.New(nil, e.scanEnviron()).Check("show "+name, out.Bytes()); err != nil {
+		return err // the fixtures hold a key: nothing is shown
+	}
+	_, err = e.stdout.Write(out.Bytes())
+	return err
 }

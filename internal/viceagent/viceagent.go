@@ -12,6 +12,10 @@
 //   - takes 1.5 s to exit after stdin EOF (SIGTERM ends it at once);
 //   - writes $HOME/.vice/state.json at start.
 //
+// With VICE_SYSTEM_FILE set it opens each prompt's conversation with a
+// system message holding that file's text: an agent that puts what it read
+// into its prompt, for the secret scan's tests.
+//
 // Main runs it on stdin and stdout; the test binary of cmd/acpsnap runs it
 // as the command viceagent.
 package viceagent
@@ -118,7 +122,12 @@ func (a *agent) prompt(m message) error {
 	for _, b := range p.Prompt {
 		text += b.Text
 	}
-	answer, err := a.complete([]map[string]string{{"role": "user", "content": text}})
+	msgs := []map[string]string{{"role": "user", "content": text}}
+	if name := os.Getenv("VICE_SYSTEM_FILE"); name != "" {
+		b, _ := os.ReadFile(name)
+		msgs = append([]map[string]string{{"role": "system", "content": string(b)}}, msgs...)
+	}
+	answer, err := a.complete(msgs)
 	if err != nil {
 		return err
 	}
