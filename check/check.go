@@ -18,8 +18,8 @@ import (
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/secretscan"
 	"github.com/acpsnap/acpsnap/internal/visible"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
-	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // Mode selects what a check may write.
@@ -501,7 +501,7 @@ func leaked(leaks *secretscan.Set, dir string, got *scenario.Transcript, ws *wor
 // leakedPins refuses pins that hold a secret value: a composed log keeps a
 // placeholder where its system prompt or tool schemas were, so the value
 // would reach only the pin files (and every report that shows them).
-func leakedPins(leaks *secretscan.Set, p *sessionlog.Pins) error {
+func leakedPins(leaks *secretscan.Set, p *httplog.Pins) error {
 	if !p.Changed() {
 		return nil
 	}
