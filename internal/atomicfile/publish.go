@@ -1,15 +1,13 @@
 package atomicfile
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/lease"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 )
 
 // Publish replaces the folder dir by a changed copy of it in one atomic
@@ -97,29 +95,17 @@ func IsLeftover(name string) bool {
 	return false
 }
 
-// linkTree fills the empty folder stage with dir's tree: folders made with
-// their modes, files hard-linked (copied where links are refused),
-// symbolic links recreated. Leftovers are skipped; anything else (a FIFO, a
-// device) is refused.
+// linkTree fills the empty folder stage with dir's tree
+// (safefile.CopyTree): folders with their modes, files hard-linked (copied
+// where links are refused), symbolic links recreated. Leftovers are
+// skipped; anything else (a FIFO, a device) is refused.
 func linkTree(dir, stage string) error {
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		if rel == "." {
-			return nil
-		}
-		if IsLeftover(d.Name()) {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		return stageEntry(p, filepath.Join(stage, rel), d)
-	})
+	err := safefile.CopyTree(dir, stage, safefile.TreeConfig{Link: true, Skip: IsLeftover, MaxFileBytes: maxStagedCopy})
 	if err == nil {
-		err = copyMode(dir, stage)
+		var fi os.FileInfo
+		if fi, err = os.Stat(dir); err == nil {
+			err = os.Chmod(stage, fi.Mode().Perm())
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("atomicfile: publish %s: stage: %w", dir, err)
@@ -127,64 +113,6 @@ func linkTree(dir, stage string) error {
 	return nil
 }
 
-// stageEntry places one entry of the tree at to.
-func stageEntry(from, to string, d fs.DirEntry) error {
-	switch {
-	case d.IsDir():
-		return os.Mkdir(to, 0o700) // its mode once filled: see copyMode
-	case d.Type()&fs.ModeSymlink != 0:
-		target, err := os.Readlink(from)
-		if err != nil {
-			return err
-		}
-		return os.Symlink(target, to)
-	case d.Type().IsRegular():
-		if os.Link(from, to) == nil {
-			return nil
-		}
-		return copyFile(from, to)
-	}
-	return fmt.Errorf("%s: not a file, folder or symbolic link (%s)", from, d.Type())
-}
-
-// copyFile copies the regular file from to the new file to, mode kept.
-func copyFile(from, to string) error {
-	src, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	fi, err := src.Stat()
-	if err != nil {
-		return err
-	}
-	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm())
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(dst, src)
-	return errors.Join(err, dst.Close())
-}
-
-// copyMode gives stage's folders the modes of dir's, deepest first, so that
-// a read-only folder was still filled.
-func copyMode(dir, stage string) error {
-	var dirs []string
-	filepath.WalkDir(stage, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			dirs = append(dirs, p)
-		}
-		return nil
-	})
-	for i := len(dirs) - 1; i >= 0; i-- {
-		rel, _ := filepath.Rel(stage, dirs[i])
-		fi, err := os.Stat(filepath.Join(dir, rel))
-		if err != nil {
-			continue // made by change, not staged: keeps its mode
-		}
-		if err := os.Chmod(dirs[i], fi.Mode().Perm()); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// maxStagedCopy caps a file staged by copy where it cannot be linked: the
+// fixtures' own cap (256 MiB).
+const maxStagedCopy = 256 << 20
