@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -48,6 +49,8 @@ type Corpus struct {
 	// Ready is what every newSession step waits for after session/new
 	// answers, so no scenario's first prompt races it.
 	Ready CorpusReady `yaml:"ready,omitempty"`
+	// Probe is what `acpsnap probe` knows of the agent already.
+	Probe CorpusProbe `yaml:"probe,omitempty"`
 
 	// Path is the file the configuration came from ("" for the default).
 	Path string `yaml:"-"`
@@ -79,6 +82,15 @@ type CorpusReady struct {
 	Update string `yaml:"update,omitempty"`
 }
 
+// CorpusProbe is what `acpsnap probe` is told about the agent.
+type CorpusProbe struct {
+	// ExpectHosts are host names the agent looks up, or IPv4 addresses it
+	// connects to, that no setting stops: probe reports them as
+	// acknowledged instead of failing on them (offline they are still
+	// refused). nil: none.
+	ExpectHosts []string `yaml:"expectHosts,omitempty"`
+}
+
 // CorpusModel says how the agent talks to its model.
 type CorpusModel struct {
 	// Dialect is DialectNative ("") or the HTTP dialect the agent speaks.
@@ -93,6 +105,19 @@ type CorpusModel struct {
 	// Ignore lists request parts that are not part of a request's identity:
 	// JSON pointers into the body ("/prompt_cache_key") and "header:NAME".
 	Ignore []string `yaml:"ignore,omitempty"`
+}
+
+// checkHosts refuses a blank, spaced or repeated host of the list at key.
+func checkHosts(key string, hosts []string) (string, string) {
+	for i, h := range hosts {
+		switch {
+		case h == "" || strings.ContainsAny(h, " \t/:"):
+			return fmt.Sprintf("%s.%d", key, i), fmt.Sprintf("host %q: want a host name or an IP address (no port, no scheme)", h)
+		case slices.Contains(hosts[:i], h):
+			return fmt.Sprintf("%s.%d", key, i), fmt.Sprintf("host %q is listed twice", h)
+		}
+	}
+	return "", ""
 }
 
 // ScrubRule replaces every match of Pattern (a Go regexp) with Replace
@@ -194,6 +219,9 @@ func (c *Corpus) validate() (key, msg string) {
 		return "agent.env", msg
 	}
 	if key, msg := compileScrub("scrub", c.Scrub); msg != "" {
+		return key, msg
+	}
+	if key, msg := checkHosts("probe.expectHosts", c.Probe.ExpectHosts); msg != "" {
 		return key, msg
 	}
 	return checkFloating("floating", c.Floating)

@@ -31,6 +31,10 @@ func TestLoadCorpus(t *testing.T) {
 		{"gemini", strings.Replace(good, "openai-responses", "gemini-generate-content", 1), ""},
 		{"grace and ready", strings.Replace(good, "shutdown: term", "shutdown: term\n  grace: 5s", 1) + "ready: { update: available_commands_update }\n", ""},
 		{"ready unknown key", good + "ready: { updat: x }\n", ":13: field updat not found"},
+		{"expected hosts", good + "probe: { expectHosts: [raw.githubusercontent.com, 192.0.2.1] }\n", ""},
+		{"expected host twice", good + "probe:\n  expectHosts: [a.example, a.example]\n", `:14: host "a.example" is listed twice`},
+		{"blank expected host", good + "probe:\n  expectHosts: [\"\"]\n", `:14: host "": want a host name`},
+		{"expected host with a port", good + "probe:\n  expectHosts: [\"a.example:443\"]\n", `:14: host "a.example:443": want a host name or an IP address`},
 		{"wrong version", strings.Replace(good, "version: 1", "version: 2", 1), ":1: version is 2, want 1"},
 	}
 	for _, tt := range tests {

@@ -115,7 +115,7 @@ func (e *env) probeRuns(f *probeFlags) (probe.Input, error) {
 	ctx, stop := interruptible()
 	defer stop()
 	cfg := check.Config{Agent: agent, Environ: e.scanEnviron(), Corpus: corpus, StepTimeout: f.timeout, Grace: f.grace, Acpsnap: acpsnapBinary()}
-	in := probe.Input{Term: corpus.Agent.Shutdown == scenario.ShutdownTerm, Ignore: corpus.Model.Ignore}
+	in := probe.Input{Term: corpus.Agent.Shutdown == scenario.ShutdownTerm, Ignore: corpus.Model.Ignore, ExpectHosts: corpus.Probe.ExpectHosts}
 	for i := 0; i <= f.n; i++ {
 		if i == f.n { // the other shutdown policy, for its shutdown only
 			other := *corpus

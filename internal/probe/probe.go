@@ -13,6 +13,7 @@
 package probe
 
 import (
+	"net"
 	"strings"
 	"time"
 )
@@ -33,6 +34,10 @@ type Input struct {
 	// connected to during all the runs, with their counts (the sandbox's
 	// DNS stand-in and connection log).
 	Lookups, Connects []Count
+	// ExpectHosts are the corpus's probe.expectHosts: names looked up or
+	// IPv4 addresses connected to that no setting stops, acknowledged
+	// rather than counted against a clean report.
+	ExpectHosts []string
 }
 
 // Run is one run of the scenario.
@@ -137,10 +142,17 @@ type Extra struct {
 	WithTurn bool   `json:"concurrent"` // it arrived while a call of the script was being answered
 }
 
-// Network is what the runs tried beyond the model endpoint.
+// Network is what the runs tried beyond the model endpoint. Connects are
+// "tcp 192.0.2.1:443", "udp 198.51.100.7:53".
 type Network struct {
 	Lookups  []Count `json:"lookups"`
 	Connects []Count `json:"connects"`
+	// ExpectedLookups and ExpectedConnects are the attempts of
+	// Input.ExpectHosts: shown, not counted against Clean.
+	ExpectedLookups  []Count `json:"expectedLookups"`
+	ExpectedConnects []Count `json:"expectedConnects"`
+	// Unseen are the expected hosts no run tried.
+	Unseen []string `json:"unseen"`
 }
 
 // Analyze compares the runs and builds the report.
@@ -155,11 +167,13 @@ func Analyze(in Input) Report {
 	r.Compared = len(whole)
 	r.Varies = append(stdoutVariance(whole), requestVariance(whole, in.Ignore)...)
 	r.Extra = extraCalls(whole)
-	r.Network = network(in.Lookups, in.Connects)
+	r.Network = network(in.Lookups, in.Connects, in.ExpectHosts)
 	in.Runs = whole
 	r.Lifecycle = lifecycle(in)
 	r.Varies, r.Extra, r.Files, r.Errors = nonNil(r.Varies), nonNil(r.Extra), nonNil(r.Files), nonNil(r.Errors)
-	r.Network.Lookups, r.Network.Connects = nonNil(r.Network.Lookups), nonNil(r.Network.Connects)
+	n := &r.Network
+	n.Lookups, n.Connects, n.ExpectedLookups, n.ExpectedConnects, n.Unseen = nonNil(n.Lookups), nonNil(n.Connects),
+		nonNil(n.ExpectedLookups), nonNil(n.ExpectedConnects), nonNil(n.Unseen)
 	r.Clean = len(r.Varies) == 0 && len(r.Extra) == 0 && len(r.Network.Lookups)+len(r.Network.Connects) == 0 &&
 		len(r.Errors) == 0 && r.Lifecycle.Suggest.Key == "" && r.Lifecycle.Problem == "" && r.Lifecycle.Leftovers == 0
 	return r
@@ -213,16 +227,51 @@ func errorsOf(in Input) []string {
 	return out
 }
 
-// network drops what is the model endpoint's own: loopback names.
-func network(lookups, connects []Count) Network {
+// network drops what is the model endpoint's own (loopback names) and
+// sets apart the attempts of the expected hosts.
+func network(lookups, connects []Count, expect []string) Network {
 	var n Network
+	seen := map[string]bool{}
+	expected := func(host string) bool {
+		for _, e := range expect {
+			if strings.EqualFold(strings.TrimSuffix(e, "."), host) {
+				seen[e] = true
+				return true
+			}
+		}
+		return false
+	}
 	for _, c := range lookups {
-		if c.Key != "localhost" && c.Key != "localhost.localdomain" {
+		switch {
+		case c.Key == "localhost" || c.Key == "localhost.localdomain":
+		case expected(c.Key):
+			n.ExpectedLookups = append(n.ExpectedLookups, c)
+		default:
 			n.Lookups = append(n.Lookups, c)
 		}
 	}
-	n.Connects = append(n.Connects, connects...)
+	for _, c := range connects {
+		if expected(connectHost(c.Key)) {
+			n.ExpectedConnects = append(n.ExpectedConnects, c)
+		} else {
+			n.Connects = append(n.Connects, c)
+		}
+	}
+	for _, e := range expect {
+		if !seen[e] {
+			n.Unseen = append(n.Unseen, e)
+		}
+	}
 	return n
+}
+
+// connectHost is the address of a connect ("tcp 192.0.2.1:443": 192.0.2.1).
+func connectHost(key string) string {
+	_, addr, _ := strings.Cut(key, " ")
+	if host, _, err := net.SplitHostPort(addr); err == nil {
+		return host
+	}
+	return addr
 }
 
 // nonNil is s, or an empty slice: -json shows [] rather than null.

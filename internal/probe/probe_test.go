@@ -203,6 +203,7 @@ func ExampleReport_WriteText() {
 	// model calls beyond the script: none
 	// network beyond the model endpoint (all refused):
 	//   lookup telemetry.example (6×)
+	//   one that no setting stops: acknowledge it in acpsnap.yml, probe: { expectHosts: [HOST, …] }
 	// lifecycle: initialize 1 ms, session/new 1 ms
 	//   after stdin EOF: exits in 10 ms
 	//   after SIGTERM: exits in 3 ms
@@ -213,6 +214,39 @@ func ExampleReport_WriteText() {
 	//   model:
 	//     ignore: [/trace]
 	// not clean: 1 value(s) vary, 1 host(s) or address(es) tried
+}
+
+// TestNetwork: loopback names are the model endpoint's own; the expected
+// hosts' lookups and connects (by name, case and final dot aside, or by
+// the connect's address) are set apart and do not make the report
+// unclean; an expected host never tried is listed.
+func TestNetwork(t *testing.T) {
+	type tcase struct {
+		name   string
+		expect []string
+		want   Network
+		clean  bool
+	}
+	lookups := []Count{{"localhost", 2}, {"raw.githubusercontent.com", 4}}
+	connects := []Count{{"tcp 192.0.2.1:443", 3}, {"udp 198.51.100.7:53", 1}}
+	for _, tc := range []tcase{
+		{name: "none expected", want: Network{Lookups: lookups[1:], Connects: connects, ExpectedLookups: []Count{}, ExpectedConnects: []Count{}, Unseen: []string{}}},
+		{name: "a name and an address", expect: []string{"Raw.GitHubUserContent.com.", "192.0.2.1"},
+			want: Network{Lookups: []Count{}, Connects: connects[1:], ExpectedLookups: lookups[1:], ExpectedConnects: connects[:1], Unseen: []string{}}},
+		{name: "everything, and one never tried", expect: []string{"raw.githubusercontent.com", "192.0.2.1", "198.51.100.7", "gone.example"}, clean: true,
+			want: Network{Lookups: []Count{}, Connects: []Count{}, ExpectedLookups: lookups[1:], ExpectedConnects: connects, Unseen: []string{"gone.example"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := runWith(`{"id":1}`, `{"a":1}`)
+			rep := Analyze(Input{Runs: []Run{run, run}, Lookups: lookups, Connects: connects, ExpectHosts: tc.expect})
+			if diff := cmp.Diff(tc.want, rep.Network); diff != "" {
+				t.Errorf("network (-want +got):\n%s", diff)
+			}
+			if rep.Clean != tc.clean {
+				t.Errorf("clean = %v, want %v", rep.Clean, tc.clean)
+			}
+		})
+	}
 }
 
 // TestStoppedRunsNotCompared: a run that stopped at a failed step is

@@ -72,15 +72,30 @@ func (r Report) writeExtra(w io.Writer) {
 }
 
 func (r Report) writeNetwork(w io.Writer) {
-	if len(r.Network.Lookups)+len(r.Network.Connects) == 0 {
+	n := r.Network
+	if len(n.Lookups)+len(n.Connects) == 0 {
 		fmt.Fprintln(w, "network beyond the model endpoint: none")
+	} else {
+		fmt.Fprintln(w, "network beyond the model endpoint (all refused):")
+		writeCounts(w, n.Lookups, n.Connects)
+		fmt.Fprintln(w, "  one that no setting stops: acknowledge it in acpsnap.yml, probe: { expectHosts: [HOST, …] }")
+	}
+	if len(n.ExpectedLookups)+len(n.ExpectedConnects)+len(n.Unseen) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "network beyond the model endpoint (all refused):")
+	fmt.Fprintln(w, "network acknowledged by probe.expectHosts (refused, not counted):")
+	writeCounts(w, n.ExpectedLookups, n.ExpectedConnects)
+	for _, h := range n.Unseen {
+		fmt.Fprintf(w, "  %s: not tried in any run\n", h)
+	}
+}
+
+// writeCounts prints lookups, then connects, one per line with the count.
+func writeCounts(w io.Writer, lookups, connects []Count) {
 	for _, part := range []struct {
 		title string
 		cs    []Count
-	}{{"lookup", r.Network.Lookups}, {"connect", r.Network.Connects}} {
+	}{{"lookup", lookups}, {"connect", connects}} {
 		for _, c := range part.cs {
 			fmt.Fprintf(w, "  %s %s (%d×)\n", part.title, c.Key, c.N)
 		}
@@ -173,7 +188,11 @@ func indent(s, prefix string) string {
 // verdict is the closing line.
 func (r Report) verdict() string {
 	if r.Clean {
-		return "clean: nothing varies, no model call beyond the script, no network attempt, a clean exit"
+		network := "no network attempt"
+		if len(r.Network.ExpectedLookups)+len(r.Network.ExpectedConnects) > 0 {
+			network = "no network attempt beyond the expected hosts"
+		}
+		return "clean: nothing varies, no model call beyond the script, " + network + ", a clean exit"
 	}
 	var parts []string
 	if n := len(r.Varies); n > 0 {

@@ -7,6 +7,9 @@
 //   - sends a random metadata.trace_id in every model request;
 //   - looks up telemetry.vice-agent.example at session/new, unless
 //     VICE_TELEMETRY=0;
+//   - connects to UpdateAddr (TCP) at session/new, an update check with
+//     no switch of its own (tests outside the offline namespace set
+//     VICE_UPDATES=0, so that no packet leaves the machine);
 //   - asks the model for a conversation title after each prompt's answer,
 //     unless VICE_TITLES=0;
 //   - takes 1.5 s to exit after stdin EOF (SIGTERM ends it at once);
@@ -40,6 +43,10 @@ import (
 
 // TelemetryHost is the made-up host the agent looks up.
 const TelemetryHost = "telemetry.vice-agent.example"
+
+// UpdateAddr is where the agent connects at session/new: an address of
+// TEST-NET-1, which no network routes.
+const UpdateAddr = "192.0.2.1:443"
 
 // ExitDelay is how long the agent takes to exit after stdin EOF.
 const ExitDelay = 1500 * time.Millisecond
@@ -102,6 +109,11 @@ func (a *agent) handle(m message) error {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			(&net.Resolver{PreferGo: true}).LookupHost(ctx, TelemetryHost)
 			cancel()
+		}
+		if os.Getenv("VICE_UPDATES") != "0" {
+			if c, err := net.DialTimeout("tcp", UpdateAddr, 2*time.Second); err == nil {
+				c.Close()
+			}
 		}
 		return a.reply(m.ID, map[string]any{"sessionId": "vice-session"})
 	case "session/prompt":
