@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -89,11 +90,11 @@ func (r *run) step(s scenario.Step, at time.Time, total time.Duration) error {
 	case scenario.OpWaitForFile:
 		return r.waitForFile(d, s.Path)
 	case scenario.OpWaitForTurnStart:
-		return r.waitForTurn(d, "turn/start", cmpOr(s.MinimumTurn, 1))
+		return r.waitForTurn(d, "turn/start", cmp.Or(s.MinimumTurn, 1))
 	case scenario.OpWaitForTurnEnd:
-		return r.waitForTurn(d, "turn/end", cmpOr(s.MinimumTurn, 1))
+		return r.waitForTurn(d, "turn/end", cmp.Or(s.MinimumTurn, 1))
 	case scenario.OpWaitForSubagentTurnEnd:
-		return r.waitForChild(d, cmpOr(s.Child, 1), cmpOr(s.MinimumTurn, 1))
+		return r.waitForChild(d, cmp.Or(s.Child, 1), cmp.Or(s.MinimumTurn, 1))
 	case scenario.OpWaitForUpdate:
 		return r.waitForUpdate(d, s.Update)
 	case scenario.OpRequest, scenario.OpRequestExpectError:
@@ -107,13 +108,6 @@ func (r *run) step(s scenario.Step, at time.Time, total time.Duration) error {
 		return op(r, d, s)
 	}
 	return fmt.Errorf("unknown op %q", s.Op)
-}
-
-func cmpOr(v, def int) int {
-	if v == 0 {
-		return def
-	}
-	return v
 }
 
 func (r *run) initialize(d deadline) error {
