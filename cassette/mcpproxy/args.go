@@ -1,6 +1,7 @@
 package mcpproxy
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,8 +11,8 @@ import (
 )
 
 // Usage is the command line of `acpsnap mcp-cassette`, which the harness
-// composes with Args and both the acpsnap command and acpsnaptest parse
-// with ParseArgs.
+// composes with Args and Main parses, for the acpsnap command and for
+// acpsnaptest.
 const Usage = `usage: acpsnap mcp-cassette -mode record|replay -file FILE [-report FILE] [-- COMMAND [ARG...]]
 
 An MCP server on stdin and stdout that stands in front of the real one
@@ -25,10 +26,34 @@ session/new's mcpServers for every server input.json declares
 // Command is the subcommand name the proxy's command line starts with.
 const Command = "mcp-cassette"
 
-// UsageError is a command line ParseArgs refuses.
-type UsageError struct{ Msg string }
+// usageError is a command line parseArgs refuses.
+type usageError struct{ msg string }
 
-func (e *UsageError) Error() string { return e.Msg }
+func (e *usageError) Error() string { return e.msg }
+
+// Main is `acpsnap mcp-cassette ARGS…` (args: what follows the
+// subcommand) on stdin and stdout, for the acpsnap command and for
+// acpsnaptest's test binary alike: it returns the exit code, 0 when the
+// cassette closed cleanly (or -h printed the usage), 1 when it did not (a
+// mismatch, an extra or unconsumed call, an unfinished recording, a
+// cassette that does not verify), 2 on a bad command line; what went wrong
+// goes to stderr. ctx ends the proxy (the caller maps signals to it).
+func Main(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) int {
+	cfg, err := parseArgs(args, stderr)
+	var ue *usageError
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintln(stderr, "acpsnap:", err)
+		return 2
+	}
+	if err := Run(ctx, cfg, stdin, stdout); err != nil {
+		fmt.Fprintln(stderr, "acpsnap:", err)
+		return 1
+	}
+	return 0
+}
 
 // Args is the command line (after the program) that runs the proxy for
 // cfg: "mcp-cassette -mode M -file F [-report R] -- COMMAND ARGS…".
@@ -40,11 +65,11 @@ func Args(cfg Config) []string {
 	return append(append(args, "--"), cfg.Command...)
 }
 
-// ParseArgs parses the proxy's flags (the arguments after "mcp-cassette")
+// parseArgs parses the proxy's flags (the arguments after "mcp-cassette")
 // into a Config; flag errors and usage go to stderr. It returns
-// flag.ErrHelp for -h and a *UsageError for a command line Run cannot
+// flag.ErrHelp for -h and a *usageError for a command line Run cannot
 // serve.
-func ParseArgs(args []string, stderr io.Writer) (Config, error) {
+func parseArgs(args []string, stderr io.Writer) (Config, error) {
 	fs := flag.NewFlagSet("acpsnap "+Command, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { io.WriteString(fs.Output(), Usage); fs.PrintDefaults() }
@@ -55,7 +80,7 @@ func ParseArgs(args []string, stderr io.Writer) (Config, error) {
 		if errors.Is(err, flag.ErrHelp) {
 			return Config{}, err
 		}
-		return Config{}, &UsageError{err.Error()}
+		return Config{}, &usageError{err.Error()}
 	}
 	cfg := Config{Mode: tool.Mode(*mode), File: *file, Command: fs.Args(), Report: *report, Stderr: stderr}
 	switch {
@@ -70,5 +95,5 @@ func ParseArgs(args []string, stderr io.Writer) (Config, error) {
 }
 
 func usagef(format string, args ...any) error {
-	return &UsageError{fmt.Sprintf(Command+": "+format+"\n%s", append(args, Usage)...)}
+	return &usageError{fmt.Sprintf(Command+": "+format+"\n%s", append(args, Usage)...)}
 }
