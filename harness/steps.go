@@ -15,6 +15,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/harness/internal/harvest"
 	"github.com/acpsnap/acpsnap/harness/internal/proc"
+	"github.com/acpsnap/acpsnap/internal/sessionupdate"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
@@ -328,17 +329,7 @@ func (r *run) waitForUpdate(d deadline, kind string) error {
 	return r.poll(d, func() (bool, string, error) {
 		lines := r.agent.StdoutLines()
 		for ; seen < len(lines); seen++ {
-			var m struct {
-				Method string `json:"method"`
-				Params struct {
-					SessionID string `json:"sessionId"`
-					Update    struct {
-						SessionUpdate string `json:"sessionUpdate"`
-					} `json:"update"`
-				} `json:"params"`
-			}
-			if json.Unmarshal(lines[seen], &m) == nil && m.Method == "session/update" &&
-				m.Params.SessionID == string(id) && m.Params.Update.SessionUpdate == kind {
+			if n, ok := sessionupdate.Parse(lines[seen]); ok && n.Session == id && n.Kind == kind {
 				return true, "", nil
 			}
 		}
