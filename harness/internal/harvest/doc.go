@@ -12,6 +12,11 @@
 //	rep, err := harvest.Report(rts.Sessions)
 //	err = harvest.CheckReport(rep, len(logs))
 //
+// Every read has a cap (the constants beside each reader), so what an
+// agent leaves behind cannot take the harness's memory; a log is refused with its file and line when
+// its header is not a session header or a line is longer than the JSONL
+// readers take.
+//
 // The files and their names are in docs/agents.md ("The native
 // contract") and docs/format.md ("Running").
 package harvest
