@@ -11,8 +11,8 @@ import (
 )
 
 // Usage is the command line of `acpsnap mcp-cassette`, which the harness
-// composes with Args and Main parses, for the acpsnap command and for
-// acpsnaptest.
+// composes with Args and both the acpsnap command and acpsnaptest parse
+// with ParseArgs.
 const Usage = `usage: acpsnap mcp-cassette -mode record|replay -file FILE [-report FILE] [-- COMMAND [ARG...]]
 
 An MCP server on stdin and stdout that stands in front of the real one
@@ -26,10 +26,10 @@ session/new's mcpServers for every server input.json declares
 // Command is the subcommand name the proxy's command line starts with.
 const Command = "mcp-cassette"
 
-// usageError is a command line parseArgs refuses.
-type usageError struct{ msg string }
+// UsageError is a command line ParseArgs refuses.
+type UsageError struct{ Msg string }
 
-func (e *usageError) Error() string { return e.msg }
+func (e *UsageError) Error() string { return e.Msg }
 
 // Main is `acpsnap mcp-cassette ARGS…` (args: what follows the
 // subcommand) on stdin and stdout, for the acpsnap command and for
@@ -39,8 +39,8 @@ func (e *usageError) Error() string { return e.msg }
 // cassette that does not verify), 2 on a bad command line; what went wrong
 // goes to stderr. ctx ends the proxy (the caller maps signals to it).
 func Main(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) int {
-	cfg, err := parseArgs(args, stderr)
-	var ue *usageError
+	cfg, err := ParseArgs(args, stderr)
+	var ue *UsageError
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		return 0
@@ -65,11 +65,11 @@ func Args(cfg Config) []string {
 	return append(append(args, "--"), cfg.Command...)
 }
 
-// parseArgs parses the proxy's flags (the arguments after "mcp-cassette")
+// ParseArgs parses the proxy's flags (the arguments after "mcp-cassette")
 // into a Config; flag errors and usage go to stderr. It returns
-// flag.ErrHelp for -h and a *usageError for a command line Run cannot
+// flag.ErrHelp for -h and a *UsageError for a command line Run cannot
 // serve.
-func parseArgs(args []string, stderr io.Writer) (Config, error) {
+func ParseArgs(args []string, stderr io.Writer) (Config, error) {
 	fs := flag.NewFlagSet("acpsnap "+Command, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { io.WriteString(fs.Output(), Usage); fs.PrintDefaults() }
@@ -80,7 +80,7 @@ func parseArgs(args []string, stderr io.Writer) (Config, error) {
 		if errors.Is(err, flag.ErrHelp) {
 			return Config{}, err
 		}
-		return Config{}, &usageError{err.Error()}
+		return Config{}, &UsageError{err.Error()}
 	}
 	cfg := Config{Mode: tool.Mode(*mode), File: *file, Command: fs.Args(), Report: *report, Stderr: stderr}
 	switch {
@@ -95,5 +95,5 @@ func parseArgs(args []string, stderr io.Writer) (Config, error) {
 }
 
 func usagef(format string, args ...any) error {
-	return &usageError{fmt.Sprintf(Command+": "+format+"\n%s", append(args, Usage)...)}
+	return &UsageError{fmt.Sprintf(Command+": "+format+"\n%s", append(args, Usage)...)}
 }
