@@ -168,4 +168,3 @@ func readReport(t *testing.T, path string) Report {
 	}
 	return r
 }
-
