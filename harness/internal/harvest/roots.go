@@ -4,13 +4,14 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/lease"
+	"github.com/acpsnap/acpsnap/internal/safefile"
+	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // rootPrefix starts the name of a run's root folder: acpsnap-<pid>-<random>,
@@ -69,74 +70,17 @@ func Make(tempDir, seed string) (*Roots, error) {
 	return r, nil
 }
 
-// copyTree copies src into the existing dst, preserving permission bits and
-// symbolic links. A missing src copies nothing.
+// copyTree copies src into the existing dst (safefile.CopyTree: modes and
+// symbolic links kept, files capped like fixtures, anything else refused).
+// A missing src copies nothing.
 func copyTree(src, dst string) error {
 	if _, err := os.Lstat(src); os.IsNotExist(err) {
 		return nil
 	}
-	type dirMode struct {
-		path string
-		mode fs.FileMode
-	}
-	var dirs []dirMode
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		target := filepath.Join(dst, rel)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.IsDir():
-			if rel != "." {
-				dirs = append(dirs, dirMode{target, info.Mode().Perm()})
-			}
-			return os.MkdirAll(target, 0o700)
-		case d.Type()&fs.ModeSymlink != 0:
-			link, err := os.Readlink(path)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(link, target)
-		case d.Type().IsRegular():
-			return copyFile(path, target, info.Mode().Perm())
-		}
-		return fmt.Errorf("%s: unsupported file type %v", path, d.Type())
-	})
-	if err != nil {
-		return err
-	}
-	// Directory modes last, deepest first, so read-only folders can be filled.
-	for i := len(dirs) - 1; i >= 0; i-- {
-		if err := os.Chmod(dirs[i].path, dirs[i].mode); err != nil {
-			return err
-		}
+	if err := safefile.CopyTree(src, dst, safefile.TreeConfig{MaxFileBytes: scenario.MaxFileBytes}); err != nil {
+		return fmt.Errorf("%s: %w", src, err)
 	}
 	return nil
-}
-
-func copyFile(src, dst string, mode fs.FileMode) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(out, in)
-	if err == nil {
-		err = out.Chmod(mode)
-	}
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // Remove deletes the roots, first making every directory writable so that
