@@ -7,6 +7,11 @@
 //	b, err := safefile.Read("sessions/x/session.jsonl", 256<<20)
 //	// "safefile: sessions/x/session.jsonl: not a regular file (named pipe)"
 //	// "safefile: big.log: 300000000 bytes, more than the 268435456 allowed"
+//
+// CopyTree is acpsnap's one tree copier (a run's cwd, its seed, a staged
+// scenario): every file read so, streamed, links recreated and never
+// followed, anything else refused by its path in the tree; Equal compares
+// two such files in pieces.
 package safefile
 
 import (
