@@ -96,10 +96,10 @@ func TestModule(t *testing.T) {
 	}
 }
 
-// moduleEnv set to 1 runs the tests of the user module. Each of their
-// some 30 go commands links a test binary of the module (about a minute of
-// CPU in all), so a plain go test ./... leaves them to CI, which sets it
-// (.ci/run).
+// moduleEnv set to 1 runs the tests of the user module. Most of their
+// some 30 go commands link a test binary of the module (about half a
+// minute of CPU in all), so a plain go test ./... leaves them to CI, which
+// sets it (.ci/run).
 const moduleEnv = "ACPSNAP_TEST_MODULE"
 
 // needModule skips a test of the user module unless moduleEnv is 1, in
@@ -110,7 +110,7 @@ func needModule(t *testing.T) {
 		t.Skip("runs go in another module")
 	}
 	if os.Getenv(moduleEnv) != "1" {
-		t.Skipf("runs go in another module, about a minute of CPU: %s=1 runs it, as CI does", moduleEnv)
+		t.Skipf("runs go in another module, about half a minute of CPU: %s=1 runs it, as CI does", moduleEnv)
 	}
 	for _, tool := range []string{"go", "python3"} {
 		if _, err := exec.LookPath(tool); err != nil {
