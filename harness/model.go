@@ -17,11 +17,12 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/acpsnap/acpsnap/harness/internal/harvest"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"github.com/acpsnap/acpsnap/normalize"
 	"github.com/acpsnap/acpsnap/scenario"
-	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // Model configures the HTTP model of an agent that does not write its own
@@ -43,7 +44,7 @@ type Model struct {
 	// Pins are the corpus's pins of system prompts and tool schemas; nil:
 	// none. The harness composes with them (Update set, so a changed
 	// prompt updates them in memory: Result.Pins tells).
-	Pins *sessionlog.Pins
+	Pins *httplog.Pins
 }
 
 // modelRun is the proxy of one run and the live side's one token context:
@@ -103,15 +104,15 @@ func (r *run) startModel(ctx context.Context) (*modelRun, error) {
 
 // liveContext is the live side's token context of a run: its cwd, home
 // and root in every spelling.
-func liveContext(rts *roots) *normalize.Context {
-	c := normalize.NewContext(rts.cwd, normalize.Aliases(rts.cwd)...)
-	c.AddPath("home", rts.home, normalize.Aliases(rts.home)...)
-	c.AddPath("root", rts.base, normalize.Aliases(rts.base)...)
+func liveContext(rts *harvest.Roots) *normalize.Context {
+	c := normalize.NewContext(rts.Cwd, normalize.Aliases(rts.Cwd)...)
+	c.AddPath("home", rts.Home, normalize.Aliases(rts.Home)...)
+	c.AddPath("root", rts.Base, normalize.Aliases(rts.Base)...)
 	return c
 }
 
 // fixtureExchanges decomposes the committed session log: the replay source.
-func fixtureExchanges(dir string, pins *sessionlog.Pins) ([]sessionlog.Exchange, error) {
+func fixtureExchanges(dir string, pins *httplog.Pins) ([]httplog.Exchange, error) {
 	path := filepath.Join(dir, scenario.SessionFile)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -120,7 +121,7 @@ func fixtureExchanges(dir string, pins *sessionlog.Pins) ([]sessionlog.Exchange,
 	if err != nil {
 		return nil, err
 	}
-	_, xs, err := sessionlog.Decompose(b, path, pins)
+	_, xs, err := httplog.Decompose(b, path, pins)
 	return xs, err
 }
 
@@ -184,7 +185,7 @@ func (m *modelRun) expand(b []byte) []byte {
 }
 
 // normalizeExchanges normalizes what record kept as sent, in call order.
-func (m *modelRun) normalizeExchanges(xs []sessionlog.Exchange) error {
+func (m *modelRun) normalizeExchanges(xs []httplog.Exchange) error {
 	var errs []error
 	for i := range xs {
 		x := &xs[i]
@@ -240,15 +241,15 @@ type pathTokens struct {
 	replacer, reverse *strings.Replacer
 }
 
-func newPathTokens(rts *roots) pathTokens {
+func newPathTokens(rts *harvest.Roots) pathTokens {
 	// The slug spelling ("/tmp/x/workspace" → "-tmp-x-workspace") is not a
 	// path, so normalize cannot know it; it becomes {{cwdSlug}} here.
 	var pairs []string
-	for _, c := range append([]string{rts.cwd}, normalize.Aliases(rts.cwd)...) {
+	for _, c := range append([]string{rts.Cwd}, normalize.Aliases(rts.Cwd)...) {
 		pairs = append(pairs, slug(c), "{{cwdSlug}}")
 	}
 	return pathTokens{replacer: strings.NewReplacer(pairs...),
-		reverse: strings.NewReplacer("{{cwdSlug}}", slug(rts.cwd), "{{cwd}}", rts.cwd, "{{home}}", rts.home, "{{root}}", rts.base)}
+		reverse: strings.NewReplacer("{{cwdSlug}}", slug(rts.Cwd), "{{cwd}}", rts.Cwd, "{{home}}", rts.Home, "{{root}}", rts.Base)}
 }
 
 // slug is a path as Claude Code names its per-project folders: every
@@ -285,7 +286,7 @@ func newUUID() string {
 // and {{path}}, the PATH the agent would get (so that agent.env can put a
 // folder in front of it).
 func (r *run) template(m *modelRun, path string) *strings.Replacer {
-	pairs := []string{"{{home}}", r.roots.home, "{{cwd}}", r.roots.cwd, "{{root}}", r.roots.base, "{{corpus}}", r.cfg.CorpusDir, "{{path}}", path}
+	pairs := []string{"{{home}}", r.roots.Home, "{{cwd}}", r.roots.Cwd, "{{root}}", r.roots.Base, "{{corpus}}", r.cfg.CorpusDir, "{{path}}", path}
 	if m != nil {
 		pairs = append(pairs, "{{model.url}}", m.proxy.URL(), "{{model.key}}", m.proxy.Key())
 	}
@@ -333,11 +334,11 @@ func (r *run) compose(m *modelRun, res *Result) []error {
 			return append(errs, err)
 		}
 	}
-	h := sessionlog.ComposedHeader{Cwd: r.roots.cwd, Dialect: m.cfg.Dialect, Agent: r.agentInfo}
+	h := httplog.ComposedHeader{Cwd: r.roots.Cwd, Dialect: m.cfg.Dialect, Agent: r.agentInfo}
 	if len(r.sessions) > 0 {
 		h.ID = r.sessions[0]
 	}
-	log, err := sessionlog.Compose(rep.Exchanges, h, m.cfg.Pins)
+	log, err := httplog.Compose(rep.Exchanges, h, m.cfg.Pins)
 	if err != nil {
 		return append(errs, err)
 	}
@@ -353,10 +354,10 @@ func (r *run) settle(d time.Duration) {
 		return
 	}
 	deadline := time.Now().Add(r.cfg.StepTimeout)
-	n, quietSince := r.agent.lineCount(), time.Now()
+	n, quietSince := r.agent.LineCount(), time.Now()
 	for time.Now().Before(deadline) && time.Since(quietSince) < d {
 		time.Sleep(min(d/4, 20*time.Millisecond))
-		if c := r.agent.lineCount(); c != n {
+		if c := r.agent.LineCount(); c != n {
 			n, quietSince = c, time.Now()
 		}
 	}

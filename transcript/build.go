@@ -7,8 +7,9 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/sessionupdate"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
-	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // Source is what a transcript is built from: the client script and one
@@ -24,7 +25,7 @@ type Source struct {
 	StdoutName string
 	// Pins are the corpus's pins, which a composed log refers to; nil: a
 	// composed log that refers to a pin is an error.
-	Pins *sessionlog.Pins
+	Pins *httplog.Pins
 }
 
 // builder is the state of one pass over stdout: the turns of the client
@@ -61,7 +62,7 @@ func Build(src Source) (*Transcript, error) {
 		if err := json.Unmarshal(line, &m); err != nil {
 			return fmt.Errorf("%s:%d: %v", name, n, err)
 		}
-		b.message(m)
+		b.message(m, line)
 		return nil
 	})
 	if err != nil {
@@ -185,10 +186,13 @@ type message struct {
 	} `json:"error"`
 }
 
-func (b *builder) message(m message) {
+// message takes one message (line, decoded as m).
+func (b *builder) message(m message, line []byte) {
 	switch {
-	case m.Method == "session/update":
-		b.update(m.Params)
+	case m.Method == sessionupdate.Method:
+		if n, ok := sessionupdate.Parse(line); ok {
+			b.update(n)
+		}
 	case m.Method == "session/request_permission":
 		b.permission(m.Params)
 	case m.Method == "" && m.ID != nil:
