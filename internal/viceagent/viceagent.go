@@ -48,8 +48,9 @@ const TelemetryHost = "telemetry.vice-agent.example"
 // TEST-NET-1, which no network routes.
 const UpdateAddr = "192.0.2.1:443"
 
-// ExitDelay is how long the agent takes to exit after stdin EOF.
-const ExitDelay = 1500 * time.Millisecond
+// ExitDelay is how long the agent takes to exit after stdin EOF: longer
+// than probe.SlowExit (500 ms), so probe calls it slow.
+const ExitDelay = 700 * time.Millisecond
 
 type message struct {
 	ID     json.RawMessage `json:"id,omitempty"`
