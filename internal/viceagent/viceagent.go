@@ -12,7 +12,7 @@
 //     VICE_UPDATES=0, so that no packet leaves the machine);
 //   - asks the model for a conversation title after each prompt's answer,
 //     unless VICE_TITLES=0;
-//   - takes 1.5 s to exit after stdin EOF (SIGTERM ends it at once);
+//   - takes ExitDelay to exit after stdin EOF (SIGTERM ends it at once);
 //   - writes $HOME/.vice/state.json at start.
 //
 // With VICE_SYSTEM_FILE set it opens each prompt's conversation with a
