@@ -238,6 +238,7 @@ func (m *modelRun) normalizeHeader(h map[string]string) (map[string]string, erro
 // travel to and from the model.
 type pathTokens struct {
 	replacer, reverse *strings.Replacer
+	paths             *strings.Replacer // normalize's path tokens
 }
 
 func newPathTokens(rts *roots) pathTokens {
@@ -248,7 +249,7 @@ func newPathTokens(rts *roots) pathTokens {
 		pairs = append(pairs, slug(c), "{{cwdSlug}}")
 	}
 	return pathTokens{replacer: strings.NewReplacer(pairs...),
-		reverse: strings.NewReplacer("{{cwdSlug}}", slug(rts.cwd), "{{cwd}}", rts.cwd, "{{home}}", rts.home, "{{root}}", rts.base)}
+		reverse: strings.NewReplacer("{{cwdSlug}}", slug(rts.cwd)), paths: normalize.Expander(rts.cwd, rts.home, rts.base)}
 }
 
 // slug is a path as Claude Code names its per-project folders: every
@@ -270,7 +271,9 @@ func slug(path string) string {
 }
 
 func (p pathTokens) tokenize(b []byte) []byte { return []byte(p.replacer.Replace(string(b))) }
-func (p pathTokens) expand(b []byte) []byte   { return []byte(p.reverse.Replace(string(b))) }
+func (p pathTokens) expand(b []byte) []byte {
+	return []byte(p.paths.Replace(p.reverse.Replace(string(b))))
+}
 
 func newUUID() string {
 	var b [16]byte

@@ -401,7 +401,7 @@ func (r *run) collect(res *Result) []error {
 func agentEnv(cfg Config, m *scenario.Manifest, rts *roots) []string {
 	h := agentenv.Harness{
 		Mode: cfg.Mode, SessionsDir: rts.sessions, Permission: m.Permission,
-		Home: rts.home, TmpDir: rts.tmp, Env: m.Env, Secrets: cfg.Secrets, From: cfg.Environ,
+		Home: rts.home, TmpDir: rts.tmp, Root: rts.base, Env: m.Env, Secrets: cfg.Secrets, From: cfg.Environ,
 	}
 	if cfg.Model != nil {
 		return h.Foreign()

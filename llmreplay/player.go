@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 
 	"github.com/acpsnap/acpsnap/agentenv"
@@ -299,14 +300,17 @@ func (p *Player) fail(format string, args ...any) *model.ProviderError {
 }
 
 // tokenRE matches the tokens served chunks may carry.
-var tokenRE = regexp.MustCompile(`\{\{(?:cwd|session:[0-9]+|toolCall:[0-9]+)\}\}`)
+var tokenRE = regexp.MustCompile(`\{\{(?:cwd|cwdRel|session:[0-9]+|toolCall:[0-9]+)\}\}`)
 
 // expand returns e with live values for its tokens; p.mu is held. A
 // {{toolCall:N}} met for the first time gets a fresh live id.
 func (p *Player) expand(e Entry, cwd string) Entry {
 	repl := func(tok string) string {
-		if tok == "{{cwd}}" {
+		switch tok {
+		case "{{cwd}}":
 			return cwd
+		case "{{cwdRel}}":
+			return strings.TrimPrefix(cwd, "/")
 		}
 		if live, ok := p.tokens[tok]; ok {
 			return live

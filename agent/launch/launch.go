@@ -90,7 +90,7 @@ func Main(ctx context.Context, p Process) error {
 	if cfg.Subagents, err = subagents(contract); err != nil {
 		return cmp.Or(ld.wait(contract), err) // the fixture's problem first, as when it loaded first
 	}
-	if cfg.Tools, err = toolCassette(contract); err != nil {
+	if cfg.Tools, err = toolCassette(contract, p.Getenv("HOME")); err != nil {
 		return cmp.Or(ld.wait(contract), err)
 	}
 	err = closeTools(cfg.Tools, agent.Serve(ctx, cfg, p.Stdin, p.Stdout))
