@@ -188,6 +188,15 @@ func (l *loading) Stream(ctx context.Context, req model.Request, emit func(model
 	return agent.Replay(l.player).Stream(ctx, req, emit)
 }
 
+// Open waits for the player, then binds a new top-level session to its
+// next top-level fixture (agent.Opener).
+func (l *loading) Open(sessionID string) {
+	<-l.done
+	if l.err == nil {
+		l.player.Open(sessionID)
+	}
+}
+
 // Resume waits for the player, then positions it after a reopened
 // session's model calls (agent.Resumer).
 func (l *loading) Resume(sessionID string, log *sessionlog.Log) error {
