@@ -17,11 +17,11 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"github.com/acpsnap/acpsnap/normalize"
 	"github.com/acpsnap/acpsnap/scenario"
-	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // Model configures the HTTP model of an agent that does not write its own
@@ -43,7 +43,7 @@ type Model struct {
 	// Pins are the corpus's pins of system prompts and tool schemas; nil:
 	// none. The harness composes with them (Update set, so a changed
 	// prompt updates them in memory: Result.Pins tells).
-	Pins *sessionlog.Pins
+	Pins *httplog.Pins
 }
 
 // modelRun is the proxy of one run and the live side's one token context:
@@ -111,7 +111,7 @@ func liveContext(rts *roots) *normalize.Context {
 }
 
 // fixtureExchanges decomposes the committed session log: the replay source.
-func fixtureExchanges(dir string, pins *sessionlog.Pins) ([]sessionlog.Exchange, error) {
+func fixtureExchanges(dir string, pins *httplog.Pins) ([]httplog.Exchange, error) {
 	path := filepath.Join(dir, scenario.SessionFile)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -120,7 +120,7 @@ func fixtureExchanges(dir string, pins *sessionlog.Pins) ([]sessionlog.Exchange,
 	if err != nil {
 		return nil, err
 	}
-	_, xs, err := sessionlog.Decompose(b, path, pins)
+	_, xs, err := httplog.Decompose(b, path, pins)
 	return xs, err
 }
 
@@ -184,7 +184,7 @@ func (m *modelRun) expand(b []byte) []byte {
 }
 
 // normalizeExchanges normalizes what record kept as sent, in call order.
-func (m *modelRun) normalizeExchanges(xs []sessionlog.Exchange) error {
+func (m *modelRun) normalizeExchanges(xs []httplog.Exchange) error {
 	var errs []error
 	for i := range xs {
 		x := &xs[i]
@@ -336,11 +336,11 @@ func (r *run) compose(m *modelRun, res *Result) []error {
 			return append(errs, err)
 		}
 	}
-	h := sessionlog.ComposedHeader{Cwd: r.roots.cwd, Dialect: m.cfg.Dialect, Agent: r.agentInfo}
+	h := httplog.ComposedHeader{Cwd: r.roots.cwd, Dialect: m.cfg.Dialect, Agent: r.agentInfo}
 	if len(r.sessions) > 0 {
 		h.ID = r.sessions[0]
 	}
-	log, err := sessionlog.Compose(rep.Exchanges, h, m.cfg.Pins)
+	log, err := httplog.Compose(rep.Exchanges, h, m.cfg.Pins)
 	if err != nil {
 		return append(errs, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/jsondiff"
 	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
@@ -69,7 +70,7 @@ func Verify(root string, cfg VerifyConfig) []Violation {
 	if err != nil {
 		return []Violation{{filepath.Join(root, CorpusFile), err.Error()}}
 	}
-	pins, err := sessionlog.LoadPins(filepath.Join(root, PinsDir), PinClass)
+	pins, err := httplog.LoadPins(filepath.Join(root, PinsDir), PinClass)
 	if err != nil {
 		return []Violation{{filepath.Join(root, PinsDir), err.Error()}}
 	}
@@ -110,7 +111,7 @@ func linkedFolders(root string) []Violation {
 
 // verifyScenario checks one folder; see Verify.
 // pins nil: a native corpus; else its composed logs decompose with them.
-func verifyScenario(dir string, unrecorded, rewritten bool, pins *sessionlog.Pins, cfg VerifyConfig) []Violation {
+func verifyScenario(dir string, unrecorded, rewritten bool, pins *httplog.Pins, cfg VerifyConfig) []Violation {
 	var vs []Violation
 	add := func(path, format string, args ...any) {
 		vs = append(vs, Violation{path, fmt.Sprintf(format, args...)})
@@ -208,7 +209,7 @@ func checkModel(dir string, m *Manifest) []Violation {
 
 // checkLogs parses every committed log, checks that the fixture is a fixed
 // point of normalization and that its replay script loads.
-func checkLogs(dir string, rewritten bool, pins *sessionlog.Pins, dc jsondiff.Config) []Violation {
+func checkLogs(dir string, rewritten bool, pins *httplog.Pins, dc jsondiff.Config) []Violation {
 	var vs []Violation
 	f, err := ReadFixture(dir)
 	if err != nil {
@@ -237,7 +238,7 @@ func checkLogs(dir string, rewritten bool, pins *sessionlog.Pins, dc jsondiff.Co
 		vs = append(vs, Violation{f.StdoutPath, fmt.Sprintf("not a fixed point of normalization (rewrite it normalized with: acpsnap update -run '^%s$'):\n%s", name, jsondiff.Files(f.StdoutPath, "normalized", f.Stdout, norm.Stdout, dc))})
 	}
 	if pins != nil {
-		if _, _, err := sessionlog.Decompose(f.Logs[0], f.LogPaths[0], pins); err != nil {
+		if _, _, err := httplog.Decompose(f.Logs[0], f.LogPaths[0], pins); err != nil {
 			vs = append(vs, Violation{f.LogPaths[0], "composed log: " + err.Error()})
 		}
 		return vs
@@ -284,7 +285,7 @@ func checkCassettes(dir string, m *Manifest, unrecorded bool) []Violation {
 
 // missingPins reports the logs of a native scenario that hold a pin
 // placeholder whose pin file the corpus lacks.
-func missingPins(dir string, pins *sessionlog.Pins) []Violation {
+func missingPins(dir string, pins *httplog.Pins) []Violation {
 	var vs []Violation
 	for _, p := range append([]string{filepath.Join(dir, SessionFile)}, ChildLogs(dir)...) {
 		b, err := os.ReadFile(p)

@@ -28,6 +28,7 @@ var layers = []string{
 	"scenario",
 	"llmreplay",
 	"llmreplay/proxy",
+	"llmreplay/httplog", // the composed log of an HTTP agent, which the proxy records into
 	"cassette",
 	"normalize",
 	"sessionlog",
