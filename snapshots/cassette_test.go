@@ -211,22 +211,9 @@ func TestToolCassetteRunFolders(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "model.json")); err != nil {
 		t.Fatal(err)
 	}
-	_, o := recordScripted(t, dir, `[
-	{"kind":"chunks","chunks":[
-		{"type":"block-start","index":0,"blockType":"tool-call"},
-		{"type":"tool-call-delta","index":0,"id":"call_1","name":"bash","argumentsDelta":"{\"command\":\"pwd\"}"},
-		{"type":"block-end","index":0},
-		{"type":"finish","reason":"tool-calls"}]},
-	{"kind":"chunks","chunks":[
-		{"type":"block-start","index":0,"blockType":"tool-call"},
-		{"type":"tool-call-delta","index":0,"id":"call_2","name":"bash","argumentsDelta":"{\"command\":\"wc -l < {{fromRequest:(/[-a-zA-Z0-9_./]*acpsnap-[-a-zA-Z0-9_]*/workspace)}}/data.csv\"}"},
-		{"type":"block-end","index":0},
-		{"type":"finish","reason":"tool-calls"}]},
-	{"kind":"chunks","chunks":[
-		{"type":"block-start","index":0,"blockType":"text"},
-		{"type":"text-delta","index":0,"text":"Done."},
-		{"type":"block-end","index":0},
-		{"type":"finish","reason":"stop"}]}]`)
+	_, o := recordScripted(t, dir, "["+toolEntry("call_1", "bash", `{"command":"pwd"}`)+","+
+		toolEntry("call_2", "bash", `{"command":"wc -l < {{fromRequest:(/[-a-zA-Z0-9_./]*acpsnap-[-a-zA-Z0-9_]*/workspace)}}/data.csv"}`)+","+
+		textEntry("Done.")+"]")
 	mustPass(t, o)
 	b, err := os.ReadFile(filepath.Join(dir, scenario.ToolCassetteFile))
 	if err != nil {

@@ -2,6 +2,7 @@ package snapshots_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,7 +40,21 @@ func TestTwoTopLevelSessions(t *testing.T) {
 	}
 }
 
+// textEntry is a scripted model entry that streams text (JSON-safe).
 func textEntry(text string) string {
-	return `{"kind":"chunks","chunks":[{"type":"block-start","index":0,"blockType":"text"},{"type":"text-delta","index":0,"text":"` + text + `"},` +
+	return `{"kind":"chunks","chunks":[{"type":"block-start","index":0,"blockType":"text"},{"type":"text-delta","index":0,"text":` + jsonString(text) + `},` +
 		`{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]}`
+}
+
+// toolEntry is a scripted model entry that calls the tool name with the
+// JSON arguments args, as the call id.
+func toolEntry(id, name, args string) string {
+	return `{"kind":"chunks","chunks":[{"type":"block-start","index":0,"blockType":"tool-call"},` +
+		`{"type":"tool-call-delta","index":0,"id":` + jsonString(id) + `,"name":` + jsonString(name) + `,"argumentsDelta":` + jsonString(args) + `},` +
+		`{"type":"block-end","index":0},{"type":"finish","reason":"tool-calls"}]}`
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
