@@ -191,11 +191,11 @@ func (srv *server) Initialize(ctx context.Context, p acp.InitializeRequest) (acp
 	srv.caps = p.ClientCapabilities
 	srv.mu.Unlock()
 	return acp.InitializeResponse{
-		ProtocolVersion:   acp.ProtocolVersionNumber,
+		ProtocolVersion: acp.ProtocolVersionNumber,
 		AgentCapabilities: acp.AgentCapabilities{LoadSession: true, SessionCapabilities: acp.SessionCapabilities{
 			List: &acp.SessionListCapabilities{}, Resume: &acp.SessionResumeCapabilities{}, Close: &acp.SessionCloseCapabilities{}}},
-		AgentInfo:         &acp.Implementation{Name: "acpsnap-agent", Version: "1"},
-		AuthMethods:       []acp.AuthMethod{},
+		AgentInfo:   &acp.Implementation{Name: "acpsnap-agent", Version: "1"},
+		AuthMethods: []acp.AuthMethod{},
 	}, nil
 }
 
