@@ -55,7 +55,7 @@ func (e *Event) set(key string, val []byte) (slot int, ok bool) {
 		e.Time = n
 		return 2, err == nil
 	case "data":
-		e.Data = val // Read copies it
+		e.Data = val                    // Read copies it
 		return 3, string(val) != "null" // RawMessage keeps "null"; let encoding/json say so
 	}
 	return 0, false
