@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/jsonscan"
 )
 
 // slowCanonical is the definition canonicalJSON must equal: decode, drop
@@ -40,10 +41,10 @@ func FuzzCanonicalJSON(f *testing.F) {
 		if len(ig.pointers) == 2 && (len(ig.pointers[0]) > 1 || len(ig.pointers[1]) > 1) {
 			ig.pointers = ig.pointers[:1] // sequential array drops shift indices; one pointer is exact
 		}
-		got, ok := canonicalJSON(nil, b, ig.pointers)
-		if !ok {
-			return // duplicate keys take the slow path
+		if jsonscan.Check(b, "$") != nil {
+			return // the proxy refuses the body before
 		}
+		got := canonicalJSON(nil, b, ig.pointers)
 		if want := slowCanonical(b, ig.pointers); string(got) != string(want) {
 			t.Errorf("canonicalJSON(%.300q, %q)\n got %.300s\nwant %.300s", doc, ig.pointers, got, want)
 		}
