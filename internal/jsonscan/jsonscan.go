@@ -73,7 +73,6 @@ type checker struct {
 	b     []byte
 	i     int
 	steps []step
-	keys  [][]byte // the keys of the objects being checked, outermost first
 	msg   string
 }
 
@@ -144,43 +143,20 @@ func (c *checker) array(depth int) bool {
 	}
 }
 
-// manyKeys is the object size from which keys are compared through a map.
-const manyKeys = 16
-
 func (c *checker) object(depth int) bool {
 	c.i = Space(c.b, c.i+1)
 	if c.b[c.i] == '}' {
 		c.i++
 		return true
 	}
-	base := len(c.keys)
-	defer func() { c.keys = c.keys[:base] }()
-	var seen map[string]bool // past manyKeys
+	var keys Keys
 	c.steps = append(c.steps, step{})
 	for {
 		k := c.i
 		c.i = StringEnd(c.b, k)
 		raw := c.b[k:c.i]
 		c.steps[len(c.steps)-1].key = raw
-		key := keyBytes(raw)
-		dup := false
-		switch {
-		case seen != nil:
-			dup = seen[string(key)]
-			seen[string(key)] = true
-		default:
-			for _, other := range c.keys[base:] {
-				dup = dup || string(other) == string(key)
-			}
-			c.keys = append(c.keys, key)
-			if len(c.keys)-base == manyKeys {
-				seen = make(map[string]bool, 2*manyKeys)
-				for _, other := range c.keys[base:] {
-					seen[string(other)] = true
-				}
-			}
-		}
-		if dup {
+		if keys.Repeated(keyBytes(raw)) {
 			c.i = k
 			return c.fail(DuplicateKey)
 		}
@@ -196,6 +172,43 @@ func (c *checker) object(depth int) bool {
 			return true
 		}
 	}
+}
+
+// manyKeys is the object size from which Keys compares through a map.
+const manyKeys = 16
+
+// Keys finds a repeated key among the keys of one object, given in order:
+// the duplicate-key rule of every reader that walks objects itself. The
+// zero value is empty; it keeps the keys it is given, not copies.
+type Keys struct {
+	few  [manyKeys][]byte
+	n    int
+	seen map[string]bool // past manyKeys
+}
+
+// Repeated adds key (decoded) and reports whether it was added before.
+func (s *Keys) Repeated(key []byte) bool {
+	if s.seen == nil {
+		for _, k := range s.few[:s.n] {
+			if string(k) == string(key) {
+				return true
+			}
+		}
+		if s.n < manyKeys {
+			s.few[s.n] = key
+			s.n++
+			return false
+		}
+		s.seen = make(map[string]bool, 2*manyKeys)
+		for _, k := range s.few {
+			s.seen[string(k)] = true
+		}
+	}
+	if s.seen[string(key)] {
+		return true
+	}
+	s.seen[string(key)] = true
+	return false
 }
 
 // keyBytes is the decoded key of the raw key (quotes included), without

@@ -195,7 +195,7 @@ func AppendUnquote(dst, raw []byte) []byte {
 		switch c := s[i]; {
 		case c == '\\':
 			var n int
-			dst, n = appendEscape(dst, s[i:])
+			dst, n = AppendEscape(dst, s[i:])
 			i += n
 		case c < utf8.RuneSelf:
 			dst = append(dst, c)
@@ -215,9 +215,10 @@ func AppendUnquote(dst, raw []byte) []byte {
 
 var simpleEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
-// appendEscape decodes the valid escape at the start of s onto dst and
-// returns how many bytes it took.
-func appendEscape(dst, s []byte) ([]byte, int) {
+// AppendEscape decodes the valid escape at the start of s (a backslash)
+// onto dst as encoding/json does (a lone surrogate as U+FFFD) and returns
+// how many bytes it took.
+func AppendEscape(dst, s []byte) ([]byte, int) {
 	if s[1] != 'u' {
 		return append(dst, simpleEscapes[s[1]]), 2
 	}
