@@ -2,14 +2,12 @@ package cassette
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/internal/jsonpos"
 	"github.com/acpsnap/acpsnap/internal/jsonscan"
 )
@@ -33,13 +31,7 @@ func canonicalSlow(raw []byte) ([]byte, error) {
 	if _, _, err := jsonpos.Parse(raw, "$", 0, "$"); err != nil {
 		return nil, stripName(err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	return jsonl.Value(v) // maps marshal with sorted keys; json.Number verbatim
+	return jsonscan.AppendCanonical(nil, raw, nil), nil
 }
 
 // stripName drops jsonpos's "name:line: " prefix: the caller names the place.

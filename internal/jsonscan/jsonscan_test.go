@@ -183,3 +183,34 @@ func repeats(dec *json.Decoder) bool {
 	dec.Token()
 	return false
 }
+
+// FuzzCanonical: AppendCanonical writes what encoding/json writes for a
+// decoded copy (numbers as json.Number, objects as maps, HTML escaping
+// off), for every document that keeps the rules.
+func FuzzCanonical(f *testing.F) {
+	for _, s := range []string{`{"b":1,"a":[true,null,-1.5e3,"x\u00e9\n"],"\u00e9":{}}`, ` { "z" : [ 1 , { "y" : "<&>" } ] , "a\"b" : "\u2028" } `,
+		`{"k":"\ud83d\ude00\ud800","\u0000":0}`, `"just a string"`, `[]`, `{}`, `123`, "{\"\xff\":\"\xfe\"}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		b := []byte(doc)
+		if !json.Valid(b) || Check(b, "$") != nil {
+			return
+		}
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			t.Fatal(err)
+		}
+		if got := AppendCanonical(nil, b, nil); string(got)+"\n" != want.String() {
+			t.Fatalf("AppendCanonical(%.300q)\n got %.300s\nwant %.300s", doc, got, want.Bytes())
+		}
+	})
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/internal/jsonscan"
 )
 
@@ -113,14 +112,8 @@ func payload(name string, raw []byte, text bool) []member {
 // writes it: compact, object keys sorted, strings escaped as encoding/json
 // does without HTML escaping.
 func canonical(raw []byte) bool {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil {
-		return false
-	}
-	b, err := jsonl.Value(v)
-	return err == nil && bytes.Equal(b, raw)
+	return len(raw) > 0 && json.Valid(raw) && jsonscan.Check(raw, "$") == nil &&
+		bytes.Equal(jsonscan.AppendCanonical(nil, raw, nil), raw)
 }
 
 func jsonValidUTF8(b []byte) bool {

@@ -79,7 +79,7 @@ type canonical struct {
 
 // identify returns the fingerprint of q: SHA-256 of its method, path, kept
 // headers (ignored ones left out, sorted) and canonical body (see
-// canonicalJSON; a body that is not JSON as it is).
+// jsonscan.AppendCanonical; a body that is not JSON as it is).
 func (p *Proxy) identify(q httplog.Request) string {
 	h := sha256.New()
 	io.WriteString(h, q.Method+"\n"+q.Path+"\n")
@@ -97,7 +97,7 @@ func (p *Proxy) identify(q httplog.Request) string {
 	switch {
 	case len(q.Body) == 0:
 	case json.Valid(q.Body):
-		h.Write(canonicalJSON(make([]byte, 0, len(q.Body)), q.Body, p.ignore.pointers))
+		h.Write(jsonscan.AppendCanonical(make([]byte, 0, len(q.Body)), q.Body, p.ignore.pointers))
 	default:
 		h.Write(q.Body)
 	}

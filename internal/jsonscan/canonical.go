@@ -1,24 +1,23 @@
-package proxy
+package jsonscan
 
 import (
 	"bytes"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/acpsnap/acpsnap/internal/jsonscan"
 )
 
-// canonicalJSON appends to dst the canonical form of the valid JSON
-// document b, which keeps the JSON rules of internal/jsonscan (the proxy
-// refuses a body that does not, with normalize's errors): compact, object
-// members sorted by key, strings in their plain encoding, numbers
-// verbatim, members and elements at the ignore pointers left out. It
-// equals encoding a decoded copy of b with sorted keys (the property test
-// checks this) without building that copy: this is the replay hot path.
-func canonicalJSON(dst, b []byte, ptrs [][]string) []byte {
+// AppendCanonical appends to dst the canonical form of the valid JSON
+// document b, which keeps the rules Check applies: compact, object members
+// sorted by key bytewise, strings as AppendQuote writes them, numbers
+// verbatim; what encoding/json writes for a decoded copy of b (numbers as
+// json.Number, objects as maps), without building that copy (FuzzCanonical
+// checks it). The members and elements at the ignore pointers (JSON
+// pointers split into their tokens: "/input/0" is {"input", "0"}) are left
+// out. It is the hot path of the model proxy's replay.
+func AppendCanonical(dst, b []byte, ignore [][]string) []byte {
 	w := canonWriter{out: dst}
-	w.value(b, 0, ptrs)
+	w.value(b, 0, ignore)
 	return w.out
 }
 
@@ -33,14 +32,14 @@ type span struct {
 }
 
 func (w *canonWriter) value(b []byte, i int, ptrs [][]string) int {
-	i = jsonscan.Space(b, i)
+	i = Space(b, i)
 	switch b[i] {
 	case '{':
 		return w.object(b, i, ptrs)
 	case '[':
 		return w.array(b, i, ptrs)
 	}
-	e := jsonscan.ValueEnd(b, i)
+	e := ValueEnd(b, i)
 	if b[i] == '"' {
 		w.str(b[i:e])
 	} else {
@@ -57,14 +56,14 @@ func (w *canonWriter) object(b []byte, i int, ptrs [][]string) int {
 	base := len(w.out)
 	var ms []span // into w.out
 	sorted := true
-	i = jsonscan.Space(b, i+1)
+	i = Space(b, i+1)
 	for b[i] != '}' {
-		ke := jsonscan.StringEnd(b, i)
-		key := jsonscan.Unquote(b[i:ke])
-		vs := jsonscan.Space(b, jsonscan.Space(b, ke)+1) // past the colon
+		ke := StringEnd(b, i)
+		key := Unquote(b[i:ke])
+		vs := Space(b, Space(b, ke)+1) // past the colon
 		var ve int
 		if sub, skip := descend(ptrs, key); skip {
-			ve = jsonscan.ValueEnd(b, vs)
+			ve = ValueEnd(b, vs)
 		} else {
 			if len(ms) > 0 {
 				w.out = append(w.out, ',')
@@ -78,8 +77,8 @@ func (w *canonWriter) object(b []byte, i int, ptrs [][]string) int {
 			}
 			ms = append(ms, span{key, st, len(w.out)})
 		}
-		if i = jsonscan.Space(b, ve); b[i] == ',' {
-			i = jsonscan.Space(b, i+1)
+		if i = Space(b, ve); b[i] == ',' {
+			i = Space(b, i+1)
 		}
 	}
 	if !sorted {
@@ -99,12 +98,12 @@ func (w *canonWriter) object(b []byte, i int, ptrs [][]string) int {
 
 func (w *canonWriter) array(b []byte, i int, ptrs [][]string) int {
 	w.out = append(w.out, '[')
-	i = jsonscan.Space(b, i+1)
+	i = Space(b, i+1)
 	first := true
 	for n := 0; b[i] != ']'; n++ {
 		var e int
 		if sub, skip := descend(ptrs, strconv.Itoa(n)); skip {
-			e = jsonscan.ValueEnd(b, i)
+			e = ValueEnd(b, i)
 		} else {
 			if !first {
 				w.out = append(w.out, ',')
@@ -112,8 +111,8 @@ func (w *canonWriter) array(b []byte, i int, ptrs [][]string) int {
 			first = false
 			e = w.value(b, i, sub)
 		}
-		if i = jsonscan.Space(b, e); b[i] == ',' {
-			i = jsonscan.Space(b, i+1)
+		if i = Space(b, e); b[i] == ',' {
+			i = Space(b, i+1)
 		}
 	}
 	w.out = append(w.out, ']')
@@ -137,9 +136,9 @@ func descend(ptrs [][]string, step string) (sub [][]string, skip bool) {
 
 // str writes a raw JSON string in the canonical encoding.
 func (w *canonWriter) str(raw []byte) {
-	if jsonscan.Quoted(raw) {
+	if Quoted(raw) {
 		w.out = append(w.out, raw...)
 		return
 	}
-	w.out = jsonscan.AppendQuote(w.out, jsonscan.AppendUnquote(nil, raw))
+	w.out = AppendQuote(w.out, AppendUnquote(nil, raw))
 }
