@@ -284,6 +284,7 @@ func TestErrors(t *testing.T) {
 		{"session bad event", Session, "{\"type\":\"session\"}\n{\"type\":\"x\",}\n", `normalize: session: line 2: offset 12: looking for beginning of object key string`},
 		{"session bad number", Session, `{"a":01}`, `normalize: session: line 1: offset 6: invalid character '1' after object key:value pair`},
 		{"session repeated key", Session, `{"type":"x","data":{"a":1,"a":2}}`, `normalize: session: line 1: offset 26: duplicate key "a"`},
+		{"stdout repeated key", Stdout, `{"id":1,"id":2}`, `normalize: stdout: line 1: not JSON (offset 8: duplicate key "id"): "{\"id\":1,\"id\":2}"`},
 		{"payload repeated key", Payload, `{"a":1,"b":{},"a":1}`, `normalize: payload: offset 14: duplicate key "a"`},
 		{"payload at the depth cap", Payload, strings.Repeat("[", jsonscan.MaxDepth) + strings.Repeat("]", jsonscan.MaxDepth) + "x", `normalize: payload: offset 2000: invalid character 'x' after top-level value`},
 		{"payload nested too deep", Payload, strings.Repeat("[", jsonscan.MaxDepth+1) + strings.Repeat("]", jsonscan.MaxDepth+1), `normalize: payload: offset 1000: nested deeper than 1000`},

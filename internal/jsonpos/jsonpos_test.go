@@ -70,3 +70,15 @@ func TestDeepDocumentStaysSmall(t *testing.T) {
 		t.Errorf("Parse and At of a document %d deep: %v allocations, want at most 50", depth, allocs)
 	}
 }
+
+// TestFormatExamples: the errors docs/format.md ("JSON") shows.
+func TestFormatExamples(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"{\"steps\": [{\"op\": \"initialize\"},\n  {\"op\": \"prompt\",\n   \"text\": \"a\", \"text\": \"b\"}]}", "input.json:3: $.steps[1].text: duplicate key"},
+		{"{\"steps\":\n" + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + "}", "input.json:2: $.steps[0][0][0][0][0][0][0]…: nested deeper than 1000"},
+	} {
+		if _, _, err := Read(strings.NewReader(tc.in), "input.json"); fmt.Sprint(err) != tc.want {
+			t.Errorf("error = %v, want %s", err, tc.want)
+		}
+	}
+}
