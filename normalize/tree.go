@@ -336,12 +336,8 @@ func (p *parser) slowStr(start int) ([]byte, error) {
 		case c < 0x20:
 			return nil, p.errorf("invalid control character in string")
 		default:
-			r, size := utf8.DecodeRune(data[i:])
-			if r == utf8.RuneError && size == 1 {
-				out = utf8.AppendRune(out, utf8.RuneError)
-			} else {
-				out = append(out, data[i:i+size]...)
-			}
+			var size int
+			out, size = jsonscan.AppendRune(out, data[i:])
 			p.pos += size
 		}
 	}

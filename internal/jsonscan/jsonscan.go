@@ -133,11 +133,7 @@ func (c *checker) array(depth int) bool {
 		if !c.value(depth) {
 			return false
 		}
-		c.i = Space(c.b, c.i)
-		end := c.b[c.i] == ']'
-		c.i = Space(c.b, c.i+1)
-		if end {
-			c.steps = c.steps[:len(c.steps)-1]
+		if c.next() {
 			return true
 		}
 	}
@@ -164,14 +160,23 @@ func (c *checker) object(depth int) bool {
 		if !c.value(depth) {
 			return false
 		}
-		c.i = Space(c.b, c.i)
-		end := c.b[c.i] == '}'
-		c.i = Space(c.b, c.i+1)
-		if end {
-			c.steps = c.steps[:len(c.steps)-1]
+		if c.next() {
 			return true
 		}
 	}
+}
+
+// next steps past the comma or the closing bracket after a member or an
+// element and reports whether it was the bracket (the container's step is
+// then left).
+func (c *checker) next() bool {
+	c.i = Space(c.b, c.i)
+	end := c.b[c.i] == ']' || c.b[c.i] == '}'
+	c.i = Space(c.b, c.i+1)
+	if end {
+		c.steps = c.steps[:len(c.steps)-1]
+	}
+	return end
 }
 
 // manyKeys is the object size from which Keys compares through a map.

@@ -197,20 +197,27 @@ func AppendUnquote(dst, raw []byte) []byte {
 			var n int
 			dst, n = AppendEscape(dst, s[i:])
 			i += n
-		case c < utf8.RuneSelf:
-			dst = append(dst, c)
-			i++
 		default:
-			r, n := utf8.DecodeRune(s[i:])
-			if r == utf8.RuneError && n == 1 {
-				dst = utf8.AppendRune(dst, utf8.RuneError)
-			} else {
-				dst = append(dst, s[i:i+n]...)
-			}
+			var n int
+			dst, n = AppendRune(dst, s[i:])
 			i += n
 		}
 	}
 	return dst
+}
+
+// AppendRune appends the character s starts with to dst, U+FFFD for a
+// byte that starts no valid UTF-8, as encoding/json decodes it, and
+// returns how many bytes it took.
+func AppendRune(dst, s []byte) ([]byte, int) {
+	if s[0] < utf8.RuneSelf {
+		return append(dst, s[0]), 1
+	}
+	r, n := utf8.DecodeRune(s)
+	if r == utf8.RuneError && n == 1 {
+		return utf8.AppendRune(dst, utf8.RuneError), 1
+	}
+	return append(dst, s[:n]...), n
 }
 
 var simpleEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
