@@ -53,7 +53,8 @@ var TooDeep = fmt.Sprintf("nested deeper than %d", MaxDepth)
 // root is the path of data's value ("$"). nil: neither. The path of the
 // error is built only when there is one.
 func Check(data []byte, root string) *Error {
-	c := checker{b: data}
+	var few [16]step // one allocation for most documents, which nest less deep
+	c := checker{b: data, steps: few[:0]}
 	c.i = Space(data, 0)
 	if c.value(0) {
 		return nil

@@ -214,3 +214,13 @@ func FuzzCanonical(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckAllocatesOnce: Check of a document of a log line's shape
+// allocates once, whatever its keys and depth (it runs on every line of
+// every log read).
+func TestCheckAllocatesOnce(t *testing.T) {
+	line := []byte(`{"type":"assistant/chunk","seq":3,"time":0,"data":{"chunk":{"type":"text-delta","text":"hi"},"calls":[{"id":"c1"}]}}`)
+	if allocs := testing.AllocsPerRun(10, func() { Check(line, "$") }); allocs > 1 {
+		t.Errorf("Check: %v allocations, want 1", allocs)
+	}
+}
