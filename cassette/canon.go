@@ -121,7 +121,7 @@ func (s *scanner) literal(lit string) error {
 // object is a state machine over members; keys must ascend strictly.
 func (s *scanner) object(depth int) error {
 	if depth > jsonscan.MaxDepth {
-		return s.fail("nesting too deep")
+		return s.fail(jsonscan.TooDeep)
 	}
 	s.i++ // {
 	if s.i < len(s.data) && s.data[s.i] == '}' {
@@ -177,7 +177,7 @@ func (s *scanner) object(depth int) error {
 
 func (s *scanner) array(depth int) error {
 	if depth > jsonscan.MaxDepth {
-		return s.fail("nesting too deep")
+		return s.fail(jsonscan.TooDeep)
 	}
 	s.i++ // [
 	if s.i < len(s.data) && s.data[s.i] == ']' {

@@ -183,7 +183,7 @@ func TestVerifyRefuses(t *testing.T) {
 		{"deep duplicate key", join(reframe(t, good, 1, true, func(f *cassette.Frame) { f.Body = json.RawMessage(`{"n":1,"text":"","x":[{"a":1,"a":1}]}`) })), "duplicate key"},
 		{"nested too deep", join(reframe(t, good, 1, true, func(f *cassette.Frame) {
 			f.Body = json.RawMessage(`{"n":1,"text":"","x":` + strings.Repeat("[", 999) + strings.Repeat("]", 999) + `}`)
-		})), "frame 1: byte 1028: nesting too deep"},
+		})), "frame 1: byte 1028: nested deeper than 1000"},
 		{"unsorted keys", join(reframe(t, good, 1, true, func(f *cassette.Frame) { f.Body = json.RawMessage(`{"text":"","n":1}`) })), "not in canonical (sorted) order"},
 		{"whitespace", join(reframe(t, good, 1, true, func(f *cassette.Frame) { f.Body = json.RawMessage(`{"n": 1}`) })), "whitespace outside strings"},
 		{"CRLF", bytes.ReplaceAll(join(good), []byte("\n"), []byte("\r\n")), "frame 0: byte "},

@@ -8,9 +8,10 @@ import (
 )
 
 // This file writes a tree back as compact JSON in the project's one
-// canonical form: object keys sorted bytewise (the parser refused a
-// repeated key), numbers as read, strings escaped exactly like
-// encoding/json with SetEscapeHTML(false) (jsonscan.AppendQuote).
+// canonical form (docs/format.md, "JSON"; jsonscan.AppendCanonical writes
+// it for a document, this for a tree the rules changed): object keys
+// sorted bytewise (the parser refused a repeated key), numbers as read,
+// strings as jsonscan.AppendQuote writes them.
 
 // encode appends the JSON text of node i to dst.
 func (t *tree) encode(dst []byte, i int32) []byte {
