@@ -189,11 +189,11 @@ func recordSecrets(p Params, corpus *scenario.Corpus) (map[string]string, error)
 // to be rewritten in normal form may be out of it.
 func guards(t *testing.T, dir string, mode check.Mode) {
 	all := func(string) bool { return true }
-	vc := scenario.VerifyConfig{Unrecorded: all}
+	vc := check.VerifyConfig{Unrecorded: all}
 	if mode.Writes() {
 		vc.Rewritten = all
 	}
-	for _, v := range scenario.Verify(dir, vc) {
+	for _, v := range check.Verify(dir, vc) {
 		t.Error(v)
 	}
 }

@@ -38,9 +38,8 @@ func hasModel(dir string, m *scenario.Manifest) bool {
 // rerecord is the mode that accepts a change of the model's input: only a
 // new recording does, so record for a live scenario, and refresh for an
 // authored one that keeps its model.json (refresh re-renders it).
-func rerecord(dir string) Mode {
-	m, err := scenario.LoadManifest(filepath.Join(dir, scenario.ManifestFile))
-	if err == nil && hasModel(dir, m) {
+func rerecord(dir string, m *scenario.Manifest) Mode {
+	if hasModel(dir, m) {
 		return Refresh
 	}
 	return Record
@@ -61,7 +60,7 @@ func recordMode(dir string, m *scenario.Manifest) Mode {
 
 // render re-renders an authored scenario from its model.json.
 func render(ctx context.Context, dir string, cfg Config) Outcome {
-	model, err := scenario.LoadModel(dir)
+	model, err := LoadModel(dir)
 	if err != nil {
 		return Outcome{Name: filepath.Base(dir)}.fail(err)
 	}

@@ -157,9 +157,10 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 	o = Outcome{Name: name}
 	leaks := secretScan(cfg)
 	defer func() { o = shown(leaks, o) }()
-	m, err := scenario.LoadManifest(filepath.Join(dir, scenario.ManifestFile))
-	if err != nil {
-		return o.fail(err)
+	s := scenario.Load(dir)
+	m := s.Manifest
+	if s.ManifestErr != nil {
+		return o.fail(s.ManifestErr)
 	}
 	if skip := skipReason(m, cfg.Mode, cfg.AllRecordings); skip != "" {
 		o.Status, o.Reason = Skipped, skip
@@ -186,7 +187,7 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 	}
 	r := rulesFor(cfg.Corpus, m)
 	r.redact = cfg.Redact
-	hc, err := harnessConfig(dir, cfg, m, r)
+	hc, err := harnessConfig(s, cfg, r)
 	if err != nil {
 		return o.fail(err)
 	}
@@ -206,7 +207,7 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 	if err != nil {
 		o = o.fail(err)
 		if res != nil && res.RequestDrift {
-			o.Accept = rerecord(dir) // a recorded answer to a different question is no fixture
+			o.Accept = rerecord(dir, m) // a recorded answer to a different question is no fixture
 			o.PinFiles, o.PinDrift = driftChange(res.Drifts)
 		}
 		return o
@@ -223,7 +224,7 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		if cfg.Mode != Record {
 			o = o.fail(fmt.Errorf("the agent's system prompt or tool schemas differ from the corpus's pins (%s, %s): a changed request; only record accepts it",
 				res.Pins.SystemFile(), res.Pins.ToolsFile()))
-			o.Accept = rerecord(dir)
+			o.Accept = rerecord(dir, m)
 			return o
 		}
 		// The pins are written before the replay that verifies the fixtures
@@ -233,12 +234,12 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 			undo()
 			return o.fail(err)
 		}
-		if o = o.compare(ctx, dir, got, cfg, r, ws); o.Status != Passed {
+		if o = o.compare(ctx, s, got, cfg, r, ws); o.Status != Passed {
 			undo()
 		}
 		return o
 	}
-	o = o.compare(ctx, dir, got, cfg, r, ws)
+	o = o.compare(ctx, s, got, cfg, r, ws)
 	if o.Status == Failed {
 		o.Got = got
 	}
@@ -247,9 +248,10 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 
 // harnessConfig is how the harness runs the scenario in dir under cfg:
 // the manifest m, the mode, and what the corpus says about the agent.
-func harnessConfig(dir string, cfg Config, m *scenario.Manifest, r rules) (harness.Config, error) {
+func harnessConfig(s *scenario.Scenario, cfg Config, r rules) (harness.Config, error) {
+	dir, m := s.Dir, s.Manifest
 	hc := harness.Config{Dir: dir, Agent: cfg.Agent, Environ: cfg.Environ, Secrets: cfg.Secrets,
-		TempDir: cfg.TempDir, OnStart: cfg.OnStart, StepTimeout: cfg.StepTimeout, Grace: cfg.Grace, Keep: cfg.Keep, Acpsnap: cfg.Acpsnap, Manifest: m}
+		TempDir: cfg.TempDir, OnStart: cfg.OnStart, StepTimeout: cfg.StepTimeout, Grace: cfg.Grace, Keep: cfg.Keep, Acpsnap: cfg.Acpsnap, Scenario: s}
 	if cfg.Mode == Record {
 		hc.Mode = "record"
 	}
@@ -294,8 +296,8 @@ func skipReason(m *scenario.Manifest, mode Mode, allRecordings bool) string {
 // compare diffs the live transcript against the fixture and writes what the
 // mode allows. A scenario with no fixture yet (scaffolded by `new`) compares
 // against empty files in Record mode.
-func (o Outcome) compare(ctx context.Context, dir string, got *scenario.Transcript, cfg Config, r rules, ws *workspace) Outcome {
-	mode := cfg.Mode
+func (o Outcome) compare(ctx context.Context, s *scenario.Scenario, got *scenario.Transcript, cfg Config, r rules, ws *workspace) Outcome {
+	dir, mode := s.Dir, cfg.Mode
 	var np *nativePins
 	if cfg.Corpus == nil || cfg.Corpus.Native() {
 		var err error
@@ -304,9 +306,10 @@ func (o Outcome) compare(ctx context.Context, dir string, got *scenario.Transcri
 		}
 	}
 	want, stale, raw := &scenario.Transcript{}, Mode(""), &scenario.Transcript{}
-	if f, err := scenario.ReadFixture(dir); err == nil {
+	if f := s.Fixture; f != nil {
+		var err error
 		raw = &scenario.Transcript{Stdout: f.Stdout, Logs: f.Logs}
-		if want, err = f.Normalize(); err != nil {
+		if want, err = NormalizeFixture(f); err != nil {
 			return o.fail(err)
 		}
 		r.apply(want)
@@ -315,7 +318,7 @@ func (o Outcome) compare(ctx context.Context, dir string, got *scenario.Transcri
 		}
 		stale = staleMode(f, want)
 	} else if mode != Record {
-		return o.fail(err)
+		return o.fail(s.FixtureErr)
 	} else {
 		if np != nil {
 			if err := np.live(got, nil); err != nil {
@@ -353,7 +356,7 @@ func (o Outcome) compare(ctx context.Context, dir string, got *scenario.Transcri
 		if where := inputDrift(want, got); where != "" {
 			// The replay answered a question the recording never asked: a
 			// recorded answer to a different question is no fixture.
-			o.Accept = rerecord(dir)
+			o.Accept = rerecord(dir, s.Manifest)
 			if mode == Refresh {
 				o.Status, o.Reason = Failed, "the model's input changed ("+where+"); only record (or re-authoring the model) accepts that, refresh does not"
 				return o
@@ -440,7 +443,7 @@ func canAccept(mode, need Mode) bool {
 // byte-identical to their normalized form: Refresh for a log, Update for
 // stdout only, "" when every file is in normal form.
 func staleMode(f *scenario.Fixture, norm *scenario.Transcript) Mode {
-	switch logs, stdout := f.Stale(norm); {
+	switch logs, stdout := staleFiles(f, norm); {
 	case logs:
 		return Refresh
 	case stdout:

@@ -86,7 +86,7 @@ func BenchmarkCodexACP(b *testing.B) {
 		}
 	})
 	b.Run("direct", func(b *testing.B) {
-		script, err := scenario.LoadModel(codexScenario)
+		script, err := check.LoadModel(codexScenario)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func BenchmarkCodexACP(b *testing.B) {
 func BenchmarkCodexRatio(b *testing.B) {
 	corpus, path := codexBench(b)
 	cfg := check.Config{Agent: corpus.Agent.Command, Corpus: corpus, Environ: withPath(path)}
-	script, err := scenario.LoadModel(codexScenario)
+	script, err := check.LoadModel(codexScenario)
 	if err != nil {
 		b.Fatal(err)
 	}

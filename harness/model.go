@@ -80,7 +80,7 @@ func (r *run) startModel(ctx context.Context) (*modelRun, error) {
 			pc.Upstream = d.Upstream // an unknown dialect fails in proxy.Start
 		}
 	} else {
-		xs, err := fixtureExchanges(r.cfg.Dir, mc.Pins)
+		xs, err := fixtureExchanges(r.cfg.Scenario, mc.Pins)
 		if err != nil {
 			return nil, invalidScenario(err)
 		}
@@ -111,8 +111,14 @@ func liveContext(rts *roots) *normalize.Context {
 }
 
 // fixtureExchanges decomposes the committed session log: the replay source.
-func fixtureExchanges(dir string, pins *sessionlog.Pins) ([]sessionlog.Exchange, error) {
-	path := filepath.Join(dir, scenario.SessionFile)
+// The scenario read it already, unless its fixture is incomplete (no
+// stdout.expected.jsonl): then the log is read alone.
+func fixtureExchanges(s *scenario.Scenario, pins *sessionlog.Pins) ([]sessionlog.Exchange, error) {
+	if s.Fixture != nil {
+		_, xs, err := sessionlog.Decompose(s.Fixture.Logs[0], s.Fixture.LogPaths[0], pins)
+		return xs, err
+	}
+	path := filepath.Join(s.Dir, scenario.SessionFile)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil // not recorded yet: every request is a drift

@@ -38,9 +38,11 @@ type Config struct {
 	// where; a run that succeeded leaves them to the caller, who may still
 	// find the outcome wrong (Result.Release removes them or says where).
 	Keep bool
-	// Manifest is Dir's snapshot.yml when the caller has loaded it already
-	// (scenario.LoadManifest); nil: Run loads it.
-	Manifest *scenario.Manifest
+	// Scenario is Dir as the caller read it already (scenario.Load), so
+	// that a run reads the folder once: the manifest, the client script
+	// and, for an HTTP model, the committed log it replays; nil: Run loads
+	// it.
+	Scenario *scenario.Scenario
 
 	// Model is the HTTP model of an agent that writes no session log; nil:
 	// the agent is native (it logs and replays by itself, package agentenv).
@@ -242,14 +244,11 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if cfg.Dir, err = filepath.Abs(cfg.Dir); err != nil {
 		return nil, fmt.Errorf("harness: %w", err)
 	}
-	m := cfg.Manifest
-	if m == nil {
-		if m, err = scenario.LoadManifest(filepath.Join(cfg.Dir, scenario.ManifestFile)); err != nil {
-			return nil, invalidScenario(err)
-		}
+	if cfg.Scenario == nil {
+		cfg.Scenario = scenario.Load(cfg.Dir)
 	}
-	in, err := scenario.LoadInput(filepath.Join(cfg.Dir, scenario.InputFile))
-	if err != nil {
+	m, in := cfg.Scenario.Manifest, cfg.Scenario.Input
+	if err := cmp.Or(cfg.Scenario.ManifestErr, cfg.Scenario.InputErr); err != nil {
 		return nil, invalidScenario(err)
 	}
 	rts, err := makeRoots(cfg.TempDir, filepath.Join(cfg.Dir, "workspace"))

@@ -3,13 +3,8 @@ package scenario
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
-
-	"github.com/acpsnap/acpsnap/cassette"
-	"github.com/acpsnap/acpsnap/cassette/tool"
 )
 
 // MCPServer is one stdio MCP server a newSession step declares. The
@@ -152,40 +147,4 @@ func uniqueMCPNames(steps []Step) *inputError {
 		}
 	}
 	return nil
-}
-
-func isMCPCassette(file string) bool {
-	_, ok := MCPServerName(file)
-	return ok
-}
-
-// checkMCPCassettes: an MCP server's cassette is present exactly when
-// input.json declares the server, and it verifies. (An input.json that
-// does not load is reported by its own guard.)
-func checkMCPCassettes(dir string, unrecorded bool) []Violation {
-	in, err := LoadInput(filepath.Join(dir, InputFile))
-	if err != nil {
-		return nil
-	}
-	declared := map[string]bool{}
-	var vs []Violation
-	for _, srv := range in.MCPServers() {
-		declared[srv.Name] = true
-		p := filepath.Join(dir, MCPCassetteFile(srv.Name))
-		switch {
-		case exists(p):
-			if _, err := cassette.ReadFile(p, tool.Kind()); err != nil {
-				vs = append(vs, Violation{p, err.Error()})
-			}
-		case !unrecorded:
-			vs = append(vs, Violation{p, fmt.Sprintf("required file is missing (input.json declares the MCP server %q; record the scenario)", srv.Name)})
-		}
-	}
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		if name, ok := MCPServerName(e.Name()); ok && !declared[name] {
-			vs = append(vs, Violation{filepath.Join(dir, e.Name()), fmt.Sprintf("present but input.json declares no MCP server %q", name)})
-		}
-	}
-	return vs
 }

@@ -180,7 +180,7 @@ func BenchmarkCassettePair(b *testing.B) {
 func TestMCPCassetteGuards(t *testing.T) {
 	dir := copyScenario(t, "tool-mcp")
 	root := filepath.Dir(dir)
-	if vs := scenario.Verify(root, scenario.VerifyConfig{}); len(vs) != 0 {
+	if vs := check.Verify(root, check.VerifyConfig{}); len(vs) != 0 {
 		t.Fatalf("the copy fails its guards: %v", vs)
 	}
 	cas := filepath.Join(dir, scenario.MCPCassetteFile("echo"))
@@ -188,7 +188,7 @@ func TestMCPCassetteGuards(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, v := range scenario.Verify(root, scenario.VerifyConfig{}) {
+	for _, v := range check.Verify(root, check.VerifyConfig{}) {
 		got = append(got, strings.TrimPrefix(v.String(), dir+string(filepath.Separator)))
 	}
 	want := []string{

@@ -92,7 +92,7 @@ func TestHTTPAgentRecordReplayDrift(t *testing.T) {
 			t.Errorf("record wrote no pin: %v", err)
 		}
 	}
-	if vs := scenario.Verify(root, scenario.VerifyConfig{}); len(vs) > 0 {
+	if vs := check.Verify(root, check.VerifyConfig{}); len(vs) > 0 {
 		t.Errorf("the recorded corpus fails its guards: %v", vs)
 	}
 	srv.Close()

@@ -42,7 +42,7 @@ func TestRecordAgainstBaseURL(t *testing.T) {
 	if o.Status != check.Passed {
 		t.Errorf("replay of the new recording: %s: %s\n%s", o.Status, o.Reason, o.Diff)
 	}
-	if vs := scenario.Verify(filepath.Dir(dir), scenario.VerifyConfig{}); len(vs) > 0 {
+	if vs := check.Verify(filepath.Dir(dir), check.VerifyConfig{}); len(vs) > 0 {
 		t.Errorf("the recorded fixtures fail the guards: %v", vs)
 	}
 }

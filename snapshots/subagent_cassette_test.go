@@ -107,7 +107,7 @@ func TestSubagentCassetteGuards(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, scenario.ChildFile(1)), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	vs := scenario.Verify(filepath.Dir(dir), scenario.VerifyConfig{})
+	vs := check.Verify(filepath.Dir(dir), check.VerifyConfig{})
 	if len(vs) != 1 || !strings.Contains(vs[0].String(), "child log with subagents.cassette") {
 		t.Errorf("violations %v, want the child log beside the subagent cassette", vs)
 	}

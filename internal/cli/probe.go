@@ -151,7 +151,7 @@ const probeTextAnswer = `{"kind":"chunks","chunks":[{"type":"block-start","index
 // of its input.json.
 func probeModel(sdir string) (llmreplay.ServerConfig, error) {
 	if _, err := os.Stat(filepath.Join(sdir, scenario.ModelFile)); err == nil {
-		m, err := scenario.LoadModel(sdir)
+		m, err := check.LoadModel(sdir)
 		if err != nil {
 			return m, usagef("probe: %v", err)
 		}

@@ -107,7 +107,7 @@ func config(t *testing.T, root string, mode check.Mode) check.Config {
 // author is `acpsnap new -model`: the scenario recorded against its model.json.
 func author(t *testing.T, dir string) check.Outcome {
 	t.Helper()
-	m, err := scenario.LoadModel(dir)
+	m, err := check.LoadModel(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

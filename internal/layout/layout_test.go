@@ -25,9 +25,9 @@ var layers = []string{
 	"transcript",
 	"check",
 	"harness",
-	"scenario",
 	"llmreplay",
 	"llmreplay/proxy",
+	"scenario", // the format only: what checks or replays it sits above
 	"cassette",
 	"normalize",
 	"sessionlog",
