@@ -10,6 +10,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/sessionlog"
@@ -85,7 +86,7 @@ func Scripted(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg
 	verify := verifier(ctx, dir, cfg)
 	cfg.root = cfg.corpusRoot(dir)
 	undo := pinsUndo(&sessionlog.Pins{Dir: filepath.Join(cfg.root, scenario.PinsDir), Class: scenario.PinClass})
-	err := publish(dir, func(stage string) error {
+	err := atomicfile.Publish(dir, func(stage string) error {
 		o = scripted(ctx, stage, model, cfg)
 		if o.Status != Passed {
 			return errScripted
