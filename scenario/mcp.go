@@ -55,31 +55,18 @@ func validMCPName(name string) bool {
 }
 
 // parseMCPServers decodes a newSession's mcpServers strictly: an array of
-// objects with exactly the keys of MCPServer.
+// objects with only the keys of MCPServer.
 func parseMCPServers(p string, v json.RawMessage, dst *[]MCPServer) *inputError {
-	var raws []json.RawMessage
-	if err := field(p, v, &raws); err != nil {
-		return err
-	}
-	for i, raw := range raws {
-		sp := fmt.Sprintf("%s[%d]", p, i)
-		srv, err := parseMCPServer(sp, raw)
-		if err != nil {
-			return err
+	return eachObject(p, v, "{name, command, args?, env?}", []string{"name", "command", "args", "env"}, func(p string, m map[string]json.RawMessage) *inputError {
+		srv, err := parseMCPServer(p, m)
+		if err == nil {
+			*dst = append(*dst, srv)
 		}
-		*dst = append(*dst, srv)
-	}
-	return nil
+		return err
+	})
 }
 
-func parseMCPServer(p string, raw json.RawMessage) (MCPServer, *inputError) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-		return MCPServer{}, &inputError{p, "want an object {name, command, args?, env?}"}
-	}
-	if err := onlyKeys(p, m, []string{"name", "command", "args", "env"}); err != nil {
-		return MCPServer{}, err
-	}
+func parseMCPServer(p string, m map[string]json.RawMessage) (MCPServer, *inputError) {
 	var s MCPServer
 	if err := nonEmpty(p+".name", m["name"], &s.Name); err != nil {
 		return s, err
@@ -104,20 +91,8 @@ func parseMCPServer(p string, raw json.RawMessage) (MCPServer, *inputError) {
 }
 
 func parseEnv(p string, v json.RawMessage, dst *[]EnvVar) *inputError {
-	var raws []json.RawMessage
-	if err := field(p, v, &raws); err != nil {
-		return err
-	}
 	seen := map[string]bool{}
-	for i, raw := range raws {
-		ep := fmt.Sprintf("%s[%d]", p, i)
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-			return &inputError{ep, "want an object {name, value}"}
-		}
-		if err := onlyKeys(ep, m, []string{"name", "value"}); err != nil {
-			return err
-		}
+	return eachObject(p, v, "{name, value}", []string{"name", "value"}, func(ep string, m map[string]json.RawMessage) *inputError {
 		var e EnvVar
 		if err := nonEmpty(ep+".name", m["name"], &e.Name); err != nil {
 			return err
@@ -130,8 +105,8 @@ func parseEnv(p string, v json.RawMessage, dst *[]EnvVar) *inputError {
 		}
 		seen[e.Name] = true
 		*dst = append(*dst, e)
-	}
-	return nil
+		return nil
+	})
 }
 
 // uniqueMCPNames refuses a server name declared twice in input.json: each
