@@ -19,19 +19,17 @@ import (
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
-// Mode selects what a check may write.
-type Mode string
+// Mode selects what a check may write: the harness's Mode, one type for
+// both (the harness asks only whether a run records).
+type Mode = harness.Mode
 
 // Modes.
 const (
-	Replay  Mode = "replay"  // write nothing
-	Update  Mode = "update"  // write stdout.expected.jsonl only
-	Refresh Mode = "refresh" // write stdout and session logs (authored scenarios too)
-	Record  Mode = "record"  // live model; write both; recording: live scenarios only
+	Replay  = harness.Replay  // write nothing
+	Update  = harness.Update  // write stdout.expected.jsonl only
+	Refresh = harness.Refresh // write stdout and session logs (authored scenarios too)
+	Record  = harness.Record  // live model; write both; recording: live scenarios only
 )
-
-// Writes reports whether the mode writes fixtures.
-func (m Mode) Writes() bool { return m == Update || m == Refresh || m == Record }
 
 // Status is the verdict on one scenario.
 type Status string
@@ -111,6 +109,11 @@ type Config struct {
 	// CI refuses what a person must decide: Pending writes nothing, and a
 	// writing mode fails instead of removing an obsolete fixture.
 	CI bool
+	// Claims are the pin values the scenarios of one run set (Record, a
+	// native corpus): two scenarios that set one pin differently conflict.
+	// nil: the Check's own. Run shares one among its scenarios; a caller
+	// that calls Check per scenario passes one &Claims{} to each.
+	Claims *Claims
 
 	// replayOnly is set for the override pass of Scripted: Refresh then
 	// replays the logs just recorded instead of rendering them again.
@@ -155,6 +158,9 @@ type Outcome struct {
 func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 	name := filepath.Base(dir)
 	o = Outcome{Name: name}
+	if cfg.Claims == nil {
+		cfg.Claims = &Claims{}
+	}
 	leaks := secretScan(cfg)
 	defer func() { o = shown(leaks, o) }()
 	s := scenario.Load(dir)
@@ -251,10 +257,7 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 func harnessConfig(s *scenario.Scenario, cfg Config, r rules) (harness.Config, error) {
 	dir, m := s.Dir, s.Manifest
 	hc := harness.Config{Dir: dir, Agent: cfg.Agent, Environ: cfg.Environ, Secrets: cfg.Secrets,
-		TempDir: cfg.TempDir, OnStart: cfg.OnStart, StepTimeout: cfg.StepTimeout, Grace: cfg.Grace, Keep: cfg.Keep, Acpsnap: cfg.Acpsnap, Scenario: s}
-	if cfg.Mode == Record {
-		hc.Mode = "record"
-	}
+		TempDir: cfg.TempDir, OnStart: cfg.OnStart, StepTimeout: cfg.StepTimeout, Grace: cfg.Grace, Keep: cfg.Keep, Acpsnap: cfg.Acpsnap, Scenario: s, Mode: cfg.Mode}
 	if cfg.Corpus != nil {
 		if err := applyCorpus(&hc, cfg, m, dir, r); err != nil {
 			return hc, err
@@ -301,7 +304,7 @@ func (o Outcome) compare(ctx context.Context, s *scenario.Scenario, got *scenari
 	var np *nativePins
 	if cfg.Corpus == nil || cfg.Corpus.Native() {
 		var err error
-		if np, err = loadNativePins(cfg.corpusRoot(dir), mode); err != nil {
+		if np, err = loadNativePins(cfg.corpusRoot(dir), mode, cfg.Claims); err != nil {
 			return o.fail(err)
 		}
 	}

@@ -69,7 +69,7 @@ func (r *run) startModel(ctx context.Context) (*modelRun, error) {
 	if mc == nil {
 		return nil, nil
 	}
-	m := &modelRun{cfg: mc, record: r.cfg.Mode == "record", hung: make(chan struct{}), paths: newPathTokens(r.roots), tok: liveContext(r.roots)}
+	m := &modelRun{cfg: mc, record: r.cfg.Mode == Record, hung: make(chan struct{}), paths: newPathTokens(r.roots), tok: liveContext(r.roots)}
 	pc := proxy.Config{Dialect: mc.Dialect, Expand: m.expand, Ignore: mc.Ignore,
 		OnHang: func(int) { m.once.Do(func() { close(m.hung) }) }}
 	if m.record {

@@ -27,7 +27,7 @@ import (
 type Config struct {
 	Dir         string            // scenario folder: snapshot.yml, input.json, workspace/, fixtures
 	Agent       []string          // agent command and arguments (required)
-	Mode        string            // "replay" (""), or "record"
+	Mode        Mode              // "": Replay; the agent's model is live in Record only
 	Environ     []string          // where PATH and LANG are taken from; nil: os.Environ()
 	Secrets     map[string]string // DEEPSEEK_* etc.; reach the agent in record mode only
 	StepTimeout time.Duration     // 0: 10s (a step's timeoutMs wins)
@@ -235,10 +235,10 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if len(cfg.Agent) == 0 {
 		return nil, errors.New("harness: no agent command")
 	}
-	if cfg.Mode != "" && cfg.Mode != "replay" && cfg.Mode != "record" {
-		return nil, fmt.Errorf("harness: mode %q, want replay or record", cfg.Mode)
+	cfg.Mode = cmp.Or(cfg.Mode, Replay)
+	if !cfg.Mode.known() {
+		return nil, fmt.Errorf("harness: mode %q, want replay, update, refresh or record", cfg.Mode)
 	}
-	cfg.Mode = cmp.Or(cfg.Mode, "replay")
 	cfg.StepTimeout = cmp.Or(cfg.StepTimeout, 10*time.Second)
 	cfg.Grace = cmp.Or(cfg.Grace, 2*time.Second)
 	if cfg.Dir, err = filepath.Abs(cfg.Dir); err != nil {
@@ -377,7 +377,7 @@ func (r *run) collect(res *Result) []error {
 	if err != nil {
 		errs = append(errs, err)
 	}
-	if r.cfg.Mode == "record" {
+	if r.cfg.Mode == Record {
 		res.Cassettes, err = harvestCassettes(r.roots.sessions)
 		if err != nil {
 			errs = append(errs, err)
@@ -385,7 +385,7 @@ func (r *run) collect(res *Result) []error {
 	}
 	rep, err := readReport(r.roots.sessions)
 	res.Report = rep
-	if err == nil && r.cfg.Mode == "replay" {
+	if err == nil && r.cfg.Mode != Record {
 		err = checkReport(rep, len(logs))
 	}
 	if err != nil {
@@ -399,7 +399,7 @@ func (r *run) collect(res *Result) []error {
 // sessions folder to log into): it is tested unchanged.
 func agentEnv(cfg Config, m *scenario.Manifest, rts *roots) []string {
 	h := agentenv.Harness{
-		Mode: cfg.Mode, SessionsDir: rts.sessions, Permission: m.Permission,
+		Mode: cfg.Mode.agent(), SessionsDir: rts.sessions, Permission: m.Permission,
 		Home: rts.home, TmpDir: rts.tmp, Env: m.Env, Secrets: cfg.Secrets, From: cfg.Environ,
 	}
 	if cfg.Model != nil {
@@ -427,7 +427,7 @@ func agentEnv(cfg Config, m *scenario.Manifest, rts *roots) []string {
 // replay, a fresh file in the sessions folder in record (harvested into
 // Result.Cassettes).
 func cassettePath(cfg Config, rts *roots, name string) string {
-	if cfg.Mode == "record" {
+	if cfg.Mode == Record {
 		return filepath.Join(rts.sessions, name)
 	}
 	return filepath.Join(cfg.Dir, name)
