@@ -40,10 +40,11 @@ type Model struct {
 	// Scrub is applied to every normalized payload the proxy keeps and
 	// matches (the corpus's scrub rules); nil: nothing.
 	Scrub func([]byte) []byte
-	// Pins are the corpus's pins of system prompts and tool schemas; nil:
-	// none. The harness composes with them (Update set, so a changed
-	// prompt updates them in memory: Result.Pins tells).
-	Pins *sessionlog.Pins
+	// Pins are the corpus's pins of system prompts and tool schemas (the
+	// zero value, no Class, pins nothing). The harness replays and composes
+	// with a copy and returns it as Result.Pins (with Update set, a changed
+	// prompt changes that copy: Result.Pins.Changed); these stay as given.
+	Pins sessionlog.Pins
 }
 
 // modelRun is the proxy of one run and the live side's one token context:
@@ -80,7 +81,8 @@ func (r *run) startModel(ctx context.Context) (*modelRun, error) {
 			pc.Upstream = d.Upstream // an unknown dialect fails in proxy.Start
 		}
 	} else {
-		xs, err := fixtureExchanges(r.cfg.Scenario, mc.Pins)
+		pins := mc.Pins
+		xs, err := fixtureExchanges(r.cfg.Scenario, &pins)
 		if err != nil {
 			return nil, invalidScenario(err)
 		}
@@ -343,12 +345,13 @@ func (r *run) compose(m *modelRun, res *Result) []error {
 	if len(r.sessions) > 0 {
 		h.ID = r.sessions[0]
 	}
-	log, err := sessionlog.Compose(rep.Exchanges, h, m.cfg.Pins)
+	pins := m.cfg.Pins // composing may change them: the run's own copy
+	log, err := sessionlog.Compose(rep.Exchanges, h, &pins)
 	if err != nil {
 		return append(errs, err)
 	}
 	res.Logs = []Log{{Raw: log}}
-	res.Pins, res.Tokens = m.cfg.Pins, m.tok
+	res.Pins, res.Tokens = &pins, m.tok
 	return errs
 }
 

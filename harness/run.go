@@ -99,8 +99,9 @@ type Result struct {
 	// Drifts are those requests, each with the nearest recorded call and
 	// where it differs.
 	Drifts []proxy.Drift
-	// Pins are Config.Model.Pins after composing (Changed: the prompt or
-	// tools differ from the corpus's pins); nil: none.
+	// Pins are a copy of Config.Model.Pins after composing (Changed: the
+	// prompt or tools differ from the corpus's pins; Write stores them);
+	// nil: a native run.
 	Pins *sessionlog.Pins
 	// Tokens is the live side's token context of a run with an HTTP model,
 	// which numbered every payload of the run: normalize the run's logs and
