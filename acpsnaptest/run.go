@@ -85,6 +85,9 @@ func Run(t *testing.T, p Params) {
 	if err := s.shard.honour(); err != nil {
 		t.Fatal(err)
 	}
+	if cfg.Folders, err = check.ReadFolders(p.Dir); err != nil { // once, for the guards and the subtests
+		t.Fatal(err)
+	}
 	names, err := plan(t, p, s, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +98,7 @@ func Run(t *testing.T, p Params) {
 	suite := newSuite(t, s, cl)
 	t.Cleanup(func() { writeHTML(t, p.Dir, suite.s) })
 	if s.shard.k <= 1 { // the corpus's guards once, not once per shard
-		t.Run("guards", func(t *testing.T) { guards(t, p.Dir, s.mode) })
+		t.Run("guards", func(t *testing.T) { guards(t, p.Dir, s.mode, cfg.Folders) })
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
@@ -188,9 +191,9 @@ func recordSecrets(p Params, corpus *scenario.Corpus) (map[string]string, error)
 // guards runs the corpus guards. A scenario not recorded yet is its own
 // subtest's failure, not the guards'; in a writing mode the fixtures about
 // to be rewritten in normal form may be out of it.
-func guards(t *testing.T, dir string, mode check.Mode) {
+func guards(t *testing.T, dir string, mode check.Mode, folders check.Folders) {
 	all := func(string) bool { return true }
-	vc := check.VerifyConfig{Unrecorded: all}
+	vc := check.VerifyConfig{Unrecorded: all, Folders: folders}
 	if mode.Writes() {
 		vc.Rewritten = all
 	}

@@ -114,6 +114,11 @@ type Config struct {
 	// nil: the Check's own. Run shares one among its scenarios; a caller
 	// that calls Check per scenario passes one &Claims{} to each.
 	Claims *Claims
+	// Folders are the corpus's folders as read already (ReadFolders: the
+	// CLI reads them once for the guards and the run); nil: Check reads
+	// the scenario's folder itself. A folder must not change between its
+	// reading and its Check.
+	Folders Folders
 
 	// replayOnly is set for the override pass of Scripted: Refresh then
 	// replays the logs just recorded instead of rendering them again.
@@ -163,13 +168,13 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 	}
 	leaks := secretScan(cfg)
 	defer func() { o = shown(leaks, o) }()
-	s := scenario.Load(dir)
-	m := s.Manifest
+	s := cfg.Folders.load(dir)
 	if s.ManifestErr != nil {
 		return o.fail(s.ManifestErr)
 	}
-	if skip := skipReason(m, cfg.Mode, cfg.AllRecordings); skip != "" {
-		o.Status, o.Reason = Skipped, skip
+	p := planFor(s, cfg)
+	if p.act == actSkip {
+		o.Status, o.Reason = Skipped, p.reason
 		return o
 	}
 	if cfg.Mode.Writes() {
@@ -178,19 +183,23 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 			return o.fail(err)
 		}
 	}
-	if cfg.Mode == Refresh && canRender(cfg) && hasModel(dir, m) {
+	switch p.act {
+	case actRender:
 		return render(ctx, dir, cfg)
-	}
-	if cfg.Mode != Record && scenario.Unrecorded(dir) {
-		o.Status, o.Reason, o.Accept = Unrecorded, "not recorded yet", recordMode(dir, m)
+	case actUnrecorded:
+		o.Status, o.Reason, o.Accept = Unrecorded, p.reason, p.accept
+		return o
+	case actNoLog:
+		o.Status, o.Reason, o.Accept = Failed, p.reason, p.accept
 		return o
 	}
-	if _, err := os.Stat(filepath.Join(dir, scenario.SessionFile)); cfg.Mode != Record && err != nil {
-		// Without its replay source the agent would only fail somewhere
-		// unrelated (it cannot answer its first model call).
-		o.Status, o.Reason, o.Accept = Failed, "missing "+scenario.SessionFile+": the scenario's replay source; record it again", recordMode(dir, m)
-		return o
-	}
+	return o.run(ctx, s, cfg, leaks)
+}
+
+// run runs the agent on the scenario s (replaying, or recording in Record
+// mode), then compares and writes what the mode allows.
+func (o Outcome) run(ctx context.Context, s *scenario.Scenario, cfg Config, leaks *secretscan.Set) Outcome {
+	dir, m := s.Dir, s.Manifest
 	r := rulesFor(cfg.Corpus, m)
 	r.redact = cfg.Redact
 	hc, err := harnessConfig(s, cfg, r)
@@ -203,7 +212,14 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		hc.OnEnd = ws.take
 	}
 	res, err := harness.Run(ctx, hc)
-	defer func() { o = o.release(res) }()
+	o = o.ran(ctx, s, cfg, r, ws, leaks, res, err)
+	return o.release(res)
+}
+
+// ran judges the run of s that returned res and err: the live side
+// normalized, its pins, then the comparison.
+func (o Outcome) ran(ctx context.Context, s *scenario.Scenario, cfg Config, r rules, ws *workspace, leaks *secretscan.Set, res *harness.Result, err error) Outcome {
+	dir, m := s.Dir, s.Manifest
 	if res != nil {
 		o.Duration, o.Stderr = res.Duration, res.Stderr
 	}

@@ -53,6 +53,9 @@ type VerifyConfig struct {
 	// DiffColor renders the fixed-point diffs with ANSI colour; the caller
 	// decides (a terminal, NO_COLOR unset).
 	DiffColor bool
+	// Folders are the corpus's folders as read already (ReadFolders); nil:
+	// Verify reads each one.
+	Folders Folders
 }
 
 // Verify runs the guards (docs/format.md, "Guards") over the corpus at root without running
@@ -75,7 +78,7 @@ func Verify(root string, cfg VerifyConfig) []Violation {
 	for _, name := range names {
 		unrecorded := cfg.Unrecorded != nil && cfg.Unrecorded(name)
 		rewritten := cfg.Rewritten != nil && cfg.Rewritten(name)
-		s := scenario.Load(filepath.Join(root, name))
+		s := cfg.Folders.load(filepath.Join(root, name))
 		composed := pins
 		if native {
 			composed = nil
