@@ -239,7 +239,7 @@ func checkLogs(s *scenario.Scenario, rewritten bool, pins *sessionlog.Pins, dc j
 		}
 		return vs
 	}
-	cfg := llmreplay.Config{Primary: f.LogPaths[0], Children: f.LogPaths[1:]}
+	cfg := llmreplay.Config{Primary: f.LogPaths[0], Children: f.LogPaths[1:], Logs: f.Logs}
 	if p := filepath.Join(dir, scenario.OverrideFile); exists(p) {
 		cfg.Override = p
 	}
