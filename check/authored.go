@@ -12,8 +12,8 @@ import (
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
-	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // canRender reports whether Scripted can record with cfg: for an HTTP
@@ -85,7 +85,7 @@ func Scripted(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg
 	var o Outcome
 	verify := verifier(ctx, dir, cfg)
 	cfg.root = cfg.corpusRoot(dir)
-	undo := pinsUndo(&sessionlog.Pins{Dir: filepath.Join(cfg.root, scenario.PinsDir), Class: scenario.PinClass})
+	undo := pinsUndo(&httplog.Pins{Dir: filepath.Join(cfg.root, scenario.PinsDir), Class: scenario.PinClass})
 	err := atomicfile.Publish(dir, func(stage string) error {
 		o = scripted(ctx, stage, model, cfg)
 		if o.Status != Passed {

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 
 	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"github.com/acpsnap/acpsnap/scenario"
-	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // applyCorpus sets what acpsnap.yml and the manifest say about the agent
@@ -44,7 +44,7 @@ func applyCorpus(hc *harness.Config, cfg Config, m *scenario.Manifest, dir strin
 	if c.Native() {
 		return nil
 	}
-	pins, err := sessionlog.LoadPins(filepath.Join(root, scenario.PinsDir), scenario.PinClass)
+	pins, err := httplog.LoadPins(filepath.Join(root, scenario.PinsDir), scenario.PinClass)
 	if err != nil {
 		return fmt.Errorf("check: %w", err)
 	}

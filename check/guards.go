@@ -14,6 +14,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/jsondiff"
 	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
@@ -69,7 +70,7 @@ func Verify(root string, cfg VerifyConfig) []Violation {
 	if err != nil {
 		return []Violation{{filepath.Join(root, scenario.CorpusFile), err.Error()}}
 	}
-	pins, err := sessionlog.LoadPins(filepath.Join(root, scenario.PinsDir), scenario.PinClass)
+	pins, err := httplog.LoadPins(filepath.Join(root, scenario.PinsDir), scenario.PinClass)
 	if err != nil {
 		return []Violation{{filepath.Join(root, scenario.PinsDir), err.Error()}}
 	}
@@ -105,7 +106,7 @@ func linkedFolders(root string) []Violation {
 
 // verifyScenario checks one folder; see Verify.
 // pins nil: a native corpus; else its composed logs decompose with them.
-func verifyScenario(s *scenario.Scenario, unrecorded, rewritten bool, pins *sessionlog.Pins, cfg VerifyConfig) []Violation {
+func verifyScenario(s *scenario.Scenario, unrecorded, rewritten bool, pins *httplog.Pins, cfg VerifyConfig) []Violation {
 	dir := s.Dir
 	var vs []Violation
 	add := func(path, format string, args ...any) {
@@ -205,7 +206,7 @@ func checkModel(dir string, m *scenario.Manifest) []Violation {
 
 // checkLogs parses every committed log, checks that the fixture is a fixed
 // point of normalization and that its replay script loads.
-func checkLogs(s *scenario.Scenario, rewritten bool, pins *sessionlog.Pins, dc jsondiff.Config) []Violation {
+func checkLogs(s *scenario.Scenario, rewritten bool, pins *httplog.Pins, dc jsondiff.Config) []Violation {
 	dir, f := s.Dir, s.Fixture
 	if s.FixtureErr != nil {
 		return []Violation{{dir, s.FixtureErr.Error()}}
@@ -234,7 +235,7 @@ func checkLogs(s *scenario.Scenario, rewritten bool, pins *sessionlog.Pins, dc j
 		vs = append(vs, Violation{f.StdoutPath, fmt.Sprintf("not a fixed point of normalization (rewrite it normalized with: acpsnap update -run '^%s$'):\n%s", name, jsondiff.Files(f.StdoutPath, "normalized", f.Stdout, norm.Stdout, dc))})
 	}
 	if pins != nil {
-		if _, _, err := sessionlog.Decompose(f.Logs[0], f.LogPaths[0], pins); err != nil {
+		if _, _, err := httplog.Decompose(f.Logs[0], f.LogPaths[0], pins); err != nil {
 			vs = append(vs, Violation{f.LogPaths[0], "composed log: " + err.Error()})
 		}
 		return vs
@@ -281,7 +282,7 @@ func checkCassettes(dir string, m *scenario.Manifest, unrecorded bool) []Violati
 
 // missingPins reports the logs of a native scenario that hold a pin
 // placeholder whose pin file the corpus lacks.
-func missingPins(s *scenario.Scenario, pins *sessionlog.Pins) []Violation {
+func missingPins(s *scenario.Scenario, pins *httplog.Pins) []Violation {
 	if s.Fixture == nil {
 		return nil // its files are reported missing, or not recorded yet
 	}

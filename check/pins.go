@@ -11,8 +11,8 @@ import (
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/jsondiff"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
-	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // Native logs are pinned like composed ones: the system prompt and the
@@ -58,7 +58,7 @@ func (c *Claims) claim(file, v string) bool {
 
 // nativePins pins the request/header events of one scenario's logs.
 type nativePins struct {
-	pins   *sessionlog.Pins
+	pins   *httplog.Pins
 	claims *Claims // what the run's other scenarios set
 	claim  bool    // the mode may set the pins (record)
 	err    error   // a claim that failed
@@ -71,7 +71,7 @@ type nativePins struct {
 
 // loadNativePins reads the pins of the corpus root.
 func loadNativePins(root string, mode Mode, claims *Claims) (*nativePins, error) {
-	p, err := sessionlog.LoadPins(filepath.Join(root, scenario.PinsDir), scenario.PinClass)
+	p, err := httplog.LoadPins(filepath.Join(root, scenario.PinsDir), scenario.PinClass)
 	if err != nil {
 		return nil, fmt.Errorf("check: %w", err)
 	}
@@ -125,7 +125,7 @@ func (n *nativePins) driftDiff(cfg jsondiff.Config) (files []string, diff string
 // expandInline puts the pin's value back on the committed side wherever
 // the live side could not use the pin (its value differs), so that the
 // diff shows what changed inside the value, not a placeholder against it.
-func (n *nativePins) expandInline(want, got *scenario.Transcript, old sessionlog.Pins) {
+func (n *nativePins) expandInline(want, got *scenario.Transcript, old httplog.Pins) {
 	for i := range want.Logs {
 		if i >= len(got.Logs) {
 			return
@@ -151,7 +151,7 @@ func (n *nativePins) expandInline(want, got *scenario.Transcript, old sessionlog
 
 // expandData expands the placeholders of data whose member in live is not
 // a placeholder.
-func expandData(data, live []byte, old sessionlog.Pins) []byte {
+func expandData(data, live []byte, old httplog.Pins) []byte {
 	var m, lm map[string]json.RawMessage
 	if json.Unmarshal(data, &m) != nil || json.Unmarshal(live, &lm) != nil {
 		return data
@@ -303,7 +303,7 @@ func encode(m map[string]json.RawMessage) []byte {
 
 // pinsUndo returns what puts the pin files of p back as they are now
 // (their bytes, or their absence, and the pins folder's).
-func pinsUndo(p *sessionlog.Pins) func() {
+func pinsUndo(p *httplog.Pins) func() {
 	_, dirErr := os.Stat(p.Dir)
 	type was struct {
 		path string

@@ -12,8 +12,8 @@ import (
 
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
-	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // Probed is one run of `acpsnap probe`: the scenario run against a
@@ -29,7 +29,7 @@ type Probed struct {
 	Stdout []byte
 	// Requests are the model requests as the composed log keeps them
 	// (normalized, scrubbed), in call order.
-	Requests []sessionlog.Request
+	Requests []httplog.Request
 	// Calls are the requests the scripted model received, in arrival
 	// order, raw (Served false: beyond the script).
 	Calls []llmreplay.RecordedRequest
@@ -94,7 +94,7 @@ func Probe(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg Co
 	r.apply(got)
 	p.Stdout = got.Stdout
 	if len(got.Logs) > 0 {
-		_, xs, err := sessionlog.Decompose(got.Logs[0], "live "+scenario.SessionFile, p.Result.Pins)
+		_, xs, err := httplog.Decompose(got.Logs[0], "live "+scenario.SessionFile, p.Result.Pins)
 		if err != nil {
 			p.Err = errors.Join(p.Err, fmt.Errorf("check: probe: %w", err))
 		}

@@ -17,11 +17,11 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"github.com/acpsnap/acpsnap/normalize"
 	"github.com/acpsnap/acpsnap/scenario"
-	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // Model configures the HTTP model of an agent that does not write its own
@@ -44,7 +44,7 @@ type Model struct {
 	// zero value, no Class, pins nothing). The harness replays and composes
 	// with a copy and returns it as Result.Pins (with Update set, a changed
 	// prompt changes that copy: Result.Pins.Changed); these stay as given.
-	Pins sessionlog.Pins
+	Pins httplog.Pins
 }
 
 // modelRun is the proxy of one run and the live side's one token context:
@@ -115,9 +115,9 @@ func liveContext(rts *roots) *normalize.Context {
 // fixtureExchanges decomposes the committed session log: the replay source.
 // The scenario read it already, unless its fixture is incomplete (no
 // stdout.expected.jsonl): then the log is read alone.
-func fixtureExchanges(s *scenario.Scenario, pins *sessionlog.Pins) ([]sessionlog.Exchange, error) {
+func fixtureExchanges(s *scenario.Scenario, pins *httplog.Pins) ([]httplog.Exchange, error) {
 	if s.Fixture != nil {
-		_, xs, err := sessionlog.Decompose(s.Fixture.Logs[0], s.Fixture.LogPaths[0], pins)
+		_, xs, err := httplog.Decompose(s.Fixture.Logs[0], s.Fixture.LogPaths[0], pins)
 		return xs, err
 	}
 	path := filepath.Join(s.Dir, scenario.SessionFile)
@@ -128,7 +128,7 @@ func fixtureExchanges(s *scenario.Scenario, pins *sessionlog.Pins) ([]sessionlog
 	if err != nil {
 		return nil, err
 	}
-	_, xs, err := sessionlog.Decompose(b, path, pins)
+	_, xs, err := httplog.Decompose(b, path, pins)
 	return xs, err
 }
 
@@ -192,7 +192,7 @@ func (m *modelRun) expand(b []byte) []byte {
 }
 
 // normalizeExchanges normalizes what record kept as sent, in call order.
-func (m *modelRun) normalizeExchanges(xs []sessionlog.Exchange) error {
+func (m *modelRun) normalizeExchanges(xs []httplog.Exchange) error {
 	var errs []error
 	for i := range xs {
 		x := &xs[i]
@@ -341,12 +341,12 @@ func (r *run) compose(m *modelRun, res *Result) []error {
 			return append(errs, err)
 		}
 	}
-	h := sessionlog.ComposedHeader{Cwd: r.roots.cwd, Dialect: m.cfg.Dialect, Agent: r.agentInfo}
+	h := httplog.ComposedHeader{Cwd: r.roots.cwd, Dialect: m.cfg.Dialect, Agent: r.agentInfo}
 	if len(r.sessions) > 0 {
 		h.ID = r.sessions[0]
 	}
 	pins := m.cfg.Pins // composing may change them: the run's own copy
-	log, err := sessionlog.Compose(rep.Exchanges, h, &pins)
+	log, err := httplog.Compose(rep.Exchanges, h, &pins)
 	if err != nil {
 		return append(errs, err)
 	}

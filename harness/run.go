@@ -17,6 +17,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/internal/envscrub"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/normalize"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -102,7 +103,7 @@ type Result struct {
 	// Pins are a copy of Config.Model.Pins after composing (Changed: the
 	// prompt or tools differ from the corpus's pins; Write stores them);
 	// nil: a native run.
-	Pins *sessionlog.Pins
+	Pins *httplog.Pins
 	// Tokens is the live side's token context of a run with an HTTP model,
 	// which numbered every payload of the run: normalize the run's logs and
 	// stdout with it, so a value the agent repeats keeps its token. nil:

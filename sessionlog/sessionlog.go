@@ -31,10 +31,16 @@ type Header struct {
 	Origin          string `json:"origin,omitempty"` // "subagent" for children
 	SpawnedBy       string `json:"spawnedBy,omitempty"`
 	// Dialect and Agent are set in a composed log (an agent that talks to
-	// its model over HTTP; see Compose): the model dialect, and the agent
+	// its model over HTTP; see package llmreplay/httplog): the model dialect, and the agent
 	// as its ACP initialize response named it.
 	Dialect string     `json:"dialect,omitempty"`
 	Agent   *AgentInfo `json:"agent,omitempty"`
+}
+
+// AgentInfo names the agent as its initialize response did.
+type AgentInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
 }
 
 // Event is every line after the header.

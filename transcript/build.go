@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
-	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // Source is what a transcript is built from: the client script and one
@@ -24,7 +24,7 @@ type Source struct {
 	StdoutName string
 	// Pins are the corpus's pins, which a composed log refers to; nil: a
 	// composed log that refers to a pin is an error.
-	Pins *sessionlog.Pins
+	Pins *httplog.Pins
 }
 
 // builder is the state of one pass over stdout: the turns of the client

@@ -9,17 +9,17 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/sse"
 	"github.com/acpsnap/acpsnap/model"
-	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // composedCalls reads the model calls of a composed log (docs/format.md,
 // "Composed log"), each answer decoded by its dialect's codec as the agent
 // read it.
-func composedCalls(raw []byte, dialectName, name string, pins *sessionlog.Pins) ([]Call, error) {
-	_, xs, err := sessionlog.Decompose(raw, name, pins)
+func composedCalls(raw []byte, dialectName, name string, pins *httplog.Pins) ([]Call, error) {
+	_, xs, err := httplog.Decompose(raw, name, pins)
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +42,7 @@ func composedCalls(raw []byte, dialectName, name string, pins *sessionlog.Pins) 
 
 // answer is what a recorded response said: its text, reasoning and tool
 // calls decoded as the agent read them, or the body of an error.
-func answer(resp sessionlog.Response, d *dialect.Dialect) string {
+func answer(resp httplog.Response, d *dialect.Dialect) string {
 	r := &response{}
 	var err error
 	switch {
@@ -66,7 +66,7 @@ func answer(resp sessionlog.Response, d *dialect.Dialect) string {
 
 // requestSummary is one line about a request: method and path, the model,
 // how long the conversation is and its last item.
-func requestSummary(req sessionlog.Request, conversation string) string {
+func requestSummary(req httplog.Request, conversation string) string {
 	s := req.Method + " " + req.Path
 	var body map[string]json.RawMessage
 	if json.Unmarshal(req.Body, &body) != nil {

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
-	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // Load builds the transcript of the scenario folder dir from its committed
@@ -31,7 +31,7 @@ func FromRun(dir string, got *scenario.Transcript, source string) (*Transcript, 
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
-	pins, err := sessionlog.LoadPins(filepath.Join(filepath.Dir(dir), scenario.PinsDir), scenario.PinClass)
+	pins, err := httplog.LoadPins(filepath.Join(filepath.Dir(dir), scenario.PinsDir), scenario.PinClass)
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}

@@ -27,7 +27,8 @@ var layers = []string{
 	"harness",
 	"llmreplay",
 	"llmreplay/proxy",
-	"scenario", // the format only: what checks or replays it sits above
+	"llmreplay/httplog", // the composed log of an HTTP agent, which the proxy records into
+	"scenario",          // the format only: what checks or replays it sits above
 	"cassette",
 	"normalize",
 	"sessionlog",

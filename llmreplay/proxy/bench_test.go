@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acpsnap/acpsnap/sessionlog"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 )
 
 // benchBody is a realistic follow-up request: a system prompt, tool
@@ -39,26 +39,26 @@ func benchGeminiBody() string {
 }
 
 // benchGeminiEvents is a 30-event streamed Gemini answer.
-func benchGeminiEvents() []sessionlog.SSEEvent {
-	var evs []sessionlog.SSEEvent
+func benchGeminiEvents() []httplog.SSEEvent {
+	var evs []httplog.SSEEvent
 	for i := range 30 {
-		evs = append(evs, sessionlog.SSEEvent{Data: []byte(fmt.Sprintf(`{"candidates":[{"content":{"parts":[{"text":"token %d "}],"role":"model"},"index":0}],"modelVersion":"gemini-2.5-flash","responseId":"r"}`, i))})
+		evs = append(evs, httplog.SSEEvent{Data: []byte(fmt.Sprintf(`{"candidates":[{"content":{"parts":[{"text":"token %d "}],"role":"model"},"index":0}],"modelVersion":"gemini-2.5-flash","responseId":"r"}`, i))})
 	}
 	return evs
 }
 
 // benchEvents is a 30-event streamed answer.
-func benchEvents() []sessionlog.SSEEvent {
-	var evs []sessionlog.SSEEvent
+func benchEvents() []httplog.SSEEvent {
+	var evs []httplog.SSEEvent
 	for i := range 30 {
-		evs = append(evs, sessionlog.SSEEvent{Event: "response.output_text.delta", Data: []byte(fmt.Sprintf(`{"type":"response.output_text.delta","delta":"token %d "}`, i))})
+		evs = append(evs, httplog.SSEEvent{Event: "response.output_text.delta", Data: []byte(fmt.Sprintf(`{"type":"response.output_text.delta","delta":"token %d "}`, i))})
 	}
 	return evs
 }
 
 // scripted is the in-process server a proxy is compared with: it reads
 // the request and streams the events, flushing each.
-func scripted(evs []sessionlog.SSEEvent) *httptest.Server {
+func scripted(evs []httplog.SSEEvent) *httptest.Server {
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -99,7 +99,7 @@ func p50(ds []time.Duration) float64 {
 func BenchmarkReplayCall(b *testing.B) {
 	for _, bc := range []struct {
 		dialect, path, body string
-		events              []sessionlog.SSEEvent
+		events              []httplog.SSEEvent
 		ignore              []string
 	}{
 		{"openai-responses", "/responses", benchBody(), benchEvents(), []string{"/prompt_cache_key"}},
@@ -110,7 +110,7 @@ func BenchmarkReplayCall(b *testing.B) {
 			defer direct.Close()
 			x := exchange(bc.path, bc.body, stream())
 			x.Response.Events = bc.events
-			xs := make([]sessionlog.Exchange, b.N) // one identical call per iteration
+			xs := make([]httplog.Exchange, b.N) // one identical call per iteration
 			for i := range xs {
 				xs[i] = x
 			}

@@ -14,11 +14,11 @@
 //	// run the agent with {{model.url}} = p.URL(), {{model.key}} = p.Key()
 //	p.Close()
 //	rep := p.Report()
-//	log, err := sessionlog.Compose(rep.Exchanges, header, pins)
+//	log, err := httplog.Compose(rep.Exchanges, header, pins)
 //
 // Replay it:
 //
-//	h, xs, err := sessionlog.Decompose(log, "snapshots/x/session.jsonl", pins)
+//	h, xs, err := httplog.Decompose(log, "snapshots/x/session.jsonl", pins)
 //	p, err := proxy.Start(ctx, proxy.Config{Dialect: h.Dialect, Exchanges: xs,
 //		Normalize: norm, Expand: expand, Ignore: []string{"/prompt_cache_key"}})
 //	// run the agent

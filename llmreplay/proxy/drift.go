@@ -9,7 +9,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/internal/textdiff"
-	"github.com/acpsnap/acpsnap/sessionlog"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 )
 
 // Drift is a replayed request that matched no recorded exchange: the
@@ -59,7 +59,7 @@ func (d Drift) String() string {
 }
 
 // drift answers a request that matched nothing and records why.
-func (p *Proxy) drift(w http.ResponseWriter, q sessionlog.Request, c canonical, arrival int) {
+func (p *Proxy) drift(w http.ResponseWriter, q httplog.Request, c canonical, arrival int) {
 	d := Drift{Arrival: arrival, Method: q.Method, Path: q.Path, Body: q.Body}
 	d.Nearest, d.Changes = p.nearest(c)
 	p.mu.Lock()
@@ -69,7 +69,7 @@ func (p *Proxy) drift(w http.ResponseWriter, q sessionlog.Request, c canonical, 
 	if len(d.Changes) > 0 {
 		msg += fmt.Sprintf(" (nearest call %d differs at %s)", d.Nearest, d.Changes[0].Path)
 	}
-	p.refuse(w, &sessionlog.Exchange{Request: q}, "request drift", msg)
+	p.refuse(w, &httplog.Exchange{Request: q}, "request drift", msg)
 }
 
 type score struct {

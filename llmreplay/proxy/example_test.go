@@ -7,18 +7,18 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
-	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // A replay: the recorded exchange is served to the matching request (key
 // order is not identity, ignored members are not either); another request
 // is a drift that names the changed path.
 func ExampleStart() {
-	recorded := []sessionlog.Exchange{{
-		Request: sessionlog.Request{Method: "POST", Path: "/responses", Header: map[string]string{"content-type": "application/json"},
+	recorded := []httplog.Exchange{{
+		Request: httplog.Request{Method: "POST", Path: "/responses", Header: map[string]string{"content-type": "application/json"},
 			Body: []byte(`{"model":"gpt-5.4","input":[{"role":"user","content":"hi"}],"prompt_cache_key":"{{uuid:1}}"}`)},
-		Response: sessionlog.Response{Status: 200, Stream: true, Events: []sessionlog.SSEEvent{
+		Response: httplog.Response{Status: 200, Stream: true, Events: []httplog.SSEEvent{
 			{Event: "response.output_text.delta", Data: []byte(`{"delta":"Hello"}`)},
 		}},
 	}}

@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
-	"github.com/acpsnap/acpsnap/sessionlog"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 )
 
 // ignoreRules are the parsed Config.Ignore.
@@ -79,7 +79,7 @@ type canonical struct {
 // identify returns the fingerprint of q: SHA-256 of its method, path, kept
 // headers (ignored ones left out, sorted) and canonical body (see
 // canonicalJSON; a body that is not JSON as it is).
-func (p *Proxy) identify(q sessionlog.Request) string {
+func (p *Proxy) identify(q httplog.Request) string {
 	h := sha256.New()
 	io.WriteString(h, q.Method+"\n"+q.Path+"\n")
 	names := make([]string, 0, len(q.Header))
@@ -108,7 +108,7 @@ func (p *Proxy) identify(q sessionlog.Request) string {
 }
 
 // canonicalOf is q decoded, ignore rules applied: what drifts compare.
-func (p *Proxy) canonicalOf(q sessionlog.Request) canonical {
+func (p *Proxy) canonicalOf(q httplog.Request) canonical {
 	c := canonical{Method: q.Method, Path: q.Path, Body: decodeBody(q.Body)}
 	for k, v := range q.Header {
 		if !p.ignore.headers[k] {
@@ -139,8 +139,8 @@ func decodeBody(b []byte) any {
 
 // readRequest reads r's body and returns the request as kept:
 // allowlisted headers and the body, not yet normalized.
-func (p *Proxy) readRequest(r *http.Request, path string) (sessionlog.Request, error) {
-	q := sessionlog.Request{Method: r.Method, Path: path}
+func (p *Proxy) readRequest(r *http.Request, path string) (httplog.Request, error) {
+	q := httplog.Request{Method: r.Method, Path: path}
 	raw, err := readCapped(r.Body, p.cfg.maxRequestBytes(), "request body")
 	if err != nil {
 		return q, fmt.Errorf("read request body: %w", err)
@@ -160,7 +160,7 @@ func (p *Proxy) readRequest(r *http.Request, path string) (sessionlog.Request, e
 }
 
 // normalizeRequest returns q with its headers and body normalized.
-func (p *Proxy) normalizeRequest(q sessionlog.Request) (sessionlog.Request, error) {
+func (p *Proxy) normalizeRequest(q httplog.Request) (httplog.Request, error) {
 	var err, berr error
 	q.Header, err = p.normalizeHeader(q.Header)
 	q.Body, berr = p.normalize(q.Body)
@@ -211,7 +211,7 @@ func (p *Proxy) expand(b []byte) []byte {
 func (p *Proxy) index() error {
 	p.groups, p.next = map[string][]int{}, map[string]int{}
 	p.consumed = make([]bool, len(p.cfg.Exchanges))
-	p.kept = make([]*sessionlog.Exchange, len(p.cfg.Exchanges))
+	p.kept = make([]*httplog.Exchange, len(p.cfg.Exchanges))
 	for i, x := range p.cfg.Exchanges {
 		if x.Request.Method == "" || x.Request.Path == "" {
 			return fmt.Errorf("proxy: recorded call %d: no method or path", i+1)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/sessionlog"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 )
 
 // start starts a proxy closed at the end of the test.
@@ -77,17 +77,17 @@ func readAllEvents(t testing.TB, r io.Reader) ([]string, error) {
 }
 
 // stream builds a streamed recorded response.
-func stream(datas ...string) sessionlog.Response {
-	r := sessionlog.Response{Status: 200, Stream: true, Header: map[string]string{"content-type": "text/event-stream"}}
+func stream(datas ...string) httplog.Response {
+	r := httplog.Response{Status: 200, Stream: true, Header: map[string]string{"content-type": "text/event-stream"}}
 	for _, d := range datas {
-		r.Events = append(r.Events, sessionlog.SSEEvent{Data: []byte(d)})
+		r.Events = append(r.Events, httplog.SSEEvent{Data: []byte(d)})
 	}
 	return r
 }
 
-func exchange(path, body string, resp sessionlog.Response) sessionlog.Exchange {
-	return sessionlog.Exchange{
-		Request:  sessionlog.Request{Method: "POST", Path: path, Header: map[string]string{"content-type": "application/json"}, Body: []byte(body)},
+func exchange(path, body string, resp httplog.Response) httplog.Exchange {
+	return httplog.Exchange{
+		Request:  httplog.Request{Method: "POST", Path: path, Header: map[string]string{"content-type": "application/json"}, Body: []byte(body)},
 		Response: resp,
 	}
 }

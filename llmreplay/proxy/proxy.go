@@ -11,8 +11,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
-	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // Mode says where responses come from.
@@ -38,7 +38,7 @@ type Config struct {
 	Key string
 	// Exchanges (Replay) are the recorded exchanges, as Decompose returns
 	// them (normalized), in call order: call N is Exchanges[N-1].
-	Exchanges []sessionlog.Exchange
+	Exchanges []httplog.Exchange
 	// Normalize turns live values into tokens. The proxy applies it to
 	// every JSON payload it keeps (request bodies, header sets as a JSON
 	// object of strings, SSE event data, response bodies: any JSON value,
@@ -95,9 +95,9 @@ type Proxy struct {
 
 	mu       sync.Mutex
 	closed   bool
-	calls    int                    // requests received
-	kept     []*sessionlog.Exchange // Record: by arrival; Replay: by the recorded call served
-	extra    []*sessionlog.Exchange // Replay: drifted requests, by arrival
+	calls    int                 // requests received
+	kept     []*httplog.Exchange // Record: by arrival; Replay: by the recorded call served
+	extra    []*httplog.Exchange // Replay: drifted requests, by arrival
 	drifts   []Drift
 	errs     []string
 	consumed []bool           // Replay: by recorded call - 1

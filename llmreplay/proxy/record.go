@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/sse"
-	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // leaveGrace is how long the upstream may still end its answer cleanly
@@ -22,7 +22,7 @@ const leaveGrace = 200 * time.Millisecond
 // record forwards one request upstream with the real key and streams the
 // answer back event by event, keeping the exchange.
 func (p *Proxy) record(w http.ResponseWriter, r *http.Request, path string, call int) {
-	x := &sessionlog.Exchange{}
+	x := &httplog.Exchange{}
 	p.mu.Lock()
 	for len(p.kept) < call {
 		p.kept = append(p.kept, nil)
@@ -103,11 +103,11 @@ func scrubKey(s, key string) string {
 // relay copies the upstream response to the agent: headers at once, then
 // an SSE stream event by event (flushed at each blank line) or the body
 // (which counts as one event for a patch's cut).
-func (p *Proxy) relay(w http.ResponseWriter, r *http.Request, call int, x *sessionlog.Exchange, resp *http.Response, pt *Patch) {
-	seen := sessionlog.Response{Status: resp.StatusCode, Header: p.keptHeaders(resp.Header), Stream: isSSE(resp.Header)}
+func (p *Proxy) relay(w http.ResponseWriter, r *http.Request, call int, x *httplog.Exchange, resp *http.Response, pt *Patch) {
+	seen := httplog.Response{Status: resp.StatusCode, Header: p.keptHeaders(resp.Header), Stream: isSSE(resp.Header)}
 	limit := pt.after()
 	if !seen.Stream && limit == 0 && pt.DisconnectAfter == 0 {
-		seen.End = sessionlog.EndDisconnect
+		seen.End = httplog.EndDisconnect
 		p.keepResponse(call, x, seen)
 		panic(http.ErrAbortHandler) // before the status, as in replay
 	}
@@ -140,14 +140,14 @@ func (p *Proxy) relay(w http.ResponseWriter, r *http.Request, call int, x *sessi
 	}
 	if err != nil {
 		p.fail("call %d: %v", call, err)
-		seen.End = sessionlog.EndDisconnect
+		seen.End = httplog.EndDisconnect
 	}
 	if reached && seen.End == "" {
 		resp.Body.Close()
 		seen.End = p.cut(r, call, pt)
 	}
 	p.keepResponse(call, x, seen)
-	if seen.End == sessionlog.EndDisconnect {
+	if seen.End == httplog.EndDisconnect {
 		panic(http.ErrAbortHandler) // the agent sees the break the upstream made, or the patch's
 	}
 }
@@ -159,9 +159,9 @@ func isSSE(h http.Header) bool {
 
 func endOf(ctx context.Context) string {
 	if ctx.Err() != nil {
-		return sessionlog.EndCancel
+		return httplog.EndCancel
 	}
-	return sessionlog.EndDisconnect
+	return httplog.EndDisconnect
 }
 
 // relayEvents writes the SSE stream body to w event by event as it
@@ -170,26 +170,26 @@ func endOf(ctx context.Context) string {
 // stop after that many) and how the stream ended ("" for a clean end or
 // the limit). An answer over a cap (Config.MaxEvents, MaxResponseBytes,
 // sse.MaxEventSize: an endless line) is an error: no fixture.
-func (p *Proxy) relayEvents(w http.ResponseWriter, ctx context.Context, body io.Reader, limit int) ([]sessionlog.SSEEvent, string, error) {
+func (p *Proxy) relayEvents(w http.ResponseWriter, ctx context.Context, body io.Reader, limit int) ([]httplog.SSEEvent, string, error) {
 	r := sse.NewReader(body)
-	var events []sessionlog.SSEEvent
+	var events []httplog.SSEEvent
 	for n := 0; limit < 0 || len(events) < limit; n++ {
 		if n == p.cfg.maxEvents() {
-			return events, sessionlog.EndDisconnect, fmt.Errorf("the upstream's stream: more than %d events: %w", n, errTooLarge)
+			return events, httplog.EndDisconnect, fmt.Errorf("the upstream's stream: more than %d events: %w", n, errTooLarge)
 		}
 		ev, err := r.Next()
 		switch {
 		case errors.Is(err, io.EOF):
 			return events, "", nil // complete, even when the agent has left meanwhile
 		case errors.Is(err, errTooLarge) || errors.Is(err, sse.ErrEventTooLarge):
-			return events, sessionlog.EndDisconnect, fmt.Errorf("the upstream's stream: %w", err)
+			return events, httplog.EndDisconnect, fmt.Errorf("the upstream's stream: %w", err)
 		case err != nil:
 			return events, endOf(ctx), nil // the upstream broke the stream: recorded as it happened
 		case ctx.Err() != nil:
-			return events, sessionlog.EndCancel, nil // the agent left before this event
+			return events, httplog.EndCancel, nil // the agent left before this event
 		}
 		if _, err := w.Write(p.scrub(ev.Bytes())); err != nil {
-			return events, sessionlog.EndCancel, nil
+			return events, httplog.EndCancel, nil
 		}
 		flush(w)
 		if e, ok := keptEvent(ev); ok {
@@ -201,8 +201,8 @@ func (p *Proxy) relayEvents(w http.ResponseWriter, ctx context.Context, body io.
 
 // keptEvent is what an exchange keeps of an event: its type, id and data;
 // an event with none of them (a comment, a stray blank line) is not kept.
-func keptEvent(ev sse.Event) (sessionlog.SSEEvent, bool) {
-	e := sessionlog.SSEEvent{Event: ev.Type()}
+func keptEvent(ev sse.Event) (httplog.SSEEvent, bool) {
+	e := httplog.SSEEvent{Event: ev.Type()}
 	for _, l := range ev.Lines {
 		if name, value := l.Field(); name == "id" {
 			e.ID = value
@@ -228,7 +228,7 @@ func (p *Proxy) keptHeaders(h http.Header) map[string]string {
 }
 
 // keepRequest normalizes a forwarded request and keeps it.
-func (p *Proxy) keepRequest(call int, x *sessionlog.Exchange, q sessionlog.Request) {
+func (p *Proxy) keepRequest(call int, x *httplog.Exchange, q httplog.Request) {
 	q, err := p.normalizeRequest(q)
 	if err != nil {
 		p.fail("call %d: request: %v", call, err)
@@ -240,7 +240,7 @@ func (p *Proxy) keepRequest(call int, x *sessionlog.Exchange, q sessionlog.Reque
 
 // keepResponse normalizes a relayed response (off the streaming path) and
 // keeps it.
-func (p *Proxy) keepResponse(call int, x *sessionlog.Exchange, r sessionlog.Response) {
+func (p *Proxy) keepResponse(call int, x *httplog.Exchange, r httplog.Response) {
 	var err error
 	if r.Header, err = p.normalizeHeader(r.Header); err != nil {
 		p.fail("call %d: response: %v", call, err)

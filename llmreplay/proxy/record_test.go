@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acpsnap/acpsnap/sessionlog"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -93,9 +93,9 @@ func TestRecordStreamsEventByEvent(t *testing.T) {
 			}
 			p.Close()
 			rep := p.Report()
-			want := []sessionlog.Exchange{{
-				Request: sessionlog.Request{Method: "POST", Path: tc.path, Header: map[string]string{"content-type": "application/json"}, Body: []byte(`{"input":[1]}`)},
-				Response: sessionlog.Response{Status: 200, Stream: true, Header: map[string]string{"content-type": "text/event-stream"}, Events: []sessionlog.SSEEvent{
+			want := []httplog.Exchange{{
+				Request: httplog.Request{Method: "POST", Path: tc.path, Header: map[string]string{"content-type": "application/json"}, Body: []byte(`{"input":[1]}`)},
+				Response: httplog.Response{Status: 200, Stream: true, Header: map[string]string{"content-type": "text/event-stream"}, Events: []httplog.SSEEvent{
 					{Event: "first", Data: []byte(`{"n":1,"echo":"{\"input\":[1]}"}`)},
 					{Data: []byte("{\"n\":2}\n{\"more\":true}")},
 					{Data: []byte("[DONE]")},
@@ -114,7 +114,7 @@ func TestRecordStreamsEventByEvent(t *testing.T) {
 func assertNoKey(t *testing.T, rep Report, placeholder string) {
 	t.Helper()
 	b, _ := json.Marshal(rep)
-	log, err := sessionlog.Compose(rep.Exchanges, sessionlog.ComposedHeader{Dialect: "openai-chat"}, nil)
+	log, err := httplog.Compose(rep.Exchanges, httplog.ComposedHeader{Dialect: "openai-chat"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +259,7 @@ func TestRecordAgentLeavesAfterTheLastEvent(t *testing.T) {
 		wantEnd string
 	}{
 		{"upstream ends", true, ""},
-		{"upstream stays open", false, sessionlog.EndCancel},
+		{"upstream stays open", false, httplog.EndCancel},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			left, done := make(chan struct{}), make(chan struct{})
@@ -304,7 +304,7 @@ func TestHeadProbe(t *testing.T) {
 	srv, n := upstream(t, func(http.Header) string { return "" }, release)
 	for _, cfg := range []Config{
 		{Mode: Record, Dialect: "anthropic-messages", Upstream: srv.URL},
-		{Dialect: "anthropic-messages", Exchanges: []sessionlog.Exchange{exchange("/v1/messages", `{"a":1}`, stream(`{"n":1}`))}},
+		{Dialect: "anthropic-messages", Exchanges: []httplog.Exchange{exchange("/v1/messages", `{"a":1}`, stream(`{"n":1}`))}},
 	} {
 		p := start(t, cfg)
 		for _, u := range []string{p.URL(), p.URL() + "/"} {

@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/sse"
-	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // replay answers one request from the recording: the next unconsumed
@@ -18,7 +18,7 @@ func (p *Proxy) replay(w http.ResponseWriter, r *http.Request, path string, arri
 	}
 	if err != nil {
 		p.fail("request %d: %v", arrival, err)
-		p.refuse(w, &sessionlog.Exchange{Request: q}, "normalize", err.Error())
+		p.refuse(w, &httplog.Exchange{Request: q}, "normalize", err.Error())
 		return
 	}
 	fp := p.identify(q)
@@ -35,7 +35,7 @@ func (p *Proxy) replay(w http.ResponseWriter, r *http.Request, path string, arri
 		return
 	}
 	call := idx + 1
-	x := &sessionlog.Exchange{Request: q}
+	x := &httplog.Exchange{Request: q}
 	p.mu.Lock()
 	p.kept[idx] = x
 	p.served++
@@ -50,8 +50,8 @@ func (p *Proxy) replay(w http.ResponseWriter, r *http.Request, path string, arri
 
 // serveRecorded writes a recorded response, event by event, cut where pt
 // says (a non-streamed body counts as one event).
-func (p *Proxy) serveRecorded(w http.ResponseWriter, r *http.Request, call int, x *sessionlog.Exchange, rec sessionlog.Response, pt *Patch) {
-	seen := sessionlog.Response{Status: rec.Status, Header: rec.Header, Stream: rec.Stream}
+func (p *Proxy) serveRecorded(w http.ResponseWriter, r *http.Request, call int, x *httplog.Exchange, rec httplog.Response, pt *Patch) {
+	seen := httplog.Response{Status: rec.Status, Header: rec.Header, Stream: rec.Stream}
 	for k, v := range rec.Header {
 		w.Header().Set(k, v)
 	}
@@ -60,7 +60,7 @@ func (p *Proxy) serveRecorded(w http.ResponseWriter, r *http.Request, call int, 
 	}
 	limit := pt.after()
 	if !rec.Stream && limit == 0 && pt.DisconnectAfter == 0 {
-		seen.End = sessionlog.EndDisconnect
+		seen.End = httplog.EndDisconnect
 		p.setResponse(x, seen)
 		panic(http.ErrAbortHandler) // before the status: the agent sees a broken connection
 	}
@@ -68,14 +68,14 @@ func (p *Proxy) serveRecorded(w http.ResponseWriter, r *http.Request, call int, 
 	flush(w)
 	events := rec.Events
 	if !rec.Stream {
-		events = []sessionlog.SSEEvent{{Data: rec.Body}}
+		events = []httplog.SSEEvent{{Data: rec.Body}}
 	}
 	for i, e := range events {
 		if i == limit {
 			break
 		}
 		if r.Context().Err() != nil {
-			seen.End = sessionlog.EndCancel
+			seen.End = httplog.EndCancel
 			p.setResponse(x, seen)
 			return
 		}
@@ -92,13 +92,13 @@ func (p *Proxy) serveRecorded(w http.ResponseWriter, r *http.Request, call int, 
 			p.setResponse(x, seen)
 			return
 		}
-		if rec.End == sessionlog.EndCancel {
+		if rec.End == httplog.EndCancel {
 			// the agent went away when it was recorded: wait for it to
 			// go away again, and say so the same way
-			seen.End = sessionlog.EndHang
+			seen.End = httplog.EndHang
 			select {
 			case <-r.Context().Done():
-				seen.End = sessionlog.EndCancel
+				seen.End = httplog.EndCancel
 			case <-p.done:
 			}
 			p.setResponse(x, seen)
@@ -106,13 +106,13 @@ func (p *Proxy) serveRecorded(w http.ResponseWriter, r *http.Request, call int, 
 		}
 		// the recording itself ended early: end the same way
 		pt = &Patch{Call: call, DisconnectAfter: -1, HangAfter: len(events)}
-		if rec.End == sessionlog.EndDisconnect {
+		if rec.End == httplog.EndDisconnect {
 			pt.DisconnectAfter, pt.HangAfter = len(events), -1
 		}
 	}
 	seen.End = p.cut(r, call, pt)
 	p.setResponse(x, seen)
-	if seen.End == sessionlog.EndDisconnect {
+	if seen.End == httplog.EndDisconnect {
 		panic(http.ErrAbortHandler)
 	}
 }
@@ -122,7 +122,7 @@ func (p *Proxy) serveRecorded(w http.ResponseWriter, r *http.Request, call int, 
 // gives up or the proxy closes.
 func (p *Proxy) cut(r *http.Request, call int, pt *Patch) string {
 	if pt.DisconnectAfter >= 0 {
-		return sessionlog.EndDisconnect
+		return httplog.EndDisconnect
 	}
 	if p.cfg.OnHang != nil {
 		go p.cfg.OnHang(call)
@@ -131,12 +131,12 @@ func (p *Proxy) cut(r *http.Request, call int, pt *Patch) string {
 	case <-r.Context().Done():
 	case <-p.done:
 	}
-	return sessionlog.EndHang
+	return httplog.EndHang
 }
 
 // answerStatus answers a status patch: its status, headers and body (a
 // dialect error body when it has none).
-func (p *Proxy) answerStatus(w http.ResponseWriter, x *sessionlog.Exchange, pt *Patch) {
+func (p *Proxy) answerStatus(w http.ResponseWriter, x *httplog.Exchange, pt *Patch) {
 	body := pt.Body
 	h := map[string]string{"content-type": "application/json"}
 	if body == nil {
@@ -151,12 +151,12 @@ func (p *Proxy) answerStatus(w http.ResponseWriter, x *sessionlog.Exchange, pt *
 	}
 	w.WriteHeader(pt.Status)
 	w.Write(p.expand(body))
-	p.setResponse(x, sessionlog.Response{Status: pt.Status, Header: h, Body: body})
+	p.setResponse(x, httplog.Response{Status: pt.Status, Header: h, Body: body})
 }
 
 // refuse answers a non-retryable 400 in the dialect's error shape,
 // marked as acpsnap's own (ErrorHeader: kind), and keeps the exchange.
-func (p *Proxy) refuse(w http.ResponseWriter, x *sessionlog.Exchange, kind, msg string) {
+func (p *Proxy) refuse(w http.ResponseWriter, x *httplog.Exchange, kind, msg string) {
 	x.Response = p.ownAnswer(w, http.StatusBadRequest, kind, msg)
 	p.mu.Lock()
 	p.extra = append(p.extra, x)
@@ -166,7 +166,7 @@ func (p *Proxy) refuse(w http.ResponseWriter, x *sessionlog.Exchange, kind, msg 
 // ownAnswer writes one of the proxy's own error answers, marked final for
 // the agent's SDK ("x-should-retry: false", which both SDK families
 // honour), and returns it as kept.
-func (p *Proxy) ownAnswer(w http.ResponseWriter, status int, kind, msg string) sessionlog.Response {
+func (p *Proxy) ownAnswer(w http.ResponseWriter, status int, kind, msg string) httplog.Response {
 	body := p.ownError(status, msg)
 	h := map[string]string{"content-type": "application/json", "x-should-retry": "false", strings.ToLower(ErrorHeader): kind}
 	for k, v := range h {
@@ -174,10 +174,10 @@ func (p *Proxy) ownAnswer(w http.ResponseWriter, status int, kind, msg string) s
 	}
 	w.WriteHeader(status)
 	w.Write(body)
-	return sessionlog.Response{Status: status, Header: h, Body: body}
+	return httplog.Response{Status: status, Header: h, Body: body}
 }
 
-func (p *Proxy) setResponse(x *sessionlog.Exchange, r sessionlog.Response) {
+func (p *Proxy) setResponse(x *httplog.Exchange, r httplog.Response) {
 	p.mu.Lock()
 	x.Response = r
 	p.mu.Unlock()
@@ -185,7 +185,7 @@ func (p *Proxy) setResponse(x *sessionlog.Exchange, r sessionlog.Response) {
 
 // writeEvent writes one SSE event (its data split into lines at "\n")
 // and flushes.
-func writeEvent(w http.ResponseWriter, e sessionlog.SSEEvent, data []byte) {
+func writeEvent(w http.ResponseWriter, e httplog.SSEEvent, data []byte) {
 	ev := sse.Event{End: "\n"}
 	if e.Event != "" {
 		ev.Lines = append(ev.Lines, sse.Line{Text: "event: " + e.Event, End: "\n"})

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acpsnap/acpsnap/sessionlog"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -27,7 +27,7 @@ func chatBody(system string, users ...string) string {
 // interleaved (A1 B1 A2 B2, plus an identical request twice) with the
 // requests arriving in reverse and concurrently: each gets its own answer.
 func TestReplayConcurrentReversed(t *testing.T) {
-	xs := []sessionlog.Exchange{
+	xs := []httplog.Exchange{
 		exchange("/chat/completions", chatBody("main", "go"), stream(`"A1"`)),
 		exchange("/chat/completions", chatBody("child", "sub"), stream(`"B1"`)),
 		exchange("/chat/completions", chatBody("main", "go", "more"), stream(`"A2"`)),
@@ -87,7 +87,7 @@ func responsesBody(prompt string, items ...string) string {
 func TestDriftNamesThePath(t *testing.T) {
 	call := `{"type":"function_call","call_id":"c1","name":"shell","arguments":"{}"}`
 	out := `{"type":"function_call_output","call_id":"c1","output":"a.go"}`
-	xs := []sessionlog.Exchange{
+	xs := []httplog.Exchange{
 		exchange("/responses", responsesBody("list the files"), stream(`{"n":1}`)),
 		exchange("/responses", responsesBody("list the files", call, out), stream(`{"n":2}`)),
 		exchange("/responses", responsesBody("hello"), stream(`{"n":3}`)),
@@ -129,7 +129,7 @@ func TestDriftNamesThePath(t *testing.T) {
 }
 
 func TestNormalizeAndExpand(t *testing.T) {
-	xs := []sessionlog.Exchange{exchange("/v1/messages", `{"messages":[{"role":"user","content":"in {{cwd}}"}]}`, stream(`{"text":"wrote {{cwd}}/a"}`))}
+	xs := []httplog.Exchange{exchange("/v1/messages", `{"messages":[{"role":"user","content":"in {{cwd}}"}]}`, stream(`{"text":"wrote {{cwd}}/a"}`))}
 	p := start(t, Config{Dialect: "anthropic-messages", Exchanges: xs,
 		Normalize: func(b []byte) ([]byte, error) {
 			return []byte(strings.ReplaceAll(string(b), "/live/dir", "{{cwd}}")), nil
@@ -153,7 +153,7 @@ func TestNormalizeAndExpand(t *testing.T) {
 }
 
 func TestOverrides(t *testing.T) {
-	xs := []sessionlog.Exchange{
+	xs := []httplog.Exchange{
 		exchange("/c", `{"n":1}`, stream(`1`, `2`, `3`)),
 		exchange("/c", `{"n":2}`, stream(`1`, `2`, `3`)),
 		exchange("/c", `{"n":3}`, stream(`1`, `2`, `3`)),
@@ -206,7 +206,7 @@ func TestOverrides(t *testing.T) {
 		ends = append(ends, x.Response.End)
 		counts = append(counts, len(x.Response.Events))
 	}
-	if diff := cmp.Diff([]string{"", sessionlog.EndDisconnect, sessionlog.EndHang}, ends); diff != "" {
+	if diff := cmp.Diff([]string{"", httplog.EndDisconnect, httplog.EndHang}, ends); diff != "" {
 		t.Errorf("ends (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]int{0, 2, 1}, counts); diff != "" {
@@ -219,8 +219,8 @@ func TestOverrides(t *testing.T) {
 
 func TestRecordedEndIsReplayed(t *testing.T) {
 	r := stream(`1`)
-	r.End = sessionlog.EndDisconnect
-	p := start(t, Config{Dialect: "openai-chat", Exchanges: []sessionlog.Exchange{exchange("/c", `{}`, r)}})
+	r.End = httplog.EndDisconnect
+	p := start(t, Config{Dialect: "openai-chat", Exchanges: []httplog.Exchange{exchange("/c", `{}`, r)}})
 	resp := post(t, context.Background(), p.URL()+"/c", p.Key(), `{}`)
 	evs, err := readAllEvents(t, resp.Body)
 	resp.Body.Close()
@@ -234,9 +234,9 @@ func TestRecordedEndIsReplayed(t *testing.T) {
 // and the replayed exchange ends "cancel" as the recorded one did.
 func TestRecordedCancelIsReplayed(t *testing.T) {
 	r := stream(`1`, `2`)
-	r.End = sessionlog.EndCancel
+	r.End = httplog.EndCancel
 	var hung bool
-	p := start(t, Config{Dialect: "openai-chat", Exchanges: []sessionlog.Exchange{exchange("/c", `{}`, r)}, OnHang: func(int) { hung = true }})
+	p := start(t, Config{Dialect: "openai-chat", Exchanges: []httplog.Exchange{exchange("/c", `{}`, r)}, OnHang: func(int) { hung = true }})
 	ctx, cancel := context.WithCancel(context.Background())
 	resp := post(t, ctx, p.URL()+"/c", p.Key(), `{}`)
 	br := bufio.NewReader(resp.Body)
@@ -252,8 +252,8 @@ func TestRecordedCancelIsReplayed(t *testing.T) {
 	}
 	p.Close()
 	rep := p.Report()
-	if got := rep.Exchanges[0].Response; got.End != sessionlog.EndCancel || len(got.Events) != 2 {
-		t.Errorf("replayed end %q with %d events, want %q with 2", got.End, len(got.Events), sessionlog.EndCancel)
+	if got := rep.Exchanges[0].Response; got.End != httplog.EndCancel || len(got.Events) != 2 {
+		t.Errorf("replayed end %q with %d events, want %q with 2", got.End, len(got.Events), httplog.EndCancel)
 	}
 	if hung {
 		t.Error("OnHang called for a recorded cancel: it is the cancel point of hangAfter patches only")
@@ -284,7 +284,7 @@ func TestParseOverridesErrors(t *testing.T) {
 		})
 	}
 	ov, _ := ParseOverrides([]byte(`{"patches":[{"call":2,"hangAfter":1}]}`), "o.json")
-	if _, err := Start(context.Background(), Config{Dialect: "openai-chat", Overrides: ov, Exchanges: []sessionlog.Exchange{exchange("/c", `{}`, stream())}}); err == nil ||
+	if _, err := Start(context.Background(), Config{Dialect: "openai-chat", Overrides: ov, Exchanges: []httplog.Exchange{exchange("/c", `{}`, stream())}}); err == nil ||
 		!strings.Contains(err.Error(), "o.json:1: call 2: the recording has 1 calls") {
 		t.Errorf("beyond the recording: %v", err)
 	}
@@ -304,15 +304,15 @@ func TestRecordComposeReplay(t *testing.T) {
 		resp.Body.Close()
 	}
 	rec.Close()
-	pins := &sessionlog.Pins{Dir: t.TempDir(), Class: "chat", Update: true}
-	log, err := sessionlog.Compose(rec.Report().Exchanges, sessionlog.ComposedHeader{Dialect: "openai-chat"}, pins)
+	pins := &httplog.Pins{Dir: t.TempDir(), Class: "chat", Update: true}
+	log, err := httplog.Compose(rec.Report().Exchanges, httplog.ComposedHeader{Dialect: "openai-chat"}, pins)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !contains(log, `"base":1`) || !contains(log, `{{pin:chat:system}}`) || contains(log, realKey) {
 		t.Errorf("log:\n%s", log)
 	}
-	h, xs, err := sessionlog.Decompose(log, "session.jsonl", pins)
+	h, xs, err := httplog.Decompose(log, "session.jsonl", pins)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,7 +331,7 @@ func TestRecordComposeReplay(t *testing.T) {
 	if err := p.Report().Err(); err != nil {
 		t.Fatal(err)
 	}
-	replayed, err := sessionlog.Compose(p.Report().Exchanges, sessionlog.ComposedHeader{Dialect: "openai-chat"}, pins)
+	replayed, err := httplog.Compose(p.Report().Exchanges, httplog.ComposedHeader{Dialect: "openai-chat"}, pins)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,7 +350,7 @@ func TestDriftPrefersSameThread(t *testing.T) {
 	body := func(system, text string) string {
 		return fmt.Sprintf(`{"system":%q,"messages":[{"role":"user","content":%q}]}`, system, text)
 	}
-	xs := []sessionlog.Exchange{
+	xs := []httplog.Exchange{
 		exchange("/v1/messages", body("main", "fix the bug"), stream(`{}`)),
 		exchange("/v1/messages", body("explore", "find the bug"), stream(`{}`)),
 	}
@@ -370,8 +370,8 @@ func TestDriftPrefersSameThread(t *testing.T) {
 
 func TestReplayJSONBody(t *testing.T) {
 	x := exchange("/v1/messages/count_tokens?beta=true", `{"messages":[{"role":"user","content":"hi"}]}`,
-		sessionlog.Response{Status: 200, Header: map[string]string{"content-type": "application/json"}, Body: []byte(`{"input_tokens":7}`)})
-	p := start(t, Config{Dialect: "anthropic-messages", Exchanges: []sessionlog.Exchange{x}})
+		httplog.Response{Status: 200, Header: map[string]string{"content-type": "application/json"}, Body: []byte(`{"input_tokens":7}`)})
+	p := start(t, Config{Dialect: "anthropic-messages", Exchanges: []httplog.Exchange{x}})
 	resp := post(t, context.Background(), p.URL()+"/v1/messages/count_tokens?beta=true", p.Key(), `{"messages":[{"content":"hi","role":"user"}]}`)
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()

@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/sessionlog"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 )
 
 // Report is what a run through the proxy did. It is final after Close.
@@ -16,7 +16,7 @@ type Report struct {
 	// drift's 400 included). Record: in arrival order. Replay: in recorded
 	// call order, then the drifted requests in arrival order, so that a
 	// clean replay composes the same log as the recording. Compose them.
-	Exchanges []sessionlog.Exchange
+	Exchanges []httplog.Exchange
 	// Drifts (Replay) are the requests that matched no recorded exchange:
 	// the request changed; only re-recording accepts it.
 	Drifts []Drift
@@ -34,7 +34,7 @@ func (p *Proxy) Report() Report {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	r := Report{Drifts: append([]Drift(nil), p.drifts...), Served: p.served, Errors: append([]string(nil), p.errs...)}
-	for _, xs := range [][]*sessionlog.Exchange{p.kept, p.extra} {
+	for _, xs := range [][]*httplog.Exchange{p.kept, p.extra} {
 		for _, x := range xs {
 			if x != nil {
 				r.Exchanges = append(r.Exchanges, *x)

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/model"
 	"github.com/acpsnap/acpsnap/sessionlog"
@@ -62,16 +63,16 @@ func TestScriptedUpstreamRoundTrip(t *testing.T) {
 			if err := rec.Report().Err(); err != nil {
 				t.Fatal(err)
 			}
-			h := sessionlog.ComposedHeader{ID: "s", Dialect: tc.dialect, Agent: sessionlog.AgentInfo{Name: "test", Version: "1"}}
-			pins := &sessionlog.Pins{Dir: t.TempDir(), Class: tc.dialect, Update: true}
-			log, err := sessionlog.Compose(rec.Report().Exchanges, h, pins)
+			h := httplog.ComposedHeader{ID: "s", Dialect: tc.dialect, Agent: sessionlog.AgentInfo{Name: "test", Version: "1"}}
+			pins := &httplog.Pins{Dir: t.TempDir(), Class: tc.dialect, Update: true}
+			log, err := httplog.Compose(rec.Report().Exchanges, h, pins)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !strings.Contains(string(log), `"base":1`) || !strings.Contains(string(log), "{{pin:"+tc.dialect+":system}}") {
 				t.Errorf("log without follow-up or pin:\n%s", log)
 			}
-			_, xs, err := sessionlog.Decompose(log, "session.jsonl", pins)
+			_, xs, err := httplog.Decompose(log, "session.jsonl", pins)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +88,7 @@ func TestScriptedUpstreamRoundTrip(t *testing.T) {
 			if diff := cmp.Diff(recorded, replayed); diff != "" {
 				t.Errorf("bytes the agent got (-recorded +replayed):\n%s", diff)
 			}
-			again, err := sessionlog.Compose(rep.Report().Exchanges, h, pins)
+			again, err := httplog.Compose(rep.Report().Exchanges, h, pins)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package sessionlog
+package httplog
 
 import (
 	"bytes"
@@ -7,25 +7,20 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
+	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // ComposedHeader is line 1 of a composed session log: the ACP-side values
 // the harness knows (session id, cwd, agent from initialize) and the
 // model dialect.
 type ComposedHeader struct {
-	Type      string    `json:"type"` // always "session"
-	Version   int       `json:"version"`
-	ID        string    `json:"id"`
-	CreatedAt int64     `json:"createdAt"`
-	Cwd       string    `json:"cwd"`
-	Dialect   string    `json:"dialect"`
-	Agent     AgentInfo `json:"agent"`
-}
-
-// AgentInfo names the agent as its initialize response did.
-type AgentInfo struct {
-	Name    string `json:"name"`
-	Version string `json:"version"`
+	Type      string               `json:"type"` // always "session"
+	Version   int                  `json:"version"`
+	ID        string               `json:"id"`
+	CreatedAt int64                `json:"createdAt"`
+	Cwd       string               `json:"cwd"`
+	Dialect   string               `json:"dialect"`
+	Agent     sessionlog.AgentInfo `json:"agent"`
 }
 
 // Exchange is one model call over HTTP: what the agent asked and what it

@@ -1,4 +1,4 @@
-package sessionlog_test
+package httplog_test
 
 import (
 	"bytes"
@@ -6,8 +6,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/normalize"
-	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // TestErrorBodyByteForByte: a response body comes back from a normalized
@@ -27,9 +27,9 @@ func TestErrorBodyByteForByte(t *testing.T) {
 		{"canonical", `{"error":{"code":"x","message":"slow down"}}`, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			xs := []sessionlog.Exchange{{Request: sessionlog.Request{Method: "POST", Path: "/chat/completions", Body: []byte(`{"model":"m"}`)},
-				Response: sessionlog.Response{Status: 429, Body: []byte(c.body)}}}
-			log, err := sessionlog.Compose(xs, sessionlog.ComposedHeader{ID: "s", Cwd: "/w", Dialect: "openai-chat"}, nil)
+			xs := []httplog.Exchange{{Request: httplog.Request{Method: "POST", Path: "/chat/completions", Body: []byte(`{"model":"m"}`)},
+				Response: httplog.Response{Status: 429, Body: []byte(c.body)}}}
+			log, err := httplog.Compose(xs, httplog.ComposedHeader{ID: "s", Cwd: "/w", Dialect: "openai-chat"}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -40,7 +40,7 @@ func TestErrorBodyByteForByte(t *testing.T) {
 			if got := bytes.Contains(norm, []byte(`"body":{"error"`)); got != c.embedded {
 				t.Errorf("embedded = %v, want %v:\n%s", got, c.embedded, norm)
 			}
-			_, back, err := sessionlog.Decompose(norm, "session.jsonl", nil)
+			_, back, err := httplog.Decompose(norm, "session.jsonl", nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package sessionlog
+package httplog
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/acpsnap/acpsnap/sessionlog"
 
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 )
@@ -87,7 +89,7 @@ func (c conversation) exchanges() []Exchange {
 }
 
 func header(dialect string) ComposedHeader {
-	return ComposedHeader{ID: "{{session:0}}", Cwd: "{{cwd}}", Dialect: dialect, Agent: AgentInfo{Name: "a", Version: "1"}}
+	return ComposedHeader{ID: "{{session:0}}", Cwd: "{{cwd}}", Dialect: dialect, Agent: sessionlog.AgentInfo{Name: "a", Version: "1"}}
 }
 
 func TestComposeRoundTripPerDialect(t *testing.T) {

@@ -1,21 +1,22 @@
-package sessionlog_test
+package httplog_test
 
 import (
 	"fmt"
 
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 func ExampleCompose() {
-	sse := sessionlog.Response{Status: 200, Stream: true, Events: []sessionlog.SSEEvent{{Data: []byte(`{"choices":[]}`)}, {Data: []byte(`[DONE]`)}}}
-	xs := []sessionlog.Exchange{
-		{Request: sessionlog.Request{Method: "POST", Path: "/chat/completions",
+	sse := httplog.Response{Status: 200, Stream: true, Events: []httplog.SSEEvent{{Data: []byte(`{"choices":[]}`)}, {Data: []byte(`[DONE]`)}}}
+	xs := []httplog.Exchange{
+		{Request: httplog.Request{Method: "POST", Path: "/chat/completions",
 			Body: []byte(`{"model":"m","messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"hi"}],"stream":true}`)}, Response: sse},
-		{Request: sessionlog.Request{Method: "POST", Path: "/chat/completions",
+		{Request: httplog.Request{Method: "POST", Path: "/chat/completions",
 			Body: []byte(`{"model":"m","messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"hi"},{"role":"assistant","content":"Hello."},{"role":"user","content":"bye"}],"stream":true}`)}, Response: sse},
 	}
-	pins := &sessionlog.Pins{Dir: "pins", Class: "chat", Update: true}
-	log, err := sessionlog.Compose(xs, sessionlog.ComposedHeader{ID: "{{session:0}}", Cwd: "{{cwd}}", Dialect: "openai-chat",
+	pins := &httplog.Pins{Dir: "pins", Class: "chat", Update: true}
+	log, err := httplog.Compose(xs, httplog.ComposedHeader{ID: "{{session:0}}", Cwd: "{{cwd}}", Dialect: "openai-chat",
 		Agent: sessionlog.AgentInfo{Name: "my-agent", Version: "1.0"}}, pins)
 	if err != nil {
 		panic(err)
@@ -23,7 +24,7 @@ func ExampleCompose() {
 	fmt.Printf("%s", log)
 	fmt.Printf("pins/chat.system.md: %q\n", *pins.System)
 
-	_, back, err := sessionlog.Decompose(log, "session.jsonl", pins)
+	_, back, err := httplog.Decompose(log, "session.jsonl", pins)
 	fmt.Println(string(back[1].Request.Body) == string(xs[1].Request.Body), err)
 	// Output:
 	// {"type":"session","version":1,"id":"{{session:0}}","createdAt":0,"cwd":"{{cwd}}","dialect":"openai-chat","agent":{"name":"my-agent","version":"1.0"}}

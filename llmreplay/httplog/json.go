@@ -1,4 +1,4 @@
-package sessionlog
+package httplog
 
 import (
 	"bytes"
