@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/term"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -155,7 +156,7 @@ func config(p Params, s settings) (check.Config, error) {
 	if corpus, err = withRules(corpus, p); err != nil {
 		return check.Config{}, err
 	}
-	cfg := check.Config{Agent: argv, Mode: s.mode, StepTimeout: p.Timeout, ScriptedSecrets: p.ScriptedEnv, Corpus: corpus, Redact: p.Redact}
+	cfg := check.Config{Settings: harness.Settings{Agent: argv, Mode: s.mode, StepTimeout: p.Timeout}, ScriptedSecrets: p.ScriptedEnv, Corpus: corpus, Redact: p.Redact}
 	cfg.CI, cfg.DiffColor, cfg.Pending = s.ci, term.IsTerminal(os.Stdout) && os.Getenv("NO_COLOR") == "", s.pending
 	cfg.Claims = &check.Claims{} // one for the scenarios of this Run, each its own Check
 	if s.mode == check.Record {

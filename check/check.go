@@ -58,16 +58,11 @@ func CI(value string) bool {
 
 // Config says how to check scenarios.
 type Config struct {
-	Agent   []string          // the agent command (required)
-	Mode    Mode              // "": Replay
-	Environ []string          // nil: os.Environ() (PATH and LANG only reach the agent)
-	Secrets map[string]string // passed to the agent in Record mode only
-	TempDir string            // "": os.TempDir()
-	// OnStart is called with the run's private folders before the agent
-	// starts; nil: nothing.
-	OnStart func(harness.Roots)
-	// StepTimeout is the default wait of a step; 0: the harness default (10s).
-	StepTimeout time.Duration
+	// Settings are the agent and how each run of it goes (the mode, the
+	// environment, the waits, the private roots), handed to the harness as
+	// they are; with Corpus, an empty Agent is acpsnap.yml's agent.command
+	// and a zero Grace its agent.grace.
+	harness.Settings
 	// AllRecordings makes Record mode record authored scenarios too
 	// (`acpsnap new -model` records against a scripted model); false: only
 	// recording: live scenarios.
@@ -75,13 +70,6 @@ type Config struct {
 	// Corpus is the corpus configuration (acpsnap.yml); nil: the default
 	// (native, no extra rules).
 	Corpus *scenario.Corpus
-	// Grace is the harness's shutdown grace (harness.Config.Grace); 0: its default.
-	Grace time.Duration
-	// Keep keeps the private roots of a failed run (harness.Config.Keep).
-	Keep bool
-	// Acpsnap is the acpsnap binary, the MCP proxy of input.json's
-	// mcpServers (harness.Config.Acpsnap); "": "acpsnap" on PATH.
-	Acpsnap string
 	// AfterRun is called after a successful agent run, before anything is
 	// compared or written; its error fails the scenario. nil: nothing.
 	AfterRun func() error
@@ -272,8 +260,7 @@ func (o Outcome) ran(ctx context.Context, s *scenario.Scenario, cfg Config, r ru
 // the manifest m, the mode, and what the corpus says about the agent.
 func harnessConfig(s *scenario.Scenario, cfg Config, r rules) (harness.Config, error) {
 	dir, m := s.Dir, s.Manifest
-	hc := harness.Config{Dir: dir, Agent: cfg.Agent, Environ: cfg.Environ, Secrets: cfg.Secrets,
-		TempDir: cfg.TempDir, OnStart: cfg.OnStart, StepTimeout: cfg.StepTimeout, Grace: cfg.Grace, Keep: cfg.Keep, Acpsnap: cfg.Acpsnap, Scenario: s, Mode: cfg.Mode}
+	hc := harness.Config{Settings: cfg.Settings, Dir: dir, Scenario: s}
 	if cfg.Corpus != nil {
 		if err := applyCorpus(&hc, cfg, m, dir, r); err != nil {
 			return hc, err

@@ -9,7 +9,7 @@
 //	for _, v := range check.Verify("snapshots", check.VerifyConfig{}) {
 //		fmt.Println(v) // every violation, each with its path
 //	}
-//	outs, err := check.Run(ctx, check.RunConfig{Root: "snapshots", Config: check.Config{Agent: argv}})
+//	outs, err := check.Run(ctx, check.RunConfig{Root: "snapshots", Config: check.Config{Settings: harness.Settings{Agent: argv}}})
 //	passed, failed, skipped := check.Count(outs)
 //
 // Each Outcome says how the scenario ended (Passed, Failed, Skipped,

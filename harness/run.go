@@ -24,13 +24,14 @@ import (
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
-// Config says which scenario to run, against which agent, in which mode.
-type Config struct {
-	Dir         string            // scenario folder: snapshot.yml, input.json, workspace/, fixtures
+// Settings are what every scenario of one run shares: the agent and how
+// it runs. Package check's Config embeds them and hands them to each run
+// as they are.
+type Settings struct {
 	Agent       []string          // agent command and arguments (required)
 	Mode        Mode              // "": Replay; the agent's model is live in Record only
 	Environ     []string          // where PATH and LANG are taken from; nil: os.Environ()
-	Secrets     map[string]string // DEEPSEEK_* etc.; reach the agent in record mode only
+	Secrets     map[string]string // reach the agent in record mode only
 	StepTimeout time.Duration     // 0: 10s (a step's timeoutMs wins)
 	Grace       time.Duration     // 0: 2s; stdin close → SIGTERM, SIGTERM → SIGKILL
 	TempDir     string            // existing folder where the private roots are made; "": os.TempDir()
@@ -39,6 +40,15 @@ type Config struct {
 	// where; a run that succeeded leaves them to the caller, who may still
 	// find the outcome wrong (Result.Release removes them or says where).
 	Keep bool
+	// Acpsnap is the acpsnap binary, run as the MCP proxy of input.json's
+	// mcpServers (docs/cassettes.md); "": "acpsnap" on PATH.
+	Acpsnap string
+}
+
+// Config says which scenario to run, against which agent, in which mode.
+type Config struct {
+	Settings
+	Dir string // scenario folder: snapshot.yml, input.json, workspace/, fixtures
 	// Scenario is Dir as the caller read it already (scenario.Load), so
 	// that a run reads the folder once: the manifest, the client script
 	// and, for an HTTP model, the committed log it replays; nil: Run loads
@@ -70,9 +80,6 @@ type Config struct {
 	// workspace the run left), unless the run already failed; its error
 	// fails the run. nil: nothing.
 	OnEnd func(cwd string) error
-	// Acpsnap is the acpsnap binary, run as the MCP proxy of input.json's
-	// mcpServers (docs/cassettes.md); "": "acpsnap" on PATH.
-	Acpsnap string
 }
 
 // Result is what happened in one run. Cwd, Home and Root name directories

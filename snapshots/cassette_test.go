@@ -25,7 +25,7 @@ import (
 // to the harness environment.
 func replay(t testing.TB, dir string, environ ...string) check.Outcome {
 	t.Helper()
-	cfg := check.Config{Agent: agentCommand, Environ: append(os.Environ(), environ...), Acpsnap: acpsnaptest.MCPProxy(t)}
+	cfg := check.Config{Settings: harness.Settings{Agent: agentCommand, Environ: append(os.Environ(), environ...), Acpsnap: acpsnaptest.MCPProxy(t)}}
 	return check.Check(context.Background(), dir, cfg)
 }
 
@@ -143,7 +143,7 @@ func TestChangedArgumentFailsWithMismatch(t *testing.T) {
 			if err := os.WriteFile(p, []byte(strings.ReplaceAll(string(b), tc.old, tc.new)), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			res, err := harness.Run(context.Background(), harness.Config{Dir: dir, Agent: agentCommand, Acpsnap: acpsnaptest.MCPProxy(t)})
+			res, err := harness.Run(context.Background(), harness.Config{Settings: harness.Settings{Agent: agentCommand, Acpsnap: acpsnaptest.MCPProxy(t)}, Dir: dir})
 			if err == nil {
 				t.Fatal("the run passed, want a failure")
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -67,8 +68,10 @@ func TestHTTPAgentRecordReplayDrift(t *testing.T) {
 	}
 	t.Cleanup(func() { srv.Close() })
 	const key = "sk-upstream-secret-0123456789"
-	cfg := check.Config{Mode: check.Record, Corpus: corpus,
-		Secrets: map[string]string{"OPENAI_BASE_URL": srv.URL(), "OPENAI_API_KEY": key}}
+	cfg := check.Config{
+		Settings: harness.Settings{Mode: check.Record, Secrets: map[string]string{"OPENAI_BASE_URL": srv.URL(), "OPENAI_API_KEY": key}},
+		Corpus:   corpus,
+	}
 	if o := check.Check(context.Background(), dir, cfg); o.Status != check.Passed {
 		t.Fatalf("record: %s: %s\n%s", o.Status, o.Reason, o.Stderr)
 	}
@@ -107,7 +110,7 @@ func TestHTTPAgentRecordReplayDrift(t *testing.T) {
 	if o.Status != check.Failed || o.Accept != check.Record || !strings.Contains(o.Reason, "request drift") || !strings.Contains(o.Reason, "$.messages[") {
 		t.Fatalf("a changed prompt: %s, accept %q: %s", o.Status, o.Accept, o.Reason)
 	}
-	refresh := check.Config{Corpus: corpus, Mode: check.Refresh}
+	refresh := check.Config{Settings: harness.Settings{Mode: check.Refresh}, Corpus: corpus}
 	if o := check.Check(context.Background(), dir, refresh); o.Status != check.Failed || len(o.Wrote) > 0 {
 		t.Fatalf("refresh accepted a request drift: %s, wrote %v", o.Status, o.Wrote)
 	}
