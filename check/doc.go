@@ -6,10 +6,12 @@
 // the go test entry point (acpsnaptest) are thin layers over Verify, Run
 // and Check.
 //
-//	for _, v := range check.Verify("snapshots", check.VerifyConfig{}) {
+//	folders, err := check.ReadFolders("snapshots") // each scenario folder, read once
+//	for _, v := range check.Verify("snapshots", check.VerifyConfig{Folders: folders}) {
 //		fmt.Println(v) // every violation, each with its path
 //	}
-//	outs, err := check.Run(ctx, check.RunConfig{Root: "snapshots", Config: check.Config{Settings: harness.Settings{Agent: argv}}})
+//	outs, err := check.Run(ctx, check.RunConfig{Root: "snapshots",
+//		Config: check.Config{Settings: harness.Settings{Agent: argv}, Folders: folders}})
 //	passed, failed, skipped := check.Count(outs)
 //
 // Each Outcome says how the scenario ended (Passed, Failed, Skipped,
