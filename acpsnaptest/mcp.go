@@ -2,8 +2,6 @@ package acpsnaptest
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -31,29 +29,16 @@ func init() {
 	os.Exit(serveMCP(os.Args[1:]))
 }
 
-// serveMCP runs `mcp-cassette ARGS…` on stdin and stdout: exit 0 when the
-// cassette closed cleanly, 1 when it did not, 2 on a bad command line, as
-// `acpsnap mcp-cassette` does.
+// serveMCP runs `mcp-cassette ARGS…` on stdin and stdout, as `acpsnap
+// mcp-cassette` does (mcpproxy.Main says the exit codes).
 func serveMCP(args []string) int {
 	if len(args) == 0 || args[0] != mcpproxy.Command {
 		fmt.Fprintf(os.Stderr, "acpsnaptest: the MCP proxy wants %q first, got %q\n", mcpproxy.Command, args)
 		return 2
 	}
-	cfg, err := mcpproxy.ParseArgs(args[1:], os.Stderr)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return 0
-	case err != nil:
-		fmt.Fprintln(os.Stderr, "acpsnaptest:", err)
-		return 2
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	if err := mcpproxy.Run(ctx, cfg, os.Stdin, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "acpsnaptest:", err)
-		return 1
-	}
-	return 0
+	return mcpproxy.Main(ctx, args[1:], os.Stdin, os.Stdout, os.Stderr)
 }
 
 // MCPProxy writes, into a folder removed when t ends, the program the

@@ -2,9 +2,9 @@ package check
 
 import (
 	"bytes"
-	"encoding/json"
 	"slices"
 
+	"github.com/acpsnap/acpsnap/internal/sessionupdate"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -110,17 +110,9 @@ func floatingUpdate(line []byte, kinds []string) (string, bool) {
 	if !bytes.Contains(line, []byte(`"session/update"`)) {
 		return "", false
 	}
-	var msg struct {
-		Method string `json:"method"`
-		Params struct {
-			SessionID string `json:"sessionId"`
-			Update    struct {
-				SessionUpdate string `json:"sessionUpdate"`
-			} `json:"update"`
-		} `json:"params"`
-	}
-	if json.Unmarshal(line, &msg) != nil || msg.Method != "session/update" {
+	n, ok := sessionupdate.Parse(line)
+	if !ok {
 		return "", false
 	}
-	return msg.Params.SessionID, slices.Contains(kinds, msg.Params.Update.SessionUpdate)
+	return string(n.Session), slices.Contains(kinds, n.Kind)
 }

@@ -1,87 +1,10 @@
 package harness
 
 import (
-	stdcmp "cmp"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
-
-func TestSelectLines(t *testing.T) {
-	const text = "one\ntwo\nthree\n"
-	n := func(i int) *int { return &i }
-	tests := []struct {
-		name        string
-		line, limit *int
-		want        string
-	}{
-		{"whole", nil, nil, text},
-		{"from line 2", n(2), nil, "two\nthree\n"},
-		{"one line", n(2), n(1), "two\n"},
-		{"limit only", nil, n(2), "one\ntwo\n"},
-		{"past the end", n(9), n(1), ""},
-		{"line 0 is line 1", n(0), n(1), "one\n"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, selectLines(text, tt.line, tt.limit)); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
-func TestTerminalOutputLimit(t *testing.T) {
-	tests := []struct {
-		name      string
-		limit     int
-		writes    []string
-		want      string
-		truncated bool
-	}{
-		{"no limit asked", 0, []string{"héllo ", "wörld"}, "héllo wörld", false},
-		{"default cap", 0, []string{strings.Repeat("x", defaultOutputLimit), strings.Repeat("y", defaultOutputLimit+5)}, strings.Repeat("y", defaultOutputLimit), true},
-		{"within", 20, []string{"héllo"}, "héllo", false},
-		{"tail", 3, []string{"abc", "def"}, "def", true},
-		{"character boundary", 4, []string{"héllo wörld"}, "rld", true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			term := &terminal{}
-			term.out.Limit = stdcmp.Or(tt.limit, defaultOutputLimit)
-			for _, w := range tt.writes {
-				term.append([]byte(w))
-			}
-			got := term.output()
-			if got.Output != tt.want || got.Truncated != tt.truncated {
-				t.Errorf("output %q truncated %v, want %q %v", got.Output, got.Truncated, tt.want, tt.truncated)
-			}
-		})
-	}
-}
-
-func TestCheckReport(t *testing.T) {
-	if err := checkReport(nil, 0); err != nil {
-		t.Errorf("no report and no logs: %v", err)
-	}
-	if err := checkReport(nil, 1); err == nil {
-		t.Error("no report but a log: no error")
-	}
-}
-
-// TestLongLine: a session log line over the readers' limit is named with
-// its file and line, not blamed on anything else.
-func TestLongLine(t *testing.T) {
-	raw := append([]byte("{\"type\":\"session\"}\n{}\n"), make([]byte, 64<<20+1)...)
-	err := longLine("sessions/x/session.jsonl", raw)
-	if err == nil || !strings.HasPrefix(err.Error(), "sessions/x/session.jsonl:3: line too long") {
-		t.Errorf("longLine = %v", err)
-	}
-	if err := longLine("f", []byte("a\nb\n")); err != nil {
-		t.Errorf("longLine of short lines = %v", err)
-	}
-}
 
 // TestSlug: Claude Code's per-project folder name, every character that is
 // not an ASCII letter or digit as "-" (per UTF-16 unit).
@@ -95,5 +18,26 @@ func TestSlug(t *testing.T) {
 		if got := slug(tt.path); got != tt.want {
 			t.Errorf("slug(%q) = %q, want %q", tt.path, got, tt.want)
 		}
+	}
+}
+
+func TestTerminalEnv(t *testing.T) {
+	agent := []string{"PATH=/bin", "HOME=/h", "ACPSNAP_MODE=record", "ACPSNAP_FIXTURE=/m/session.jsonl",
+		"DEEPSEEK_API_KEY=sk", "DEEPSEEK_MODEL=m", "OTHER_KEY=secret", "SCENARIO_VAR=x", "DEEPSEEKER=kept"}
+	tests := []struct {
+		name    string
+		secrets map[string]string
+		want    []string
+	}{
+		{"no secrets", nil, []string{"PATH=/bin", "HOME=/h", "DEEPSEEK_API_KEY=sk", "DEEPSEEK_MODEL=m", "OTHER_KEY=secret", "SCENARIO_VAR=x", "DEEPSEEKER=kept"}},
+		{"secrets by name", map[string]string{"OTHER_KEY": "secret", "DEEPSEEK_API_KEY": "sk"},
+			[]string{"PATH=/bin", "HOME=/h", "DEEPSEEK_MODEL=m", "SCENARIO_VAR=x", "DEEPSEEKER=kept"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, terminalEnv(agent, tt.secrets)); diff != "" {
+				t.Errorf("terminal env (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

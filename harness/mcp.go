@@ -1,19 +1,17 @@
 package harness
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"github.com/acpsnap/acpsnap/cassette"
-	"github.com/acpsnap/acpsnap/internal/safefile"
-	"io/fs"
 	"os/exec"
 	"path/filepath"
 
 	acp "github.com/coder/acp-go-sdk"
 
+	"github.com/acpsnap/acpsnap/cassette"
 	"github.com/acpsnap/acpsnap/cassette/mcpproxy"
 	"github.com/acpsnap/acpsnap/cassette/tool"
+	"github.com/acpsnap/acpsnap/harness/internal/harvest"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -64,7 +62,7 @@ func (r *run) acpsnap() (string, error) {
 
 // mcpReport is where the proxy of server name writes its outcome.
 func (r *run) mcpReport(name string) string {
-	return filepath.Join(r.roots.sessions, "mcp."+name+".report.json")
+	return filepath.Join(r.roots.Sessions, "mcp."+name+".report.json")
 }
 
 // collectMCP fails the run for every declared server whose proxy did not
@@ -74,7 +72,7 @@ func (r *run) mcpReport(name string) string {
 func (r *run) collectMCP(res *Result) []error {
 	var errs []error
 	for _, s := range r.in.MCPServers() {
-		if err := readMCPReport(r.mcpReport(s.Name)); err != nil {
+		if err := harvest.MCPReport(r.mcpReport(s.Name)); err != nil {
 			errs = append(errs, fmt.Errorf("mcp server %s: %w", s.Name, err))
 			continue
 		}
@@ -82,7 +80,7 @@ func (r *run) collectMCP(res *Result) []error {
 			continue
 		}
 		name := scenario.MCPCassetteFile(s.Name)
-		b, err := safefile.ReadAs(filepath.Join(r.roots.sessions, name), "sessions/"+name, cassette.MaxFileBytes)
+		b, err := safefile.ReadAs(filepath.Join(r.roots.Sessions, name), "sessions/"+name, cassette.MaxFileBytes)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("mcp server %s: harvest %s: %w", s.Name, name, err))
 			continue
@@ -93,24 +91,4 @@ func (r *run) collectMCP(res *Result) []error {
 		res.Cassettes[name] = b
 	}
 	return errs
-}
-
-// readMCPReport returns the error a proxy reported, or why there is no
-// report.
-func readMCPReport(path string) error {
-	b, err := safefile.ReadAs(path, "sessions/"+filepath.Base(path), maxReport)
-	if errors.Is(err, fs.ErrNotExist) {
-		return errors.New("its mcp-cassette proxy never reported (the agent did not start it, or did not close it before exiting)")
-	}
-	if err != nil {
-		return err
-	}
-	var rep mcpproxy.Report
-	if err := json.Unmarshal(b, &rep); err != nil {
-		return fmt.Errorf("the proxy's report: %w", err)
-	}
-	if rep.Error != "" {
-		return errors.New(rep.Error)
-	}
-	return nil
 }

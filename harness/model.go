@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/acpsnap/acpsnap/harness/internal/harvest"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
@@ -105,10 +106,10 @@ func (r *run) startModel(ctx context.Context) (*modelRun, error) {
 
 // liveContext is the live side's token context of a run: its cwd, home
 // and root in every spelling.
-func liveContext(rts *roots) *normalize.Context {
-	c := normalize.NewContext(rts.cwd, normalize.Aliases(rts.cwd)...)
-	c.AddPath("home", rts.home, normalize.Aliases(rts.home)...)
-	c.AddPath("root", rts.base, normalize.Aliases(rts.base)...)
+func liveContext(rts *harvest.Roots) *normalize.Context {
+	c := normalize.NewContext(rts.Cwd, normalize.Aliases(rts.Cwd)...)
+	c.AddPath("home", rts.Home, normalize.Aliases(rts.Home)...)
+	c.AddPath("root", rts.Base, normalize.Aliases(rts.Base)...)
 	return c
 }
 
@@ -248,15 +249,15 @@ type pathTokens struct {
 	replacer, reverse *strings.Replacer
 }
 
-func newPathTokens(rts *roots) pathTokens {
+func newPathTokens(rts *harvest.Roots) pathTokens {
 	// The slug spelling ("/tmp/x/workspace" → "-tmp-x-workspace") is not a
 	// path, so normalize cannot know it; it becomes {{cwdSlug}} here.
 	var pairs []string
-	for _, c := range append([]string{rts.cwd}, normalize.Aliases(rts.cwd)...) {
+	for _, c := range append([]string{rts.Cwd}, normalize.Aliases(rts.Cwd)...) {
 		pairs = append(pairs, slug(c), "{{cwdSlug}}")
 	}
 	return pathTokens{replacer: strings.NewReplacer(pairs...),
-		reverse: strings.NewReplacer("{{cwdSlug}}", slug(rts.cwd), "{{cwd}}", rts.cwd, "{{home}}", rts.home, "{{root}}", rts.base)}
+		reverse: strings.NewReplacer("{{cwdSlug}}", slug(rts.Cwd), "{{cwd}}", rts.Cwd, "{{home}}", rts.Home, "{{root}}", rts.Base)}
 }
 
 // slug is a path as Claude Code names its per-project folders: every
@@ -293,7 +294,7 @@ func newUUID() string {
 // and {{path}}, the PATH the agent would get (so that agent.env can put a
 // folder in front of it).
 func (r *run) template(m *modelRun, path string) *strings.Replacer {
-	pairs := []string{"{{home}}", r.roots.home, "{{cwd}}", r.roots.cwd, "{{root}}", r.roots.base, "{{corpus}}", r.cfg.CorpusDir, "{{path}}", path}
+	pairs := []string{"{{home}}", r.roots.Home, "{{cwd}}", r.roots.Cwd, "{{root}}", r.roots.Base, "{{corpus}}", r.cfg.CorpusDir, "{{path}}", path}
 	if m != nil {
 		pairs = append(pairs, "{{model.url}}", m.proxy.URL(), "{{model.key}}", m.proxy.Key())
 	}
@@ -341,7 +342,7 @@ func (r *run) compose(m *modelRun, res *Result) []error {
 			return append(errs, err)
 		}
 	}
-	h := httplog.ComposedHeader{Cwd: r.roots.cwd, Dialect: m.cfg.Dialect, Agent: r.agentInfo}
+	h := httplog.ComposedHeader{Cwd: r.roots.Cwd, Dialect: m.cfg.Dialect, Agent: r.agentInfo}
 	if len(r.sessions) > 0 {
 		h.ID = r.sessions[0]
 	}
@@ -362,10 +363,10 @@ func (r *run) settle(d time.Duration) {
 		return
 	}
 	deadline := time.Now().Add(r.cfg.StepTimeout)
-	n, quietSince := r.agent.lineCount(), time.Now()
+	n, quietSince := r.agent.LineCount(), time.Now()
 	for time.Now().Before(deadline) && time.Since(quietSince) < d {
 		time.Sleep(min(d/4, 20*time.Millisecond))
-		if c := r.agent.lineCount(); c != n {
+		if c := r.agent.LineCount(); c != n {
 			n, quietSince = c, time.Now()
 		}
 	}

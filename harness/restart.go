@@ -12,29 +12,32 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/acpsnap/acpsnap/agentenv"
+	"github.com/acpsnap/acpsnap/harness/internal/client"
+	"github.com/acpsnap/acpsnap/harness/internal/harvest"
+	"github.com/acpsnap/acpsnap/harness/internal/proc"
 )
 
 // launch starts one incarnation of the agent (the first, or the one a
 // restartAgent step starts) in the run's cwd and private HOME, and opens
 // the ACP connection to it.
 func (r *run) launch() error {
-	a, err := startAgent(r.argv, r.roots.cwd, r.env, r.cfg.Grace, r.fail)
+	a, err := proc.Start(r.argv, r.roots.Cwd, r.env, r.cfg.Grace, r.fail)
 	if err != nil {
 		return infrastructure(fmt.Errorf("start agent %q: %w", r.cfg.Agent[0], err))
 	}
 	r.agent = a
-	r.wire = &wire{w: a.stdin}
-	cl := &client{cwd: r.roots.cwd, root: r.root, aliases: r.cwdAliases, terms: r.terms, flow: a.flow, fail: r.fail, book: r.book}
+	r.wire = client.NewWire(a.Stdin())
+	cl := &client.Client{Cwd: r.roots.Cwd, Root: r.root, Aliases: r.cwdAliases, Terms: r.terms, Flow: a.Flow(), Fail: r.fail, Book: r.book}
 	// The SDK starts reading at once; its first read waits until the logger
 	// is set, or an early end of stdout would log through a racing field.
 	ready := make(chan struct{})
-	sdk := r.book.answering(a.sdk, r.wire)
+	sdk := r.book.Answering(a.SDK(), r.wire)
 	r.conn = acp.NewClientSideConnection(cl, r.wire, gatedReader{ready: ready, r: sdk})
 	r.conn.SetLogger(slog.New(slog.DiscardHandler))
 	close(ready)
 	go func(conn *acp.ClientSideConnection) { // the connection ends when the tee closes the SDK's pipe, which it always does
 		<-conn.Done()
-		a.closeSDK()
+		a.CloseSDK()
 		sdk.Close()
 	}(r.conn)
 	return nil
@@ -50,26 +53,26 @@ func (r *run) end(failed bool) []error {
 	if r.cfg.TermShutdown {
 		eofWait = 0
 	}
-	ending, leftovers := a.shutdown(eofWait)
-	r.shutdown = a.ended
-	r.shutdown.How, r.shutdown.Leftovers = ending.String(), leftovers
-	r.terms.closeAll()
-	escaped := escapees(r.roots.base, time.Now().Add(r.cfg.Grace))
+	ending, leftovers := a.Shutdown(eofWait)
+	t := a.Times()
+	r.shutdown = Shutdown{How: ending.String(), EOF: t.EOF, Term: t.Term, Group: t.Group, Leftovers: leftovers}
+	r.terms.CloseAll()
+	escaped := proc.Escapees(r.roots.Base, time.Now().Add(r.cfg.Grace))
 	var errs []error
-	if !failed && r.failure() == nil && a.waitErr != nil && ending == exitedOnEOF {
-		errs = append(errs, fmt.Errorf("agent exited with %s after stdin was closed", a.exitState()))
+	if !failed && r.failure() == nil && a.WaitErr() != nil && ending == proc.ExitedOnEOF {
+		errs = append(errs, fmt.Errorf("agent exited with %s after stdin was closed", a.ExitState()))
 	}
-	if ending != exitedOnEOF && !(r.cfg.TermShutdown && ending == terminated) {
+	if ending != proc.ExitedOnEOF && !(r.cfg.TermShutdown && ending == proc.Terminated) {
 		errs = append(errs, fmt.Errorf("agent did not exit within %s of stdin closing (%s)", r.cfg.Grace, ending))
 	}
 	if leftovers {
-		errs = append(errs, fmt.Errorf("the agent left processes running in its process group for longer than the grace of %s after it ended (%s; a corpus sets agent.grace in acpsnap.yml, a run -grace); the harness killed the group", r.cfg.Grace, a.exitState()))
+		errs = append(errs, fmt.Errorf("the agent left processes running in its process group for longer than the grace of %s after it ended (%s; a corpus sets agent.grace in acpsnap.yml, a run -grace); the harness killed the group", r.cfg.Grace, a.ExitState()))
 	}
 	if len(escaped) > 0 {
 		errs = append(errs, fmt.Errorf("processes of the run outlived it outside the process groups of the agent and its terminals (%s); the harness killed them", strings.Join(escaped, ", ")))
 	}
-	r.stdout = append(r.stdout, a.stdoutLines()...)
-	r.stderr.WriteString(a.stderrText())
+	r.stdout = append(r.stdout, a.StdoutLines()...)
+	r.stderr.WriteString(a.StderrText())
 	return errs
 }
 
@@ -98,7 +101,7 @@ func (r *run) restart() error {
 }
 
 func (r *run) restartReport() []error {
-	rep, err := readReport(r.roots.sessions)
+	rep, err := harvest.Report(r.roots.Sessions)
 	if err != nil || rep == nil {
 		if err != nil {
 			return []error{err}
@@ -106,9 +109,9 @@ func (r *run) restartReport() []error {
 		return nil
 	}
 	if len(rep.Errors) > 0 {
-		return []error{checkReport(&agentenv.Report{Errors: rep.Errors}, 0)}
+		return []error{harvest.CheckReport(&agentenv.Report{Errors: rep.Errors}, 0)}
 	}
-	if err := os.Remove(filepath.Join(r.roots.sessions, agentenv.ReportFile)); err != nil {
+	if err := os.Remove(filepath.Join(r.roots.Sessions, agentenv.ReportFile)); err != nil {
 		return []error{err}
 	}
 	return nil

@@ -3,116 +3,12 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/scenario"
 )
-
-// wire is the agent's stdin, shared by the SDK and the raw ops (request,
-// notify, clientAnswers): each message goes out in one Write under its
-// lock, so two writers never interleave inside a line.
-type wire struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (w *wire) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.w.Write(p)
-}
-
-// send writes one JSON-RPC message and "\n".
-func (w *wire) send(msg map[string]any) error {
-	msg["jsonrpc"] = "2.0"
-	b, err := json.Marshal(msg)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
-}
-
-// book is what the harness answers from input.json, across every
-// incarnation of the agent: the permission answers and the scripted
-// clientAnswers, each used in order.
-type book struct {
-	mu          sync.Mutex
-	permissions []scenario.PermissionAnswer
-	asked       int
-	answers     []scenario.ClientAnswer
-	used        []bool
-}
-
-func newBook(in *scenario.Input) *book {
-	return &book{permissions: in.PermissionAnswers, answers: in.ClientAnswers, used: make([]bool, len(in.ClientAnswers))}
-}
-
-// next takes the next unused clientAnswers entry of method.
-func (b *book) next(method string) (scenario.ClientAnswer, bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for i, a := range b.answers {
-		if !b.used[i] && a.Method == method {
-			b.used[i] = true
-			return a, true
-		}
-	}
-	return scenario.ClientAnswer{}, false
-}
-
-// answering is what the SDK reads: the lines of src, less the agent's
-// requests that a clientAnswers entry answers (written to w). Every other
-// request reaches the SDK, which answers the methods it does not serve
-// -32601. Close ends it.
-func (b *book) answering(src io.Reader, w *wire) io.ReadCloser {
-	if len(b.answers) == 0 {
-		return io.NopCloser(src)
-	}
-	pr, pw := io.Pipe()
-	go func() {
-		s := jsonl.NewScanner(src)
-		for s.Scan() {
-			if b.answer(s.Bytes(), w) {
-				continue
-			}
-			if _, err := pw.Write(append(s.Bytes(), '\n')); err != nil {
-				return
-			}
-		}
-		pw.CloseWithError(s.Err())
-	}()
-	return pr
-}
-
-// answer answers line, an agent→client request, from the book; false
-// when it is not a request or no entry is left for its method.
-func (b *book) answer(line []byte, w *wire) bool {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-	}
-	if json.Unmarshal(line, &m) != nil || m.Method == "" || len(m.ID) == 0 || string(m.ID) == "null" {
-		return false
-	}
-	a, ok := b.next(m.Method)
-	if !ok {
-		return false
-	}
-	msg := map[string]any{"id": m.ID}
-	if a.Error != nil {
-		msg["error"] = a.Error
-	} else {
-		msg["result"] = a.Result
-	}
-	w.send(msg) // a failed write is the agent gone, which the run reports
-	return true
-}
 
 // rawID is the id of the n-th raw request: a string, so it never meets
 // the SDK's numeric ids.
@@ -136,14 +32,14 @@ func (r *run) call(d deadline, method string, params json.RawMessage) (rawRespon
 	if params != nil {
 		msg["params"] = params
 	}
-	seen := r.agent.lineCount()
-	if err := r.wire.send(msg); err != nil {
+	seen := r.agent.LineCount()
+	if err := r.wire.Send(msg); err != nil {
 		return rawResponse{}, r.explain(method, err)
 	}
 	var resp rawResponse
 	idJSON, _ := json.Marshal(id)
 	err := r.poll(d, func() (bool, string, error) {
-		lines := r.agent.stdoutLines()
+		lines := r.agent.StdoutLines()
 		for ; seen < len(lines); seen++ {
 			var m struct {
 				ID     json.RawMessage `json:"id"`
@@ -187,7 +83,7 @@ func (r *run) notify(s scenario.Step) error {
 	if params != nil {
 		msg["params"] = params
 	}
-	if err := r.wire.send(msg); err != nil {
+	if err := r.wire.Send(msg); err != nil {
 		return r.explain(s.Method, err)
 	}
 	return nil

@@ -16,7 +16,11 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/acpsnap/acpsnap/agentenv"
+	"github.com/acpsnap/acpsnap/harness/internal/client"
+	"github.com/acpsnap/acpsnap/harness/internal/harvest"
+	"github.com/acpsnap/acpsnap/harness/internal/proc"
 	"github.com/acpsnap/acpsnap/internal/envscrub"
+	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/normalize"
@@ -82,6 +86,12 @@ type Config struct {
 	OnEnd func(cwd string) error
 }
 
+// Log is one harvested session log: its raw bytes and its parsed header.
+type Log struct {
+	Raw    []byte
+	Header sessionlog.Header
+}
+
 // Result is what happened in one run. Cwd, Home and Root name directories
 // that no longer exist when Run returns; normalizers use them, and their
 // aliases, as strings. The aliases are computed while the directories
@@ -120,7 +130,7 @@ type Result struct {
 	Started  time.Time
 	Shutdown Shutdown
 
-	kept *roots // Config.Keep: the roots left for Release
+	kept *harvest.Roots // Config.Keep: the roots left for Release
 }
 
 // Release ends a run made with Config.Keep: keep leaves its private roots
@@ -134,9 +144,9 @@ func (r *Result) Release(keep bool) (string, error) {
 	rts := r.kept
 	r.kept = nil
 	if keep {
-		return "kept the run's private roots: " + rts.base, nil
+		return "kept the run's private roots: " + rts.Base, nil
 	}
-	if err := rts.remove(); err != nil {
+	if err := rts.Remove(); err != nil {
 		return "", infrastructure(fmt.Errorf("harness: remove temporary roots: %w", err))
 	}
 	return "", nil
@@ -191,22 +201,22 @@ type run struct {
 	cfg    Config
 	ctx    context.Context
 	in     *scenario.Input
-	roots  *roots
-	agent  *agent
+	roots  *harvest.Roots
+	agent  *proc.Agent
 	conn   *acp.ClientSideConnection
 	timing []StepTiming
 
-	argv, env  []string        // the agent's command and environment, for every incarnation
-	root       *os.Root        // the cwd, for the client's fs/*
-	cwdAliases []string        // other spellings of the cwd
-	terms      *terminals      // the agent's terminals
-	book       *book           // input.json's answers
-	wire       *wire           // the current incarnation's stdin
-	restarts   int             // restartAgent steps done
-	rawN       int             // raw requests sent (request, requestExpectError)
-	stdout     [][]byte        // the stdout lines of every ended incarnation
-	stderr     strings.Builder // the stderr of every ended incarnation
-	shutdown   Shutdown        // how the last ended incarnation ended
+	argv, env  []string          // the agent's command and environment, for every incarnation
+	root       *os.Root          // the cwd, for the client's fs/*
+	cwdAliases []string          // other spellings of the cwd
+	terms      *client.Terminals // the agent's terminals
+	book       *client.Book      // input.json's answers
+	wire       *client.Wire      // the current incarnation's stdin
+	restarts   int               // restartAgent steps done
+	rawN       int               // raw requests sent (request, requestExpectError)
+	stdout     [][]byte          // the stdout lines of every ended incarnation
+	stderr     strings.Builder   // the stderr of every ended incarnation
+	shutdown   Shutdown          // how the last ended incarnation ended
 
 	sessions  []string // ids from newSession and forkSession; the first is the primary
 	current   int      // index of the current session in sessions
@@ -260,8 +270,8 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if err := cmp.Or(cfg.Scenario.ManifestErr, cfg.Scenario.InputErr); err != nil {
 		return nil, invalidScenario(err)
 	}
-	rts, err := makeRoots(cfg.TempDir, filepath.Join(cfg.Dir, "workspace"))
-	if errors.Is(err, errSeed) {
+	rts, err := harvest.Make(cfg.TempDir, filepath.Join(cfg.Dir, "workspace"))
+	if errors.Is(err, harvest.ErrSeed) {
 		return nil, invalidScenario(fmt.Errorf("harness: %s: %w", m.Scenario, err))
 	}
 	if err != nil {
@@ -269,14 +279,14 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	}
 	defer func() {
 		if err != nil && cfg.Keep {
-			err = fmt.Errorf("%w\nkept the run's private roots: %s", err, rts.keep())
+			err = fmt.Errorf("%w\nkept the run's private roots: %s", err, rts.Keep())
 			return
 		}
 		if err == nil && cfg.Keep && res != nil {
 			res.kept = rts
 			return
 		}
-		if rerr := rts.remove(); rerr != nil {
+		if rerr := rts.Remove(); rerr != nil {
 			err = errors.Join(err, infrastructure(fmt.Errorf("harness: %s: remove temporary roots: %w", m.Scenario, rerr)))
 		}
 	}()
@@ -321,24 +331,24 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 		env = setEnv(env, t.Replace(kv))
 	}
 	if r.cfg.HomeSeed != "" {
-		if err := seedHome(r.cfg.HomeSeed, r.roots.home, t); err != nil {
+		if err := seedHome(r.cfg.HomeSeed, r.roots.Home, t); err != nil {
 			return nil, []error{invalidScenario(fmt.Errorf("seed the agent's home: %w", err))}
 		}
 	}
 	if r.cfg.OnStart != nil {
-		r.cfg.OnStart(Roots{Cwd: r.roots.cwd, Home: r.roots.home, Root: r.roots.base})
+		r.cfg.OnStart(Roots{Cwd: r.roots.Cwd, Home: r.roots.Home, Root: r.roots.Base})
 	}
-	res := &Result{Cwd: r.roots.cwd, CwdAliases: normalize.Aliases(r.roots.cwd),
-		Home: r.roots.home, HomeAliases: normalize.Aliases(r.roots.home),
-		Root: r.roots.base, RootAliases: normalize.Aliases(r.roots.base)}
-	root, err := os.OpenRoot(r.roots.cwd)
+	res := &Result{Cwd: r.roots.Cwd, CwdAliases: normalize.Aliases(r.roots.Cwd),
+		Home: r.roots.Home, HomeAliases: normalize.Aliases(r.roots.Home),
+		Root: r.roots.Base, RootAliases: normalize.Aliases(r.roots.Base)}
+	root, err := os.OpenRoot(r.roots.Cwd)
 	if err != nil {
 		return nil, []error{infrastructure(fmt.Errorf("open the cwd: %w", err))}
 	}
 	defer root.Close()
 	r.argv, r.env, r.root, r.cwdAliases = argv, env, root, res.CwdAliases
-	r.terms = &terminals{env: terminalEnv(env, r.cfg.Secrets), grace: r.cfg.Grace}
-	r.book = newBook(r.in)
+	r.terms = client.NewTerminals(terminalEnv(env, r.cfg.Secrets), r.cfg.Grace)
+	r.book = client.NewBook(r.in)
 	start := time.Now()
 	if err := r.launch(); err != nil {
 		return nil, []error{err}
@@ -364,7 +374,7 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 	errs = append(errs, r.collectMCP(res)...)
 	res.Duration = time.Since(start)
 	if r.cfg.OnEnd != nil && len(errs) == 0 {
-		if err := r.cfg.OnEnd(r.roots.cwd); err != nil {
+		if err := r.cfg.OnEnd(r.roots.Cwd); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -381,21 +391,23 @@ func (r *run) collect(res *Result) []error {
 	if len(r.sessions) > 0 {
 		primary = r.sessions[0]
 	}
-	logs, err := harvest(r.roots.sessions, primary)
-	res.Logs = logs
+	files, err := harvest.Logs(r.roots.Sessions, primary)
+	for _, f := range files {
+		res.Logs = append(res.Logs, Log{Raw: f.Raw, Header: f.Header})
+	}
 	if err != nil {
 		errs = append(errs, err)
 	}
 	if r.cfg.Mode == Record {
-		res.Cassettes, err = harvestCassettes(r.roots.sessions)
+		res.Cassettes, err = harvest.Cassettes(r.roots.Sessions)
 		if err != nil {
 			errs = append(errs, err)
 		}
 	}
-	rep, err := readReport(r.roots.sessions)
+	rep, err := harvest.Report(r.roots.Sessions)
 	res.Report = rep
 	if err == nil && r.cfg.Mode != Record {
-		err = checkReport(rep, len(logs))
+		err = harvest.CheckReport(rep, len(files))
 	}
 	if err != nil {
 		errs = append(errs, err)
@@ -406,10 +418,10 @@ func (r *run) collect(res *Result) []error {
 // agentEnv builds the agent's environment (package agentenv). An agent
 // with an HTTP model gets no part of the native contract (no fixtures, no
 // sessions folder to log into): it is tested unchanged.
-func agentEnv(cfg Config, m *scenario.Manifest, rts *roots) []string {
+func agentEnv(cfg Config, m *scenario.Manifest, rts *harvest.Roots) []string {
 	h := agentenv.Harness{
-		Mode: cfg.Mode.agent(), SessionsDir: rts.sessions, Permission: m.Permission,
-		Home: rts.home, TmpDir: rts.tmp, Env: m.Env, Secrets: cfg.Secrets, From: cfg.Environ,
+		Mode: cfg.Mode.agent(), SessionsDir: rts.Sessions, Permission: m.Permission,
+		Home: rts.Home, TmpDir: rts.Tmp, Env: m.Env, Secrets: cfg.Secrets, From: cfg.Environ,
 	}
 	if cfg.Model != nil {
 		return h.Foreign()
@@ -435,9 +447,9 @@ func agentEnv(cfg Config, m *scenario.Manifest, rts *roots) []string {
 // cassettePath is where the agent finds a cassette: the scenario's own in
 // replay, a fresh file in the sessions folder in record (harvested into
 // Result.Cassettes).
-func cassettePath(cfg Config, rts *roots, name string) string {
+func cassettePath(cfg Config, rts *harvest.Roots, name string) string {
 	if cfg.Mode == Record {
-		return filepath.Join(rts.sessions, name)
+		return filepath.Join(rts.Sessions, name)
 	}
 	return filepath.Join(cfg.Dir, name)
 }
@@ -480,6 +492,20 @@ func setEnv(env []string, kv string) []string {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// lastLines is the last n lines of s, indented for an error message, each
+// made visible: the agent's bytes must not drive the terminal that shows
+// the failure (escape sequences could erase the FAIL line).
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	for i, l := range lines {
+		lines[i] = visible.Line(l)
+	}
+	return "\t" + strings.Join(lines, "\n\t")
 }
 
 // gatedReader blocks every Read until ready is closed.

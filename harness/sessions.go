@@ -45,18 +45,18 @@ var sessionOps = map[string]func(r *run, d deadline, s scenario.Step) error{
 	},
 	scenario.OpLoadSession: func(r *run, d deadline, s scenario.Step) error {
 		return sessionCall(r, d, s, acp.AgentMethodSessionLoad, func(id acp.SessionId) (acp.LoadSessionResponse, error) {
-			return r.conn.LoadSession(r.bg(), acp.LoadSessionRequest{SessionId: id, Cwd: r.roots.cwd, McpServers: []acp.McpServer{}})
+			return r.conn.LoadSession(r.bg(), acp.LoadSessionRequest{SessionId: id, Cwd: r.roots.Cwd, McpServers: []acp.McpServer{}})
 		})
 	},
 	scenario.OpResumeSession: func(r *run, d deadline, s scenario.Step) error {
 		return sessionCall(r, d, s, acp.AgentMethodSessionResume, func(id acp.SessionId) (acp.ResumeSessionResponse, error) {
-			return r.conn.ResumeSession(r.bg(), acp.ResumeSessionRequest{SessionId: id, Cwd: r.roots.cwd})
+			return r.conn.ResumeSession(r.bg(), acp.ResumeSessionRequest{SessionId: id, Cwd: r.roots.Cwd})
 		})
 	},
 	scenario.OpForkSession: func(r *run, d deadline, s scenario.Step) error {
 		var forked acp.SessionId
 		err := sessionCall(r, d, s, acp.AgentMethodSessionFork, func(id acp.SessionId) (acp.UnstableForkSessionResponse, error) {
-			resp, err := r.conn.UnstableForkSession(r.bg(), acp.UnstableForkSessionRequest{SessionId: id, Cwd: r.roots.cwd})
+			resp, err := r.conn.UnstableForkSession(r.bg(), acp.UnstableForkSessionRequest{SessionId: id, Cwd: r.roots.Cwd})
 			forked = resp.SessionId
 			return resp, err
 		})

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,9 +11,13 @@ import (
 	"strings"
 	"time"
 
+	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/acpsnap/acpsnap/harness/internal/harvest"
+	"github.com/acpsnap/acpsnap/harness/internal/proc"
+	"github.com/acpsnap/acpsnap/internal/sessionupdate"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/sessionlog"
-	acp "github.com/coder/acp-go-sdk"
 )
 
 // Condition-based waits look again after a pause that starts at pollMin
@@ -86,11 +91,11 @@ func (r *run) step(s scenario.Step, at time.Time, total time.Duration) error {
 	case scenario.OpWaitForFile:
 		return r.waitForFile(d, s.Path)
 	case scenario.OpWaitForTurnStart:
-		return r.waitForTurn(d, "turn/start", cmpOr(s.MinimumTurn, 1))
+		return r.waitForTurn(d, "turn/start", cmp.Or(s.MinimumTurn, 1))
 	case scenario.OpWaitForTurnEnd:
-		return r.waitForTurn(d, "turn/end", cmpOr(s.MinimumTurn, 1))
+		return r.waitForTurn(d, "turn/end", cmp.Or(s.MinimumTurn, 1))
 	case scenario.OpWaitForSubagentTurnEnd:
-		return r.waitForChild(d, cmpOr(s.Child, 1), cmpOr(s.MinimumTurn, 1))
+		return r.waitForChild(d, cmp.Or(s.Child, 1), cmp.Or(s.MinimumTurn, 1))
 	case scenario.OpWaitForUpdate:
 		return r.waitForUpdate(d, s.Update)
 	case scenario.OpRequest, scenario.OpRequestExpectError:
@@ -104,13 +109,6 @@ func (r *run) step(s scenario.Step, at time.Time, total time.Duration) error {
 		return op(r, d, s)
 	}
 	return fmt.Errorf("unknown op %q", s.Op)
-}
-
-func cmpOr(v, def int) int {
-	if v == 0 {
-		return def
-	}
-	return v
 }
 
 func (r *run) initialize(d deadline) error {
@@ -136,7 +134,7 @@ func (r *run) newSession(d deadline, servers []scenario.MCPServer) error {
 	if err != nil {
 		return err
 	}
-	req := acp.NewSessionRequest{Cwd: r.roots.cwd, McpServers: proxies}
+	req := acp.NewSessionRequest{Cwd: r.roots.Cwd, McpServers: proxies}
 	resp, err := await(r, d, "session/new", func() (acp.NewSessionResponse, error) {
 		return r.conn.NewSession(r.bg(), req)
 	})
@@ -159,7 +157,7 @@ func (r *run) newSession(d deadline, servers []scenario.MCPServer) error {
 // defaults ({"cwd": <cwd>, "mcpServers": []}); it must be rejected.
 func (r *run) newSessionExpectError(d deadline, params json.RawMessage) error {
 	fields := map[string]json.RawMessage{"mcpServers": json.RawMessage("[]")}
-	fields["cwd"], _ = json.Marshal(r.roots.cwd)
+	fields["cwd"], _ = json.Marshal(r.roots.Cwd)
 	if params != nil {
 		var over map[string]json.RawMessage
 		b, err := r.expandJSON(params)
@@ -311,7 +309,7 @@ func (r *run) waitForFile(d deadline, path string) error {
 }
 
 func (r *run) pollFile(d deadline, path string, also func() error) error {
-	full := filepath.Join(r.roots.cwd, path)
+	full := filepath.Join(r.roots.Cwd, path)
 	return r.poll(d, func() (bool, string, error) {
 		_, err := os.Stat(full)
 		return err == nil, fmt.Sprintf("file %s in the cwd", path), nil
@@ -329,19 +327,9 @@ func (r *run) waitForUpdate(d deadline, kind string) error {
 	}
 	seen := 0
 	return r.poll(d, func() (bool, string, error) {
-		lines := r.agent.stdoutLines()
+		lines := r.agent.StdoutLines()
 		for ; seen < len(lines); seen++ {
-			var m struct {
-				Method string `json:"method"`
-				Params struct {
-					SessionID string `json:"sessionId"`
-					Update    struct {
-						SessionUpdate string `json:"sessionUpdate"`
-					} `json:"update"`
-				} `json:"params"`
-			}
-			if json.Unmarshal(lines[seen], &m) == nil && m.Method == "session/update" &&
-				m.Params.SessionID == string(id) && m.Params.Update.SessionUpdate == kind {
+			if n, ok := sessionupdate.Parse(lines[seen]); ok && n.Session == id && n.Kind == kind {
 				return true, "", nil
 			}
 		}
@@ -367,23 +355,23 @@ func (r *run) primaryTurn(typ string) (int, string, error) {
 	if err != nil {
 		return 0, "", err
 	}
-	l, err := findLog(r.roots.sessions, string(id))
+	l, err := harvest.Find(r.roots.Sessions, string(id))
 	if err != nil || l == nil {
 		return 0, fmt.Sprintf("the log of session %s (not written yet)", id), err
 	}
-	turn, err := l.maxTurn(typ)
-	return turn, l.name, err
+	turn, err := l.MaxTurn(typ)
+	return turn, l.Name, err
 }
 
 func (r *run) waitForChild(d deadline, n, min int) error {
 	return r.poll(d, func() (bool, string, error) {
-		children, err := childLogs(r.roots.sessions)
+		children, err := harvest.Children(r.roots.Sessions)
 		if err != nil || len(children) < n {
 			return false, fmt.Sprintf("turn/end with turn >= %d in child log %d (%d child logs so far)", min, n, len(children)), err
 		}
 		l := children[n-1]
-		turn, err := l.maxTurn("turn/end")
-		return turn >= min, fmt.Sprintf("turn/end with turn >= %d in child log %d (%s)", min, n, l.name), err
+		turn, err := l.MaxTurn("turn/end")
+		return turn >= min, fmt.Sprintf("turn/end with turn >= %d in child log %d (%s)", min, n, l.Name), err
 	}, nil)
 }
 
@@ -421,7 +409,7 @@ func (r *run) poll(d deadline, cond func() (ok bool, what string, err error), al
 			case <-again.C:
 				pause = min(2*pause, max(pollInterval, floor))
 				break wait
-			case <-r.agent.wrote:
+			case <-r.agent.Wrote():
 				pause = floor
 				if time.Until(next) > floor {
 					next = time.Now().Add(floor)
@@ -433,11 +421,11 @@ func (r *run) poll(d deadline, cond func() (ok bool, what string, err error), al
 				return r.failErr
 			case <-r.ctx.Done():
 				return r.cancelled(what)
-			case <-r.agent.exited:
+			case <-r.agent.Exited():
 				if ok, what, err = cond(); err != nil || ok {
 					return err
 				}
-				return fmt.Errorf("agent exited (%s) while the harness was waiting for %s", r.agent.exitState(), what)
+				return fmt.Errorf("agent exited (%s) while the harness was waiting for %s", r.agent.ExitState(), what)
 			}
 		}
 	}
@@ -469,7 +457,7 @@ func await[T any](r *run, d deadline, method string, call func() (T, error)) (T,
 		return zero, r.failErr
 	case <-r.ctx.Done():
 		return zero, r.cancelled(what)
-	case <-r.agent.exited:
+	case <-r.agent.Exited():
 		// An answer may still be on its way through the pipe and the SDK;
 		// a descendant holding stdout open would keep the SDK waiting.
 		select {
@@ -504,15 +492,15 @@ func (r *run) explain(method string, err error) error {
 // It is formatted when the run reports, after shutdown, so it can say how
 // the agent ended.
 type goneError struct {
-	agent  *agent
+	agent  *proc.Agent
 	method string
 }
 
 func (e *goneError) Error() string {
 	select {
-	case <-e.agent.exited:
-		if !e.agent.signalled {
-			return fmt.Sprintf("agent exited (%s) before answering %s", e.agent.exitState(), e.method)
+	case <-e.agent.Exited():
+		if !e.agent.Signalled() {
+			return fmt.Sprintf("agent exited (%s) before answering %s", e.agent.ExitState(), e.method)
 		}
 	default:
 	}
@@ -534,13 +522,13 @@ func (r *run) bg() context.Context { return context.Background() }
 
 // expand replaces {{cwd}} in prompt text with the live cwd.
 func (r *run) expand(s string) string {
-	return strings.ReplaceAll(s, "{{cwd}}", r.roots.cwd)
+	return strings.ReplaceAll(s, "{{cwd}}", r.roots.Cwd)
 }
 
 // expandJSON replaces {{cwd}} inside JSON strings with the live cwd, and
 // {{sessionId}} and {{session:N}} with live session ids.
 func (r *run) expandJSON(raw json.RawMessage) ([]byte, error) {
-	b, _ := json.Marshal(r.roots.cwd)
+	b, _ := json.Marshal(r.roots.Cwd)
 	out, err := r.expandSessions(strings.ReplaceAll(string(raw), "{{cwd}}", string(b[1:len(b)-1])))
 	return []byte(out), err
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/sessionupdate"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -61,7 +62,7 @@ func Build(src Source) (*Transcript, error) {
 		if err := json.Unmarshal(line, &m); err != nil {
 			return fmt.Errorf("%s:%d: %v", name, n, err)
 		}
-		b.message(m)
+		b.message(m, line)
 		return nil
 	})
 	if err != nil {
@@ -185,10 +186,13 @@ type message struct {
 	} `json:"error"`
 }
 
-func (b *builder) message(m message) {
+// message takes one message (line, decoded as m).
+func (b *builder) message(m message, line []byte) {
 	switch {
-	case m.Method == "session/update":
-		b.update(m.Params)
+	case m.Method == sessionupdate.Method:
+		if n, ok := sessionupdate.Parse(line); ok {
+			b.update(n)
+		}
 	case m.Method == "session/request_permission":
 		b.permission(m.Params)
 	case m.Method == "" && m.ID != nil:

@@ -3,11 +3,12 @@ package transcript
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/acpsnap/acpsnap/internal/sessionupdate"
 )
 
 // update is the part of a session/update notification a transcript reads.
 type update struct {
-	SessionUpdate string          `json:"sessionUpdate"`
 	Content       json.RawMessage `json:"content"`
 	ToolCallID    string          `json:"toolCallId"`
 	Kind          *string         `json:"kind"`
@@ -22,17 +23,13 @@ type update struct {
 	} `json:"_meta"`
 }
 
-func (b *builder) update(params json.RawMessage) {
-	var p struct {
-		SessionID string `json:"sessionId"`
-		Update    update `json:"update"`
-	}
-	if json.Unmarshal(params, &p) != nil {
+func (b *builder) update(n sessionupdate.Notification) {
+	var u update
+	if len(n.Update) > 0 && json.Unmarshal(n.Update, &u) != nil {
 		return
 	}
-	u := p.Update
-	t := b.turn(p.SessionID)
-	switch u.SessionUpdate {
+	t := b.turn(string(n.Session))
+	switch n.Kind {
 	case "agent_message_chunk":
 		t.Items = b.chunk(t.Items, Message, chunkText(u.Content))
 	case "agent_thought_chunk":

@@ -1,6 +1,7 @@
 package mcpproxy
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -29,6 +30,30 @@ const Command = "mcp-cassette"
 type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }
+
+// Main is `acpsnap mcp-cassette ARGS…` (args: what follows the
+// subcommand) on stdin and stdout, for the acpsnap command and for
+// acpsnaptest's test binary alike: it returns the exit code, 0 when the
+// cassette closed cleanly (or -h printed the usage), 1 when it did not (a
+// mismatch, an extra or unconsumed call, an unfinished recording, a
+// cassette that does not verify), 2 on a bad command line; what went wrong
+// goes to stderr. ctx ends the proxy (the caller maps signals to it).
+func Main(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) int {
+	cfg, err := ParseArgs(args, stderr)
+	var ue *UsageError
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintln(stderr, "acpsnap:", err)
+		return 2
+	}
+	if err := Run(ctx, cfg, stdin, stdout); err != nil {
+		fmt.Fprintln(stderr, "acpsnap:", err)
+		return 1
+	}
+	return 0
+}
 
 // Args is the command line (after the program) that runs the proxy for
 // cfg: "mcp-cassette -mode M -file F [-report R] -- COMMAND ARGS…".

@@ -22,9 +22,10 @@
 //	-dir DIR  -run REGEX  -parallel N  -shard K/N  -agent 'CMD'  -json  -junit FILE
 //	-html FILE  -timeout D  -grace D  -keep  -offline  -force  -pending  -v
 //
-// Exit codes: 0 every scenario passed, 1 a scenario failed, 2 usage or
-// fixture error, 3 internal error (an agent that cannot be started, an
-// interrupted run). docs/format.md ("Command line") says what each command
+// Exit codes, the same for every command: 0 every scenario passed (two
+// cassettes are equivalent, one verifies), 1 a scenario failed (the
+// cassettes differ, one does not verify), 2 usage or fixture error, 3
+// internal error (an agent that cannot be started, an interrupted run). docs/format.md ("Command line") says what each command
 // and flag does; docs/reference-agent.md what `acpsnap agent` reads. The
 // code is internal/cli: this package only calls it.
 package main

@@ -42,7 +42,7 @@ func (e *env) cassetteCmd(args []string) int {
 	case "inspect":
 		return e.cassetteInspect(rest)
 	case "diff":
-		return cassetteDiff(rest, e.stdout, e.stderr)
+		return e.cassetteDiff(rest)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(e.stdout, cassetteUsage)
 		return ExitOK
@@ -52,17 +52,28 @@ func (e *env) cassetteCmd(args []string) int {
 	}
 }
 
-// cassetteArgs parses flags given before or after the one FILE argument.
-func cassetteArgs(fs *flag.FlagSet, args []string) (string, error) {
-	if err := parse(fs, args); err != nil {
-		return "", err
-	}
-	rest := fs.Args()
-	if len(rest) > 0 {
-		if err := parse(fs, rest[1:]); err != nil {
-			return "", err
+// interleaved parses fs's flags wherever they are among args, before,
+// between or after the positional arguments it returns; a bad flag is a
+// usage error.
+func interleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := parse(fs, args); err != nil {
+			return nil, err
 		}
-		rest = append(rest[:1:1], fs.Args()...)
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// cassetteArgs parses flags given anywhere around the one FILE argument.
+func cassetteArgs(fs *flag.FlagSet, args []string) (string, error) {
+	rest, err := interleaved(fs, args)
+	if err != nil {
+		return "", err
 	}
 	if len(rest) != 1 {
 		return "", usagef("%s: want one FILE argument, got %d", fs.Name(), len(rest))

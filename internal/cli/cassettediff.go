@@ -2,8 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -24,60 +22,37 @@ different or not safely comparable, 2 usage, read or format error.
 // command's (docs/format.md, "Command line"): a difference fails like a
 // scenario (1), a bad command line or cassette is a usage or fixture error
 // (2), output that cannot be written is internal (3).
-func cassetteDiff(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("acpsnap cassette diff", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // the errors are printed once, below
-	fs.Usage = func() {}
+func (e *env) cassetteDiff(args []string) int {
+	fs := e.flags("cassette diff")
+	fs.Usage = func() { io.WriteString(fs.Output(), cassetteDiffUsage); fs.PrintDefaults() }
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	showCalls := fs.Bool("show-calls", false, "list every aligned call, the same ones too")
 	files, err := interleaved(fs, args)
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stderr, "acpsnap cassette diff: %v\n", err)
-		}
-		fmt.Fprint(stderr, cassetteDiffUsage)
-		return ExitUsage
+	if err == nil && len(files) != 2 {
+		err = usagef("cassette diff: want two cassettes, got %d\n%s", len(files), cassetteDiffUsage)
 	}
-	if len(files) != 2 {
-		fmt.Fprintf(stderr, "acpsnap cassette diff: want two cassettes, got %d\n%s", len(files), cassetteDiffUsage)
-		return ExitUsage
+	if err != nil {
+		return e.exit(err)
 	}
 	var cs [2]*subagent.Cassette
 	for i, f := range files {
 		if cs[i], err = subagent.Load(f); err != nil {
-			fmt.Fprintf(stderr, "acpsnap cassette diff: %s\n", subagent.Escape(err.Error()))
-			return ExitUsage
+			return e.exit(usagef("cassette diff: %s", subagent.Escape(err.Error())))
 		}
 	}
 	r := subagent.Diff(cs[0], cs[1])
 	if *asJSON {
-		err = writeDiffJSON(stdout, r, *showCalls)
+		err = writeDiffJSON(e.stdout, r, *showCalls)
 	} else {
-		err = writeDiffHuman(stdout, cs[0].Name, cs[1].Name, r, *showCalls)
+		err = writeDiffHuman(e.stdout, cs[0].Name, cs[1].Name, r, *showCalls)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "acpsnap cassette diff: write: %v\n", err)
-		return ExitInternal
+		return e.exit(fmt.Errorf("cassette diff: write: %w", err))
 	}
 	if r.Equivalent() {
 		return ExitOK
 	}
 	return ExitFailed
-}
-
-// interleaved parses flags wherever they are among the arguments.
-func interleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
 }
 
 func writeDiffJSON(w io.Writer, r subagent.Report, showCalls bool) error {

@@ -53,7 +53,8 @@ func writeSubagentCassetteWith(t *testing.T, name string, opts subagent.Options,
 
 func runDiff(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
-	code := cassetteDiff(args, &out, &errb)
+	e := &env{stdout: &out, stderr: &errb, getenv: func(string) string { return "" }}
+	code := e.cassetteDiff(args)
 	return code, out.String(), errb.String()
 }
 
@@ -82,6 +83,8 @@ func TestCassetteDiffExitCodes(t *testing.T) {
 		{"not safely comparable", []string{ambiguous, ambiguous}, 1, []string{"not safely comparable", "ambiguous group"}, ""},
 		{"one file", []string{a}, 2, nil, "want two cassettes"},
 		{"unknown flag", []string{"-x", a, same}, 2, nil, "flag provided but not defined"},
+		{"help", []string{"-h"}, 0, nil, "usage: acpsnap cassette diff A B"},
+		{"three files", []string{a, same, changed}, 2, nil, "acpsnap: cassette diff: want two cassettes, got 3"},
 		{"missing file", []string{a, filepath.Join(t.TempDir(), "nope.jsonl")}, 2, nil, "cannot read"},
 		{"damaged file", []string{a, corrupt}, 2, nil, "corrupt.jsonl"},
 	} {

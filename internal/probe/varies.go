@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/sessionupdate"
 	"github.com/acpsnap/acpsnap/internal/visible"
 )
 
@@ -43,7 +44,7 @@ func keyed(stdout []byte) []line {
 		v, err := decode(raw)
 		label := "text"
 		if err == nil {
-			label = lineLabel(v)
+			label = lineLabel(raw, v)
 		} else {
 			v = string(raw)
 		}
@@ -53,20 +54,14 @@ func keyed(stdout []byte) []line {
 	return out
 }
 
-// lineLabel is a JSON-RPC line's kind: "session/update KIND", the method,
-// or "response ID".
-func lineLabel(v any) string {
+// lineLabel is a JSON-RPC line's kind (raw, decoded as v):
+// "session/update KIND", the method, or "response ID".
+func lineLabel(raw []byte, v any) string {
+	if n, ok := sessionupdate.Parse(raw); ok && n.Kind != "" {
+		return sessionupdate.Method + " " + n.Kind
+	}
 	m, _ := v.(map[string]any)
 	method, _ := m["method"].(string)
-	if method == "session/update" {
-		if p, ok := m["params"].(map[string]any); ok {
-			if u, ok := p["update"].(map[string]any); ok {
-				if k, ok := u["sessionUpdate"].(string); ok {
-					return "session/update " + k
-				}
-			}
-		}
-	}
 	if method != "" {
 		return method
 	}

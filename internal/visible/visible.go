@@ -23,6 +23,16 @@ func Line(s string) string { return escape(s, false) }
 // Text is Line that keeps "\n" as the line break.
 func Text(s string) string { return escape(s, true) }
 
+// Quote shows at most the first 200 bytes of b, Go-quoted (so no control
+// character reaches a terminal), and the length of a longer b: a line an
+// agent wrote, in an error message.
+func Quote(b []byte) string {
+	if len(b) > 200 {
+		return fmt.Sprintf("%q… (%d bytes)", b[:200], len(b))
+	}
+	return fmt.Sprintf("%q", b)
+}
+
 func escape(s string, keepNL bool) string {
 	if clean(s, keepNL) {
 		return s

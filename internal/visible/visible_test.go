@@ -1,6 +1,9 @@
 package visible
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestLine(t *testing.T) {
 	type testCase struct{ in, line, text string }
@@ -39,4 +42,18 @@ func FuzzLine(f *testing.F) {
 			t.Fatalf("Line not stable on its own output: %q", s)
 		}
 	})
+}
+
+func TestQuote(t *testing.T) {
+	long := strings.Repeat("x", 201)
+	for _, tc := range []struct{ in, want string }{
+		{"{\"a\":1}", `"{\"a\":1}"`},
+		{"\x1b[2J", `"\x1b[2J"`},
+		{long[:200], `"` + long[:200] + `"`},
+		{long, `"` + long[:200] + `"… (201 bytes)`},
+	} {
+		if got := Quote([]byte(tc.in)); got != tc.want {
+			t.Errorf("Quote(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
 }

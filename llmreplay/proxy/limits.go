@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -19,18 +20,9 @@ const (
 // cap.
 var errTooLarge = errors.New("over the cap")
 
-func (c Config) maxRequestBytes() int64 { return orDefault(c.MaxRequestBytes, defaultMaxRequestBytes) }
-func (c Config) maxEvents() int         { return int(orDefault(int64(c.MaxEvents), defaultMaxEvents)) }
-func (c Config) maxResponseBytes() int64 {
-	return orDefault(c.MaxResponseBytes, defaultMaxResponseBytes)
-}
-
-func orDefault(v, def int64) int64 {
-	if v > 0 {
-		return v
-	}
-	return def
-}
+func (c Config) maxRequestBytes() int64  { return cmp.Or(c.MaxRequestBytes, defaultMaxRequestBytes) }
+func (c Config) maxEvents() int          { return cmp.Or(c.MaxEvents, defaultMaxEvents) }
+func (c Config) maxResponseBytes() int64 { return cmp.Or(c.MaxResponseBytes, defaultMaxResponseBytes) }
 
 // capped reads at most max bytes of r; past them it fails with an error
 // wrapping errTooLarge that names what was read (the transport has

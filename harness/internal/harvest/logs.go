@@ -1,35 +1,32 @@
-package harness
+package harvest
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/acpsnap/acpsnap/cassette"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 
 	"github.com/acpsnap/acpsnap/agentenv"
+	"github.com/acpsnap/acpsnap/cassette"
+	"github.com/acpsnap/acpsnap/cassette/mcpproxy"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/internal/safefile"
+	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
-// Log is one harvested session log: its raw bytes and its parsed header.
-type Log struct {
+// File is a session log found under the sessions directory: its raw
+// bytes and its parsed header line.
+type File struct {
+	Name   string // "sessions/<dir>/session.jsonl", for messages
+	Path   string
 	Raw    []byte
 	Header sessionlog.Header
-}
-
-// logFile is a session log found under the sessions directory.
-type logFile struct {
-	name   string // "sessions/<dir>/session.jsonl", for messages
-	path   string
-	raw    []byte
-	header sessionlog.Header
 }
 
 // Caps on what the harness reads from the sessions directory, so that
@@ -48,12 +45,12 @@ var utf8BOM = []byte("\xef\xbb\xbf")
 // is, newline or not. Only regular files are read (a FIFO would block, a
 // link to /dev/zero would never end), each at most maxLog bytes, all at
 // most maxLogs. Logs are read whole; callers parse what they need.
-func scanLogs(sessions string, final bool) ([]logFile, error) {
+func scanLogs(sessions string, final bool) ([]File, error) {
 	paths, err := filepath.Glob(filepath.Join(sessions, "*", sessionlog.FileName))
 	if err != nil {
 		return nil, err
 	}
-	var logs []logFile
+	var logs []File
 	total := 0
 	for _, p := range paths {
 		name := "sessions/" + filepath.Base(filepath.Dir(p)) + "/" + sessionlog.FileName
@@ -64,7 +61,7 @@ func scanLogs(sessions string, final bool) ([]logFile, error) {
 		if total += len(raw); total > maxLogs {
 			return nil, fmt.Errorf("%s: the session logs hold more than %d MiB in all; the harness reads at most that", name, maxLogs>>20)
 		}
-		l := logFile{name: name, path: p, raw: raw}
+		l := File{Name: name, Path: p, Raw: raw}
 		if bytes.HasPrefix(raw, utf8BOM) {
 			return nil, fmt.Errorf("%s:1: the log starts with a UTF-8 byte order mark (BOM); session logs are JSON lines without one", name)
 		}
@@ -72,8 +69,8 @@ func scanLogs(sessions string, final bool) ([]logFile, error) {
 		if !ok && (!final || len(bytes.TrimSpace(raw)) == 0) {
 			continue // the header is still being written
 		}
-		if err := json.Unmarshal(first, &l.header); err != nil || l.header.Type != "session" {
-			return nil, fmt.Errorf("%s:1: not a session header: %s", l.name, quote(first))
+		if err := json.Unmarshal(first, &l.Header); err != nil || l.Header.Type != "session" {
+			return nil, fmt.Errorf("%s:1: not a session header: %s", l.Name, visible.Quote(first))
 		}
 		logs = append(logs, l)
 	}
@@ -98,9 +95,9 @@ func longLine(name string, raw []byte) error {
 
 // orderLogs puts the primary session first, then the others by createdAt,
 // then id.
-func orderLogs(logs []logFile, primary string) {
+func orderLogs(logs []File, primary string) {
 	sort.SliceStable(logs, func(i, j int) bool {
-		a, b := logs[i].header, logs[j].header
+		a, b := logs[i].Header, logs[j].Header
 		if (a.ID == primary) != (b.ID == primary) {
 			return a.ID == primary
 		}
@@ -111,29 +108,29 @@ func orderLogs(logs []logFile, primary string) {
 	})
 }
 
-// findLog is the log whose header id is id, if it exists yet.
-func findLog(sessions, id string) (*logFile, error) {
+// Find is the log whose header id is id, if it exists yet.
+func Find(sessions, id string) (*File, error) {
 	logs, err := scanLogs(sessions, false)
 	if err != nil {
 		return nil, err
 	}
 	for i := range logs {
-		if logs[i].header.ID == id {
+		if logs[i].Header.ID == id {
 			return &logs[i], nil
 		}
 	}
 	return nil, nil
 }
 
-// childLogs are the logs with a parent session, by createdAt, then id.
-func childLogs(sessions string) ([]logFile, error) {
+// Children are the logs with a parent session, by createdAt, then id.
+func Children(sessions string) ([]File, error) {
 	logs, err := scanLogs(sessions, false)
 	if err != nil {
 		return nil, err
 	}
-	var children []logFile
+	var children []File
 	for _, l := range logs {
-		if l.header.ParentSession != "" {
+		if l.Header.ParentSession != "" {
 			children = append(children, l)
 		}
 	}
@@ -141,11 +138,11 @@ func childLogs(sessions string) ([]logFile, error) {
 	return children, nil
 }
 
-// maxTurn is the highest turn of the complete events of type typ in the
+// MaxTurn is the highest turn of the complete events of type typ in the
 // log (0: none). Every complete line is parsed; a malformed one is an error
 // with its line. A trailing line without "\n" is still being written.
-func (l *logFile) maxTurn(typ string) (int, error) {
-	lines := bytes.Split(l.raw, []byte("\n"))
+func (l *File) MaxTurn(typ string) (int, error) {
+	lines := bytes.Split(l.Raw, []byte("\n"))
 	maxT := 0
 	for i, line := range lines[1 : len(lines)-1] {
 		var e struct {
@@ -153,7 +150,7 @@ func (l *logFile) maxTurn(typ string) (int, error) {
 			Data json.RawMessage `json:"data"`
 		}
 		if err := json.Unmarshal(line, &e); err != nil {
-			return 0, fmt.Errorf("%s:%d: malformed event: %v", l.name, i+2, err)
+			return 0, fmt.Errorf("%s:%d: malformed event: %v", l.Name, i+2, err)
 		}
 		if e.Type != typ {
 			continue
@@ -162,36 +159,37 @@ func (l *logFile) maxTurn(typ string) (int, error) {
 			Turn *int `json:"turn"`
 		}
 		if err := json.Unmarshal(e.Data, &d); err != nil || d.Turn == nil {
-			return 0, fmt.Errorf("%s:%d: %s without a numeric data.turn", l.name, i+2, typ)
+			return 0, fmt.Errorf("%s:%d: %s without a numeric data.turn", l.Name, i+2, typ)
 		}
 		maxT = max(maxT, *d.Turn)
 	}
 	return maxT, nil
 }
 
-// harvest reads and validates every log, primary first.
-func harvest(sessions, primary string) ([]Log, error) {
+// Logs reads and validates every log of the sessions directory once the
+// agent is gone, primary first; on an error, the logs before the bad one.
+func Logs(sessions, primary string) ([]File, error) {
 	files, err := scanLogs(sessions, true)
 	if err != nil {
 		return nil, fmt.Errorf("harvest session logs: %w", err)
 	}
 	orderLogs(files, primary)
-	var logs []Log
+	var logs []File
 	for _, f := range files {
-		if err := longLine(f.name, f.raw); err != nil {
+		if err := longLine(f.Name, f.Raw); err != nil {
 			return logs, fmt.Errorf("harvest session logs: %w", err)
 		}
-		if _, err := sessionlog.Read(bytes.NewReader(f.raw), f.name); err != nil {
+		if _, err := sessionlog.Read(bytes.NewReader(f.Raw), f.Name); err != nil {
 			return logs, fmt.Errorf("harvest session logs: %w", err)
 		}
-		logs = append(logs, Log{Raw: f.raw, Header: f.header})
+		logs = append(logs, f)
 	}
 	return logs, nil
 }
 
-// readReport reads the agent's replay report from the sessions directory;
+// Report reads the agent's replay report from the sessions directory;
 // nil when there is none.
-func readReport(sessions string) (*agentenv.Report, error) {
+func Report(sessions string) (*agentenv.Report, error) {
 	path := filepath.Join(sessions, agentenv.ReportFile)
 	if _, err := os.Lstat(path); os.IsNotExist(err) {
 		return nil, nil
@@ -208,9 +206,9 @@ func readReport(sessions string) (*agentenv.Report, error) {
 	return &r, nil
 }
 
-// checkReport fails a replay that left entries unserved or raised errors,
+// CheckReport fails a replay that left entries unserved or raised errors,
 // or that wrote logs without saying what it consumed.
-func checkReport(r *agentenv.Report, logs int) error {
+func CheckReport(r *agentenv.Report, logs int) error {
 	if r == nil {
 		if logs > 0 {
 			return fmt.Errorf("replay: the agent wrote %d session log(s) but no %s in its sessions directory (does it honour ACPSNAP_MODE=replay and write its report at exit?)", logs, agentenv.ReportFile)
@@ -236,14 +234,14 @@ func checkReport(r *agentenv.Report, logs int) error {
 	return fmt.Errorf("%s", msg)
 }
 
-// harvestCassettes reads the cassettes a recording agent published in the
+// Cassettes reads the cassettes a recording agent published in the
 // sessions folder (a .partial left behind means a recording that did not
 // finish: an error).
-func harvestCassettes(sessions string) (map[string][]byte, error) {
+func Cassettes(sessions string) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for _, name := range []string{scenario.ToolCassetteFile, scenario.SubagentCassetteFile} {
 		p := filepath.Join(sessions, name)
-		if exists(p + ".partial") {
+		if _, err := os.Stat(p + ".partial"); err == nil {
 			return nil, fmt.Errorf("the agent left %s.partial: a cassette recording that never completed", name)
 		}
 		b, err := safefile.ReadAs(p, "sessions/"+name, cassette.MaxFileBytes)
@@ -256,4 +254,24 @@ func harvestCassettes(sessions string) (map[string][]byte, error) {
 		out[name] = b
 	}
 	return out, nil
+}
+
+// MCPReport returns the error the mcp-cassette proxy reported at path, or
+// why there is no report.
+func MCPReport(path string) error {
+	b, err := safefile.ReadAs(path, "sessions/"+filepath.Base(path), maxReport)
+	if errors.Is(err, fs.ErrNotExist) {
+		return errors.New("its mcp-cassette proxy never reported (the agent did not start it, or did not close it before exiting)")
+	}
+	if err != nil {
+		return err
+	}
+	var rep mcpproxy.Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return fmt.Errorf("the proxy's report: %w", err)
+	}
+	if rep.Error != "" {
+		return errors.New(rep.Error)
+	}
+	return nil
 }

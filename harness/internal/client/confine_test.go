@@ -1,4 +1,4 @@
-package harness
+package client
 
 import (
 	"context"
@@ -81,9 +81,9 @@ func TestClientConfinement(t *testing.T) {
 		{"terminal", "{{cwd}}/in", "", result{}},
 		{"terminal", "{{cwd}}", "", result{}},
 	}
-	ts := &terminals{grace: time.Second}
-	defer ts.closeAll()
-	c := &client{cwd: cwd, root: openRoot(t, cwd), aliases: []string{alias}, terms: ts}
+	ts := NewTerminals(nil, time.Second)
+	defer ts.CloseAll()
+	c := &Client{Cwd: cwd, Root: openRoot(t, cwd), Aliases: []string{alias}, Terms: ts}
 	ctx := context.Background()
 	for _, spelling := range []string{cwd, alias} {
 		for _, tc := range tests {
@@ -147,7 +147,7 @@ func TestClientConfinementRace(t *testing.T) {
 	os.MkdirAll(outside, 0o755)
 	target := filepath.Join(outside, "target")
 	os.WriteFile(target, []byte("root:x:0:0:outside\n"), 0o644)
-	c := &client{cwd: cwd, root: openRoot(t, cwd)}
+	c := &Client{Cwd: cwd, Root: openRoot(t, cwd)}
 	path := filepath.Join(cwd, "swap")
 	stop := make(chan struct{})
 	done := make(chan struct{})
@@ -202,7 +202,7 @@ func TestClientRefusesSpecialFiles(t *testing.T) {
 	}
 	os.Symlink("/dev/zero", filepath.Join(cwd, "zero"))
 	os.Mkdir(filepath.Join(cwd, "dir"), 0o755)
-	c := &client{cwd: cwd, root: openRoot(t, cwd)}
+	c := &Client{Cwd: cwd, Root: openRoot(t, cwd)}
 	for _, name := range []string{"fifo", "dir"} {
 		_, err := c.ReadTextFile(context.Background(), acp.ReadTextFileRequest{Path: filepath.Join(cwd, name)})
 		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
@@ -216,26 +216,5 @@ func TestClientRefusesSpecialFiles(t *testing.T) {
 	// write is refused as not a regular file: an error either way.
 	if _, err := c.WriteTextFile(context.Background(), acp.WriteTextFileRequest{Path: filepath.Join(cwd, "fifo"), Content: "x"}); err == nil {
 		t.Errorf("write to a FIFO succeeded")
-	}
-}
-
-func TestTerminalEnv(t *testing.T) {
-	agent := []string{"PATH=/bin", "HOME=/h", "ACPSNAP_MODE=record", "ACPSNAP_FIXTURE=/m/session.jsonl",
-		"DEEPSEEK_API_KEY=sk", "DEEPSEEK_MODEL=m", "OTHER_KEY=secret", "SCENARIO_VAR=x", "DEEPSEEKER=kept"}
-	tests := []struct {
-		name    string
-		secrets map[string]string
-		want    []string
-	}{
-		{"no secrets", nil, []string{"PATH=/bin", "HOME=/h", "DEEPSEEK_API_KEY=sk", "DEEPSEEK_MODEL=m", "OTHER_KEY=secret", "SCENARIO_VAR=x", "DEEPSEEKER=kept"}},
-		{"secrets by name", map[string]string{"OTHER_KEY": "secret", "DEEPSEEK_API_KEY": "sk"},
-			[]string{"PATH=/bin", "HOME=/h", "DEEPSEEK_MODEL=m", "SCENARIO_VAR=x", "DEEPSEEKER=kept"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, terminalEnv(agent, tt.secrets)); diff != "" {
-				t.Errorf("terminal env (-want +got):\n%s", diff)
-			}
-		})
 	}
 }

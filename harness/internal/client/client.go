@@ -1,4 +1,4 @@
-package harness
+package client
 
 import (
 	"context"
@@ -10,40 +10,41 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
+	"github.com/acpsnap/acpsnap/harness/internal/proc"
 	"github.com/acpsnap/acpsnap/internal/fspath"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 )
 
-// client is the harness's side of ACP (acp.Client): it answers permission
+// Client is the harness's side of ACP (acp.Client): it answers permission
 // requests from the scenario's answers, serves the file system inside the
 // cwd, and runs terminals. Methods it does not implement are answered
 // -32601 by the SDK, unless a clientAnswers entry answers them first
-// (book.answering).
-type client struct {
-	cwd     string   // the scenario cwd
-	root    *os.Root // the cwd, for every fs/* open: no link can lead out, even one swapped in mid-check
-	aliases []string // other spellings of cwd the agent may use
-	terms   *terminals
-	flow    *flow       // the tee's flow window; its barriers arrive as session/update
-	fail    func(error) // fails the run
-	book    *book       // input.json's answers, shared by every incarnation of the agent
+// (Book.Answering).
+type Client struct {
+	Cwd     string      // the scenario cwd
+	Root    *os.Root    // the cwd, for every fs/* open: no link can lead out, even one swapped in mid-check
+	Aliases []string    // other spellings of cwd the agent may use
+	Terms   *Terminals  // the agent's terminals
+	Flow    *proc.Flow  // the tee's flow window; its barriers arrive as session/update
+	Fail    func(error) // fails the run
+	Book    *Book       // input.json's answers, shared by every incarnation of the agent
 }
 
-var _ acp.Client = (*client)(nil)
+var _ acp.Client = (*Client)(nil)
 
 // SessionUpdate does nothing with the agent's notifications (the raw line
 // is already recorded); it acknowledges the tee's flow barriers.
-func (c *client) SessionUpdate(_ context.Context, n acp.SessionNotification) error {
-	if c.flow != nil {
-		c.flow.ack(n)
+func (c *Client) SessionUpdate(_ context.Context, n acp.SessionNotification) error {
+	if c.Flow != nil {
+		c.Flow.Ack(n)
 	}
 	return nil
 }
 
 // RequestPermission selects the option whose kind is the next answer; an
 // unoffered kind or no answer left fails the run.
-func (c *client) RequestPermission(_ context.Context, req acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
-	b := c.book
+func (c *Client) RequestPermission(_ context.Context, req acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
+	b := c.Book
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.asked++
@@ -65,9 +66,9 @@ func (c *client) RequestPermission(_ context.Context, req acp.RequestPermissionR
 		b.asked, b.asked-1, kind, strings.Join(offered, ", "))
 }
 
-func (c *client) failf(format string, args ...any) error {
+func (c *Client) failf(format string, args ...any) error {
 	err := fmt.Errorf(format, args...)
-	c.fail(err)
+	c.Fail(err)
 	return err
 }
 
@@ -79,12 +80,12 @@ const maxReadFile = 64 << 20
 // bytes, through the cwd's os.Root; line (1-based) and limit select lines.
 // A FIFO, a device or a directory is refused at once (the open does not
 // block), so every request gets an answer.
-func (c *client) ReadTextFile(_ context.Context, req acp.ReadTextFileRequest) (acp.ReadTextFileResponse, error) {
+func (c *Client) ReadTextFile(_ context.Context, req acp.ReadTextFileRequest) (acp.ReadTextFileResponse, error) {
 	rel, err := c.inside(req.Path)
 	if err != nil {
 		return acp.ReadTextFileResponse{}, fmt.Errorf("fs/read_text_file: %w", err)
 	}
-	f, err := c.root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := c.Root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return acp.ReadTextFileResponse{}, fmt.Errorf("fs/read_text_file: %w", err)
 	}
@@ -115,24 +116,24 @@ func selectLines(s string, line, limit *int) string {
 // WriteTextFile writes a file inside the cwd, creating its parent
 // folders, through the cwd's os.Root; only a regular file (new or
 // existing) is written.
-func (c *client) WriteTextFile(_ context.Context, req acp.WriteTextFileRequest) (acp.WriteTextFileResponse, error) {
+func (c *Client) WriteTextFile(_ context.Context, req acp.WriteTextFileRequest) (acp.WriteTextFileResponse, error) {
 	if err := c.write(req.Path, req.Content); err != nil {
 		return acp.WriteTextFileResponse{}, fmt.Errorf("fs/write_text_file: %w", err)
 	}
 	return acp.WriteTextFileResponse{}, nil
 }
 
-func (c *client) write(path, content string) error {
+func (c *Client) write(path, content string) error {
 	rel, err := c.inside(path)
 	if err != nil {
 		return err
 	}
 	if dir := filepath.Dir(rel); dir != "." {
-		if err := c.root.MkdirAll(dir, 0o755); err != nil {
+		if err := c.Root.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
 	}
-	f, err := c.root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|syscall.O_NONBLOCK, 0o644)
+	f, err := c.Root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|syscall.O_NONBLOCK, 0o644)
 	if err != nil {
 		return err
 	}
@@ -156,13 +157,13 @@ func (c *client) write(path, content string) error {
 // path relative to the cwd, refusing anything outside, and symbolic links
 // that lead out, dangling ones included (writing through one would create
 // its target). The check gives the clear message; the opens through
-// c.root are what make it hold while the agent swaps links.
-func (c *client) inside(path string) (string, error) {
+// c.Root are what make it hold while the agent swaps links.
+func (c *Client) inside(path string) (string, error) {
 	if !filepath.IsAbs(path) {
 		return "", fmt.Errorf("path %q is not absolute", path)
 	}
 	clean := filepath.Clean(path)
-	for _, root := range append([]string{c.cwd}, c.aliases...) {
+	for _, root := range append([]string{c.Cwd}, c.Aliases...) {
 		if !fspath.Within(root, clean) {
 			continue
 		}
@@ -175,28 +176,28 @@ func (c *client) inside(path string) (string, error) {
 		}
 		return rel, nil
 	}
-	return "", fmt.Errorf("path %q is outside the session cwd %s", path, c.cwd)
+	return "", fmt.Errorf("path %q is outside the session cwd %s", path, c.Cwd)
 }
 
 // CreateTerminal starts a command in a pty; its cwd must be inside the
 // session cwd (default: the cwd).
-func (c *client) CreateTerminal(_ context.Context, req acp.CreateTerminalRequest) (acp.CreateTerminalResponse, error) {
-	dir := c.cwd
+func (c *Client) CreateTerminal(_ context.Context, req acp.CreateTerminalRequest) (acp.CreateTerminalResponse, error) {
+	dir := c.Cwd
 	if req.Cwd != nil && *req.Cwd != "" {
 		var err error
 		rel, err := c.inside(*req.Cwd)
 		if err != nil {
 			return acp.CreateTerminalResponse{}, fmt.Errorf("terminal/create: %w", err)
 		}
-		dir = filepath.Join(c.cwd, rel)
+		dir = filepath.Join(c.Cwd, rel)
 	}
-	id, err := c.terms.create(req, dir)
+	id, err := c.Terms.create(req, dir)
 	return acp.CreateTerminalResponse{TerminalId: id}, err
 }
 
 // TerminalOutput returns the output so far and, once exited, the status.
-func (c *client) TerminalOutput(_ context.Context, req acp.TerminalOutputRequest) (acp.TerminalOutputResponse, error) {
-	t, err := c.terms.get(req.TerminalId)
+func (c *Client) TerminalOutput(_ context.Context, req acp.TerminalOutputRequest) (acp.TerminalOutputResponse, error) {
+	t, err := c.Terms.get(req.TerminalId)
 	if err != nil {
 		return acp.TerminalOutputResponse{}, fmt.Errorf("terminal/output: %w", err)
 	}
@@ -204,8 +205,8 @@ func (c *client) TerminalOutput(_ context.Context, req acp.TerminalOutputRequest
 }
 
 // WaitForTerminalExit blocks until the command exits.
-func (c *client) WaitForTerminalExit(ctx context.Context, req acp.WaitForTerminalExitRequest) (acp.WaitForTerminalExitResponse, error) {
-	t, err := c.terms.get(req.TerminalId)
+func (c *Client) WaitForTerminalExit(ctx context.Context, req acp.WaitForTerminalExitRequest) (acp.WaitForTerminalExitResponse, error) {
+	t, err := c.Terms.get(req.TerminalId)
 	if err != nil {
 		return acp.WaitForTerminalExitResponse{}, fmt.Errorf("terminal/wait_for_exit: %w", err)
 	}
@@ -214,8 +215,8 @@ func (c *client) WaitForTerminalExit(ctx context.Context, req acp.WaitForTermina
 
 // KillTerminal kills the command's process group; the terminal stays
 // readable until released.
-func (c *client) KillTerminal(_ context.Context, req acp.KillTerminalRequest) (acp.KillTerminalResponse, error) {
-	t, err := c.terms.get(req.TerminalId)
+func (c *Client) KillTerminal(_ context.Context, req acp.KillTerminalRequest) (acp.KillTerminalResponse, error) {
+	t, err := c.Terms.get(req.TerminalId)
 	if err != nil {
 		return acp.KillTerminalResponse{}, fmt.Errorf("terminal/kill: %w", err)
 	}
@@ -225,8 +226,8 @@ func (c *client) KillTerminal(_ context.Context, req acp.KillTerminalRequest) (a
 }
 
 // ReleaseTerminal kills the command if still running and forgets it.
-func (c *client) ReleaseTerminal(_ context.Context, req acp.ReleaseTerminalRequest) (acp.ReleaseTerminalResponse, error) {
-	if err := c.terms.release(req.TerminalId); err != nil {
+func (c *Client) ReleaseTerminal(_ context.Context, req acp.ReleaseTerminalRequest) (acp.ReleaseTerminalResponse, error) {
+	if err := c.Terms.release(req.TerminalId); err != nil {
 		return acp.ReleaseTerminalResponse{}, fmt.Errorf("terminal/release: %w", err)
 	}
 	return acp.ReleaseTerminalResponse{}, nil

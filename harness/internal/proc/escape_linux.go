@@ -1,4 +1,4 @@
-package harness
+package proc
 
 import (
 	"bytes"
@@ -22,26 +22,27 @@ var subreaper = sync.OnceValue(func() bool {
 // starts (once per process; the setting is per process and inherited by
 // no one): a descendant whose parent dies, a setsid daemon of the agent or
 // of a terminal among them, is re-parented to this process instead of
-// PID 1, where escapees finds it.
+// PID 1, where Escapees finds it.
 func becomeSubreaper() { subreaper() }
 
 // started are the pids the harness started (agents, terminals) and has
-// not waited for yet, in every run of this process: escapees never reaps
+// not waited for yet, in every run of this process: Escapees never reaps
 // them (their exec.Cmd.Wait does).
 var started sync.Map
 
-func untrack(pid int) { started.Delete(pid) }
+// Untrack forgets pid once its exec.Cmd.Wait has returned.
+func Untrack(pid int) { started.Delete(pid) }
 
 // spawning is held shared from a process's start until it is tracked, and
-// exclusively by each scan of escapees: a command that exits before it is
+// exclusively by each scan of Escapees: a command that exits before it is
 // tracked (a quick one in a terminal of its own session) is never taken for
 // an escaped zombie and reaped from under its exec.Cmd.Wait, which would
 // then have no status to report ("killed by signal unknown").
 var spawning sync.RWMutex
 
-// startTracked runs start, which starts a process, and tracks the pid it
-// returns, with no scan of escapees in between.
-func startTracked(start func() (int, error)) error {
+// StartTracked runs start, which starts a process, and tracks the pid it
+// returns, with no scan of Escapees in between.
+func StartTracked(start func() (int, error)) error {
 	spawning.RLock()
 	defer spawning.RUnlock()
 	pid, err := start()
@@ -51,14 +52,14 @@ func startTracked(start func() (int, error)) error {
 	return err
 }
 
-// escapees kills, reaps and counts the processes of one run that outlived
+// Escapees kills, reaps and counts the processes of one run that outlived
 // it outside the process groups the harness kills: children of this
 // process (re-parented to it, the subreaper) whose environment names the
 // run's root folder (HOME and TMPDIR point into it) or whose cwd lies in
 // it. Killing one re-parents its own children here, so it looks again,
 // until deadline. Zombies that left their session and that no run started
 // are reaped too. It returns the command names it killed.
-func escapees(base string, deadline time.Time) []string {
+func Escapees(base string, deadline time.Time) []string {
 	var killed []string
 	for {
 		found := false

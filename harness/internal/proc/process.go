@@ -1,4 +1,4 @@
-package harness
+package proc
 
 import (
 	"bufio"
@@ -36,9 +36,9 @@ const stdoutCap = 256 << 20
 // the run instead of silently closing the SDK's connection.
 const sdkMaxLine = 10<<20 - 1
 
-// agent is the running agent process: its pipes, the stdout tee that
+// Agent is the running agent process: its pipes, the stdout tee that
 // records every raw line before the SDK sees it, and its exit.
-type agent struct {
+type Agent struct {
 	cmd    *exec.Cmd
 	pgid   int
 	grace  time.Duration
@@ -48,8 +48,8 @@ type agent struct {
 	stdout  *os.File       // read end, owned by the tee
 	stderr  *os.File       // read end, owned by the stderr reader
 	sdk     *io.PipeReader // what the SDK reads: the valid lines of stdout
-	flow    *flow          // keeps the SDK's notification queue from overflowing
-	sdkGone chan struct{}  // closed when the SDK's connection has ended (closeSDK)
+	flow    *Flow          // keeps the SDK's notification queue from overflowing
+	sdkGone chan struct{}  // closed when the SDK's connection has ended (CloseSDK)
 	goneMu  sync.Once
 	closing atomic.Bool // shutdown cut the pipes; a broken SDK write is no fault then
 	teeDone chan struct{}
@@ -62,14 +62,14 @@ type agent struct {
 	tail        ringbuf.Buffer
 
 	exited    chan struct{}
-	waitErr   error    // valid once exited is closed
-	signalled bool     // shutdown had to signal the agent; set before shutdown returns
-	ended     Shutdown // the timings of shutdown; set before shutdown returns
+	waitErr   error // valid once exited is closed
+	signalled bool  // shutdown had to signal the agent; set before shutdown returns
+	ended     Times // the timings of shutdown; set before shutdown returns
 }
 
-// startAgent starts argv in cwd with env, in its own process group.
+// Start starts argv in cwd with env, in its own process group.
 // fail is called (from the tee) when stdout breaks the protocol.
-func startAgent(argv []string, cwd string, env []string, grace time.Duration, fail func(error)) (*agent, error) {
+func Start(argv []string, cwd string, env []string, grace time.Duration, fail func(error)) (*Agent, error) {
 	becomeSubreaper()
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -93,10 +93,10 @@ func startAgent(argv []string, cwd string, env []string, grace time.Duration, fa
 	cmd := exec.CommandContext(ctx, name, argv[1:]...)
 	cmd.Dir, cmd.Env = cwd, env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.SysProcAttr = dieWithHarness(&syscall.SysProcAttr{Setpgid: true})
-	cmd.Cancel = func() error { return signalGroup(cmd.Process.Pid, syscall.SIGTERM) }
+	cmd.SysProcAttr = DieWithHarness(&syscall.SysProcAttr{Setpgid: true})
+	cmd.Cancel = func() error { return SignalGroup(cmd.Process.Pid, syscall.SIGTERM) }
 	cmd.WaitDelay = grace // after SIGTERM, Wait kills the leader and returns
-	if err := startTracked(func() (int, error) {
+	if err := StartTracked(func() (int, error) {
 		if err := cmd.Start(); err != nil {
 			return 0, err
 		}
@@ -108,7 +108,7 @@ func startAgent(argv []string, cwd string, env []string, grace time.Duration, fa
 	}
 	closeAll(inR, outW, errW) // the child holds its ends now
 	sdkR, sdkW := io.Pipe()
-	a := &agent{cmd: cmd, pgid: cmd.Process.Pid, grace: grace, cancel: cancel,
+	a := &Agent{cmd: cmd, pgid: cmd.Process.Pid, grace: grace, cancel: cancel,
 		stdin: inW, stdout: outR, stderr: errR, sdk: sdkR, flow: newFlow(), sdkGone: make(chan struct{}),
 		teeDone: make(chan struct{}), errDone: make(chan struct{}), wrote: make(chan struct{}, 1), exited: make(chan struct{})}
 	a.tail.Limit = stderrCap
@@ -116,7 +116,7 @@ func startAgent(argv []string, cwd string, env []string, grace time.Duration, fa
 	go a.readStderr()
 	go func() {
 		a.waitErr = cmd.Wait()
-		untrack(cmd.Process.Pid)
+		Untrack(cmd.Process.Pid)
 		close(a.exited)
 	}()
 	return a, nil
@@ -131,9 +131,9 @@ func closeAll(files ...*os.File) {
 // tee records every raw stdout line and passes the JSON ones to the SDK;
 // a line that is not JSON, not valid UTF-8, holds a duplicate key, or is
 // too long, fails the run at once. It never blocks on a gone SDK: once
-// the connection has ended (closeSDK) lines are still recorded, no longer
+// the connection has ended (CloseSDK) lines are still recorded, no longer
 // forwarded.
-func (a *agent) tee(sdk *io.PipeWriter, fail func(error)) {
+func (a *Agent) tee(sdk *io.PipeWriter, fail func(error)) {
 	defer close(a.teeDone)
 	defer sdk.Close()
 	s := jsonl.NewScanner(a.stdout)
@@ -165,7 +165,7 @@ func (a *agent) tee(sdk *io.PipeWriter, fail func(error)) {
 // record keeps a copy of line (with room for the "\n" the SDK needs)
 // and returns it, unless the recorded stdout is over its cap (which fails
 // the run once): then it returns nil.
-func (a *agent) record(line []byte, n int, fail func(error)) []byte {
+func (a *Agent) record(line []byte, n int, fail func(error)) []byte {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.stdoutBytes+len(line) > stdoutCap {
@@ -189,16 +189,16 @@ func checkLine(line []byte, n int) error {
 	// tell a line that is not JSON from one with a duplicate key.
 	_, _, dupErr := jsonpos.Parse(line, "agent stdout", n-1, "$")
 	if dupErr != nil && !json.Valid(line) {
-		return fmt.Errorf("agent stdout line %d is not JSON (stdout is protocol only): %s", n, quote(line))
+		return fmt.Errorf("agent stdout line %d is not JSON (stdout is protocol only): %s", n, visible.Quote(line))
 	}
 	if !utf8.Valid(line) {
-		return fmt.Errorf("agent stdout line %d is not valid UTF-8 (stdout is protocol only): %s", n, quote(line))
+		return fmt.Errorf("agent stdout line %d is not valid UTF-8 (stdout is protocol only): %s", n, visible.Quote(line))
 	}
 	if len(line) > sdkMaxLine {
 		return fmt.Errorf("agent stdout line %d has %d bytes; the ACP SDK reads at most %d", n, len(line), sdkMaxLine)
 	}
 	if dupErr != nil {
-		return fmt.Errorf("%w (a JSON decoder would keep only the last value; stdout is protocol only): %s", dupErr, quote(line))
+		return fmt.Errorf("%w (a JSON decoder would keep only the last value; stdout is protocol only): %s", dupErr, visible.Quote(line))
 	}
 	return nil
 }
@@ -206,7 +206,7 @@ func checkLine(line []byte, n int) error {
 // forward hands line to the SDK, keeping its notification queue within
 // the flow window; a write that fails while the harness is not shutting
 // down means the SDK closed the connection under a live agent.
-func (a *agent) forward(sdk *io.PipeWriter, line []byte, n int, fail func(error)) {
+func (a *Agent) forward(sdk *io.PipeWriter, line []byte, n int, fail func(error)) {
 	notification := isNotification(line)
 	if notification && !a.flow.wait(a.sdkGone) {
 		a.sdkBroke(n, fail)
@@ -226,15 +226,15 @@ func (a *agent) forward(sdk *io.PipeWriter, line []byte, n int, fail func(error)
 	}
 }
 
-func (a *agent) sdkBroke(n int, fail func(error)) {
+func (a *Agent) sdkBroke(n int, fail func(error)) {
 	if !a.closing.Load() {
 		fail(fmt.Errorf("agent stdout line %d: the ACP connection closed while the agent was still writing (notification queue overflow?)", n))
 	}
 }
 
-// closeSDK ends what the SDK reads, so that a write blocked on it returns;
+// CloseSDK ends what the SDK reads, so that a write blocked on it returns;
 // called when the SDK's connection ends and at shutdown.
-func (a *agent) closeSDK() {
+func (a *Agent) CloseSDK() {
 	a.goneMu.Do(func() {
 		close(a.sdkGone)
 		a.sdk.CloseWithError(io.ErrClosedPipe)
@@ -256,16 +256,7 @@ func isNotification(line []byte) bool {
 
 func isClosed(err error) bool { return errors.Is(err, os.ErrClosed) }
 
-// quote shows at most 200 bytes of a line, Go-quoted (so no control
-// character of the agent's reaches a terminal).
-func quote(b []byte) string {
-	if len(b) > 200 {
-		return fmt.Sprintf("%q… (%d bytes)", b[:200], len(b))
-	}
-	return fmt.Sprintf("%q", b)
-}
-
-func (a *agent) readStderr() {
+func (a *Agent) readStderr() {
 	defer close(a.errDone)
 	buf := make([]byte, 32<<10)
 	for {
@@ -279,26 +270,27 @@ func (a *agent) readStderr() {
 	}
 }
 
-// ending is how the agent ended at shutdown.
-type ending int
+// Ending is how the agent ended at shutdown.
+type Ending int
 
 const (
-	exitedOnEOF ending = iota // exited within grace of stdin closing, as it should
-	terminated                // needed SIGTERM
-	killed                    // ignored SIGTERM and was SIGKILLed
+	ExitedOnEOF Ending = iota // exited within grace of stdin closing, as it should
+	Terminated                // needed SIGTERM
+	Killed                    // ignored SIGTERM and was SIGKILLed
 )
 
-func (e ending) String() string {
+// String is the harness.Shutdown.How of e.
+func (e Ending) String() string {
 	switch e {
-	case terminated:
+	case Terminated:
 		return "sent SIGTERM"
-	case killed:
+	case Killed:
 		return "killed with SIGKILL after ignoring SIGTERM"
 	}
 	return "exited"
 }
 
-// shutdown ends the agent, always within three graces: close stdin and
+// Shutdown ends the agent, always within three graces: close stdin and
 // give it a grace to exit; SIGTERM the group (cmd.Cancel) and give it a
 // grace again (cmd.WaitDelay then SIGKILLs the leader); then SIGKILL the
 // whole group (even when the leader exited on its own and left children
@@ -307,7 +299,7 @@ func (e ending) String() string {
 // agent ended, and whether members of its group outlived it.
 // eofWait is how long the agent gets to exit on stdin EOF before SIGTERM:
 // one grace, or nothing for an agent whose normal end is SIGTERM.
-func (a *agent) shutdown(eofWait time.Duration) (how ending, leftovers bool) {
+func (a *Agent) Shutdown(eofWait time.Duration) (how Ending, leftovers bool) {
 	a.stdin.Close()
 	closed := time.Now()
 	timer := time.NewTimer(eofWait)
@@ -321,9 +313,9 @@ func (a *agent) shutdown(eofWait time.Duration) (how ending, leftovers bool) {
 		a.cancel()
 		<-a.exited // bounded: WaitDelay SIGKILLs the leader one grace after SIGTERM
 		a.ended.Term = time.Since(closed) - a.ended.EOF
-		how = terminated
+		how = Terminated
 		if diedOf(a.cmd.ProcessState, syscall.SIGKILL) {
-			how = killed
+			how = Killed
 		}
 	}
 	a.cancel()
@@ -341,7 +333,7 @@ func (a *agent) shutdown(eofWait time.Duration) (how ending, leftovers bool) {
 // live member: children that end on their own after the leader (an MCP
 // server over stdio, the acpsnap mcp-cassette proxy publishing its
 // cassette, an npm launcher's child cleaning up) are not leftovers.
-func (a *agent) settle(d time.Duration) {
+func (a *Agent) settle(d time.Duration) {
 	for deadline := time.Now().Add(d); groupAlive(a.pgid) && time.Now().Before(deadline); {
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -358,8 +350,8 @@ func diedOf(ps *os.ProcessState, sig syscall.Signal) bool {
 
 // sweep SIGKILLs whatever is left of the process group and waits (until
 // deadline at most) until no live member remains.
-func (a *agent) sweep(deadline time.Time) {
-	signalGroup(a.pgid, syscall.SIGKILL)
+func (a *Agent) sweep(deadline time.Time) {
+	SignalGroup(a.pgid, syscall.SIGKILL)
 	for groupAlive(a.pgid) && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -369,7 +361,7 @@ func (a *agent) sweep(deadline time.Time) {
 // reader to reach EOF; a descendant that escaped the group may still hold
 // the pipes, so then they are cut: the read ends closed, and the SDK's
 // pipe too, so that a tee blocked on the SDK returns.
-func (a *agent) drain(deadline time.Time) {
+func (a *Agent) drain(deadline time.Time) {
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
 	for _, done := range []chan struct{}{a.teeDone, a.errDone} {
@@ -383,40 +375,45 @@ func (a *agent) drain(deadline time.Time) {
 	a.closing.Store(true)
 	a.stdout.Close()
 	a.stderr.Close()
-	a.closeSDK()
+	a.CloseSDK()
 	<-a.teeDone // each returns at once: its file is closed, the SDK pipe too
 	<-a.errDone
 }
 
-func signalGroup(pgid int, sig syscall.Signal) error {
+// SignalGroup sends sig to process group pgid; a group already gone is
+// no error.
+func SignalGroup(pgid int, sig syscall.Signal) error {
 	if err := syscall.Kill(-pgid, sig); err != nil && err != syscall.ESRCH {
 		return err
 	}
 	return nil
 }
 
-// exitState describes how the agent ended, for messages.
-func (a *agent) exitState() string {
+// ExitState describes how the agent ended, for messages.
+func (a *Agent) ExitState() string {
 	if a.waitErr == nil {
 		return "exit status 0"
 	}
 	return a.waitErr.Error()
 }
 
-// lineCount is how many stdout lines the agent has written so far.
-func (a *agent) lineCount() int {
+// LineCount is how many stdout lines the agent has written so far.
+func (a *Agent) LineCount() int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return len(a.lines)
 }
 
-func (a *agent) stdoutLines() [][]byte {
+// StdoutLines are the raw stdout lines so far, in wire order, without "\n".
+func (a *Agent) StdoutLines() [][]byte {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.lines
 }
 
-func (a *agent) stderrText() string {
+// StderrText is the agent's stderr (its last stderrCap bytes, and how many
+// were dropped before them).
+func (a *Agent) StderrText() string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if d := a.tail.Dropped(); d > 0 {
@@ -425,16 +422,42 @@ func (a *agent) stderrText() string {
 	return string(a.tail.Bytes())
 }
 
-// lastLines is the last n lines of s, indented for an error message, each
-// made visible: the agent's bytes must not drive the terminal that shows
-// the failure (escape sequences could erase the FAIL line).
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	for i, l := range lines {
-		lines[i] = visible.Line(l)
-	}
-	return "\t" + strings.Join(lines, "\n\t")
+// Times are the measured phases of Shutdown.
+type Times struct {
+	// EOF is stdin closing → the agent exiting, or → SIGTERM when it had
+	// to be sent; Term is SIGTERM → the agent exiting (0: not sent).
+	EOF, Term time.Duration
+	// Group is the agent exiting → its process group empty (at most one
+	// grace).
+	Group time.Duration
 }
+
+// Times is how long each phase of Shutdown took; valid once Shutdown
+// has returned.
+func (a *Agent) Times() Times { return a.ended }
+
+// Stdin is the agent's stdin, where the ACP connection writes.
+func (a *Agent) Stdin() io.Writer { return a.stdin }
+
+// SDK is what the ACP connection reads: the valid lines of stdout, with
+// the Flow's barriers among them.
+func (a *Agent) SDK() io.Reader { return a.sdk }
+
+// Flow is the window that keeps the SDK's notification queue from
+// overflowing; the client acknowledges its barriers (Flow.Ack).
+func (a *Agent) Flow() *Flow { return a.flow }
+
+// Exited is closed when the agent process has exited and been waited for.
+func (a *Agent) Exited() <-chan struct{} { return a.exited }
+
+// WaitErr is how the process ended (nil: exit status 0); valid once
+// Exited is closed.
+func (a *Agent) WaitErr() error { return a.waitErr }
+
+// Signalled reports whether Shutdown had to signal the agent; valid once
+// Shutdown has returned.
+func (a *Agent) Signalled() bool { return a.signalled }
+
+// Wrote gets a value (never blocking) after each stdout line: it wakes a
+// wait for what the agent writes.
+func (a *Agent) Wrote() <-chan struct{} { return a.wrote }

@@ -1,4 +1,4 @@
-package harness
+package client
 
 import (
 	"context"
@@ -13,9 +13,9 @@ import (
 func TestTerminalOutputCeiling(t *testing.T) {
 	const ceiling = 64
 	for _, asked := range []int{10, 1e13} {
-		ts := &terminals{grace: time.Second, ceiling: ceiling}
+		ts := &Terminals{grace: time.Second, ceiling: ceiling}
 		cwd := t.TempDir()
-		c := &client{cwd: cwd, root: openRoot(t, cwd), terms: ts}
+		c := &Client{Cwd: cwd, Root: openRoot(t, cwd), Terms: ts}
 		ctx := context.Background()
 		limit := asked
 		resp, err := c.CreateTerminal(ctx, acp.CreateTerminalRequest{Command: "head", Args: []string{"-c", "65", "/dev/zero"}, Cwd: &cwd, OutputByteLimit: &limit})
@@ -32,6 +32,6 @@ func TestTerminalOutputCeiling(t *testing.T) {
 		if want := min(asked, ceiling); len(out.Output) != want || !out.Truncated {
 			t.Errorf("outputByteLimit %d: kept %d bytes (truncated %v), want %d, truncated", asked, len(out.Output), out.Truncated, want)
 		}
-		ts.closeAll()
+		ts.CloseAll()
 	}
 }

@@ -1,4 +1,4 @@
-package harness
+package harvest
 
 import (
 	"os"
@@ -34,10 +34,10 @@ func TestPlantedSessionFiles(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if err := readMCPReport(report); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			if err := MCPReport(report); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 				t.Errorf("report: err = %v, want not a regular file", err)
 			}
-			if got, err := harvestCassettes(sessions); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			if got, err := Cassettes(sessions); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 				t.Errorf("harvest: %d cassettes, err = %v; want not a regular file", len(got), err)
 			}
 		})

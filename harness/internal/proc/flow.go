@@ -1,4 +1,4 @@
-package harness
+package proc
 
 import (
 	"crypto/rand"
@@ -27,8 +27,9 @@ const (
 	flowWindow = 3 * flowBatch
 )
 
-// flow is the tee's side of that window; ack is the client's.
-type flow struct {
+// Flow is the tee's side of that window (an Agent's Flow); Ack is the
+// client's, called from its SessionUpdate handler.
+type Flow struct {
 	id     string       // the barriers' session id
 	acked  atomic.Int64 // highest barrier the client has handled
 	signal chan struct{}
@@ -37,15 +38,15 @@ type flow struct {
 	barriers int64 // barriers written (tee goroutine only)
 }
 
-func newFlow() *flow {
+func newFlow() *Flow {
 	b := make([]byte, 12)
 	rand.Read(b)
-	return &flow{id: "acpsnap-flow-" + hex.EncodeToString(b), signal: make(chan struct{}, 1)}
+	return &Flow{id: "acpsnap-flow-" + hex.EncodeToString(b), signal: make(chan struct{}, 1)}
 }
 
 // wait blocks until one more notification fits in the window; it returns
 // false when stop closes first (the SDK is gone).
-func (f *flow) wait(stop <-chan struct{}) bool {
+func (f *Flow) wait(stop <-chan struct{}) bool {
 	for f.sent-f.acked.Load()*flowBatch >= flowWindow {
 		select {
 		case <-f.signal:
@@ -58,7 +59,7 @@ func (f *flow) wait(stop <-chan struct{}) bool {
 
 // forwarded counts one notification; it returns the barrier line to write
 // after it, if one is due.
-func (f *flow) forwarded() []byte {
+func (f *Flow) forwarded() []byte {
 	f.sent++
 	if f.sent%flowBatch != 0 {
 		return nil
@@ -67,8 +68,8 @@ func (f *flow) forwarded() []byte {
 	return fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":%q,"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"%d"}}}}`+"\n", f.id, f.barriers)
 }
 
-// ack handles n when it is one of the tee's barriers (and reports so).
-func (f *flow) ack(n acp.SessionNotification) bool {
+// Ack handles n when it is one of the tee's barriers (and reports so).
+func (f *Flow) Ack(n acp.SessionNotification) bool {
 	if string(n.SessionId) != f.id {
 		return false
 	}

@@ -1,4 +1,4 @@
-package harness
+package harvest
 
 import (
 	"cmp"
@@ -19,26 +19,26 @@ import (
 // no run removes.
 const rootPrefix = "acpsnap-"
 
-// roots are the private temporary directories of one run, all under one
+// Roots are the private temporary directories of one run, all under one
 // directory whose name carries the run's process id and a random part.
-type roots struct {
+type Roots struct {
 	lease    *lease.Lease
-	base     string // <TempDir>/acpsnap-<pid>-<random>
-	cwd      string // base/workspace: the scenario cwd, seeded from workspace/
-	home     string // base/home: the agent's HOME
-	sessions string // base/sessions: ACPSNAP_SESSIONS_DIR
-	tmp      string // base/tmp: the agent's TMPDIR
+	Base     string // <TempDir>/acpsnap-<pid>-<random>
+	Cwd      string // base/workspace: the scenario cwd, seeded from workspace/
+	Home     string // base/home: the agent's HOME
+	Sessions string // base/sessions: ACPSNAP_SESSIONS_DIR
+	Tmp      string // base/tmp: the agent's TMPDIR
 }
 
-// errSeed marks a makeRoots error that is the scenario's workspace/'s (a
+// ErrSeed marks a Make error that is the scenario's workspace/'s (a
 // FIFO, a name too long), not the machine's.
-var errSeed = errors.New("the scenario's workspace/ cannot be copied")
+var ErrSeed = errors.New("the scenario's workspace/ cannot be copied")
 
-// makeRoots creates the run's roots (mode 0700) in the existing folder
+// Make creates the run's roots (mode 0700) in the existing folder
 // tempDir ("": os.TempDir()) and seeds the cwd from seed when that folder
 // exists. The cwd's base name is always "workspace", so an agent that
 // shows it stays deterministic.
-func makeRoots(tempDir, seed string) (*roots, error) {
+func Make(tempDir, seed string) (*Roots, error) {
 	tempDir, err := filepath.Abs(cmp.Or(tempDir, os.TempDir()))
 	if err != nil {
 		return nil, err
@@ -54,17 +54,17 @@ func makeRoots(tempDir, seed string) (*roots, error) {
 		return nil, err
 	}
 	base := l.Path()
-	r := &roots{base: base, lease: l, cwd: filepath.Join(base, "workspace"), home: filepath.Join(base, "home"),
-		sessions: filepath.Join(base, "sessions"), tmp: filepath.Join(base, "tmp")}
-	for _, d := range []string{r.cwd, r.home, r.sessions, r.tmp} {
+	r := &Roots{Base: base, lease: l, Cwd: filepath.Join(base, "workspace"), Home: filepath.Join(base, "home"),
+		Sessions: filepath.Join(base, "sessions"), Tmp: filepath.Join(base, "tmp")}
+	for _, d := range []string{r.Cwd, r.Home, r.Sessions, r.Tmp} {
 		if err := os.Mkdir(d, 0o700); err != nil {
-			r.remove()
+			r.Remove()
 			return nil, err
 		}
 	}
-	if err := copyTree(seed, r.cwd); err != nil {
-		r.remove()
-		return nil, fmt.Errorf("seed workspace: %w: %w", errSeed, err)
+	if err := copyTree(seed, r.Cwd); err != nil {
+		r.Remove()
+		return nil, fmt.Errorf("seed workspace: %w: %w", ErrSeed, err)
 	}
 	return r, nil
 }
@@ -139,30 +139,30 @@ func copyFile(src, dst string, mode fs.FileMode) error {
 	return err
 }
 
-// remove deletes the roots, first making every directory writable so that
+// Remove deletes the roots, first making every directory writable so that
 // read-only folders the workspace or the agent made cannot keep them alive.
-func (r *roots) remove() error {
+func (r *Roots) Remove() error {
 	defer r.lease.Release()
-	if err := os.RemoveAll(r.base); err == nil {
+	if err := os.RemoveAll(r.Base); err == nil {
 		return nil
 	}
-	filepath.WalkDir(r.base, func(path string, d fs.DirEntry, err error) error {
+	filepath.WalkDir(r.Base, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && d.IsDir() {
 			os.Chmod(path, 0o700)
 		}
 		return nil
 	})
-	return os.RemoveAll(r.base)
+	return os.RemoveAll(r.Base)
 }
 
-// keep lets the roots of a failed run stand for inspection: renamed
+// Keep lets the roots of a failed run stand for inspection: renamed
 // acpsnap-kept-…, which the next run's reaping leaves alone. It returns
 // where they are.
-func (r *roots) keep() string {
+func (r *Roots) Keep() string {
 	defer r.lease.Release()
-	kept := filepath.Join(filepath.Dir(r.base), rootPrefix+"kept-"+strings.TrimPrefix(filepath.Base(r.base), rootPrefix))
-	if os.Rename(r.base, kept) != nil {
-		return r.base
+	kept := filepath.Join(filepath.Dir(r.Base), rootPrefix+"kept-"+strings.TrimPrefix(filepath.Base(r.Base), rootPrefix))
+	if os.Rename(r.Base, kept) != nil {
+		return r.Base
 	}
 	return kept
 }

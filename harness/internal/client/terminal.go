@@ -1,4 +1,4 @@
-package harness
+package client
 
 import (
 	"cmp"
@@ -14,13 +14,14 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/creack/pty"
 
+	"github.com/acpsnap/acpsnap/harness/internal/proc"
 	"github.com/acpsnap/acpsnap/internal/ringbuf"
 )
 
-// terminals are the terminal/* processes the agent asked for. Each runs in a
+// Terminals are the terminal/* processes the agent asked for. Each runs in a
 // pty (creack/pty) in its own session, so its process group can be killed
 // as a whole; all are killed when the run ends.
-type terminals struct {
+type Terminals struct {
 	env   []string      // the agent's environment less secrets and ACPSNAP_* (terminalEnv); a request's env is added
 	grace time.Duration // how long release waits for output after a kill
 	// ceiling bounds the output a terminal keeps whatever outputByteLimit
@@ -30,6 +31,12 @@ type terminals struct {
 	mu   sync.Mutex
 	next int
 	m    map[string]*terminal
+}
+
+// NewTerminals is the terminals of one run: each command gets env and its
+// request's env; release waits grace at most for a killed one's output.
+func NewTerminals(env []string, grace time.Duration) *Terminals {
+	return &Terminals{env: env, grace: grace}
 }
 
 // defaultOutputLimit is the output a terminal keeps when the request sets
@@ -52,16 +59,16 @@ type terminal struct {
 	done     chan struct{} // exited, and output read (bounded)
 }
 
-func (ts *terminals) create(req acp.CreateTerminalRequest, dir string) (string, error) {
+func (ts *Terminals) create(req acp.CreateTerminalRequest, dir string) (string, error) {
 	cmd := exec.Command(req.Command, req.Args...)
 	cmd.Dir = dir
 	cmd.Env = append([]string(nil), ts.env...)
 	for _, e := range req.Env {
 		cmd.Env = append(cmd.Env, e.Name+"="+e.Value)
 	}
-	cmd.SysProcAttr = dieWithHarness(&syscall.SysProcAttr{})
+	cmd.SysProcAttr = proc.DieWithHarness(&syscall.SysProcAttr{})
 	var ptmx *os.File
-	err := startTracked(func() (int, error) {
+	err := proc.StartTracked(func() (int, error) {
 		var err error
 		ptmx, err = pty.Start(cmd) // Setsid: own session and process group
 		if err != nil {
@@ -90,7 +97,7 @@ func (ts *terminals) create(req acp.CreateTerminalRequest, dir string) (string, 
 	return id, nil
 }
 
-func (ts *terminals) get(id string) (*terminal, error) {
+func (ts *Terminals) get(id string) (*terminal, error) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	t, ok := ts.m[id]
@@ -101,7 +108,7 @@ func (ts *terminals) get(id string) (*terminal, error) {
 }
 
 // release kills the terminal and forgets it.
-func (ts *terminals) release(id string) error {
+func (ts *Terminals) release(id string) error {
 	t, err := ts.get(id)
 	if err != nil {
 		return err
@@ -115,8 +122,8 @@ func (ts *terminals) release(id string) error {
 	return nil
 }
 
-// closeAll kills and releases every terminal (run shutdown).
-func (ts *terminals) closeAll() {
+// CloseAll kills and releases every terminal (run shutdown).
+func (ts *Terminals) CloseAll() {
 	ts.mu.Lock()
 	ids := make([]string, 0, len(ts.m))
 	for id := range ts.m {
@@ -153,7 +160,7 @@ func (t *terminal) append(p []byte) {
 // read; a descendant holding the tty open delays that by at most grace.
 func (t *terminal) wait(grace time.Duration) {
 	t.cmd.Wait() // the status below says how it ended
-	untrack(t.cmd.Process.Pid)
+	proc.Untrack(t.cmd.Process.Pid)
 	select {
 	case <-t.readDone:
 	case <-time.After(grace):
@@ -176,7 +183,7 @@ func (t *terminal) wait(grace time.Duration) {
 // kill SIGKILLs the terminal's whole process group, and the command
 // itself should it have left the group.
 func (t *terminal) kill() {
-	signalGroup(t.cmd.Process.Pid, syscall.SIGKILL)
+	proc.SignalGroup(t.cmd.Process.Pid, syscall.SIGKILL)
 	t.cmd.Process.Signal(syscall.SIGKILL)
 }
 

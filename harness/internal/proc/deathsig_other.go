@@ -1,0 +1,9 @@
+//go:build !linux
+
+package proc
+
+import "syscall"
+
+// DieWithHarness: without PR_SET_PDEATHSIG the process outlives a killed
+// harness.
+func DieWithHarness(attr *syscall.SysProcAttr) *syscall.SysProcAttr { return attr }
