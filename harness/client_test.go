@@ -85,7 +85,7 @@ func TestClientMethods(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err, _ := run(t, dir, nil) // run fails if ../../outside.txt (in its TempDir) was made
+	res, err := run(t, dir, nil) // run fails if ../../outside.txt (in its TempDir) was made
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestTerminalEnvironment(t *testing.T) {
 				input: input(t, []map[string]any{op("initialize"), op("newSession"), op("prompt", "text", "env")}, nil),
 				files: map[string]string{"session.jsonl": "", "replay.override.json": "[]"},
 			}
-			res, err, _ := run(t, sc.write(t), func(c *harness.Config) {
+			res, err := run(t, sc.write(t), func(c *harness.Config) {
 				c.Mode = tt.mode
 				c.Secrets = map[string]string{"DEEPSEEK_API_KEY": "sk-test", "DEEPSEEK_MODEL": "m"}
 			})

@@ -33,7 +33,7 @@ func TestNotificationBurst(t *testing.T) {
 			t.Parallel()
 			dir := scenario{script: fakeagent.Script{Prompts: [][]fakeagent.Action{{{TurnStart: true}, {Burst: n}, {TurnEnd: "completed"}}}},
 				input: input(t, basicSteps, nil)}.write(t)
-			res, err, _ := run(t, dir, func(c *harness.Config) {
+			res, err := run(t, dir, func(c *harness.Config) {
 				c.StepTimeout = 60 * time.Second
 				c.Grace = 5 * time.Second // four bursts at once, maybe under -race: the exit may be slow
 			})
@@ -66,7 +66,7 @@ func TestHostileStdout(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := scenario{script: fakeagent.Script{Prompts: [][]fakeagent.Action{append(tc.actions, fakeagent.Action{NoReply: true})}},
 				input: input(t, basicSteps, nil)}.write(t)
-			_, err, _ := run(t, dir, func(c *harness.Config) { c.StepTimeout = 60 * time.Second }) // 64 MiB take a while on a loaded machine
+			_, err := run(t, dir, func(c *harness.Config) { c.StepTimeout = 60 * time.Second }) // 64 MiB take a while on a loaded machine
 			if err == nil || !strings.Contains(err.Error(), "step 3 (prompt): "+tc.want) && !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("Run error = %v, want %q", err, tc.want)
 			}
@@ -110,10 +110,7 @@ func TestHostileHarvest(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := scenario{script: fakeagent.Script{AtEOF: tc.atEOF}, input: input(t, basicSteps, nil)}.write(t)
-			res, err, took := run(t, dir, nil)
-			if took > 10*time.Second {
-				t.Errorf("the run took %v", took)
-			}
+			res, err := run(t, dir, nil)
 			if tc.want == "" {
 				if err != nil {
 					t.Fatalf("Run: %v", err)
@@ -148,7 +145,7 @@ func TestEscapedProcesses(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := scenario{script: fakeagent.Script{Prompts: [][]fakeagent.Action{tc.actions}},
 				input: input(t, basicSteps, map[string]any{"clientCapabilities": map[string]any{"terminal": true}})}.write(t)
-			_, err, _ := run(t, dir, nil) // run fails the test if the sleep survives
+			_, err := run(t, dir, nil) // run fails the test if the sleep survives
 			// The daemon is named sleep, or sh when the scan comes between
 			// its touch and its exec.
 			if err == nil || !strings.Contains(err.Error(), "outlived it outside the process groups") ||

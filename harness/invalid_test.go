@@ -25,7 +25,7 @@ func writeFile(t *testing.T, dir, rel, content string) string {
 
 func TestRunRejectsInvalidScenario(t *testing.T) {
 	sc := scenario{input: `{"steps":[{"op":"promt"}]}`}
-	res, err, _ := run(t, sc.write(t), nil)
+	res, err := run(t, sc.write(t), nil)
 	if res != nil || err == nil || !strings.Contains(err.Error(), `unknown op "promt"`) {
 		t.Fatalf("Run = %v, %v; want no result and the input error", res, err)
 	}

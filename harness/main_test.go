@@ -68,7 +68,7 @@ func (sc scenario) write(t *testing.T) string {
 
 // run runs dir against the fake agent with short timeouts, then checks
 // that no process and no temporary directory of the run is left.
-func run(t *testing.T, dir string, edit func(*harness.Config)) (*harness.Result, error, time.Duration) {
+func run(t *testing.T, dir string, edit func(*harness.Config)) (*harness.Result, error) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -88,11 +88,9 @@ func run(t *testing.T, dir string, edit func(*harness.Config)) (*harness.Result,
 	if edit != nil {
 		edit(&cfg)
 	}
-	start := time.Now()
 	res, err := harness.Run(context.Background(), cfg)
-	took := time.Since(start)
 	assertNoLeftovers(t, tmp)
-	return res, err, took
+	return res, err
 }
 
 // assertNoLeftovers fails if tmp holds anything or a live process carries

@@ -18,7 +18,7 @@ func TestRunOnEnd(t *testing.T) {
 	}
 	dir := sc.write(t)
 	var saw []string
-	_, err, _ := run(t, dir, func(c *harness.Config) {
+	_, err := run(t, dir, func(c *harness.Config) {
 		c.OnEnd = func(cwd string) error {
 			entries, err := os.ReadDir(cwd)
 			for _, e := range entries {
@@ -35,14 +35,14 @@ func TestRunOnEnd(t *testing.T) {
 	}
 
 	boom := errors.New("workspace differs")
-	_, err, _ = run(t, dir, func(c *harness.Config) { c.OnEnd = func(string) error { return boom } })
+	_, err = run(t, dir, func(c *harness.Config) { c.OnEnd = func(string) error { return boom } })
 	if !errors.Is(err, boom) {
 		t.Errorf("Run = %v, want OnEnd's error", err)
 	}
 
 	called := false
 	bad := scenario{input: input(t, []map[string]any{op("initialize"), op("prompt", "text", "no session")}, nil)}
-	_, err, _ = run(t, bad.write(t), func(c *harness.Config) { c.OnEnd = func(string) error { called = true; return nil } })
+	_, err = run(t, bad.write(t), func(c *harness.Config) { c.OnEnd = func(string) error { called = true; return nil } })
 	if err == nil || called {
 		t.Errorf("a failed run: err = %v, OnEnd called = %v; want an error and no call", err, called)
 	}

@@ -42,7 +42,7 @@ func TestRunDrivesEveryStep(t *testing.T) {
 			op("cancel"),
 		}, map[string]any{"clientCapabilities": map[string]any{"fs": map[string]any{"readTextFile": true}}}),
 	}
-	res, err, _ := run(t, sc.write(t), nil)
+	res, err := run(t, sc.write(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestRunEnvironment(t *testing.T) {
 			dir := sc.write(t)
 			var tmp string
 			tmpWasDir := false
-			res, err, _ := run(t, dir, func(c *harness.Config) {
+			res, err := run(t, dir, func(c *harness.Config) {
 				c.Mode = tt.mode
 				c.Secrets = map[string]string{"DEEPSEEK_API_KEY": "sk-test"}
 				tmp = c.TempDir
@@ -206,7 +206,7 @@ func TestRunSeedsWorkspace(t *testing.T) {
 	}
 	t.Cleanup(func() { os.Chmod(filepath.Join(dir, "workspace/ro"), 0o755) })
 	modes := map[string]os.FileMode{}
-	_, err, _ := run(t, dir, func(c *harness.Config) {
+	_, err := run(t, dir, func(c *harness.Config) {
 		// A relative agent path is the caller's, not the scenario cwd's.
 		wd, _ := os.Getwd()
 		if rel, err := filepath.Rel(wd, c.Agent[0]); err == nil && strings.Contains(rel, "/") {
@@ -281,7 +281,7 @@ func TestRunErrorKinds(t *testing.T) {
 				sc.input = input(t, []map[string]any{op("initialize")}, nil)
 			}
 			var tmp string
-			_, err, _ := run(t, sc.write(t), func(c *harness.Config) {
+			_, err := run(t, sc.write(t), func(c *harness.Config) {
 				if tt.edit != nil {
 					tt.edit(c)
 				}
@@ -313,14 +313,14 @@ func TestRunWaitForUpdate(t *testing.T) {
 		return input(t, []map[string]any{op("initialize"), op("newSession"), op("prompt", "text", "hi"),
 			op("waitForUpdate", "update", kind, "timeoutMs", 1000)}, nil)
 	}
-	res, err, _ := run(t, scenario{script: late, input: steps("available_commands_update")}.write(t), nil)
+	res, err := run(t, scenario{script: late, input: steps("available_commands_update")}.write(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if last := res.Stdout[len(res.Stdout)-1]; !strings.Contains(string(last), "available_commands_update") {
 		t.Errorf("the run ended before the update arrived; last stdout line %s", last)
 	}
-	_, err, _ = run(t, scenario{script: late, input: steps("plan")}.write(t), nil)
+	_, err = run(t, scenario{script: late, input: steps("plan")}.write(t), nil)
 	if err == nil || !strings.Contains(err.Error(), "waitForUpdate") || !strings.Contains(err.Error(), "session/update plan") {
 		t.Errorf("err = %v, want a waitForUpdate timeout naming session/update plan", err)
 	}
@@ -330,7 +330,7 @@ func TestRunWaitForUpdate(t *testing.T) {
 // through {{path}}; the agent sees one PATH, the extended one.
 func TestRunEnvPath(t *testing.T) {
 	sc := scenario{script: fakeagent.Script{Start: []fakeagent.Action{{PrintEnv: true}}}, input: input(t, []map[string]any{op("initialize")}, nil)}
-	res, err, _ := run(t, sc.write(t), func(c *harness.Config) { c.Env = map[string]string{"PATH": "{{home}}/bin:{{path}}"} })
+	res, err := run(t, sc.write(t), func(c *harness.Config) { c.Env = map[string]string{"PATH": "{{home}}/bin:{{path}}"} })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func TestRunDrivesTheClientSurface(t *testing.T) {
 			{"method": "elicitation/create", "result": map[string]any{"action": "decline"}},
 		}}),
 	}
-	res, err, _ := run(t, sc.write(t), nil)
+	res, err := run(t, sc.write(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestRunSurfaceFailures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			sc := scenario{script: tt.script, input: input(t, tt.steps, nil)}
-			_, err, _ := run(t, sc.write(t), nil)
+			_, err := run(t, sc.write(t), nil)
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Fatalf("err = %v\nwant it to contain %q", err, tt.wantErr)
 			}
