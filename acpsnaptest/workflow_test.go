@@ -25,6 +25,7 @@ import (
 // scenarios it changes.
 func TestModuleWorkflow(t *testing.T) {
 	needModule(t)
+	t.Parallel() // a module copy of its own, alongside TestModule's
 	mod := userModule(t)
 	shipped := shippedEnv()
 	if out, err := run(mod, shipped, "go", "test", "-c", "-o", "acp/acp.test", "./acp"); err != nil {

@@ -218,6 +218,9 @@ func (srv *server) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp
 		srv.diag("%v", err)
 		return acp.NewSessionResponse{}, acp.NewInternalError(map[string]any{"error": err.Error()})
 	}
+	if o, ok := srv.cfg.Provider.(Opener); ok {
+		o.Open(s.id)
+	}
 	return acp.NewSessionResponse{SessionId: acp.SessionId(s.id), Modes: s.modeState()}, nil
 }
 

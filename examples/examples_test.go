@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/acpsnap/acpsnap/internal/cli"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -39,12 +40,36 @@ func lookPath(name, path string) bool {
 	return false
 }
 
-// buildAcpsnap builds the acpsnap command into the test's temporary folder.
+// TestMain makes this test binary the acpsnap command when it runs under
+// that name (the link buildAcpsnap makes): cmd/acpsnap's main is exactly
+// cli.Main, so the tests drive the command without a go build of their own.
+func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == "acpsnap" {
+		os.Exit(cli.Main(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// buildAcpsnap returns the acpsnap command: this test binary, linked into
+// the test's temporary folder under the name acpsnap (copied where it
+// cannot be linked). The command re-executes itself by that path (-offline,
+// mcp-cassette), so it stays acpsnap throughout.
 func buildAcpsnap(t *testing.T) string {
 	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
 	acpsnap := filepath.Join(t.TempDir(), "acpsnap")
-	if out, err := exec.Command("go", "build", "-o", acpsnap, "../cmd/acpsnap").CombinedOutput(); err != nil {
-		t.Fatalf("build acpsnap: %v\n%s", err, out)
+	if os.Link(self, acpsnap) == nil {
+		return acpsnap
+	}
+	b, err := os.ReadFile(self)
+	if err == nil {
+		err = os.WriteFile(acpsnap, b, 0o755)
+	}
+	if err != nil {
+		t.Fatalf("the acpsnap command: %v", err)
 	}
 	return acpsnap
 }

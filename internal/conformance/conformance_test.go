@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -115,15 +116,27 @@ func author(t *testing.T, dir string) check.Outcome {
 	return check.Scripted(context.Background(), dir, m, config(t, filepath.Dir(dir), check.Record))
 }
 
-// replays runs n replays of dir and fails the test at the first that does
-// not pass.
+// replays runs n replays of dir at once (a replay only reads the
+// scenario, each in private folders of its own) and fails the test unless
+// every one passes.
 func replays(t *testing.T, dir string, n int, after string) {
 	t.Helper()
+	cfg := config(t, filepath.Dir(dir), check.Replay)
+	outcomes := make([]check.Outcome, n)
+	var wg sync.WaitGroup
 	for i := range n {
-		o := check.Check(context.Background(), dir, config(t, filepath.Dir(dir), check.Replay))
+		wg.Go(func() { outcomes[i] = check.Check(context.Background(), dir, cfg) })
+	}
+	wg.Wait()
+	failed := false
+	for i, o := range outcomes {
 		if o.Status != check.Passed {
-			t.Fatalf("replay %d after %s: %s: %s\n%s", i+1, after, o.Status, o.Reason, o.Diff)
+			t.Errorf("replay %d after %s: %s: %s\n%s", i+1, after, o.Status, o.Reason, o.Diff)
+			failed = true
 		}
+	}
+	if failed {
+		t.FailNow()
 	}
 }
 
@@ -182,6 +195,9 @@ func scenes(t *testing.T, dialect string) []scene {
 		// A placeholder in model.json means the live value in every mode.
 		{name: "tool-abs-path", model: toolRead("call_1", "{{cwd}}/notes.txt")},
 		{name: "tool-rel-title", env: map[string]string{"CONF_PATHS": "rel"}, model: toolRead("call_1", "{{cwd}}/notes.txt")},
+		// A title and a result spelled relative to "/" (tmp/acpsnap-…/workspace/notes.txt).
+		{name: "tool-root-title", env: map[string]string{"CONF_PATHS": "root"}, model: toolRead("call_1", "{{cwd}}/notes.txt"),
+			want: []string{`{{cwdRel}}/notes.txt`}},
 		{name: "tool-token-id", model: toolRead("{{toolCall:1}}", "notes.txt")},
 		// A side call (a title) in parallel with the turn: its entry says
 		// which request it answers.
@@ -201,7 +217,10 @@ func scenes(t *testing.T, dialect string) []scene {
 }
 
 // TestConformance: every scene, in every dialect, replays green three
-// times after each write mode.
+// times after new -model; refresh (which re-renders it and replays the
+// result before publishing) and update then pass and leave the corpus byte
+// for byte as new -model wrote it, so the fixture the replays proved is
+// the one every write mode keeps.
 func TestConformance(t *testing.T) {
 	for _, d := range dialects {
 		for _, sc := range scenes(t, d) {
@@ -225,11 +244,14 @@ func TestConformance(t *testing.T) {
 					}
 				}
 				replays(t, dir, 3, "new -model")
+				written := snapshot(t, root)
 				for _, mode := range []check.Mode{check.Refresh, check.Update} {
 					if o := check.Check(context.Background(), dir, config(t, root, mode)); o.Status != check.Passed {
 						t.Fatalf("%s: %s: %s\n%s", mode, o.Status, o.Reason, o.Diff)
 					}
-					replays(t, dir, 3, string(mode))
+					if d := cmp.Diff(written, snapshot(t, root)); d != "" {
+						t.Fatalf("%s changed the corpus new -model wrote (-new +%s):\n%s", mode, mode, d)
+					}
 				}
 			})
 		}

@@ -16,10 +16,33 @@ import (
 const MaxLine = 64 << 20
 
 // NewScanner returns a line scanner over r whose buffer grows to MaxLine.
+// Its lines are bufio.ScanLines' (a trailing "\r" dropped).
 func NewScanner(r io.Reader) *bufio.Scanner {
 	s := bufio.NewScanner(r)
 	s.Buffer(make([]byte, 0, 64<<10), MaxLine)
+	s.Split(scanLines())
 	return s
+}
+
+// scanLines is bufio.ScanLines that looks for the newline only in the
+// bytes it has not searched yet: ScanLines searches a line again from its
+// start each time more of it arrives, which costs a 64 MiB line read
+// 64 KiB at a time seconds of CPU.
+func scanLines() bufio.SplitFunc {
+	searched := 0 // the unconsumed bytes known to hold no newline
+	return func(data []byte, atEOF bool) (int, []byte, error) {
+		if i := bytes.IndexByte(data[searched:], '\n'); i >= 0 {
+			end := searched + i + 1
+			searched = 0
+			return bufio.ScanLines(data[:end], atEOF)
+		}
+		if atEOF {
+			searched = 0
+			return bufio.ScanLines(data, atEOF)
+		}
+		searched = len(data)
+		return 0, nil, nil
+	}
 }
 
 // Each calls fn for every line of r with its 1-based number. Blank lines are

@@ -1,10 +1,13 @@
 package jsonl
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -24,6 +27,82 @@ func TestEachNumbersLinesAndTakesLargeOnes(t *testing.T) {
 		t.Errorf("lines (-want +got):\n%s", d)
 	}
 }
+
+// TestScannerSplitsAsScanLines: the scanner's lines are bufio.ScanLines'
+// whatever pieces the reader hands over (the split resumes its search).
+func TestScannerSplitsAsScanLines(t *testing.T) {
+	type testCase struct {
+		name string
+		in   string
+	}
+	long := strings.Repeat("z", 200<<10) // several reads, and a grown buffer
+	pieces := map[string]func(io.Reader) io.Reader{"whole": func(r io.Reader) io.Reader { return r },
+		"one byte": iotest.OneByteReader, "half": iotest.HalfReader, "data and EOF": iotest.DataErrReader}
+	for _, tc := range []testCase{
+		{"empty", ""},
+		{"one line", "a\n"},
+		{"no final newline", "a\nb"},
+		{"blank lines", "\n\na\n\n"},
+		{"CR LF", "a\r\nb\r\n\r\nc\r"},
+		{"lone CR inside", "a\rb\n"},
+		{"long lines", long + "\n" + long + "\r\nx" + long},
+	} {
+		want := lines(t, tc.in, bufio.ScanLines)
+		for name, piece := range pieces {
+			t.Run(tc.name+"/"+name, func(t *testing.T) {
+				s := NewScanner(piece(strings.NewReader(tc.in)))
+				var got []string
+				for s.Scan() {
+					got = append(got, s.Text())
+				}
+				if err := s.Err(); err != nil {
+					t.Fatal(err)
+				}
+				if d := cmp.Diff(want, got); d != "" {
+					t.Errorf("lines (-want +got):\n%s", d)
+				}
+			})
+		}
+	}
+}
+
+func lines(t *testing.T, in string, split bufio.SplitFunc) []string {
+	t.Helper()
+	s := bufio.NewScanner(strings.NewReader(in))
+	s.Buffer(nil, MaxLine)
+	s.Split(split)
+	var out []string
+	for s.Scan() {
+		out = append(out, s.Text())
+	}
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// BenchmarkLongLine reads one 16 MiB line in pipe-sized pieces, as the
+// harness reads an agent's stdout.
+func BenchmarkLongLine(b *testing.B) {
+	in := strings.Repeat("x", 16<<20) + "\n"
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		s := NewScanner(&chunks{r: strings.NewReader(in), n: 64 << 10})
+		for s.Scan() {
+		}
+		if s.Err() != nil {
+			b.Fatal(s.Err())
+		}
+	}
+}
+
+// chunks hands over at most n bytes per Read.
+type chunks struct {
+	r io.Reader
+	n int
+}
+
+func (c *chunks) Read(p []byte) (int, error) { return c.r.Read(p[:min(len(p), c.n)]) }
 
 func TestEachReportsTheLineTooLong(t *testing.T) {
 	in := "ok\n" + strings.Repeat("y", MaxLine+1) + "\n"

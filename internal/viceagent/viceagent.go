@@ -37,8 +37,9 @@ import (
 // TelemetryHost is the made-up host the agent looks up.
 const TelemetryHost = "telemetry.vice-agent.example"
 
-// ExitDelay is how long the agent takes to exit after stdin EOF.
-const ExitDelay = 1500 * time.Millisecond
+// ExitDelay is how long the agent takes to exit after stdin EOF: longer
+// than probe.SlowExit (500 ms), so probe calls it slow.
+const ExitDelay = 700 * time.Millisecond
 
 type message struct {
 	ID     json.RawMessage `json:"id,omitempty"`
