@@ -28,6 +28,12 @@ func Example() {
 // whether it passed and what it printed (its progress lines off: an
 // example's output is what it prints itself).
 func runTest(name string, f func(*testing.T)) (bool, string) {
+	return runTestMatching(func(pat, str string) (bool, error) { return true, nil }, name, f)
+}
+
+// runTestMatching is runTest with the matcher that filters names by the
+// -test.run pattern.
+func runTestMatching(match func(pat, str string) (bool, error), name string, f func(*testing.T)) (bool, string) {
 	if v := flag.Lookup("test.v"); v != nil {
 		old := v.Value.String()
 		v.Value.Set("false")
@@ -40,8 +46,7 @@ func runTest(name string, f func(*testing.T)) (bool, string) {
 	defer os.Remove(out.Name())
 	stdout := os.Stdout
 	os.Stdout = out
-	all := func(pat, str string) (bool, error) { return true, nil }
-	ok := testing.RunTests(all, []testing.InternalTest{{Name: name, F: f}})
+	ok := testing.RunTests(match, []testing.InternalTest{{Name: name, F: f}})
 	os.Stdout = stdout
 	b, _ := os.ReadFile(out.Name())
 	out.Close()

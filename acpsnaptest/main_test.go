@@ -1,8 +1,10 @@
 package acpsnaptest_test
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -89,4 +91,50 @@ func writeFile(t *testing.T, path, content string) {
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestFilteredRunChecksItsFolder: with the guards subtest filtered out
+// (go test -run 'TestX/^hello$'), hello still checks its own folder: a
+// stray replay.override.json its manifest does not ask for fails it
+// before any replay, and the same folder without the stray file passes.
+func TestFilteredRunChecksItsFolder(t *testing.T) {
+	type testCase struct {
+		name     string
+		stray    bool
+		wantPass bool
+	}
+	for _, tc := range []testCase{{"stray override", true, false}, {"clean folder", false, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			copyTree(t, "testdata/example", dir)
+			if tc.stray {
+				writeFile(t, filepath.Join(dir, "hello", "replay.override.json"), `{"patches":[]}`)
+			}
+			passed, out := runFiltered(t, "TestFiltered/^hello$", "TestFiltered", func(t *testing.T) {
+				acpsnaptest.Run(t, acpsnaptest.Params{Dir: dir})
+			})
+			if passed != tc.wantPass {
+				t.Errorf("passed %v, want %v:\n%s", passed, tc.wantPass, out)
+			}
+			if strings.Contains(out, "TestFiltered/guards") {
+				t.Errorf("the guards subtest ran although filtered out:\n%s", out)
+			}
+			if want := "replay.override.json: present=true but snapshot.yml says replay.override: false"; tc.stray && !strings.Contains(out, want) {
+				t.Errorf("the output lacks %q:\n%s", want, out)
+			}
+		})
+	}
+}
+
+// runFiltered is runTest with -test.run set to pattern, matched as go test
+// matches it.
+func runFiltered(t *testing.T, pattern, name string, f func(*testing.T)) (bool, string) {
+	t.Helper()
+	run := flag.Lookup("test.run")
+	old := run.Value.String()
+	if err := run.Value.Set(pattern); err != nil {
+		t.Fatal(err)
+	}
+	defer run.Value.Set(old)
+	return runTestMatching(regexp.MatchString, name, f)
 }

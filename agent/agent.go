@@ -184,16 +184,18 @@ func (srv *server) diag(format string, args ...any) {
 	fmt.Fprintf(srv.cfg.Stderr, "agent: "+format+"\n", args...)
 }
 
-// Initialize advertises protocol v1, no session loading, text prompts.
+// Initialize advertises protocol v1, text prompts, and the session
+// methods the agent serves: session/load, list, resume and close.
 func (srv *server) Initialize(ctx context.Context, p acp.InitializeRequest) (acp.InitializeResponse, error) {
 	srv.mu.Lock()
 	srv.caps = p.ClientCapabilities
 	srv.mu.Unlock()
 	return acp.InitializeResponse{
-		ProtocolVersion:   acp.ProtocolVersionNumber,
-		AgentCapabilities: acp.AgentCapabilities{LoadSession: false},
-		AgentInfo:         &acp.Implementation{Name: "acpsnap-agent", Version: "1"},
-		AuthMethods:       []acp.AuthMethod{},
+		ProtocolVersion: acp.ProtocolVersionNumber,
+		AgentCapabilities: acp.AgentCapabilities{LoadSession: true, SessionCapabilities: acp.SessionCapabilities{
+			List: &acp.SessionListCapabilities{}, Resume: &acp.SessionResumeCapabilities{}, Close: &acp.SessionCloseCapabilities{}}},
+		AgentInfo:   &acp.Implementation{Name: "acpsnap-agent", Version: "1"},
+		AuthMethods: []acp.AuthMethod{},
 	}, nil
 }
 
@@ -217,6 +219,9 @@ func (srv *server) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp
 		closeMCP(servers)
 		srv.diag("%v", err)
 		return acp.NewSessionResponse{}, acp.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	if o, ok := srv.cfg.Provider.(Opener); ok {
+		o.Open(s.id)
 	}
 	return acp.NewSessionResponse{SessionId: acp.SessionId(s.id), Modes: s.modeState()}, nil
 }

@@ -23,8 +23,15 @@ import (
 func TestInitialize(t *testing.T) {
 	r := newRig(t, newScript().provider(), nil, nil)
 	resp := r.init(acp.ClientCapabilities{})
-	if resp.ProtocolVersion != 1 || resp.AgentCapabilities.LoadSession {
-		t.Errorf("initialize = protocol %d, loadSession %v; want 1, false", resp.ProtocolVersion, resp.AgentCapabilities.LoadSession)
+	if resp.ProtocolVersion != 1 {
+		t.Errorf("initialize = protocol %d, want 1", resp.ProtocolVersion)
+	}
+	// What it advertises is what it serves (TestLoadSessionAfterRestart,
+	// the session-list and session-load-after-restart scenarios).
+	want := acp.AgentCapabilities{LoadSession: true, SessionCapabilities: acp.SessionCapabilities{
+		List: &acp.SessionListCapabilities{}, Resume: &acp.SessionResumeCapabilities{}, Close: &acp.SessionCloseCapabilities{}}}
+	if diff := cmp.Diff(want, resp.AgentCapabilities); diff != "" {
+		t.Errorf("agentCapabilities (-want +got):\n%s", diff)
 	}
 }
 

@@ -86,7 +86,13 @@ func runBash(t *turn, c model.ToolCall) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(bashValue{Output: st.output, Size: st.size, Code: st.code, Signal: st.signal, TimedOut: st.timedOut, TimeoutMs: timeout.Milliseconds()})
+	size := st.size
+	if size == len(st.output) {
+		// Whole: no size, so a cassette that gives the output today's
+		// folders (longer or shorter) renders no truncation note.
+		size = 0
+	}
+	return json.Marshal(bashValue{Output: st.output, Size: size, Code: st.code, Signal: st.signal, TimedOut: st.timedOut, TimeoutMs: timeout.Milliseconds()})
 }
 
 // renderBash is bash's result text: the output, then a note when the

@@ -27,6 +27,14 @@ type Resumer interface {
 	Resume(sessionID string, log *sessionlog.Log) error
 }
 
+// Opener is a model.Provider that keeps state per top-level session (the
+// replay provider's fixture of each): NewSession hands it every new
+// session's id, so sessions are bound in creation order, the order of
+// their logs.
+type Opener interface {
+	Open(sessionID string)
+}
+
 // LoadSession reopens a primary session of SessionsDir from its log (also
 // after a restart of the agent): it replays the conversation to the client
 // as session/update notifications (user and agent messages, thoughts, tool

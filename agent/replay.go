@@ -20,6 +20,10 @@ type replay struct{ p *llmreplay.Player }
 // session's log (Resumer).
 func (r replay) Resume(sessionID string, l *sessionlog.Log) error { return r.p.Resume(sessionID, l) }
 
+// Open binds a new top-level session to the player's next top-level
+// fixture (Opener).
+func (r replay) Open(sessionID string) { r.p.Open(sessionID) }
+
 func (r replay) Stream(ctx context.Context, req model.Request, emit func(model.Chunk) error) error {
 	return r.p.Stream(ctx, llmreplay.StreamRequest{SessionID: req.SessionID, SpawnedBy: req.SpawnedBy, Cwd: req.Cwd, Request: llmreplay.RequestText(req)}, emit)
 }

@@ -31,6 +31,7 @@ const Prefix = "ACPSNAP_"
 const (
 	ModeVar            = Prefix + "MODE"
 	SessionsDirVar     = Prefix + "SESSIONS_DIR"
+	RootVar            = Prefix + "ROOT"
 	PermissionVar      = Prefix + "PERMISSION"
 	FixtureVar         = Prefix + "FIXTURE"
 	FixtureChildrenVar = Prefix + "FIXTURE_CHILDREN"
@@ -52,6 +53,7 @@ const (
 type Agent struct {
 	Mode            string   // Replay, Record, or "" outside acpsnap
 	SessionsDir     string   // "": outside acpsnap (the agent picks its own)
+	Root            string   // the run's private root (it holds cwd, HOME, TMPDIR); "": outside acpsnap
 	Permission      string   // "auto", "ask", or "" outside acpsnap
 	Fixture         string   // "": no primary replay source
 	FixtureChildren []string // nil: none
@@ -69,6 +71,7 @@ func Load(getenv func(string) string) (Agent, error) {
 	a := Agent{
 		Mode:        getenv(ModeVar),
 		SessionsDir: getenv(SessionsDirVar),
+		Root:        getenv(RootVar),
 		Permission:  getenv(PermissionVar),
 		Fixture:     getenv(FixtureVar),
 		Override:    getenv(OverrideVar),
@@ -109,6 +112,7 @@ type Harness struct {
 	FixtureChildren []string // nil: none
 	Override        string   // "": none
 	Home, TmpDir    string   // the run's private HOME and TMPDIR; required
+	Root            string   // the run's private root that holds them; "": not passed
 
 	ToolCassette     string          // "": none
 	ToolInclude      json.RawMessage // with ToolCassette
@@ -138,6 +142,9 @@ func (h Harness) Environ() []string {
 	env = append(env, Sorted(h.Env)...)
 	mode := cmp.Or(h.Mode, Replay)
 	env = append(env, ModeVar+"="+mode, SessionsDirVar+"="+h.SessionsDir, PermissionVar+"="+cmp.Or(h.Permission, "auto"))
+	if h.Root != "" {
+		env = append(env, RootVar+"="+h.Root)
+	}
 	if h.Fixture != "" {
 		env = append(env, FixtureVar+"="+h.Fixture)
 	}

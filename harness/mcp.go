@@ -37,7 +37,8 @@ func (r *run) mcpProxies(servers []scenario.MCPServer) ([]acp.McpServer, error) 
 			argv = append(argv, r.expand(a))
 		}
 		args := mcpproxy.Args(mcpproxy.Config{Mode: tool.Mode(r.cfg.Mode),
-			File: cassettePath(r.cfg, r.roots, file), Report: r.mcpReport(s.Name), Command: argv})
+			File: cassettePath(r.cfg, r.roots, file), Report: r.mcpReport(s.Name), Command: argv,
+			Cwd: r.roots.Cwd, Home: r.roots.Home, Root: r.roots.Base})
 		env := []acp.EnvVariable{}
 		for _, e := range s.Env {
 			env = append(env, acp.EnvVariable{Name: e.Name, Value: r.expand(e.Value)})

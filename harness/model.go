@@ -239,6 +239,7 @@ func (m *modelRun) normalizeHeader(h map[string]string) (map[string]string, erro
 // travel to and from the model.
 type pathTokens struct {
 	replacer, reverse *strings.Replacer
+	paths             *strings.Replacer // normalize's path tokens
 }
 
 func newPathTokens(rts *harvest.Roots) pathTokens {
@@ -249,7 +250,7 @@ func newPathTokens(rts *harvest.Roots) pathTokens {
 		pairs = append(pairs, slug(c), "{{cwdSlug}}")
 	}
 	return pathTokens{replacer: strings.NewReplacer(pairs...),
-		reverse: strings.NewReplacer("{{cwdSlug}}", slug(rts.Cwd), "{{cwd}}", rts.Cwd, "{{home}}", rts.Home, "{{root}}", rts.Base)}
+		reverse: strings.NewReplacer("{{cwdSlug}}", slug(rts.Cwd)), paths: normalize.Expander(rts.Cwd, rts.Home, rts.Base)}
 }
 
 // slug is a path as Claude Code names its per-project folders: every
@@ -271,7 +272,9 @@ func slug(path string) string {
 }
 
 func (p pathTokens) tokenize(b []byte) []byte { return []byte(p.replacer.Replace(string(b))) }
-func (p pathTokens) expand(b []byte) []byte   { return []byte(p.reverse.Replace(string(b))) }
+func (p pathTokens) expand(b []byte) []byte {
+	return []byte(p.paths.Replace(p.reverse.Replace(string(b))))
+}
 
 func newUUID() string {
 	var b [16]byte

@@ -414,7 +414,7 @@ func (r *run) collect(res *Result) []error {
 func agentEnv(cfg Config, m *scenario.Manifest, rts *harvest.Roots) []string {
 	h := agentenv.Harness{
 		Mode: cfg.Mode, SessionsDir: rts.Sessions, Permission: m.Permission,
-		Home: rts.Home, TmpDir: rts.Tmp, Env: m.Env, Secrets: cfg.Secrets, From: cfg.Environ,
+		Home: rts.Home, TmpDir: rts.Tmp, Root: rts.Base, Env: m.Env, Secrets: cfg.Secrets, From: cfg.Environ,
 	}
 	if cfg.Model != nil {
 		return h.Foreign()

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 
 	"github.com/acpsnap/acpsnap/agentenv"
@@ -56,6 +57,7 @@ type fixture struct {
 	script  Script
 	next    int    // the entry the next call gets
 	session string // the live session bound to it; "": none yet
+	top     bool   // a top-level session's: the primary, or a log without a parent
 }
 
 // binding is a live session and its fixture.
@@ -79,6 +81,7 @@ func Load(cfg Config) (*Player, error) {
 	if err := overridePrimary(primary, cfg.Override, u); err != nil {
 		return nil, err
 	}
+	primary.top = true
 	p := &Player{newID: cfg.NewID, fixtures: []*fixture{primary},
 		sessions: map[string]*binding{}, tokens: map[string]string{}, calls: map[string]string{}}
 	if p.newID == nil {
@@ -92,6 +95,11 @@ func Load(cfg Config) (*Player, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if fx.header.SpawnedBy == "" && fx.header.ParentSession == "" {
+			fx.top = true // another top-level session's log
+			p.fixtures = append(p.fixtures, fx)
+			continue
 		}
 		if fx.header.SpawnedBy == "" {
 			return nil, fmt.Errorf("llmreplay: load: %s:1: child fixture without spawnedBy", path)
@@ -205,12 +213,8 @@ func (p *Player) take(req StreamRequest) (Entry, error) {
 		if err != nil {
 			return Entry{}, err
 		}
-		b = &binding{fx: fx}
-		p.sessions[req.SessionID] = b
-		fx.session = req.SessionID
-		if fx.header.ID != "" {
-			p.tokens[fx.header.ID] = req.SessionID
-		}
+		p.bindTo(fx, req.SessionID)
+		b = p.sessions[req.SessionID]
 	}
 	if b.busy {
 		err := fmt.Errorf("llmreplay: session %s: a second model call while one is in flight; the agent must not overlap the calls of one session", req.SessionID)
@@ -242,19 +246,73 @@ func (p *Player) Resume(sessionID string, l *sessionlog.Log) error {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fx := p.fixtures[0]
+	fx := p.top(sessionID)
 	if fx.session != "" && fx.session != sessionID {
-		return p.fail("resume session %s: the primary fixture %s already serves session %s", sessionID, fx.name, fx.session)
+		return p.fail("resume session %s: %s", sessionID, p.allServe())
 	}
 	if len(done) > len(fx.script) {
-		return p.fail("resume session %s: its log holds %d model calls, the primary fixture %s only %d; re-record the scenario", sessionID, len(done), fx.name, len(fx.script))
+		return p.fail("resume session %s: its log holds %d model calls, the fixture %s only %d; re-record the scenario", sessionID, len(done), fx.name, len(fx.script))
 	}
-	fx.session, fx.next = sessionID, len(done)
-	p.sessions[sessionID] = &binding{fx: fx}
-	if fx.header.ID != "" {
-		p.tokens[fx.header.ID] = sessionID
-	}
+	p.bindTo(fx, sessionID)
+	fx.next = len(done)
 	return nil
+}
+
+// Open binds a top-level session the agent just created to the next
+// top-level fixture not serving one, in creation order, as the harness
+// orders the logs; one already bound, or one beyond the fixtures, is left
+// alone (its first model call says what is wrong). An agent that does not
+// call it gets its top-level sessions bound in the order of their first
+// model calls.
+func (p *Player) Open(sessionID string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.sessions[sessionID]; ok {
+		return
+	}
+	if fx := p.top(sessionID); fx.session == "" {
+		p.bindTo(fx, sessionID)
+	}
+}
+
+// top is the top-level fixture of sessionID: the one bound to it, else
+// the first one free, else the last one (which then serves another
+// session); p.mu is held.
+func (p *Player) top(sessionID string) *fixture {
+	var last *fixture
+	for _, fx := range p.fixtures {
+		if !fx.top {
+			continue
+		}
+		if fx.session == "" || fx.session == sessionID {
+			return fx
+		}
+		last = fx
+	}
+	return last
+}
+
+// allServe says that every top-level fixture serves a session already.
+func (p *Player) allServe() string {
+	var tops []string
+	for _, fx := range p.fixtures {
+		if fx.top {
+			tops = append(tops, fx.name+" serves session "+fx.session)
+		}
+	}
+	if len(tops) == 1 {
+		return "the primary fixture " + p.fixtures[0].name + " already serves session " + p.fixtures[0].session
+	}
+	return "every top-level fixture serves a session already (" + strings.Join(tops, ", ") + ")"
+}
+
+// bindTo binds fixture fx to the live session id; p.mu is held.
+func (p *Player) bindTo(fx *fixture, id string) {
+	fx.session = id
+	p.sessions[id] = &binding{fx: fx}
+	if fx.header.ID != "" {
+		p.tokens[fx.header.ID] = id
+	}
 }
 
 // release ends the in-flight stream of a session.
@@ -267,10 +325,10 @@ func (p *Player) release(session string) {
 // bind finds the fixture of a new session; p.mu is held.
 func (p *Player) bind(req StreamRequest) (*fixture, error) {
 	if req.SpawnedBy == "" {
-		if fx := p.fixtures[0]; fx.session != "" {
-			return nil, p.fail("unrecorded session %s: the primary fixture %s already serves session %s; re-record the scenario", req.SessionID, fx.name, fx.session)
+		if fx := p.top(req.SessionID); fx.session == "" {
+			return fx, nil
 		}
-		return p.fixtures[0], nil
+		return nil, p.fail("unrecorded session %s: %s; re-record the scenario", req.SessionID, p.allServe())
 	}
 	token, ok := p.calls[req.SpawnedBy]
 	if !ok {
@@ -299,14 +357,17 @@ func (p *Player) fail(format string, args ...any) *model.ProviderError {
 }
 
 // tokenRE matches the tokens served chunks may carry.
-var tokenRE = regexp.MustCompile(`\{\{(?:cwd|session:[0-9]+|toolCall:[0-9]+)\}\}`)
+var tokenRE = regexp.MustCompile(`\{\{(?:cwd|cwdRel|session:[0-9]+|toolCall:[0-9]+)\}\}`)
 
 // expand returns e with live values for its tokens; p.mu is held. A
 // {{toolCall:N}} met for the first time gets a fresh live id.
 func (p *Player) expand(e Entry, cwd string) Entry {
 	repl := func(tok string) string {
-		if tok == "{{cwd}}" {
+		switch tok {
+		case "{{cwd}}":
 			return cwd
+		case "{{cwdRel}}":
+			return strings.TrimPrefix(cwd, "/")
 		}
 		if live, ok := p.tokens[tok]; ok {
 			return live

@@ -336,7 +336,7 @@ func TestLoadErrors(t *testing.T) {
 	dir := t.TempDir()
 	primary := writeFixture(t, dir, "session.jsonl", primaryHeader, Script{stopEntry("a")})
 	child := writeFixture(t, dir, "session.1.jsonl", childHeader(2, 1), Script{})
-	orphan := writeFixture(t, dir, "orphan.jsonl", sessionlog.Header{ID: "{{session:3}}"}, Script{})
+	orphan := writeFixture(t, dir, "orphan.jsonl", sessionlog.Header{ID: "{{session:3}}", ParentSession: "{{session:1}}"}, Script{})
 	cut := writeFile(t, dir, "cut.jsonl", logOf(ev(1, 1, cStart)))
 	bad := writeFile(t, dir, "bad.json", `{"patches":[{"at":5,"entry":{"kind":"hang"}}]}`)
 	invalid := writeFile(t, dir, "invalid.json", `[{"kind":"wait"}]`)
@@ -464,7 +464,7 @@ func TestPlayerResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Resume("sess-live", full); err == nil || !strings.Contains(err.Error(), "its log holds 3 model calls, the primary fixture session.jsonl only 2") {
+	if err := p.Resume("sess-live", full); err == nil || !strings.Contains(err.Error(), "its log holds 3 model calls, the fixture session.jsonl only 2") {
 		t.Errorf("resume past the fixture: %v", err)
 	}
 	if err := p.Resume("sess-live", partial); err != nil {
@@ -479,5 +479,39 @@ func TestPlayerResume(t *testing.T) {
 	}
 	if err := p.Resume("other", partial); err == nil || !strings.Contains(err.Error(), "already serves session sess-live") {
 		t.Errorf("resume of a second session: %v", err)
+	}
+}
+
+// TestTopLevelSessions: logs without a parent are the fixtures of further
+// top-level sessions. Open binds them in creation order, whatever order
+// the sessions first call the model in; a session that never opened binds
+// at its first call; one more is refused naming every fixture.
+func TestTopLevelSessions(t *testing.T) {
+	dir := t.TempDir()
+	first := writeFixture(t, dir, "session.jsonl", primaryHeader, Script{stopEntry("first")})
+	child := writeFixture(t, dir, "session.1.jsonl", childHeader(2, 1), Script{stopEntry("child")})
+	second := writeFixture(t, dir, "session.2.jsonl", sessionlog.Header{ID: "{{session:3}}", Cwd: "{{cwd}}"}, Script{stopEntry("second")})
+	third := writeFixture(t, dir, "session.3.jsonl", sessionlog.Header{ID: "{{session:4}}", Cwd: "{{cwd}}"}, Script{stopEntry("third")})
+	p, err := Load(Config{Primary: first, Children: []string{child, second, third}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Open("a")
+	p.Open("b")
+	p.Open("a") // bound already: nothing changes
+	type testCase struct{ session, want string }
+	for _, tc := range []testCase{{"b", "second"}, {"a", "first"}, {"c", "third"}} {
+		got, err := collect(p, StreamRequest{SessionID: tc.session})
+		if err != nil {
+			t.Fatalf("session %s: %v", tc.session, err)
+		}
+		if diff := cmp.Diff(stopEntry(tc.want).Chunks, got); diff != "" {
+			t.Errorf("session %s (-want +got):\n%s", tc.session, diff)
+		}
+	}
+	_, err = collect(p, StreamRequest{SessionID: "d"})
+	want := "REPLAY: llmreplay: unrecorded session d: every top-level fixture serves a session already (session.jsonl serves session a, session.2.jsonl serves session b, session.3.jsonl serves session c); re-record the scenario"
+	if err == nil || err.Error() != want {
+		t.Errorf("a fourth top-level session: %v, want %s", err, want)
 	}
 }

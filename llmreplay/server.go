@@ -20,6 +20,7 @@ import (
 	"github.com/acpsnap/acpsnap/llmreplay/wire"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"github.com/acpsnap/acpsnap/model"
+	"github.com/acpsnap/acpsnap/normalize"
 )
 
 // SpawnedByHeader is the request header that routes a request to a child
@@ -124,13 +125,14 @@ func (s *Server) SetReadyDir(dir string) {
 }
 
 // SetRoots sets the run's folders: later entries expand {{cwd}},
-// {{home}} and {{root}} to them, as replay does, and hang entries create
+// {{home}} and {{root}} (and their spellings relative to "/") to them, as
+// replay does, and hang entries create
 // their readyFile in cwd.
 func (s *Server) SetRoots(cwd, home, root string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.cfg.ReadyDir = cwd
-	s.paths = strings.NewReplacer("{{cwd}}", cwd, "{{home}}", home, "{{root}}", root)
+	s.paths = normalize.Expander(cwd, home, root)
 }
 
 // Requests returns a copy of every request received so far, in arrival order.

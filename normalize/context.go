@@ -24,7 +24,8 @@ const (
 var kindNames = [numKinds]string{"session", "toolCall", "message", "approval", "id", "agentRpc"}
 
 // plainTokens are the tokens without a number.
-var plainTokens = [][]byte{[]byte("{{cwd}}"), []byte("{{home}}"), []byte("{{root}}"), []byte("{{time}}")}
+var plainTokens = [][]byte{[]byte("{{cwd}}"), []byte("{{home}}"), []byte("{{root}}"), []byte("{{time}}"),
+	[]byte("{{cwdRel}}"), []byte("{{homeRel}}"), []byte("{{rootRel}}")}
 
 // maxTokenDigits bounds N in {{KIND:N}}, so counters never overflow.
 const maxTokenDigits = 9

@@ -12,7 +12,8 @@ import (
 )
 
 // This file holds the path tokens: {{cwd}}, {{home}} and {{root}}, the
-// spellings of each, and the scan that replaces them inside text.
+// spellings of each (and their spellings relative to "/", {{cwdRel}},
+// {{homeRel}} and {{rootRel}}), and the scan that replaces them inside text.
 
 // pathNames are the path tokens' names, in precedence order: a spelling
 // registered for two of them belongs to the first.
@@ -75,10 +76,15 @@ func privateVariants(p string) []string {
 	return []string{"/private" + p}
 }
 
+// relSuffix ends the name of the token that stands for a path token's
+// spelling relative to "/" ({{cwdRel}}: "tmp/acpsnap-…/workspace").
+const relSuffix = "Rel"
+
 // needle is one spelling of a path token.
 type needle struct {
 	path  []byte
 	token []byte
+	rel   bool // relative to "/": it must start where a path can start
 }
 
 // needleGroup holds the spellings that begin with the same shortest
@@ -97,10 +103,13 @@ func (c *Context) preparePaths() {
 		}
 		for _, s := range spellings {
 			s = filepath.Clean(s)
-			if s == "/" || !filepath.IsAbs(s) || slices.ContainsFunc(all, func(n needle) bool { return string(n.path) == s }) {
+			if s == "/" || !filepath.IsAbs(s) {
 				continue
 			}
-			all = append(all, needle{path: []byte(s), token: []byte("{{" + name + "}}")})
+			all = addNeedle(all, needle{path: []byte(s), token: []byte("{{" + name + "}}")})
+			if rel := s[1:]; strings.Contains(rel, "/") { // one component alone ("tmp") is a word
+				all = addNeedle(all, needle{path: []byte(rel), token: []byte("{{" + name + relSuffix + "}}"), rel: true})
+			}
 		}
 	}
 	slices.SortFunc(all, func(a, b needle) int {
@@ -118,6 +127,15 @@ func (c *Context) preparePaths() {
 	for _, g := range c.groups {
 		slices.Reverse(g)
 	}
+}
+
+// addNeedle appends n unless a spelling seen before (of a token earlier in
+// precedence) is the same path.
+func addNeedle(all []needle, n needle) []needle {
+	if slices.ContainsFunc(all, func(o needle) bool { return bytes.Equal(o.path, n.path) }) {
+		return all
+	}
+	return append(all, n)
 }
 
 // scrubPaths replaces every spelling of a path token that ends at a path
@@ -162,7 +180,9 @@ func (c *Context) scrubPaths(s []byte) []byte {
 }
 
 // next returns the first index ≥ from where a spelling of g occurs followed
-// by a path boundary, and which spelling (the longest there), or -1.
+// by a path boundary (and, relative to "/", preceded by a path start), and
+// which spelling (the longest there), or -1. A group's spellings are all
+// absolute or all relative: they share their first byte.
 func (g needleGroup) next(s []byte, from int) (at, which int) {
 	base := g[len(g)-1].path
 	for from <= len(s)-len(base) {
@@ -171,6 +191,10 @@ func (g needleGroup) next(s []byte, from int) (at, which int) {
 			return -1, 0
 		}
 		at := from + j
+		if g[0].rel && !pathStart(s, at) {
+			from = at + 1
+			continue
+		}
 		for k, nd := range g {
 			if bytes.HasPrefix(s[at:], nd.path) && pathBoundary(s, at+len(nd.path)) {
 				return at, k
@@ -195,6 +219,22 @@ func pathBoundary(s []byte, i int) bool {
 		return i+1 >= len(s) || !nameByte(s[i+1:])
 	}
 	return !nameByte(s[i:]) && s[i] != '-' && s[i] != '_'
+}
+
+// pathStart reports whether a relative path can start at s[i]: at the start
+// of s, or after a character that neither continues a file name nor ends
+// a directory ('/'), nor closes a token ('}'): "tmp/x" starts a path in
+// "ls tmp/x" and "(tmp/x)", not in "/var/tmp/x", "mytmp/x" or "a.tmp/x".
+func pathStart(s []byte, i int) bool {
+	if i == 0 {
+		return true
+	}
+	r, _ := utf8.DecodeLastRune(s[:i])
+	switch r {
+	case '/', '}', '.', '-', '_':
+		return false
+	}
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 }
 
 // nameByte reports whether the rune at the start of s is a letter, a digit

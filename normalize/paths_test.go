@@ -1,6 +1,7 @@
 package normalize
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -40,6 +41,15 @@ func TestPathTokens(t *testing.T) {
 		{name: "every token in one text", in: "cd /tmp/r/workspace; ls /tmp/r/home /tmp/r", want: "cd {{cwd}}; ls {{home}} {{root}}"},
 		{name: "tokens stay", in: "{{home}}/.cache {{root}}/.. {{cwd}}", want: "{{home}}/.cache {{root}}/.. {{cwd}}"},
 		{name: "token after a name goes on", in: "/tmp/r{{home}}", want: "/tmp/r{{home}}"},
+		{name: "cwd relative to /", in: "tmp/r/workspace/hello.txt", want: "{{cwdRel}}/hello.txt"},
+		{name: "home relative to / in a sentence", in: "wrote tmp/r/home/.cache, done", want: "wrote {{homeRel}}/.cache, done"},
+		{name: "root relative to / in parentheses", in: "(tmp/r)", want: "({{rootRel}})"},
+		{name: "private cwd relative to /", in: "private/tmp/r/workspace/x", want: "{{cwdRel}}/x"},
+		{name: "relative after a name is another path", in: "mytmp/r/home a.tmp/r x-tmp/r x_tmp/r étmp/r", want: "mytmp/r/home a.tmp/r x-tmp/r x_tmp/r étmp/r"},
+		{name: "relative with a longer last name is another path", in: "tmp/r2/x tmp/r/home2", want: "tmp/r2/x {{rootRel}}/home2"},
+		{name: "relative after an absolute other path is absolute", in: "/var/tmp/r/home", want: "/var{{home}}"},
+		{name: "folders relative to each other are the same every run", in: "../home ../workspace/x ..", want: "../home ../workspace/x .."},
+		{name: "relative tokens stay", in: "{{cwdRel}}/x {{rootRel}}", want: "{{cwdRel}}/x {{rootRel}}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if diff := cmp.Diff(tc.want, normWith(t, runContext, tc.in)); diff != "" {
@@ -86,6 +96,7 @@ func TestPathPrecedence(t *testing.T) {
 		}, "/tmp/h", "{{home}}"},
 		{"root / is ignored", func(c *Context) { c.AddPath("root", "/") }, "/x /tmp/wd", "/x {{cwd}}"},
 		{"relative home is ignored", func(c *Context) { c.AddPath("home", "h") }, "h/x", "h/x"},
+		{"one component relative to / is a word, not a path", func(c *Context) { c.AddPath("home", "/root") }, "root/x /root/x", "root/x {{home}}/x"},
 		{"a second call adds spellings", func(c *Context) {
 			c.AddPath("home", "/tmp/h")
 			c.AddPath("home", "/tmp/h2")
@@ -137,4 +148,76 @@ func TestScrubPathsDoesNotAllocate(t *testing.T) {
 			t.Errorf("scrubPaths(%q) allocates %v times", s, n)
 		}
 	}
+}
+
+func TestExpander(t *testing.T) {
+	type testCase struct {
+		name, cwd, home, root, in, want string
+	}
+	for _, tc := range []testCase{
+		{"every token", "/tmp/s/workspace", "/tmp/s/home", "/tmp/s", "{{cwd}}/a {{home}} {{root}}/x {{cwdRel}}/a {{homeRel}} {{rootRel}}",
+			"/tmp/s/workspace/a /tmp/s/home /tmp/s/x tmp/s/workspace/a tmp/s/home tmp/s"},
+		{"an unknown folder keeps its tokens", "/w", "", "", "{{cwd}} {{home}} {{rootRel}}", "/w {{home}} {{rootRel}}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, Expander(tc.cwd, tc.home, tc.root).Replace(tc.in)); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
+// pathRun is the layout FuzzPathBoundary scrubs: a root whose name is the
+// prefix of another name (acpsnap-x, acpsnap-xy), the cwd and home inside.
+func pathRun() *Paths {
+	c := NewContext("/tmp/acpsnap-x/workspace")
+	c.AddPath("home", "/tmp/acpsnap-x/home")
+	c.AddPath("root", "/tmp/acpsnap-x")
+	return NewPaths(c)
+}
+
+// continuesName reports whether s, the text right after a path, makes it a
+// longer name: written independently of pathBoundary.
+var continuesName = regexp.MustCompile(`^(?:[\pL\p{Nd}_-]|\.[\pL\p{Nd}])`)
+
+// endsName reports whether s, the text right before a relative path, makes
+// it part of a longer path or name.
+var endsName = regexp.MustCompile(`[\pL\p{Nd}_./}-]$`)
+
+var pathToken = regexp.MustCompile(`\{\{(cwd|home|root)(Rel)?\}\}`)
+
+// FuzzPathBoundary: the path rules respect path boundaries in every
+// spelling: a token never stands where the path went on as a longer name
+// (/tmp/acpsnap-x never eats /tmp/acpsnap-xy), a relative one never where a
+// longer path began; scrubbing is idempotent, and expanding gives the text
+// back.
+func FuzzPathBoundary(f *testing.F) {
+	for _, s := range []string{
+		"/tmp/acpsnap-xy/workspace", "/tmp/acpsnap-x", "/tmp/acpsnap-x.bak /tmp/acpsnap-x. done",
+		"tmp/acpsnap-x/workspace/hello.txt", "mytmp/acpsnap-x", "(tmp/acpsnap-x/home)", "/tmp/acpsnap-x/homework",
+		"/tmp/acpsnap-x_1 /tmp/acpsnap-x-2 /tmp/acpsnap-xé tmp/acpsnap-x/workspace2", "a/tmp/acpsnap-x/home/tmp/acpsnap-x",
+	} {
+		f.Add(s)
+	}
+	p := pathRun()
+	f.Fuzz(func(t *testing.T, in string) {
+		if strings.Contains(in, "{{") {
+			return // a text that holds tokens already is not the round trip's
+		}
+		out := p.Scrub(in)
+		for _, loc := range pathToken.FindAllStringSubmatchIndex(out, -1) {
+			if after := out[loc[1]:]; !strings.HasPrefix(after, "{{") && continuesName.MatchString(after) {
+				t.Fatalf("a token where a longer name goes on, at %d: %q → %q", loc[1], in, out)
+			}
+			if loc[4] >= 0 && endsName.MatchString(out[:loc[0]]) {
+				t.Fatalf("a relative token inside a longer path, at %d: %q → %q", loc[0], in, out)
+			}
+		}
+		if again := p.Scrub(out); again != out {
+			t.Fatalf("not idempotent: %q → %q → %q", in, out, again)
+		}
+		if back := p.Expand(out); back != in {
+			t.Fatalf("the round trip lost the text: %q → %q → %q", in, out, back)
+		}
+	})
 }

@@ -53,6 +53,10 @@ type VerifyConfig struct {
 	// DiffColor renders the fixed-point diffs with ANSI colour; the caller
 	// decides (a terminal, NO_COLOR unset).
 	DiffColor bool
+	// Only, when set, limits the guards to the scenarios it returns true
+	// for, and to their folders (a filtered test checks its own). nil:
+	// every scenario, and the corpus root's links.
+	Only func(name string) bool
 }
 
 // Verify runs the guards (docs/format.md, "Guards") over the corpus at root without running
@@ -71,8 +75,14 @@ func Verify(root string, cfg VerifyConfig) []Violation {
 		return []Violation{{filepath.Join(root, PinsDir), err.Error()}}
 	}
 	native := corpus.Native()
-	out := linkedFolders(root)
+	var out []Violation
+	if cfg.Only == nil {
+		out = linkedFolders(root)
+	}
 	for _, name := range names {
+		if cfg.Only != nil && !cfg.Only(name) {
+			continue
+		}
 		unrecorded := cfg.Unrecorded != nil && cfg.Unrecorded(name)
 		rewritten := cfg.Rewritten != nil && cfg.Rewritten(name)
 		composed := pins

@@ -199,3 +199,35 @@ func TestMCPCassetteGuards(t *testing.T) {
 		t.Errorf("violations (-want +got):\n%s", diff)
 	}
 }
+
+// TestToolCassetteRunFolders: a selected bash call whose result is the
+// run's cwd (pwd) and one whose arguments hold it (the model repeats the
+// path it was shown) record, and replay in later runs, each with other
+// folders: the cassette stores {{cwd}}, identifies the call by it and
+// hands the agent today's cwd (no CASSETTE_MISMATCH, no stale path).
+func TestToolCassetteRunFolders(t *testing.T) {
+	dir := copyScenario(t, "tool-bash-cassette")
+	editFile(t, filepath.Join(dir, scenario.ManifestFile), "recording: authored\n", "recording: live\n") // record re-records live scenarios only
+	if err := os.Remove(filepath.Join(dir, "model.json")); err != nil {
+		t.Fatal(err)
+	}
+	_, o := recordScripted(t, dir, "["+toolEntry("call_1", "bash", `{"command":"pwd"}`)+","+
+		toolEntry("call_2", "bash", `{"command":"wc -l < {{fromRequest:(/[-a-zA-Z0-9_./]*acpsnap-[-a-zA-Z0-9_]*/workspace)}}/data.csv"}`)+","+
+		textEntry("Done.")+"]")
+	mustPass(t, o)
+	b, err := os.ReadFile(filepath.Join(dir, scenario.ToolCassetteFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"output":"{{cwd}}\n"`, `"command":"wc -l < {{cwd}}/data.csv"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the cassette lacks %s:\n%s", want, b)
+		}
+	}
+	if strings.Contains(string(b), "/acpsnap-") {
+		t.Errorf("the cassette holds the recording's folders:\n%s", b)
+	}
+	for range 3 {
+		mustPass(t, replay(t, dir))
+	}
+}

@@ -90,7 +90,7 @@ func Main(ctx context.Context, p Process) error {
 	if cfg.Subagents, err = subagents(contract); err != nil {
 		return cmp.Or(ld.wait(contract), err) // the fixture's problem first, as when it loaded first
 	}
-	if cfg.Tools, err = toolCassette(contract); err != nil {
+	if cfg.Tools, err = toolCassette(contract, p.Getenv("HOME")); err != nil {
 		return cmp.Or(ld.wait(contract), err)
 	}
 	err = closeTools(cfg.Tools, agent.Serve(ctx, cfg, p.Stdin, p.Stdout))
@@ -186,6 +186,15 @@ func (l *loading) Stream(ctx context.Context, req model.Request, emit func(model
 		return &model.ProviderError{Code: model.CodeInternal, Message: "the replay script did not load"}
 	}
 	return agent.Replay(l.player).Stream(ctx, req, emit)
+}
+
+// Open waits for the player, then binds a new top-level session to its
+// next top-level fixture (agent.Opener).
+func (l *loading) Open(sessionID string) {
+	<-l.done
+	if l.err == nil {
+		l.player.Open(sessionID)
+	}
 }
 
 // Resume waits for the player, then positions it after a reopened

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/acpsnap/acpsnap/agent"
 	"github.com/acpsnap/acpsnap/agentenv"
@@ -13,7 +14,11 @@ import (
 // toolCassette opens the tool cassette the agentenv contract names
 // (ACPSNAP_TOOL_CASSETTE, ACPSNAP_TOOL_INCLUDE): a recorder in record mode,
 // a player in replay; nil when the scenario selects no tools.
-func toolCassette(c agentenv.Agent) (*agent.ToolCassette, error) {
+//
+// Inside a run (ACPSNAP_ROOT set) the cassette stores the run's folders,
+// the agent's working directory and home among them, as tokens
+// (tool.Config.Paths), so it replays in the next run's folders.
+func toolCassette(c agentenv.Agent, home string) (*agent.ToolCassette, error) {
 	if c.ToolCassette == "" {
 		return nil, nil
 	}
@@ -29,7 +34,11 @@ func toolCassette(c agentenv.Agent) (*agent.ToolCassette, error) {
 	if c.Mode == agentenv.Record {
 		mode = tool.Record
 	}
-	cas, err := tool.Open(tool.Config{Mode: mode, File: c.ToolCassette, Include: include})
+	cfg := tool.Config{Mode: mode, File: c.ToolCassette, Include: include}
+	if cwd, err := os.Getwd(); err == nil && c.Root != "" {
+		cfg.Paths = tool.RunPaths(cwd, home, c.Root)
+	}
+	cas, err := tool.Open(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("agent: open the tool cassette: %w", err)
 	}

@@ -13,12 +13,14 @@ import (
 // Usage is the command line of `acpsnap mcp-cassette`, which the harness
 // composes with Args and both the acpsnap command and acpsnaptest parse
 // with ParseArgs.
-const Usage = `usage: acpsnap mcp-cassette -mode record|replay -file FILE [-report FILE] [-- COMMAND [ARG...]]
+const Usage = `usage: acpsnap mcp-cassette -mode record|replay -file FILE [-report FILE] [-cwd DIR -home DIR -root DIR] [-- COMMAND [ARG...]]
 
 An MCP server on stdin and stdout that stands in front of the real one
 (COMMAND), recording its initialize answer, tools/list and tools/call into
 the tool cassette FILE (record), or answering them from FILE without
-starting COMMAND (replay). The harness hands it to the agent in
+starting COMMAND (replay). -cwd, -home and -root are the run's folders,
+stored as {{cwd}}, {{home}} and {{root}} and given today's values in
+replay. The harness hands it to the agent in
 session/new's mcpServers for every server input.json declares
 (docs/cassettes.md).
 `
@@ -62,6 +64,11 @@ func Args(cfg Config) []string {
 	if cfg.Report != "" {
 		args = append(args, "-report", cfg.Report)
 	}
+	for _, f := range [][2]string{{"-cwd", cfg.Cwd}, {"-home", cfg.Home}, {"-root", cfg.Root}} {
+		if f[1] != "" {
+			args = append(args, f[0], f[1])
+		}
+	}
 	return append(append(args, "--"), cfg.Command...)
 }
 
@@ -76,13 +83,17 @@ func ParseArgs(args []string, stderr io.Writer) (Config, error) {
 	mode := fs.String("mode", "", "record or replay")
 	file := fs.String("file", "", "the tool cassette")
 	report := fs.String("report", "", "where to write the outcome as JSON (the harness reads it)")
+	var cfg Config
+	fs.StringVar(&cfg.Cwd, "cwd", "", "the run's cwd, stored as {{cwd}}")
+	fs.StringVar(&cfg.Home, "home", "", "the run's HOME, stored as {{home}}")
+	fs.StringVar(&cfg.Root, "root", "", "the run's private root, stored as {{root}}")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return Config{}, err
 		}
 		return Config{}, &UsageError{err.Error()}
 	}
-	cfg := Config{Mode: tool.Mode(*mode), File: *file, Command: fs.Args(), Report: *report, Stderr: stderr}
+	cfg.Mode, cfg.File, cfg.Command, cfg.Report, cfg.Stderr = tool.Mode(*mode), *file, fs.Args(), *report, stderr
 	switch {
 	case cfg.Mode != tool.Record && cfg.Mode != tool.Replay:
 		return cfg, usagef("-mode %q: want record or replay", *mode)

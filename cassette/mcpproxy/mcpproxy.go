@@ -40,6 +40,10 @@ type Config struct {
 	Command []string  // the real server's argv; record only (replay never starts it)
 	Report  string    // where to write the Report; "": nowhere
 	Stderr  io.Writer // the real server's stderr; nil: discarded
+	// Cwd, Home and Root are the run's folders: the cassette stores them
+	// as {{cwd}}, {{home}} and {{root}} (tool.Config.Paths). "" (all
+	// three): everything is stored as given.
+	Cwd, Home, Root string
 }
 
 // Report is the outcome Run writes to Config.Report, as JSON.
@@ -61,7 +65,11 @@ const (
 // then closes the cassette and writes the report. Its error is the
 // cassette's, or why the proxy could not start.
 func Run(ctx context.Context, cfg Config, in io.ReadCloser, out io.WriteCloser) error {
-	cas, err := tool.Open(tool.Config{Mode: cfg.Mode, File: cfg.File, Include: include})
+	tc := tool.Config{Mode: cfg.Mode, File: cfg.File, Include: include}
+	if cfg.Cwd != "" || cfg.Home != "" || cfg.Root != "" {
+		tc.Paths = tool.RunPaths(cfg.Cwd, cfg.Home, cfg.Root)
+	}
+	cas, err := tool.Open(tc)
 	if err != nil {
 		return report(cfg, fmt.Errorf("mcp-cassette: %w", err))
 	}

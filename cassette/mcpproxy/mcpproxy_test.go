@@ -168,3 +168,44 @@ func readReport(t *testing.T, path string) Report {
 	}
 	return r
 }
+
+// TestPathsAcrossRuns: a tools/call whose arguments and result hold the
+// run's cwd replays in a run with another cwd (the cassette stores
+// {{cwd}}), and its result carries today's cwd. The command line the
+// harness composes carries the folders to the proxy.
+func TestPathsAcrossRuns(t *testing.T) {
+	dir := t.TempDir()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(mcpecho.CallsVar, filepath.Join(dir, "calls"))
+	parse := func(mode tool.Mode, nonce string, command ...string) Config {
+		root := "/tmp/acpsnap-" + nonce
+		args := Args(Config{Mode: mode, File: filepath.Join(dir, "mcp.echo.cassette.jsonl"), Command: command,
+			Cwd: root + "/workspace", Home: root + "/home", Root: root})
+		cfg, err := ParseArgs(args[1:], io.Discard)
+		if err != nil {
+			t.Fatalf("ParseArgs(%q): %v", args, err)
+		}
+		return cfg
+	}
+	echo := func(cfg Config) string {
+		cs, stop := session(t, cfg)
+		got := callText(t, cs, "echo", map[string]string{"text": "cat " + cfg.Cwd + "/hello.txt"})
+		if err := stop(); err != nil {
+			t.Errorf("%s: %v", cfg.Mode, err)
+		}
+		return got
+	}
+	rec := parse(tool.Record, "a", exe, "mcp-echo")
+	if diff := cmp.Diff("echo: cat /tmp/acpsnap-a/workspace/hello.txt", echo(rec)); diff != "" {
+		t.Errorf("record (-want +got):\n%s", diff)
+	}
+	if b, _ := os.ReadFile(rec.File); strings.Contains(string(b), "acpsnap-a") || !strings.Contains(string(b), "{{cwd}}/hello.txt") {
+		t.Errorf("the cassette holds the run's cwd:\n%s", b)
+	}
+	if diff := cmp.Diff("echo: cat /tmp/acpsnap-b/workspace/hello.txt", echo(parse(tool.Replay, "b"))); diff != "" {
+		t.Errorf("replay in another run (-want +got):\n%s", diff)
+	}
+}

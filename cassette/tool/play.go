@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/acpsnap/acpsnap/cassette"
+	"github.com/acpsnap/acpsnap/normalize"
 )
 
 // Player serves the selected calls from a verified cassette and never runs
@@ -23,6 +24,7 @@ type Player struct {
 	include *Include
 	tape    tape
 	file    string
+	paths   *normalize.Paths
 
 	mu       sync.Mutex
 	next     map[string]int // the next ordinal at each path
@@ -56,7 +58,7 @@ func (p *Player) Call(ctx context.Context, path, name string, args json.RawMessa
 		return body(ctx)
 	}
 	path = pathOf(path)
-	canon, cerr := canonicalArgs(args)
+	canon, cerr := canonicalArgs(p.paths, args)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
@@ -74,9 +76,9 @@ func (p *Player) Call(ctx context.Context, path, name string, args json.RawMessa
 	c := &p.tape.byPath[path][ord]
 	p.consumed[path]++
 	if c.res.Error != nil {
-		return nil, &RecordedError{Message: c.res.Error.Message}
+		return nil, &RecordedError{Message: expandText(p.paths, c.res.Error.Message)}
 	}
-	return c.res.Value, nil
+	return expand(p.paths, c.res.Value)
 }
 
 // differs says how call ord at path differs from the record, or "".

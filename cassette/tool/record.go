@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/acpsnap/acpsnap/cassette"
+	"github.com/acpsnap/acpsnap/normalize"
 )
 
 // Recorder runs the selected tools for real and records each call at its
@@ -21,6 +22,7 @@ type Recorder struct {
 	include *Include
 	w       *cassette.Writer
 	file    string // for messages
+	paths   *normalize.Paths
 
 	mu     sync.Mutex
 	next   map[string]int  // the next ordinal at each path
@@ -62,7 +64,7 @@ func (r *Recorder) Call(ctx context.Context, path, name string, args json.RawMes
 // start takes the next ordinal at path and writes the call/start frame,
 // both under one lock so that frame order is ordinal order.
 func (r *Recorder) start(path, name string, args json.RawMessage) (handle, error) {
-	canon, err := canonicalArgs(args)
+	canon, err := canonicalArgs(r.paths, args)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	h := handle{path, r.next[path]}
@@ -84,16 +86,15 @@ func (r *Recorder) start(path, name string, args json.RawMessage) (handle, error
 func (r *Recorder) finish(h handle, val json.RawMessage, berr error) (json.RawMessage, error) {
 	res := result{Ordinal: h.ord, Path: h.path}
 	if berr != nil {
-		res.Error = &callError{Message: berr.Error()}
+		res.Error = &callError{Message: scrubText(r.paths, berr.Error())}
 	} else {
 		if len(val) == 0 {
 			val = json.RawMessage("null")
 		}
-		c, err := cassette.Canonical(val)
-		if err != nil {
+		var err error
+		if res.Value, val, err = r.value(val); err != nil {
 			return nil, r.failLocked(fmt.Errorf("tool cassette: call %d (%s): the result is not JSON: %w", h.ord, h.path, err))
 		}
-		res.Value, val = c, c
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -105,6 +106,20 @@ func (r *Recorder) finish(h handle, val json.RawMessage, berr error) (json.RawMe
 		return nil, r.fail(err)
 	}
 	return val, berr
+}
+
+// value returns what the cassette stores of a result (canonical, the run's
+// folders as tokens) and what the caller gets: the same with today's
+// folders, exactly what a replay hands back.
+func (r *Recorder) value(val json.RawMessage) (stored, live json.RawMessage, err error) {
+	c, err := cassette.Canonical(val)
+	if err == nil {
+		stored, err = scrub(r.paths, c)
+	}
+	if err == nil {
+		live, err = expand(r.paths, stored)
+	}
+	return stored, live, err
 }
 
 // fail keeps the first failure; the caller holds mu.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/cassette"
+	"github.com/acpsnap/acpsnap/normalize"
 )
 
 // Body runs a tool for real and returns its result value (any JSON) or its
@@ -44,21 +45,37 @@ type Config struct {
 	// Include selects the tools (see NewInclude). Record: required. Replay:
 	// nil means the cassette's own; else it must equal the cassette's.
 	Include []string
+	// Paths are the run's folders (RunPaths): arguments, values and error
+	// messages are stored and identified with {{cwd}}, {{home}} and
+	// {{root}} in their place, and a replayed value gets today's folders
+	// back. nil: everything is stored as given.
+	Paths *normalize.Paths
 }
 
 // Open returns a Recorder or a Player for cfg.
 func Open(cfg Config) (Cassette, error) {
 	switch cfg.Mode {
 	case Record:
-		return NewRecorder(cfg.File, cfg.Include)
+		r, err := NewRecorder(cfg.File, cfg.Include)
+		if err != nil {
+			return nil, err
+		}
+		r.paths = cfg.Paths
+		return r, nil
 	case Replay:
-		return NewPlayer(cfg.File, cfg.Include)
+		p, err := NewPlayer(cfg.File, cfg.Include)
+		if err != nil {
+			return nil, err
+		}
+		p.paths = cfg.Paths
+		return p, nil
 	}
 	return nil, fmt.Errorf("tool cassette: mode %q: want %q or %q", cfg.Mode, Record, Replay)
 }
 
-// canonicalArgs returns the canonical form of a call's arguments.
-func canonicalArgs(args json.RawMessage) ([]byte, error) {
+// canonicalArgs returns the canonical form of a call's arguments, with
+// the run's folders as tokens (p nil: none).
+func canonicalArgs(p *normalize.Paths, args json.RawMessage) ([]byte, error) {
 	if strings.TrimSpace(string(args)) == "" {
 		return []byte("{}"), nil
 	}
@@ -66,7 +83,7 @@ func canonicalArgs(args json.RawMessage) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("arguments: %w", err)
 	}
-	return c, nil
+	return scrub(p, c)
 }
 
 // rootPath is the structural path of a top-level call.

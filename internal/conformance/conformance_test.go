@@ -198,6 +198,9 @@ func scenes(t *testing.T, dialect string) []scene {
 		// A placeholder in model.json means the live value in every mode.
 		{name: "tool-abs-path", model: toolRead("call_1", "{{cwd}}/notes.txt")},
 		{name: "tool-rel-title", env: map[string]string{"CONF_PATHS": "rel"}, model: toolRead("call_1", "{{cwd}}/notes.txt")},
+		// A title and a result spelled relative to "/" (tmp/acpsnap-…/workspace/notes.txt).
+		{name: "tool-root-title", env: map[string]string{"CONF_PATHS": "root"}, model: toolRead("call_1", "{{cwd}}/notes.txt"),
+			want: []string{`{{cwdRel}}/notes.txt`}},
 		{name: "tool-token-id", model: toolRead("{{toolCall:1}}", "notes.txt")},
 		// A side call (a title) in parallel with the turn: its entry says
 		// which request it answers.
