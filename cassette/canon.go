@@ -2,19 +2,15 @@ package cassette
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/internal/jsonpos"
+	"github.com/acpsnap/acpsnap/internal/jsonscan"
 )
-
-// maxDepth bounds the nesting the scanner follows (encoding/json's limit).
-const maxDepth = 10000
 
 // Canonical returns the canonical form of the JSON value raw: object keys
 // sorted by their bytes, no insignificant whitespace, numbers exactly as
@@ -35,13 +31,7 @@ func canonicalSlow(raw []byte) ([]byte, error) {
 	if _, _, err := jsonpos.Parse(raw, "$", 0, "$"); err != nil {
 		return nil, stripName(err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	return jsonl.Value(v) // maps marshal with sorted keys; json.Number verbatim
+	return jsonscan.AppendCanonical(nil, raw, nil), nil
 }
 
 // stripName drops jsonpos's "name:line: " prefix: the caller names the place.
@@ -130,8 +120,8 @@ func (s *scanner) literal(lit string) error {
 
 // object is a state machine over members; keys must ascend strictly.
 func (s *scanner) object(depth int) error {
-	if depth > maxDepth {
-		return s.fail("nesting too deep")
+	if depth > jsonscan.MaxDepth {
+		return s.fail(jsonscan.TooDeep)
 	}
 	s.i++ // {
 	if s.i < len(s.data) && s.data[s.i] == '}' {
@@ -168,7 +158,7 @@ func (s *scanner) object(depth int) error {
 			return err
 		}
 		if depth == 1 {
-			s.top = append(s.top, member{key: unquoteKey(key), off: off, end: s.i, keyOff: keyOff})
+			s.top = append(s.top, member{key: jsonscan.Unquote(key), off: off, end: s.i, keyOff: keyOff})
 		}
 		if s.i >= len(s.data) {
 			return s.fail("unexpected end of line in an object")
@@ -186,8 +176,8 @@ func (s *scanner) object(depth int) error {
 }
 
 func (s *scanner) array(depth int) error {
-	if depth > maxDepth {
-		return s.fail("nesting too deep")
+	if depth > jsonscan.MaxDepth {
+		return s.fail(jsonscan.TooDeep)
 	}
 	s.i++ // [
 	if s.i < len(s.data) && s.data[s.i] == ']' {
@@ -213,15 +203,6 @@ func (s *scanner) array(depth int) error {
 	}
 }
 
-// plain marks the bytes a canonical string holds as they are without a
-// closer look: printable ASCII except '"' and '\\'.
-var plain = func() (t [256]bool) {
-	for c := 0x20; c < 0x80; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
 // str scans a string and returns its raw bytes including the quotes. A
 // string is canonical when it is what encoding/json writes for its value
 // with HTML escaping off: only the escapes it uses, and no byte it escapes.
@@ -229,7 +210,7 @@ func (s *scanner) str() ([]byte, error) {
 	start := s.i
 	s.i++ // "
 	for s.i < len(s.data) {
-		for s.i < len(s.data) && plain[s.data[s.i]] {
+		for s.i < len(s.data) && jsonscan.Plain[s.data[s.i]] {
 			s.i++ // the common case: printable ASCII other than '"' and '\\'
 		}
 		if s.i >= len(s.data) {
@@ -351,14 +332,5 @@ func compareKeys(a, b []byte) int {
 	if bytes.IndexByte(a, '\\') < 0 && bytes.IndexByte(b, '\\') < 0 {
 		return bytes.Compare(a[1:len(a)-1], b[1:len(b)-1])
 	}
-	return bytes.Compare([]byte(unquoteKey(a)), []byte(unquoteKey(b)))
-}
-
-func unquoteKey(raw []byte) string {
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw[1 : len(raw)-1])
-	}
-	var k string
-	_ = json.Unmarshal(raw, &k) // checked by str
-	return k
+	return strings.Compare(jsonscan.Unquote(a), jsonscan.Unquote(b))
 }

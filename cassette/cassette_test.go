@@ -181,6 +181,9 @@ func TestVerifyRefuses(t *testing.T) {
 		{"body unknown member", join(reframe(t, good, 1, true, func(f *cassette.Frame) { f.Body = json.RawMessage(`{"n":1,"zz":2}`) })), "frame 1: $.body.zz: unknown member"},
 		{"duplicate key in body", join(reframe(t, good, 1, true, func(f *cassette.Frame) { f.Body = json.RawMessage(`{"n":1,"n":2}`) })), "frame 1: byte 16: duplicate key"},
 		{"deep duplicate key", join(reframe(t, good, 1, true, func(f *cassette.Frame) { f.Body = json.RawMessage(`{"n":1,"text":"","x":[{"a":1,"a":1}]}`) })), "duplicate key"},
+		{"nested too deep", join(reframe(t, good, 1, true, func(f *cassette.Frame) {
+			f.Body = json.RawMessage(`{"n":1,"text":"","x":` + strings.Repeat("[", 999) + strings.Repeat("]", 999) + `}`)
+		})), "frame 1: byte 1028: nested deeper than 1000"},
 		{"unsorted keys", join(reframe(t, good, 1, true, func(f *cassette.Frame) { f.Body = json.RawMessage(`{"text":"","n":1}`) })), "not in canonical (sorted) order"},
 		{"whitespace", join(reframe(t, good, 1, true, func(f *cassette.Frame) { f.Body = json.RawMessage(`{"n": 1}`) })), "whitespace outside strings"},
 		{"CRLF", bytes.ReplaceAll(join(good), []byte("\n"), []byte("\r\n")), "frame 0: byte "},

@@ -3,20 +3,22 @@ package normalize
 import (
 	"bytes"
 	"slices"
-	"unicode/utf8"
+
+	"github.com/acpsnap/acpsnap/internal/jsonscan"
 )
 
 // This file writes a tree back as compact JSON in the project's one
-// canonical form: object keys sorted bytewise (the last of duplicate keys
-// wins, as with encoding/json maps), numbers as read, strings escaped exactly
-// like encoding/json with SetEscapeHTML(false).
+// canonical form (docs/format.md, "JSON"; jsonscan.AppendCanonical writes
+// it for a document, this for a tree the rules changed): object keys
+// sorted bytewise (the parser refused a repeated key), numbers as read,
+// strings as jsonscan.AppendQuote writes them.
 
 // encode appends the JSON text of node i to dst.
 func (t *tree) encode(dst []byte, i int32) []byte {
 	n := &t.nodes[i]
 	switch n.kind {
 	case kindString:
-		return appendString(dst, n.val)
+		return jsonscan.AppendQuote(dst, n.val)
 	case kindArray:
 		dst = append(dst, '[')
 		for c := n.first; c >= 0; c = t.nodes[c].next {
@@ -41,17 +43,12 @@ func (t *tree) encodeObject(dst []byte, i int32) []byte {
 	end := len(t.idx)
 	t.sortMembers(t.idx[start:end])
 	dst = append(dst, '{')
-	first := true
 	for k := start; k < end; k++ {
 		m := t.idx[k]
-		if k+1 < end && bytes.Equal(t.nodes[m].key, t.nodes[t.idx[k+1]].key) {
-			continue // a later duplicate wins
-		}
-		if !first {
+		if k > start {
 			dst = append(dst, ',')
 		}
-		first = false
-		dst = appendString(dst, t.nodes[m].key)
+		dst = jsonscan.AppendQuote(dst, t.nodes[m].key)
 		dst = append(dst, ':')
 		dst = t.encode(dst, m)
 	}
@@ -59,8 +56,7 @@ func (t *tree) encodeObject(dst []byte, i int32) []byte {
 	return append(dst, '}')
 }
 
-// sortMembers sorts member indices by key, stably (input order among equal
-// keys, so the last duplicate is last).
+// sortMembers sorts member indices by key.
 func (t *tree) sortMembers(ms []int32) {
 	if len(ms) > 16 {
 		slices.SortStableFunc(ms, func(a, b int32) int {
@@ -73,58 +69,4 @@ func (t *tree) sortMembers(ms []int32) {
 			ms[j-1], ms[j] = ms[j], ms[j-1]
 		}
 	}
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString is encoding/json's string encoder without HTML escaping.
-func appendString(dst, src []byte) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(src); {
-		for i < len(src) && plain[src[i]] {
-			i++
-		}
-		if i >= len(src) {
-			break
-		}
-		b := src[i]
-		if b < utf8.RuneSelf {
-			dst = append(dst, src[start:i]...)
-			switch b {
-			case '\\', '"':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		c, size := utf8.DecodeRune(src[i:])
-		if c == utf8.RuneError && size == 1 {
-			dst = append(dst, src[start:i]...)
-			dst = append(dst, `\ufffd`...)
-		} else if c == '\u2028' || c == '\u2029' {
-			dst = append(dst, src[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[c&0xF])
-		} else {
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	dst = append(dst, src[start:]...)
-	return append(dst, '"')
 }

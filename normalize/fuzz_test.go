@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/jsonscan"
 )
 
 // fuzzSeeds are hand-written lines plus every committed log and transcript
@@ -52,11 +53,12 @@ func freshContext() *Context {
 // have replaced; it is written independently of pathBoundary.
 var survivingPath = regexp.MustCompile(`/tmp(?:$|[^\pL\pN_{.-]|\.(?:$|[^\pL\pN{]))`)
 
-// validLines reports whether every line (as jsonl.Each splits them) is JSON.
+// validLines reports whether every line (as jsonl.Each splits them) is JSON
+// that keeps the rules of internal/jsonscan (no repeated key, not too deep).
 func validLines(in []byte) bool {
 	ok := true
 	_ = jsonl.Each(bytes.NewReader(in), func(_ int, line []byte) error {
-		ok = ok && json.Valid(line)
+		ok = ok && json.Valid(line) && jsonscan.Check(line, "$") == nil
 		return nil
 	})
 	return ok
@@ -67,7 +69,7 @@ func fuzzNormalize(f *testing.F, fn func([]byte, *Context) ([]byte, error)) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		once, err := fn(in, freshContext())
 		if valid := validLines(in); (err == nil) != valid {
-			t.Fatalf("err = %v, but every line valid JSON = %v", err, valid)
+			t.Fatalf("err = %v, but every line valid JSON under the rules = %v", err, valid)
 		}
 		if err != nil {
 			return
@@ -93,16 +95,16 @@ func FuzzSession(f *testing.F) { fuzzNormalize(f, Session) }
 func FuzzStdout(f *testing.F) { fuzzNormalize(f, Stdout) }
 
 // FuzzCanonical checks the JSON reader and writer (no rules applied) against
-// encoding/json: they accept the same texts, and a text round-trips exactly
-// like
+// encoding/json: they accept the same texts, less those that break the JSON
+// rules of internal/jsonscan, and a text round-trips exactly like
 // Unmarshal(UseNumber) + jsonl.Marshal.
 func FuzzCanonical(f *testing.F) {
 	fuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, in []byte) {
 		var tr tree
 		root, err := tr.parse(in)
-		if valid := json.Valid(in); (err == nil) != valid {
-			t.Fatalf("parse err = %v, json.Valid = %v", err, valid)
+		if valid := json.Valid(in) && jsonscan.Check(in, "$") == nil; (err == nil) != valid {
+			t.Fatalf("parse err = %v, valid under the rules = %v", err, valid)
 		}
 		if err != nil {
 			return

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/acpsnap/acpsnap/internal/jsonscan"
 )
 
 const (
@@ -223,8 +225,8 @@ func TestStdoutRules(t *testing.T) {
 `,
 	}, {
 		name: "canonical encoding",
-		in:   ` { "b" : 1.50e+3 , "a" : [ true , null , -0 ], "a" : "last wins", "h": "<&>", "u": "\u00e9\u2028\ud83d\ude00\ud800", "c": "\u0001\b\f\/" } `,
-		want: `{"a":"last wins","b":1.50e+3,"c":"\u0001\b\f/","h":"<&>","u":"é\u2028😀�"}` + "\n",
+		in:   ` { "b" : 1.50e+3 , "a" : [ true , null , -0 ], "h": "<&>", "u": "\u00e9\u2028\ud83d\ude00\ud800", "c": "\u0001\b\f\/" } `,
+		want: `{"a":[true,null,-0],"b":1.50e+3,"c":"\u0001\b\f/","h":"<&>","u":"é\u2028😀�"}` + "\n",
 	}, {
 		name: "invalid utf-8 becomes replacement",
 		in:   "{\"a\":\"x\xffy\"}",
@@ -281,6 +283,11 @@ func TestErrors(t *testing.T) {
 		{"stdout trailing data", Stdout, `{} {}`, `normalize: stdout: line 1: not JSON (offset 3: invalid character '{' after top-level value): "{} {}"`},
 		{"session bad event", Session, "{\"type\":\"session\"}\n{\"type\":\"x\",}\n", `normalize: session: line 2: offset 12: looking for beginning of object key string`},
 		{"session bad number", Session, `{"a":01}`, `normalize: session: line 1: offset 6: invalid character '1' after object key:value pair`},
+		{"session repeated key", Session, `{"type":"x","data":{"a":1,"a":2}}`, `normalize: session: line 1: offset 26: duplicate key "a"`},
+		{"stdout repeated key", Stdout, `{"id":1,"id":2}`, `normalize: stdout: line 1: not JSON (offset 8: duplicate key "id"): "{\"id\":1,\"id\":2}"`},
+		{"payload repeated key", Payload, `{"a":1,"b":{},"a":1}`, `normalize: payload: offset 14: duplicate key "a"`},
+		{"payload at the depth cap", Payload, strings.Repeat("[", jsonscan.MaxDepth) + strings.Repeat("]", jsonscan.MaxDepth) + "x", `normalize: payload: offset 2000: invalid character 'x' after top-level value`},
+		{"payload nested too deep", Payload, strings.Repeat("[", jsonscan.MaxDepth+1) + strings.Repeat("]", jsonscan.MaxDepth+1), `normalize: payload: offset 1000: nested deeper than 1000`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := tc.fn([]byte(tc.in), nil)

@@ -2,15 +2,17 @@ package normalize
 
 import (
 	"fmt"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/acpsnap/acpsnap/internal/jsonscan"
 )
 
 // This file holds the JSON reader: a strict, allocation-light parser that
-// turns one line into a tree of nodes in a reusable arena. Strings are
-// decoded (escapes resolved, invalid UTF-8 replaced by U+FFFD exactly as
-// encoding/json does); numbers and literals keep their raw bytes, so they are
-// written back byte for byte.
+// turns one line into a tree of nodes in a reusable arena, under the JSON
+// rules of internal/jsonscan (a repeated key is refused; at most
+// jsonscan.MaxDepth deep). Strings are decoded (escapes resolved, invalid
+// UTF-8 replaced by U+FFFD exactly as encoding/json does); numbers and
+// literals keep their raw bytes, so they are written back byte for byte.
 
 type nodeKind uint8
 
@@ -21,9 +23,6 @@ const (
 	kindArray
 	kindObject
 )
-
-// maxDepth bounds nesting like encoding/json does.
-const maxDepth = 10000
 
 // node is one JSON value. Children of arrays and objects form a linked list
 // through first/next; an object member carries its decoded key.
@@ -53,15 +52,14 @@ func (t *tree) add(k nodeKind) int32 {
 	return int32(len(t.nodes) - 1)
 }
 
-// member returns the last member of object i named name, or -1.
+// member returns the member of object i named name, or -1.
 func (t *tree) member(i int32, name string) int32 {
-	found := int32(-1)
 	for m := t.nodes[i].first; m >= 0; m = t.nodes[m].next {
 		if string(t.nodes[m].key) == name {
-			found = m
+			return m
 		}
 	}
-	return found
+	return -1
 }
 
 // memberString returns the string value of member name of object i.
@@ -203,21 +201,27 @@ func (p *parser) container(k nodeKind) (int32, error) {
 		closing, what = '}', "object key:value pair"
 	}
 	p.depth++
-	if p.depth > maxDepth {
-		return -1, p.errorf("exceeded max depth")
+	if p.depth > jsonscan.MaxDepth {
+		return -1, p.errorf("%s", jsonscan.TooDeep)
 	}
 	p.pos++
 	p.space()
 	c, last := p.t.add(k), int32(-1)
+	var keys jsonscan.Keys
 	for first := true; ; first = false {
 		if first && p.pos < len(p.data) && p.data[p.pos] == closing {
 			p.pos++
 			p.depth--
 			return c, nil
 		}
+		at := p.pos
 		v, err := p.element(k)
 		if err != nil {
 			return -1, err
+		}
+		if k == kindObject && keys.Repeated(p.t.nodes[v].key) {
+			p.pos = at
+			return -1, p.errorf("%s %q", jsonscan.DuplicateKey, p.t.nodes[v].key)
 		}
 		if last < 0 {
 			p.t.nodes[c].first = v
@@ -270,15 +274,6 @@ func (p *parser) element(k nodeKind) (int32, error) {
 	return v, nil
 }
 
-// plain marks the bytes a string can hold as they are: printable ASCII
-// other than the quote and the backslash.
-var plain = func() (t [256]bool) {
-	for b := 0x20; b < utf8.RuneSelf; b++ {
-		t[b] = b != '"' && b != '\\'
-	}
-	return t
-}()
-
 // str reads a string starting at the opening quote. The fast path returns a
 // sub-slice of the input when there is nothing to decode.
 func (p *parser) str() ([]byte, error) {
@@ -287,7 +282,7 @@ func (p *parser) str() ([]byte, error) {
 	data := p.data
 	for {
 		i := p.pos
-		for i < len(data) && plain[data[i]] {
+		for i < len(data) && jsonscan.Plain[data[i]] {
 			i++
 		}
 		p.pos = i
@@ -320,7 +315,7 @@ func (p *parser) slowStr(start int) ([]byte, error) {
 	data := p.data
 	for {
 		i := p.pos
-		for i < len(data) && plain[data[i]] {
+		for i < len(data) && jsonscan.Plain[data[i]] {
 			i++
 		}
 		out = append(out, data[p.pos:i]...)
@@ -341,68 +336,25 @@ func (p *parser) slowStr(start int) ([]byte, error) {
 		case c < 0x20:
 			return nil, p.errorf("invalid control character in string")
 		default:
-			r, size := utf8.DecodeRune(data[i:])
-			if r == utf8.RuneError && size == 1 {
-				out = utf8.AppendRune(out, utf8.RuneError)
-			} else {
-				out = append(out, data[i:i+size]...)
-			}
+			var size int
+			out, size = jsonscan.AppendRune(out, data[i:])
 			p.pos += size
 		}
 	}
 }
-
-var simpleEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // escape decodes the escape sequence at p.pos (a backslash) onto out.
 func (p *parser) escape(out []byte) ([]byte, error) {
 	if p.pos+1 >= len(p.data) {
 		return nil, p.errorf("unexpected end of JSON input in string escape")
 	}
-	e := p.data[p.pos+1]
-	if e != 'u' {
-		if simpleEscapes[e] == 0 {
-			return nil, p.errorf("invalid escape character %q in string", e)
-		}
-		p.pos += 2
-		return append(out, simpleEscapes[e]), nil
+	if e := p.data[p.pos+1]; e != 'u' && jsonscan.SimpleEscape(e) == 0 {
+		return nil, p.errorf("invalid escape character %q in string", e)
 	}
-	r, ok := hex4(p.data, p.pos+2)
-	if !ok {
+	if _, ok := jsonscan.Hex4(p.data, p.pos+2); p.data[p.pos+1] == 'u' && !ok {
 		return nil, p.errorf("invalid \\u escape in string")
 	}
-	p.pos += 6
-	if utf16.IsSurrogate(r) {
-		if p.pos+1 < len(p.data) && p.data[p.pos] == '\\' && p.data[p.pos+1] == 'u' {
-			if r2, ok := hex4(p.data, p.pos+2); ok {
-				if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-					p.pos += 6
-					return utf8.AppendRune(out, dec), nil
-				}
-			}
-		}
-		r = utf8.RuneError
-	}
-	return utf8.AppendRune(out, r), nil
-}
-
-func hex4(b []byte, at int) (rune, bool) {
-	if at+4 > len(b) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[at : at+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
+	out, n := jsonscan.AppendEscape(out, p.data[p.pos:])
+	p.pos += n
+	return out, nil
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/jsonscan"
 )
 
 // FileName is the name of a session log inside its session directory.
@@ -72,12 +73,19 @@ func ReadFile(path string) (*Log, error) {
 
 // Read parses a log from r; name prefixes every error as "name:line: ...".
 // The header must be line 1, every event must have a type and seq must run
-// contiguously from 0.
+// contiguously from 0; every line keeps the JSON rules of internal/jsonscan
+// (a repeated key is refused: "name:7: $.data.text: duplicate key").
 func Read(r io.Reader, name string) (*Log, error) {
 	l := &Log{Name: name}
 	err := jsonl.Each(r, func(n int, line []byte) error {
 		if len(bytes.TrimSpace(line)) == 0 {
 			return fmt.Errorf("%s:%d: empty line", name, n)
+		}
+		valid := json.Valid(line)
+		if valid {
+			if err := jsonscan.Check(line, "$"); err != nil {
+				return fmt.Errorf("%s:%d: %v", name, n, err)
+			}
 		}
 		if n == 1 {
 			if err := strictUnmarshal(line, &l.Header); err != nil {
@@ -89,7 +97,7 @@ func Read(r io.Reader, name string) (*Log, error) {
 			return nil
 		}
 		var e Event
-		if !plainEvent(line, &e) {
+		if !valid || !plainEvent(line, &e) {
 			e = Event{} // what the fast path may have set
 			if err := strictUnmarshal(line, &e); err != nil {
 				return fmt.Errorf("%s:%d: event: %w", name, n, err)

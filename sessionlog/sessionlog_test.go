@@ -87,6 +87,10 @@ func TestReadErrors(t *testing.T) {
 		{"no type", header + `{"seq":0,"time":0,"data":{}}` + "\n", "x.jsonl:2: event: missing type"},
 		{"blank line", header + "\n", "x.jsonl:2: empty line"},
 		{"trailing", header + `{"type":"a","seq":0,"time":0,"data":{}} {}` + "\n", "x.jsonl:2: event: trailing data"},
+		{"repeated key in data", header + `{"type":"a","seq":0,"time":0,"data":{"text":"a","text":"b"}}` + "\n", "x.jsonl:2: $.data.text: duplicate key"},
+		{"repeated key at the top", header + `{"type":"a","seq":0,"type":"b","time":0,"data":{}}` + "\n", "x.jsonl:2: $.type: duplicate key"},
+		{"repeated key in the header", `{"type":"session","type":"session"}` + "\n", "x.jsonl:1: $.type: duplicate key"},
+		{"nested too deep", header + `{"type":"a","seq":0,"time":0,"data":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + "}\n", "x.jsonl:2: $.data[0][0][0][0][0][0][0]…: nested deeper than 1000"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Read(strings.NewReader(tc.in), "x.jsonl")

@@ -1,8 +1,12 @@
 package jsonpos
 
 import (
+	"cmp"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/acpsnap/acpsnap/internal/jsonscan"
 )
 
 func TestReadErrors(t *testing.T) {
@@ -15,11 +19,14 @@ func TestReadErrors(t *testing.T) {
 		{"duplicate top", "{\"a\":1,\n\"a\":2}", "f.json:2: $.a: duplicate key"},
 		{"duplicate deep", "{\"a\":[{},\n{\"b\":{\"c\":1,\n\"c\":2}}]}", "f.json:3: $.a[1].b.c: duplicate key"},
 		{"two values", "{} {}", "f.json:1: $: invalid JSON: invalid character '{' after top-level value"},
+		{"at the depth cap", "[\n" + strings.Repeat("[", jsonscan.MaxDepth-1) + strings.Repeat("]", jsonscan.MaxDepth), ""},
+		{"one past the depth cap", "{\"steps\":\n" + strings.Repeat("[", jsonscan.MaxDepth) + strings.Repeat("]", jsonscan.MaxDepth) + "}",
+			"f.json:2: $.steps[0][0][0][0][0][0][0]…: nested deeper than 1000"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := Read(strings.NewReader(tc.in), "f.json")
-			if err == nil || err.Error() != tc.want {
-				t.Fatalf("error = %v, want %s", err, tc.want)
+			if fmt.Sprint(err) != cmp.Or(tc.want, "<nil>") {
+				t.Fatalf("error = %v, want %s", err, cmp.Or(tc.want, "<nil>"))
 			}
 		})
 	}
@@ -39,5 +46,39 @@ func TestPathPositions(t *testing.T) {
 	}
 	if err := d.CheckMembers(root, m, []string{"steps", "permissionAnswers"}, nil); err == nil || !strings.Contains(err.Error(), "$.permissionAnswers: missing") {
 		t.Errorf("CheckMembers = %v", err)
+	}
+}
+
+// TestDeepDocumentStaysSmall: the place of a value deep in a document is
+// found without a path string per level (an input.json nested 9,990 deep
+// took verify to 4.4 GB): naming the deepest value of a document nested
+// just under the cap allocates a few times, not once per level.
+func TestDeepDocumentStaysSmall(t *testing.T) {
+	const depth = jsonscan.MaxDepth - 1
+	doc := []byte(strings.Repeat("{\"a\":\n", depth) + "true" + strings.Repeat("}", depth))
+	deepest := "$" + strings.Repeat(".a", depth)
+	allocs := testing.AllocsPerRun(3, func() {
+		d, _, err := Parse(doc, "input.json", 0, "$")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := d.Line(d.At(deepest)), depth; got != want {
+			t.Fatalf("line of %.20s… = %d, want %d", deepest, got, want)
+		}
+	})
+	if allocs > 50 {
+		t.Errorf("Parse and At of a document %d deep: %v allocations, want at most 50", depth, allocs)
+	}
+}
+
+// TestFormatExamples: the errors docs/format.md ("JSON") shows.
+func TestFormatExamples(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"{\"steps\": [{\"op\": \"initialize\"},\n  {\"op\": \"prompt\",\n   \"text\": \"a\", \"text\": \"b\"}]}", "input.json:3: $.steps[1].text: duplicate key"},
+		{"{\"steps\":\n" + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + "}", "input.json:2: $.steps[0][0][0][0][0][0][0]…: nested deeper than 1000"},
+	} {
+		if _, _, err := Read(strings.NewReader(tc.in), "input.json"); fmt.Sprint(err) != tc.want {
+			t.Errorf("error = %v, want %s", err, tc.want)
+		}
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/jsonscan"
 )
 
 // member is one member of a JSON object with its value's exact bytes.
@@ -15,46 +15,49 @@ type member struct {
 }
 
 // objectMembers returns the members of the JSON object raw in document
-// order, each value verbatim. ok is false when raw is not an object.
+// order, each value verbatim (sharing raw's bytes). ok is false when raw
+// is not one JSON object.
 func objectMembers(raw []byte) (ms []member, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, false
+	i, ok := open(raw, '{')
+	for ok && raw[i] != '}' {
+		k := jsonscan.StringEnd(raw, i)
+		v := jsonscan.Space(raw, jsonscan.Space(raw, k)+1) // past the colon
+		end := jsonscan.ValueEnd(raw, v)
+		ms = append(ms, member{Key: jsonscan.Unquote(raw[i:k]), Raw: raw[v:end]})
+		i = next(raw, end)
 	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, false
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, false
-		}
-		ms = append(ms, member{Key: tok.(string), Raw: v})
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, false
-	}
-	return ms, true
+	return ms, ok
 }
 
-// arrayElements returns the elements of the JSON array raw, each verbatim.
+// arrayElements returns the elements of the JSON array raw, each verbatim
+// (sharing raw's bytes).
 func arrayElements(raw []byte) (es [][]byte, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
-		return nil, false
+	i, ok := open(raw, '[')
+	for ok && raw[i] != ']' {
+		end := jsonscan.ValueEnd(raw, i)
+		es = append(es, raw[i:end])
+		i = next(raw, end)
 	}
-	for dec.More() {
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, false
-		}
-		es = append(es, v)
+	return es, ok
+}
+
+// open returns where the first member or element of raw starts, when raw
+// is one valid JSON value that opens with bracket.
+func open(raw []byte, bracket byte) (int, bool) {
+	i := jsonscan.Space(raw, 0)
+	if i == len(raw) || raw[i] != bracket || !json.Valid(raw) {
+		return 0, false
 	}
-	if _, err := dec.Token(); err != nil {
-		return nil, false
+	return jsonscan.Space(raw, i+1), true
+}
+
+// next steps past the white space and comma after a member or element
+// that ends at i.
+func next(raw []byte, i int) int {
+	if i = jsonscan.Space(raw, i); raw[i] == ',' {
+		i = jsonscan.Space(raw, i+1)
 	}
-	return es, true
+	return i
 }
 
 // buildObject writes members compactly in order: the inverse of
@@ -80,10 +83,7 @@ func buildArray(es [][]byte) []byte {
 }
 
 // quote encodes s as a JSON string without HTML escaping.
-func quote(s string) []byte {
-	b, _ := jsonl.Value(s) // a string always encodes
-	return b
-}
+func quote(s string) []byte { return jsonscan.AppendQuote(nil, []byte(s)) }
 
 // embeddable reports whether raw can sit verbatim inside one log line: one
 // valid JSON value without line breaks.
@@ -112,14 +112,8 @@ func payload(name string, raw []byte, text bool) []member {
 // writes it: compact, object keys sorted, strings escaped as encoding/json
 // does without HTML escaping.
 func canonical(raw []byte) bool {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil {
-		return false
-	}
-	b, err := jsonl.Value(v)
-	return err == nil && bytes.Equal(b, raw)
+	return len(raw) > 0 && json.Valid(raw) && jsonscan.Check(raw, "$") == nil &&
+		bytes.Equal(jsonscan.AppendCanonical(nil, raw, nil), raw)
 }
 
 func jsonValidUTF8(b []byte) bool {

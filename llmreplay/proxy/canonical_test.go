@@ -5,9 +5,10 @@ import (
 	"testing"
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/jsonscan"
 )
 
-// slowCanonical is the definition canonicalJSON must equal: decode, drop
+// slowCanonical is the definition jsonscan.AppendCanonical must equal: decode, drop
 // the ignored parts, encode with sorted keys.
 func slowCanonical(b []byte, ptrs [][]string) []byte {
 	v := decodeBody(b)
@@ -40,12 +41,12 @@ func FuzzCanonicalJSON(f *testing.F) {
 		if len(ig.pointers) == 2 && (len(ig.pointers[0]) > 1 || len(ig.pointers[1]) > 1) {
 			ig.pointers = ig.pointers[:1] // sequential array drops shift indices; one pointer is exact
 		}
-		got, ok := canonicalJSON(nil, b, ig.pointers)
-		if !ok {
-			return // duplicate keys take the slow path
+		if jsonscan.Check(b, "$") != nil {
+			return // the proxy refuses the body before
 		}
+		got := jsonscan.AppendCanonical(nil, b, ig.pointers)
 		if want := slowCanonical(b, ig.pointers); string(got) != string(want) {
-			t.Errorf("canonicalJSON(%.300q, %q)\n got %.300s\nwant %.300s", doc, ig.pointers, got, want)
+			t.Errorf("AppendCanonical(%.300q, %q)\n got %.300s\nwant %.300s", doc, ig.pointers, got, want)
 		}
 	})
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/jsonscan"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 )
 
@@ -78,7 +79,7 @@ type canonical struct {
 
 // identify returns the fingerprint of q: SHA-256 of its method, path, kept
 // headers (ignored ones left out, sorted) and canonical body (see
-// canonicalJSON; a body that is not JSON as it is).
+// jsonscan.AppendCanonical; a body that is not JSON as it is).
 func (p *Proxy) identify(q httplog.Request) string {
 	h := sha256.New()
 	io.WriteString(h, q.Method+"\n"+q.Path+"\n")
@@ -96,11 +97,7 @@ func (p *Proxy) identify(q httplog.Request) string {
 	switch {
 	case len(q.Body) == 0:
 	case json.Valid(q.Body):
-		b, ok := canonicalJSON(make([]byte, 0, len(q.Body)), q.Body, p.ignore.pointers)
-		if !ok { // a duplicate key: the last one counts, as when decoding
-			b, _ = jsonl.Value(p.canonicalOf(q).Body)
-		}
-		h.Write(b)
+		h.Write(jsonscan.AppendCanonical(make([]byte, 0, len(q.Body)), q.Body, p.ignore.pointers))
 	default:
 		h.Write(q.Body)
 	}
@@ -169,9 +166,17 @@ func (p *Proxy) normalizeRequest(q httplog.Request) (httplog.Request, error) {
 
 // normalize applies Config.Normalize to a JSON payload; anything else is
 // kept as it is. The real key, should a payload hold it, becomes "[key]".
+// A JSON payload that breaks the JSON rules of internal/jsonscan (a
+// repeated key, nesting too deep) is refused.
 func (p *Proxy) normalize(b []byte) ([]byte, error) {
 	b = p.scrub(b) // an upstream that echoes the key
-	if p.cfg.Normalize == nil || b == nil || !json.Valid(b) {
+	if b == nil || !json.Valid(b) {
+		return b, nil
+	}
+	if err := jsonscan.Check(b, "$"); err != nil {
+		return b, fmt.Errorf("normalize: %w", err)
+	}
+	if p.cfg.Normalize == nil {
 		return b, nil
 	}
 	n, err := p.cfg.Normalize(b)

@@ -383,3 +383,17 @@ func TestReplayJSONBody(t *testing.T) {
 		t.Error(err) // key order is not identity
 	}
 }
+
+// TestReplayRefusesRepeatedKey: a request body that repeats a key is
+// refused with its path, never matched on the last one.
+func TestReplayRefusesRepeatedKey(t *testing.T) {
+	xs := []httplog.Exchange{exchange("/chat/completions", `{"model":"b"}`, stream(`"A"`))}
+	p := start(t, Config{Dialect: "openai-chat", Exchanges: xs})
+	resp := post(t, context.Background(), p.URL()+"/chat/completions", p.Key(), `{"model":"a","model":"b"}`)
+	resp.Body.Close()
+	p.Close()
+	err := p.Report().Err()
+	if resp.StatusCode < 400 || err == nil || !strings.Contains(err.Error(), "request 1: normalize: $.model: duplicate key") {
+		t.Errorf("status %d, report error %v; want a refusal naming $.model", resp.StatusCode, err)
+	}
+}
