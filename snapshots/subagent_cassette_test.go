@@ -24,7 +24,7 @@ func TestSubagentCassetteStartsNoChild(t *testing.T) {
 	for _, name := range cassetteScenarios {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			res, err := harness.Run(context.Background(), harness.Config{Dir: name, Agent: agentCommand})
+			res, err := harness.Run(context.Background(), harness.Config{Settings: harness.Settings{Agent: agentCommand}, Dir: name})
 			if err != nil {
 				t.Fatalf("replay: %v", err)
 			}
@@ -78,7 +78,7 @@ func TestSubagentCassetteFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			dir := edited(t, tc.scenario, tc.file, tc.old, tc.new)
-			o := check.Check(context.Background(), dir, check.Config{Agent: agentCommand})
+			o := check.Check(context.Background(), dir, check.Config{Settings: harness.Settings{Agent: agentCommand}})
 			if o.Status != check.Failed {
 				t.Fatalf("status %s, want failed", o.Status)
 			}
@@ -108,7 +108,7 @@ func TestSubagentCassetteGuards(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, scenario.ChildFile(1)), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	vs := scenario.Verify(filepath.Dir(dir), scenario.VerifyConfig{})
+	vs := check.Verify(filepath.Dir(dir), check.VerifyConfig{})
 	if len(vs) != 1 || !strings.Contains(vs[0].String(), "child log with subagents.cassette") {
 		t.Errorf("violations %v, want the child log beside the subagent cassette", vs)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/llmreplay/wire"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/anthropic"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/openaichat"
@@ -106,13 +107,13 @@ func config(t *testing.T, root string, mode check.Mode) check.Config {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return check.Config{Mode: mode, Corpus: c, Environ: []string{"PATH=" + os.Getenv("PATH")}, StepTimeout: 20 * time.Second}
+	return check.Config{Settings: harness.Settings{Mode: mode, Environ: []string{"PATH=" + os.Getenv("PATH")}, StepTimeout: 20 * time.Second}, Corpus: c}
 }
 
 // author is `acpsnap new -model`: the scenario recorded against its model.json.
 func author(t *testing.T, dir string) check.Outcome {
 	t.Helper()
-	m, err := scenario.LoadModel(dir)
+	m, err := check.LoadModel(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
