@@ -131,8 +131,9 @@ func TestSubagentCassetteRunFolders(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	cfg := check.Config{Agent: agentCommand, Mode: check.Record,
-		Secrets: map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": srv.URL()}}
+	cfg := check.Config{
+		Settings: harness.Settings{Agent: agentCommand, Mode: check.Record, Secrets: map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": srv.URL()}},
+	}
 	mustPass(t, check.Check(context.Background(), dir, cfg))
 	b, err := os.ReadFile(filepath.Join(dir, scenario.SubagentCassetteFile))
 	if err != nil {
