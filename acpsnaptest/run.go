@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/term"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -85,6 +86,9 @@ func Run(t *testing.T, p Params) {
 	if err := s.shard.honour(); err != nil {
 		t.Fatal(err)
 	}
+	if cfg.Folders, err = check.ReadFolders(p.Dir); err != nil { // once, for the guards and the subtests
+		t.Fatal(err)
+	}
 	names, err := plan(t, p, s, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +100,7 @@ func Run(t *testing.T, p Params) {
 	t.Cleanup(func() { writeHTML(t, p.Dir, suite.s) })
 	corpusGuards := false
 	if s.shard.k <= 1 { // the corpus's guards once, not once per shard
-		t.Run("guards", func(t *testing.T) { corpusGuards = true; guards(t, p.Dir, s.mode, nil) })
+		t.Run("guards", func(t *testing.T) { corpusGuards = true; guards(t, p.Dir, s.mode, cfg.Folders, nil) })
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
@@ -106,7 +110,7 @@ func Run(t *testing.T, p Params) {
 			// Without the corpus's guards (another shard's, or filtered
 			// out by -run) the scenario checks its own folder first: a
 			// stray file must not drive its replay unseen.
-			if !corpusGuards && !guards(t, p.Dir, s.mode, func(n string) bool { return n == name }) {
+			if !corpusGuards && !guards(t, p.Dir, s.mode, cfg.Folders, func(n string) bool { return n == name }) {
 				return
 			}
 			o := check.Check(t.Context(), filepath.Join(p.Dir, name), cfg)
@@ -159,8 +163,9 @@ func config(p Params, s settings) (check.Config, error) {
 	if corpus, err = withRules(corpus, p); err != nil {
 		return check.Config{}, err
 	}
-	cfg := check.Config{Agent: argv, Mode: s.mode, StepTimeout: p.Timeout, ScriptedSecrets: p.ScriptedEnv, Corpus: corpus, Redact: p.Redact}
+	cfg := check.Config{Settings: harness.Settings{Agent: argv, Mode: s.mode, StepTimeout: p.Timeout}, ScriptedSecrets: p.ScriptedEnv, Corpus: corpus, Redact: p.Redact}
 	cfg.CI, cfg.DiffColor, cfg.Pending = s.ci, term.IsTerminal(os.Stdout) && os.Getenv("NO_COLOR") == "", s.pending
+	cfg.Claims = &check.Claims{} // one for the scenarios of this Run, each its own Check
 	if s.mode == check.Record {
 		if cfg.Secrets, err = recordSecrets(p, corpus); err != nil {
 			return check.Config{}, fmt.Errorf("acpsnaptest: -acpsnap.record: %w", err)
@@ -191,17 +196,18 @@ func recordSecrets(p Params, corpus *scenario.Corpus) (map[string]string, error)
 	return secrets, nil
 }
 
-// guards runs the corpus guards (only: those of the scenarios it keeps;
-// nil: all) and reports whether they passed. A scenario not recorded yet
-// is its own subtest's failure, not the guards'; in a writing mode the
-// fixtures about to be rewritten in normal form may be out of it.
-func guards(t *testing.T, dir string, mode check.Mode, only func(string) bool) bool {
+// guards runs the corpus guards over its folders as read (only: those of
+// the scenarios it keeps; nil: all) and reports whether they passed. A
+// scenario not recorded yet is its own subtest's failure, not the
+// guards'; in a writing mode the fixtures about to be rewritten in normal
+// form may be out of it.
+func guards(t *testing.T, dir string, mode check.Mode, folders check.Folders, only func(string) bool) bool {
 	all := func(string) bool { return true }
-	vc := scenario.VerifyConfig{Unrecorded: all, Only: only}
+	vc := check.VerifyConfig{Unrecorded: all, Folders: folders, Only: only}
 	if mode.Writes() {
 		vc.Rewritten = all
 	}
-	vs := scenario.Verify(dir, vc)
+	vs := check.Verify(dir, vc)
 	for _, v := range vs {
 		t.Error(v)
 	}

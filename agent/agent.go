@@ -13,6 +13,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/cassette/subagent"
 	"github.com/acpsnap/acpsnap/model"
+	"github.com/acpsnap/acpsnap/normalize"
 )
 
 // Config configures one agent process. model.Provider and SessionsDir are
@@ -52,6 +53,11 @@ type Config struct {
 	Subagents subagent.Boundary
 	// Tools is the tool cassette the tools run through. nil: none.
 	Tools *ToolCassette
+	// Paths are the run's folders (tool.RunPaths): a task call's prompt
+	// goes to Subagents, and its recorded answer or error comes back, with
+	// them as tokens, expanded to today's folders, so a prompt or an
+	// answer that holds the cwd replays in another run. nil: as given.
+	Paths *normalize.Paths
 }
 
 // Defaults of Config's zero values.

@@ -10,6 +10,7 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/acpsnap/acpsnap/cassette/subagent"
+	"github.com/acpsnap/acpsnap/normalize"
 )
 
 // The names of the errors a task child ends with behind a subagent
@@ -66,7 +67,7 @@ func (t *turn) runBoundary(jobs []*subagentJob) {
 	calls := make([]*boundaryCall, len(jobs))
 	lastOf := map[string]*boundaryCall{}
 	for k, j := range jobs {
-		c := &boundaryCall{job: j, req: taskRequest(j.args), admitted: make(chan struct{}), returned: make(chan struct{})}
+		c := &boundaryCall{job: j, req: taskRequest(j.args, t.s.srv.cfg.Paths), admitted: make(chan struct{}), returned: make(chan struct{})}
 		c.group = groupOf(parent, c.req)
 		if k > 0 {
 			c.prev = calls[k-1]
@@ -94,7 +95,7 @@ func (t *turn) runBoundary(jobs []*subagentJob) {
 			if errors.As(err, &miss) { // metadata only: say why on stderr too
 				t.s.srv.diag("session %s: task call %s: %v", t.s.id, c.job.callID, miss)
 			}
-			c.job.content, c.job.isErr = rendered(res, err)
+			c.job.content, c.job.isErr = rendered(res, err, t.s.srv.cfg.Paths)
 		})
 	}
 	wg.Wait()
@@ -114,7 +115,7 @@ func (t *turn) child(c *boundaryCall) subagent.Child {
 		}
 		run.Started()
 		c.admit()
-		return outcome(ctx, child.runTurn(ctx, nil, []acp.ContentBlock{acp.TextBlock(c.job.args.Prompt)}))
+		return outcome(ctx, child.runTurn(ctx, nil, []acp.ContentBlock{acp.TextBlock(c.job.args.Prompt)}), t.s.srv.cfg.Paths)
 	}
 }
 
@@ -127,29 +128,47 @@ func (c *boundaryCall) settle() {
 	}
 }
 
-// outcome is a child turn's end as the boundary records it.
-func outcome(ctx context.Context, out turnOutcome) (subagent.Result, error) {
+// outcome is a child turn's end as the boundary records it: texts with
+// the run's folders as tokens (paths nil: as given).
+func outcome(ctx context.Context, out turnOutcome, paths *normalize.Paths) (subagent.Result, error) {
 	switch out.reason.Kind {
 	case endError:
-		return subagent.Result{}, &subagent.RecordedError{Name: errTurn, Message: out.reason.Message, Code: out.reason.Code}
+		return subagent.Result{}, &subagent.RecordedError{Name: errTurn, Message: scrubPaths(paths, out.reason.Message), Code: out.reason.Code}
 	case endAborted:
 		if out.reason.By == "disposed" {
 			return subagent.Result{}, subagent.ErrDisposed
 		}
 		return subagent.Result{}, fmt.Errorf("subagent cancelled: %w", context.Cause(ctx))
 	}
-	text, _ := json.Marshal(out.text)
+	text, _ := json.Marshal(scrubPaths(paths, out.text))
 	return subagent.Result{Output: text, StopReason: string(out.stop)}, nil
 }
 
+// scrubPaths and expandPaths apply Config.Paths to a text that crosses
+// the subagent boundary: tokens into the cassette, today's folders out.
+func scrubPaths(p *normalize.Paths, s string) string {
+	if p == nil {
+		return s
+	}
+	return p.Scrub(s)
+}
+
+func expandPaths(p *normalize.Paths, s string) string {
+	if p == nil {
+		return s
+	}
+	return p.Expand(s)
+}
+
 // rendered is the tool result an outcome shows, the same text a child
-// run without the boundary shows (runChildren). A miss shows the
-// cassette's diagnostic: metadata only, never a prompt or a result.
-func rendered(res subagent.Result, err error) (string, bool) {
+// run without the boundary shows (runChildren), with today's folders. A
+// miss shows the cassette's diagnostic: metadata only, never a prompt or
+// a result.
+func rendered(res subagent.Result, err error, paths *normalize.Paths) (string, bool) {
 	var re *subagent.RecordedError
 	switch {
 	case errors.As(err, &re) && re.Name == errTurn:
-		return taskFailed(re.Message), true
+		return taskFailed(expandPaths(paths, re.Message)), true
 	case errors.As(err, &re) && re.Name == "AbortError":
 		return "cancelled", true
 	case errors.As(err, &re):
@@ -163,7 +182,7 @@ func rendered(res subagent.Result, err error) (string, bool) {
 	if json.Unmarshal(res.Output, &text) != nil {
 		text = string(res.Output)
 	}
-	return answer(text), false
+	return answer(expandPaths(paths, text)), false
 }
 
 // parentView is what a child's identity takes of its parent session: the
@@ -182,10 +201,11 @@ func (t *turn) parentView() subagent.Parent {
 }
 
 // taskRequest is a task call as the boundary identifies it: label "task",
-// the prompt, the description (its options) and the child's tools.
-func taskRequest(a taskArgs) subagent.Request {
-	return subagent.Request{Label: toolTask, Prompt: a.Prompt,
-		Options: map[string]any{"description": a.Description}, ToolFilter: toolNames(childTools)}
+// the prompt and the description (its options) with the run's folders as
+// tokens, and the child's tools.
+func taskRequest(a taskArgs, paths *normalize.Paths) subagent.Request {
+	return subagent.Request{Label: toolTask, Prompt: scrubPaths(paths, a.Prompt),
+		Options: map[string]any{"description": scrubPaths(paths, a.Description)}, ToolFilter: toolNames(childTools)}
 }
 
 // groupOf is the call's occurrence group: both fingerprints ("" when one

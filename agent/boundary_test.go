@@ -379,7 +379,7 @@ func TestBoundaryRendering(t *testing.T) {
 		{"miss", subagent.Result{}, miss, result{miss.Error(), true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, e := rendered(tc.res, tc.err)
+			c, e := rendered(tc.res, tc.err, nil)
 			if diff := cmp.Diff(tc.want, result{c, e}); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}

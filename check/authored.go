@@ -10,6 +10,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -38,9 +39,8 @@ func hasModel(dir string, m *scenario.Manifest) bool {
 // rerecord is the mode that accepts a change of the model's input: only a
 // new recording does, so record for a live scenario, and refresh for an
 // authored one that keeps its model.json (refresh re-renders it).
-func rerecord(dir string) Mode {
-	m, err := scenario.LoadManifest(filepath.Join(dir, scenario.ManifestFile))
-	if err == nil && hasModel(dir, m) {
+func rerecord(dir string, m *scenario.Manifest) Mode {
+	if hasModel(dir, m) {
 		return Refresh
 	}
 	return Record
@@ -61,7 +61,7 @@ func recordMode(dir string, m *scenario.Manifest) Mode {
 
 // render re-renders an authored scenario from its model.json.
 func render(ctx context.Context, dir string, cfg Config) Outcome {
-	model, err := scenario.LoadModel(dir)
+	model, err := LoadModel(dir)
 	if err != nil {
 		return Outcome{Name: filepath.Base(dir)}.fail(err)
 	}
@@ -86,7 +86,7 @@ func Scripted(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg
 	verify := verifier(ctx, dir, cfg)
 	cfg.root = cfg.corpusRoot(dir)
 	undo := pinsUndo(&httplog.Pins{Dir: filepath.Join(cfg.root, scenario.PinsDir), Class: scenario.PinClass})
-	err := publish(dir, func(stage string) error {
+	err := atomicfile.Publish(dir, func(stage string) error {
 		o = scripted(ctx, stage, model, cfg)
 		if o.Status != Passed {
 			return errScripted

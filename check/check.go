@@ -19,19 +19,17 @@ import (
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
-// Mode selects what a check may write.
-type Mode string
+// Mode selects what a check may write: the harness's Mode, one type for
+// both (the harness asks only whether a run records).
+type Mode = harness.Mode
 
 // Modes.
 const (
-	Replay  Mode = "replay"  // write nothing
-	Update  Mode = "update"  // write stdout.expected.jsonl only
-	Refresh Mode = "refresh" // write stdout and session logs (authored scenarios too)
-	Record  Mode = "record"  // live model; write both; recording: live scenarios only
+	Replay  = harness.Replay  // write nothing
+	Update  = harness.Update  // write stdout.expected.jsonl only
+	Refresh = harness.Refresh // write stdout and session logs (authored scenarios too)
+	Record  = harness.Record  // live model; write both; recording: live scenarios only
 )
-
-// Writes reports whether the mode writes fixtures.
-func (m Mode) Writes() bool { return m == Update || m == Refresh || m == Record }
 
 // Status is the verdict on one scenario.
 type Status string
@@ -60,16 +58,11 @@ func CI(value string) bool {
 
 // Config says how to check scenarios.
 type Config struct {
-	Agent   []string          // the agent command (required)
-	Mode    Mode              // "": Replay
-	Environ []string          // nil: os.Environ() (PATH and LANG only reach the agent)
-	Secrets map[string]string // passed to the agent in Record mode only
-	TempDir string            // "": os.TempDir()
-	// OnStart is called with the run's private folders before the agent
-	// starts; nil: nothing.
-	OnStart func(harness.Roots)
-	// StepTimeout is the default wait of a step; 0: the harness default (10s).
-	StepTimeout time.Duration
+	// Settings are the agent and how each run of it goes (the mode, the
+	// environment, the waits, the private roots), handed to the harness as
+	// they are; with Corpus, an empty Agent is acpsnap.yml's agent.command
+	// and a zero Grace its agent.grace.
+	harness.Settings
 	// AllRecordings makes Record mode record authored scenarios too
 	// (`acpsnap new -model` records against a scripted model); false: only
 	// recording: live scenarios.
@@ -77,13 +70,6 @@ type Config struct {
 	// Corpus is the corpus configuration (acpsnap.yml); nil: the default
 	// (native, no extra rules).
 	Corpus *scenario.Corpus
-	// Grace is the harness's shutdown grace (harness.Config.Grace); 0: its default.
-	Grace time.Duration
-	// Keep keeps the private roots of a failed run (harness.Config.Keep).
-	Keep bool
-	// Acpsnap is the acpsnap binary, the MCP proxy of input.json's
-	// mcpServers (harness.Config.Acpsnap); "": "acpsnap" on PATH.
-	Acpsnap string
 	// AfterRun is called after a successful agent run, before anything is
 	// compared or written; its error fails the scenario. nil: nothing.
 	AfterRun func() error
@@ -111,6 +97,16 @@ type Config struct {
 	// CI refuses what a person must decide: Pending writes nothing, and a
 	// writing mode fails instead of removing an obsolete fixture.
 	CI bool
+	// Claims are the pin values the scenarios of one run set (Record, a
+	// native corpus): two scenarios that set one pin differently conflict.
+	// nil: the Check's own. Run shares one among its scenarios; a caller
+	// that calls Check per scenario passes one &Claims{} to each.
+	Claims *Claims
+	// Folders are the corpus's folders as read already (ReadFolders: the
+	// CLI reads them once for the guards and the run); nil: Check reads
+	// the scenario's folder itself. A folder must not change between its
+	// reading and its Check.
+	Folders Folders
 
 	// replayOnly is set for the override pass of Scripted: Refresh then
 	// replays the logs just recorded instead of rendering them again.
@@ -155,14 +151,18 @@ type Outcome struct {
 func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 	name := filepath.Base(dir)
 	o = Outcome{Name: name}
+	if cfg.Claims == nil {
+		cfg.Claims = &Claims{}
+	}
 	leaks := secretScan(cfg)
 	defer func() { o = shown(leaks, o) }()
-	m, err := scenario.LoadManifest(filepath.Join(dir, scenario.ManifestFile))
-	if err != nil {
-		return o.fail(err)
+	s := cfg.Folders.load(dir)
+	if s.ManifestErr != nil {
+		return o.fail(s.ManifestErr)
 	}
-	if skip := skipReason(m, cfg.Mode, cfg.AllRecordings); skip != "" {
-		o.Status, o.Reason = Skipped, skip
+	p := planFor(s, cfg)
+	if p.act == actSkip {
+		o.Status, o.Reason = Skipped, p.reason
 		return o
 	}
 	if cfg.Mode.Writes() {
@@ -171,22 +171,26 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 			return o.fail(err)
 		}
 	}
-	if cfg.Mode == Refresh && canRender(cfg) && hasModel(dir, m) {
+	switch p.act {
+	case actRender:
 		return render(ctx, dir, cfg)
-	}
-	if cfg.Mode != Record && scenario.Unrecorded(dir) {
-		o.Status, o.Reason, o.Accept = Unrecorded, "not recorded yet", recordMode(dir, m)
+	case actUnrecorded:
+		o.Status, o.Reason, o.Accept = Unrecorded, p.reason, p.accept
+		return o
+	case actNoLog:
+		o.Status, o.Reason, o.Accept = Failed, p.reason, p.accept
 		return o
 	}
-	if _, err := os.Stat(filepath.Join(dir, scenario.SessionFile)); cfg.Mode != Record && err != nil {
-		// Without its replay source the agent would only fail somewhere
-		// unrelated (it cannot answer its first model call).
-		o.Status, o.Reason, o.Accept = Failed, "missing "+scenario.SessionFile+": the scenario's replay source; record it again", recordMode(dir, m)
-		return o
-	}
+	return o.run(ctx, s, cfg, leaks)
+}
+
+// run runs the agent on the scenario s (replaying, or recording in Record
+// mode), then compares and writes what the mode allows.
+func (o Outcome) run(ctx context.Context, s *scenario.Scenario, cfg Config, leaks *secretscan.Set) Outcome {
+	dir, m := s.Dir, s.Manifest
 	r := rulesFor(cfg.Corpus, m)
 	r.redact = cfg.Redact
-	hc, err := harnessConfig(dir, cfg, m, r)
+	hc, err := harnessConfig(s, cfg, r)
 	if err != nil {
 		return o.fail(err)
 	}
@@ -196,7 +200,14 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		hc.OnEnd = ws.take
 	}
 	res, err := harness.Run(ctx, hc)
-	defer func() { o = o.release(res) }()
+	o = o.ran(ctx, s, cfg, r, ws, leaks, res, err)
+	return o.release(res)
+}
+
+// ran judges the run of s that returned res and err: the live side
+// normalized, its pins, then the comparison.
+func (o Outcome) ran(ctx context.Context, s *scenario.Scenario, cfg Config, r rules, ws *workspace, leaks *secretscan.Set, res *harness.Result, err error) Outcome {
+	dir, m := s.Dir, s.Manifest
 	if res != nil {
 		o.Duration, o.Stderr = res.Duration, res.Stderr
 	}
@@ -206,7 +217,7 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 	if err != nil {
 		o = o.fail(err)
 		if res != nil && res.RequestDrift {
-			o.Accept = rerecord(dir) // a recorded answer to a different question is no fixture
+			o.Accept = rerecord(dir, m) // a recorded answer to a different question is no fixture
 			o.PinFiles, o.PinDrift = driftChange(res.Drifts)
 		}
 		return o
@@ -223,7 +234,7 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		if cfg.Mode != Record {
 			o = o.fail(fmt.Errorf("the agent's system prompt or tool schemas differ from the corpus's pins (%s, %s): a changed request; only record accepts it",
 				res.Pins.SystemFile(), res.Pins.ToolsFile()))
-			o.Accept = rerecord(dir)
+			o.Accept = rerecord(dir, m)
 			return o
 		}
 		// The pins are written before the replay that verifies the fixtures
@@ -233,12 +244,12 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 			undo()
 			return o.fail(err)
 		}
-		if o = o.compare(ctx, dir, got, cfg, r, ws); o.Status != Passed {
+		if o = o.compare(ctx, s, got, cfg, r, ws); o.Status != Passed {
 			undo()
 		}
 		return o
 	}
-	o = o.compare(ctx, dir, got, cfg, r, ws)
+	o = o.compare(ctx, s, got, cfg, r, ws)
 	if o.Status == Failed {
 		o.Got = got
 	}
@@ -247,12 +258,9 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 
 // harnessConfig is how the harness runs the scenario in dir under cfg:
 // the manifest m, the mode, and what the corpus says about the agent.
-func harnessConfig(dir string, cfg Config, m *scenario.Manifest, r rules) (harness.Config, error) {
-	hc := harness.Config{Dir: dir, Agent: cfg.Agent, Environ: cfg.Environ, Secrets: cfg.Secrets,
-		TempDir: cfg.TempDir, OnStart: cfg.OnStart, StepTimeout: cfg.StepTimeout, Grace: cfg.Grace, Keep: cfg.Keep, Acpsnap: cfg.Acpsnap, Manifest: m}
-	if cfg.Mode == Record {
-		hc.Mode = "record"
-	}
+func harnessConfig(s *scenario.Scenario, cfg Config, r rules) (harness.Config, error) {
+	dir, m := s.Dir, s.Manifest
+	hc := harness.Config{Settings: cfg.Settings, Dir: dir, Scenario: s}
 	if cfg.Corpus != nil {
 		if err := applyCorpus(&hc, cfg, m, dir, r); err != nil {
 			return hc, err
@@ -294,19 +302,20 @@ func skipReason(m *scenario.Manifest, mode Mode, allRecordings bool) string {
 // compare diffs the live transcript against the fixture and writes what the
 // mode allows. A scenario with no fixture yet (scaffolded by `new`) compares
 // against empty files in Record mode.
-func (o Outcome) compare(ctx context.Context, dir string, got *scenario.Transcript, cfg Config, r rules, ws *workspace) Outcome {
-	mode := cfg.Mode
+func (o Outcome) compare(ctx context.Context, s *scenario.Scenario, got *scenario.Transcript, cfg Config, r rules, ws *workspace) Outcome {
+	dir, mode := s.Dir, cfg.Mode
 	var np *nativePins
 	if cfg.Corpus == nil || cfg.Corpus.Native() {
 		var err error
-		if np, err = loadNativePins(cfg.corpusRoot(dir), mode); err != nil {
+		if np, err = loadNativePins(cfg.corpusRoot(dir), mode, cfg.Claims); err != nil {
 			return o.fail(err)
 		}
 	}
 	want, stale, raw := &scenario.Transcript{}, Mode(""), &scenario.Transcript{}
-	if f, err := scenario.ReadFixture(dir); err == nil {
+	if f := s.Fixture; f != nil {
+		var err error
 		raw = &scenario.Transcript{Stdout: f.Stdout, Logs: f.Logs}
-		if want, err = f.Normalize(); err != nil {
+		if want, err = NormalizeFixture(f); err != nil {
 			return o.fail(err)
 		}
 		r.apply(want)
@@ -315,7 +324,7 @@ func (o Outcome) compare(ctx context.Context, dir string, got *scenario.Transcri
 		}
 		stale = staleMode(f, want)
 	} else if mode != Record {
-		return o.fail(err)
+		return o.fail(s.FixtureErr)
 	} else {
 		if np != nil {
 			if err := np.live(got, nil); err != nil {
@@ -353,7 +362,7 @@ func (o Outcome) compare(ctx context.Context, dir string, got *scenario.Transcri
 		if where := inputDrift(want, got); where != "" {
 			// The replay answered a question the recording never asked: a
 			// recorded answer to a different question is no fixture.
-			o.Accept = rerecord(dir)
+			o.Accept = rerecord(dir, s.Manifest)
 			if mode == Refresh {
 				o.Status, o.Reason = Failed, "the model's input changed ("+where+"); only record (or re-authoring the model) accepts that, refresh does not"
 				return o
@@ -440,7 +449,7 @@ func canAccept(mode, need Mode) bool {
 // byte-identical to their normalized form: Refresh for a log, Update for
 // stdout only, "" when every file is in normal form.
 func staleMode(f *scenario.Fixture, norm *scenario.Transcript) Mode {
-	switch logs, stdout := f.Stale(norm); {
+	switch logs, stdout := staleFiles(f, norm); {
 	case logs:
 		return Refresh
 	case stdout:

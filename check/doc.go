@@ -1,11 +1,17 @@
-// Package check checks a corpus of scenarios: it runs each scenario with
-// the harness, normalizes both sides (each with its own context), compares
-// them and, in the writing modes, writes the fixtures or, with
-// Config.Pending, the <file>.new files `acpsnap review` acts on. The CLI
-// (`acpsnap run`) and the go test entry point (acpsnaptest) are thin
-// layers over Run and Check.
+// Package check checks a corpus of scenarios: Verify runs the guards over
+// it without an agent; Run runs each scenario with the harness, normalizes
+// both sides (each with its own context), compares them and, in the
+// writing modes, writes the fixtures or, with Config.Pending, the
+// <file>.new files `acpsnap review` acts on. The CLI (`acpsnap run`) and
+// the go test entry point (acpsnaptest) are thin layers over Verify, Run
+// and Check.
 //
-//	outs, err := check.Run(ctx, check.RunConfig{Root: "snapshots", Config: check.Config{Agent: argv}})
+//	folders, err := check.ReadFolders("snapshots") // each scenario folder, read once
+//	for _, v := range check.Verify("snapshots", check.VerifyConfig{Folders: folders}) {
+//		fmt.Println(v) // every violation, each with its path
+//	}
+//	outs, err := check.Run(ctx, check.RunConfig{Root: "snapshots",
+//		Config: check.Config{Settings: harness.Settings{Agent: argv}, Folders: folders}})
 //	passed, failed, skipped := check.Count(outs)
 //
 // Each Outcome says how the scenario ended (Passed, Failed, Skipped,

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/secretscan"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -23,7 +24,7 @@ func TestRecordWithoutFixtureDiffsNothing(t *testing.T) {
 		fmt.Fprintf(&big, "{\"delta\":%d}\n", i)
 	}
 	got := &scenario.Transcript{Stdout: []byte(big.String()), Logs: [][]byte{[]byte("{\"type\":\"session\"}\n")}}
-	o := Outcome{Name: "new"}.compare(context.Background(), dir, got, Config{Mode: Record, direct: true}, rules{}, nil)
+	o := Outcome{Name: "new"}.compare(context.Background(), scenario.Load(dir), got, Config{Settings: harness.Settings{Mode: Record}, direct: true}, rules{}, nil)
 	if o.Status != Passed || o.Diff != "" || len(o.Wrote) != 2 {
 		t.Fatalf("outcome %s, %d diff bytes, wrote %v; want passed, no diff, two files", o.Status, len(o.Diff), o.Wrote)
 	}

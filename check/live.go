@@ -31,7 +31,7 @@ func normalizeLive(res *harness.Result) (*scenario.Transcript, error) {
 	for _, l := range res.Stdout {
 		stdout = append(append(stdout, l...), '\n')
 	}
-	t, err := scenario.NormalizeSide(c, stdout, logs, "live stdout", names)
+	t, err := NormalizeSide(c, stdout, logs, "live stdout", names)
 	if t != nil {
 		t.Raw = res.Cassettes
 	}

@@ -33,18 +33,35 @@ const (
 	pinTools  = "{{pin:" + scenario.PinClass + ":tools}}"
 )
 
-// claims are the pin values set by this process, per pin file: two
-// scenarios of one record run that set different values conflict.
-var claims = struct {
-	sync.Mutex
-	m map[string]string
-}{m: map[string]string{}}
+// Claims are the pin values the scenarios of one run set, per pin file
+// (record mode, a native corpus): two that set one pin to different values
+// conflict. The zero value is ready; it is safe for concurrent use.
+type Claims struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+// claim sets file's value to v for this run, unless a scenario of the run
+// set it to another value already.
+func (c *Claims) claim(file, v string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if prev, ok := c.m[file]; ok && prev != v {
+		return false
+	}
+	if c.m == nil {
+		c.m = map[string]string{}
+	}
+	c.m[file] = v
+	return true
+}
 
 // nativePins pins the request/header events of one scenario's logs.
 type nativePins struct {
-	pins  *httplog.Pins
-	claim bool  // the mode may set the pins (record)
-	err   error // a claim that failed
+	pins   *httplog.Pins
+	claims *Claims // what the run's other scenarios set
+	claim  bool    // the mode may set the pins (record)
+	err    error   // a claim that failed
 	// drift holds, per kind ("system", "tools"), the one value the live
 	// side has instead of the pin where the fixture used the pin (not
 	// claiming): the live side is pinned with it, and the change is shown
@@ -53,12 +70,12 @@ type nativePins struct {
 }
 
 // loadNativePins reads the pins of the corpus root.
-func loadNativePins(root string, mode Mode) (*nativePins, error) {
+func loadNativePins(root string, mode Mode, claims *Claims) (*nativePins, error) {
 	p, err := httplog.LoadPins(filepath.Join(root, scenario.PinsDir), scenario.PinClass)
 	if err != nil {
 		return nil, fmt.Errorf("check: %w", err)
 	}
-	return &nativePins{pins: p, claim: mode == Record}, nil
+	return &nativePins{pins: p, claims: claims, claim: mode == Record}, nil
 }
 
 // fixture pins the committed side: inline values equal to the pins become
@@ -250,13 +267,10 @@ func (n *nativePins) pinValue(kind, v string, wantUsed, claim bool) bool {
 	if kind == "tools" {
 		file = n.pins.ToolsFile()
 	}
-	claims.Lock()
-	defer claims.Unlock()
-	if prev, ok := claims.m[file]; ok && prev != v {
+	if !n.claims.claim(file, v) {
 		n.err = fmt.Errorf("check: scenarios of this run that share %s set it to different values; record them one at a time or make them agree", file)
 		return false
 	}
-	claims.m[file] = v
 	if kind == "tools" {
 		n.pins.Tools = []byte(v)
 	} else {

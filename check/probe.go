@@ -56,9 +56,10 @@ func Probe(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg Co
 	if cfg.Corpus == nil || cfg.Corpus.Native() {
 		return Probed{Err: errors.New("check: probe needs a corpus whose agent talks to its model over HTTP (acpsnap.yml model.dialect)")}
 	}
-	m, err := scenario.LoadManifest(filepath.Join(dir, scenario.ManifestFile))
-	if err != nil {
-		return Probed{Err: err}
+	s := scenario.Load(dir)
+	m := s.Manifest
+	if s.ManifestErr != nil {
+		return Probed{Err: s.ManifestErr}
 	}
 	srv, err := serveScript(model, &cfg)
 	if err != nil {
@@ -66,7 +67,7 @@ func Probe(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg Co
 	}
 	defer srv.Close()
 	r := rulesFor(cfg.Corpus, m)
-	hc, err := harnessConfig(dir, cfg, m, r)
+	hc, err := harnessConfig(s, cfg, r)
 	if err != nil {
 		return Probed{Err: err}
 	}

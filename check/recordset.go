@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -80,8 +79,8 @@ func PlanRecord(ctx context.Context, rc RunConfig, set RecordSet) (RecordPlan, e
 	case RecordMissing:
 		for _, n := range selected {
 			dir := filepath.Join(rc.Root, n)
-			if m, err := scenario.LoadManifest(filepath.Join(dir, scenario.ManifestFile)); err == nil &&
-				scenario.Unrecorded(dir) && (m.Recording == scenario.RecordingLive || rc.AllRecordings) {
+			if s := rc.Folders.load(dir); s.ManifestErr == nil &&
+				scenario.Unrecorded(dir) && (s.Manifest.Recording == scenario.RecordingLive || rc.AllRecordings) {
 				p.Names = append(p.Names, n)
 			}
 		}
@@ -95,7 +94,7 @@ func PlanRecord(ctx context.Context, rc RunConfig, set RecordSet) (RecordPlan, e
 		for _, o := range outs {
 			if o.Status == Failed && o.Accept == Record {
 				p.Names = append(p.Names, o.Name)
-				p.Calls += modelCalls(filepath.Join(rc.Root, o.Name))
+				p.Calls += modelCalls(rc.Folders.load(filepath.Join(rc.Root, o.Name)))
 			}
 		}
 	default:
@@ -106,10 +105,12 @@ func PlanRecord(ctx context.Context, rc RunConfig, set RecordSet) (RecordPlan, e
 
 // modelCalls counts the model calls of a scenario's committed logs: the
 // steps of a native log, the requests of a composed one.
-func modelCalls(dir string) int {
+func modelCalls(s *scenario.Scenario) int {
+	if s.Fixture == nil {
+		return 0
+	}
 	n := 0
-	for _, p := range append([]string{filepath.Join(dir, scenario.SessionFile)}, scenario.ChildLogs(dir)...) {
-		b, _ := os.ReadFile(p)
+	for _, b := range s.Fixture.Logs {
 		n += bytes.Count(b, []byte(`"type":"step/start"`)) + bytes.Count(b, []byte(`"type":"model/request"`))
 	}
 	return n

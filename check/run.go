@@ -33,6 +33,9 @@ func Run(ctx context.Context, rc RunConfig) ([]Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	if rc.Claims == nil {
+		rc.Claims = &Claims{} // one for the run's scenarios
+	}
 	workers := max(rc.Parallel, 1)
 	if rc.Mode == Record {
 		workers = 1

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/acpsnap/acpsnap/harness"
 )
 
 func TestCI(t *testing.T) {
@@ -49,7 +51,7 @@ func TestUnrecorded(t *testing.T) {
 			if tc.want.Status == Failed {
 				writeFiles(t, dir, map[string]string{"stdout.expected.jsonl": "{}\n"})
 			}
-			got := Check(context.Background(), dir, Config{Agent: []string{"/nonexistent/agent"}, Mode: tc.mode})
+			got := Check(context.Background(), dir, Config{Settings: harness.Settings{Agent: []string{"/nonexistent/agent"}, Mode: tc.mode}})
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("outcome (-want +got):\n%s", d)
 			}

@@ -2,8 +2,6 @@ package check
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -24,7 +22,8 @@ import (
 // recording works in), what is about to be published is replayed first:
 // the scenario is copied beside dir, the files go into the copy, verify
 // replays the copy, and only when that passes does the copy take dir's
-// place (publish). A failed verify leaves dir exactly as it was.
+// place in one step (atomicfile.Publish). A failed verify leaves dir
+// exactly as it was.
 func writeFixture(dir string, files map[string][]byte, ws *workspace, pruneChildren bool, verify func(stage string) error) ([]string, error) {
 	names := make([]string, 0, len(files))
 	for n := range files {
@@ -58,7 +57,7 @@ func writeFixture(dir string, files map[string][]byte, ws *workspace, pruneChild
 	if verify == nil {
 		err = write(dir)
 	} else {
-		err = publish(dir, func(stage string) error {
+		err = atomicfile.Publish(dir, func(stage string) error {
 			if err := write(stage); err != nil {
 				return err
 			}
@@ -110,87 +109,4 @@ func (o Outcome) refused(err error) Outcome {
 		o.Diff, o.Stderr = u.o.Diff, u.o.Stderr
 	}
 	return o
-}
-
-// publish replaces the folder dir by a changed copy of it: dir's tree is
-// copied under a hidden folder beside it (".<name>.stage-<random>/<name>":
-// no corpus listing sees it, and the copy keeps the scenario's name),
-// change changes the copy, and only when it succeeds does the copy take
-// dir's place (two renames; the old tree is removed). A failed change
-// leaves dir as it was and removes the copy.
-//
-// It is the stand-in for an all-or-nothing atomicfile.Publish (one
-// exchange of the two folders), which the same change function serves.
-func publish(dir string, change func(stage string) error) error {
-	parent, base := filepath.Dir(dir), filepath.Base(dir)
-	hold := filepath.Join(parent, "."+base+".stage-"+nonce())
-	if err := os.Mkdir(hold, 0o700); err != nil {
-		return fmt.Errorf("check: publish %s: %w", dir, err)
-	}
-	defer os.RemoveAll(hold)
-	stage := filepath.Join(hold, base)
-	err := copyTree(dir, stage)
-	if err == nil {
-		err = change(stage)
-	}
-	if err != nil {
-		return err
-	}
-	old := filepath.Join(hold, base+".old")
-	if err := os.Rename(dir, old); err != nil {
-		return fmt.Errorf("check: publish %s: %w", dir, err)
-	}
-	if err := os.Rename(stage, dir); err != nil {
-		os.Rename(old, dir)
-		return fmt.Errorf("check: publish %s: %w", dir, err)
-	}
-	if err := os.RemoveAll(hold); err != nil {
-		return fmt.Errorf("check: published %s, but could not remove the old tree %s: %w", dir, old, err)
-	}
-	return nil
-}
-
-func nonce() string {
-	b := make([]byte, 6)
-	rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
-// copyTree copies the tree dir to the new folder to: folders and regular
-// files with their modes, symbolic links as links; leftovers of unfinished
-// writes are skipped, anything else is refused.
-func copyTree(dir, to string) error {
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		dst := filepath.Join(to, rel)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.IsDir():
-			return os.Mkdir(dst, info.Mode().Perm()|0o700)
-		case d.Type()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err == nil {
-				err = os.Symlink(target, dst)
-			}
-			return err
-		case !info.Mode().IsRegular():
-			return fmt.Errorf("%s: not a regular file, folder or link", p)
-		}
-		b, err := os.ReadFile(p)
-		if err == nil {
-			err = os.WriteFile(dst, b, info.Mode().Perm())
-		}
-		return err
-	})
-	if err != nil {
-		os.RemoveAll(to)
-		return fmt.Errorf("check: stage %s: %w", dir, err)
-	}
-	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -78,7 +79,7 @@ func withPath(path string) []string {
 func BenchmarkCodexACP(b *testing.B) {
 	corpus, path := codexBench(b)
 	b.Run("acpsnap", func(b *testing.B) {
-		cfg := check.Config{Agent: corpus.Agent.Command, Corpus: corpus, Environ: withPath(path)}
+		cfg := check.Config{Settings: harness.Settings{Agent: corpus.Agent.Command, Environ: withPath(path)}, Corpus: corpus}
 		for b.Loop() {
 			if o := check.Check(context.Background(), codexScenario, cfg); o.Status != check.Passed {
 				b.Fatalf("%s: %s %v\n%s", codexScenario, o.Status, o.Err, o.Diff)
@@ -86,7 +87,7 @@ func BenchmarkCodexACP(b *testing.B) {
 		}
 	})
 	b.Run("direct", func(b *testing.B) {
-		script, err := scenario.LoadModel(codexScenario)
+		script, err := check.LoadModel(codexScenario)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -102,8 +103,8 @@ func BenchmarkCodexACP(b *testing.B) {
 // their ratio (acpsnap/direct; the target is under 1.15).
 func BenchmarkCodexRatio(b *testing.B) {
 	corpus, path := codexBench(b)
-	cfg := check.Config{Agent: corpus.Agent.Command, Corpus: corpus, Environ: withPath(path)}
-	script, err := scenario.LoadModel(codexScenario)
+	cfg := check.Config{Settings: harness.Settings{Agent: corpus.Agent.Command, Environ: withPath(path)}, Corpus: corpus}
+	script, err := check.LoadModel(codexScenario)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -121,7 +121,7 @@ func TestClientMethods(t *testing.T) {
 func TestTerminalEnvironment(t *testing.T) {
 	tests := []struct {
 		name string
-		mode string
+		mode harness.Mode
 	}{
 		{"replay", "replay"},
 		{"record", "record"},

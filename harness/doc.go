@@ -7,8 +7,8 @@
 // and each of its fields says its zero value.
 //
 //	res, err := harness.Run(ctx, harness.Config{
-//		Dir:   "snapshots/text-turn",
-//		Agent: []string{"acpsnap", "agent"},
+//		Dir:      "snapshots/text-turn",
+//		Settings: harness.Settings{Agent: []string{"acpsnap", "agent"}},
 //	})
 //	if err != nil { // the step that failed and why, then the agent's last stderr lines
 //		...

@@ -188,7 +188,7 @@ func TestRunHonoursContext(t *testing.T) {
 	defer cancel()
 	exe, _ := os.Executable()
 	tmp := t.TempDir()
-	_, err := harness.Run(ctx, harness.Config{Dir: dir, Agent: []string{exe, "-test.run=^$"}, TempDir: tmp, Grace: 200 * time.Millisecond})
+	_, err := harness.Run(ctx, harness.Config{Settings: harness.Settings{Agent: []string{exe, "-test.run=^$"}, TempDir: tmp, Grace: 200 * time.Millisecond}, Dir: dir})
 	assertNoLeftovers(t, tmp)
 	if err == nil || !strings.Contains(err.Error(), "step 1 (initialize): cancelled while waiting for the initialize response: context deadline exceeded") {
 		t.Fatalf("error %v, want the cancellation", err)

@@ -76,12 +76,14 @@ func run(t *testing.T, dir string, edit func(*harness.Config)) (*harness.Result,
 	}
 	tmp := t.TempDir() // must exist: Run does not create it
 	cfg := harness.Config{
-		Dir:         dir,
-		Agent:       []string{exe, "-test.run=^$"},
-		StepTimeout: 5 * time.Second,
-		Grace:       300 * time.Millisecond,
-		TempDir:     tmp,
-		Environ:     []string{"PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "LEAKY=1"},
+		Settings: harness.Settings{
+			Agent:       []string{exe, "-test.run=^$"},
+			StepTimeout: 5 * time.Second,
+			Grace:       300 * time.Millisecond,
+			TempDir:     tmp,
+			Environ:     []string{"PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "LEAKY=1"},
+		},
+		Dir: dir,
 	}
 	if edit != nil {
 		edit(&cfg)

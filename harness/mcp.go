@@ -36,7 +36,7 @@ func (r *run) mcpProxies(servers []scenario.MCPServer) ([]acp.McpServer, error) 
 		for _, a := range s.Args {
 			argv = append(argv, r.expand(a))
 		}
-		args := mcpproxy.Args(mcpproxy.Config{Mode: tool.Mode(r.cfg.Mode),
+		args := mcpproxy.Args(mcpproxy.Config{Mode: tool.Mode(r.cfg.Mode.agent()),
 			File: cassettePath(r.cfg, r.roots, file), Report: r.mcpReport(s.Name), Command: argv,
 			Cwd: r.roots.Cwd, Home: r.roots.Home, Root: r.roots.Base})
 		env := []acp.EnvVariable{}
@@ -77,7 +77,7 @@ func (r *run) collectMCP(res *Result) []error {
 			errs = append(errs, fmt.Errorf("mcp server %s: %w", s.Name, err))
 			continue
 		}
-		if r.cfg.Mode != "record" {
+		if r.cfg.Mode != Record {
 			continue
 		}
 		name := scenario.MCPCassetteFile(s.Name)

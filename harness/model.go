@@ -41,10 +41,11 @@ type Model struct {
 	// Scrub is applied to every normalized payload the proxy keeps and
 	// matches (the corpus's scrub rules); nil: nothing.
 	Scrub func([]byte) []byte
-	// Pins are the corpus's pins of system prompts and tool schemas; nil:
-	// none. The harness composes with them (Update set, so a changed
-	// prompt updates them in memory: Result.Pins tells).
-	Pins *httplog.Pins
+	// Pins are the corpus's pins of system prompts and tool schemas (the
+	// zero value, no Class, pins nothing). The harness replays and composes
+	// with a copy and returns it as Result.Pins (with Update set, a changed
+	// prompt changes that copy: Result.Pins.Changed); these stay as given.
+	Pins httplog.Pins
 }
 
 // modelRun is the proxy of one run and the live side's one token context:
@@ -70,7 +71,7 @@ func (r *run) startModel(ctx context.Context) (*modelRun, error) {
 	if mc == nil {
 		return nil, nil
 	}
-	m := &modelRun{cfg: mc, record: r.cfg.Mode == "record", hung: make(chan struct{}), paths: newPathTokens(r.roots), tok: liveContext(r.roots)}
+	m := &modelRun{cfg: mc, record: r.cfg.Mode == Record, hung: make(chan struct{}), paths: newPathTokens(r.roots), tok: liveContext(r.roots)}
 	pc := proxy.Config{Dialect: mc.Dialect, Expand: m.expand, Ignore: mc.Ignore,
 		OnHang: func(int) { m.once.Do(func() { close(m.hung) }) }}
 	if m.record {
@@ -81,7 +82,8 @@ func (r *run) startModel(ctx context.Context) (*modelRun, error) {
 			pc.Upstream = d.Upstream // an unknown dialect fails in proxy.Start
 		}
 	} else {
-		xs, err := fixtureExchanges(r.cfg.Dir, mc.Pins)
+		pins := mc.Pins
+		xs, err := fixtureExchanges(r.cfg.Scenario, &pins)
 		if err != nil {
 			return nil, invalidScenario(err)
 		}
@@ -112,8 +114,14 @@ func liveContext(rts *harvest.Roots) *normalize.Context {
 }
 
 // fixtureExchanges decomposes the committed session log: the replay source.
-func fixtureExchanges(dir string, pins *httplog.Pins) ([]httplog.Exchange, error) {
-	path := filepath.Join(dir, scenario.SessionFile)
+// The scenario read it already, unless its fixture is incomplete (no
+// stdout.expected.jsonl): then the log is read alone.
+func fixtureExchanges(s *scenario.Scenario, pins *httplog.Pins) ([]httplog.Exchange, error) {
+	if s.Fixture != nil {
+		_, xs, err := httplog.Decompose(s.Fixture.Logs[0], s.Fixture.LogPaths[0], pins)
+		return xs, err
+	}
+	path := filepath.Join(s.Dir, scenario.SessionFile)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil // not recorded yet: every request is a drift
@@ -341,12 +349,13 @@ func (r *run) compose(m *modelRun, res *Result) []error {
 	if len(r.sessions) > 0 {
 		h.ID = r.sessions[0]
 	}
-	log, err := httplog.Compose(rep.Exchanges, h, m.cfg.Pins)
+	pins := m.cfg.Pins // composing may change them: the run's own copy
+	log, err := httplog.Compose(rep.Exchanges, h, &pins)
 	if err != nil {
 		return append(errs, err)
 	}
 	res.Logs = []Log{{Raw: log}}
-	res.Pins, res.Tokens = m.cfg.Pins, m.tok
+	res.Pins, res.Tokens = &pins, m.tok
 	return errs
 }
 

@@ -28,13 +28,14 @@ import (
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
-// Config says which scenario to run, against which agent, in which mode.
-type Config struct {
-	Dir         string            // scenario folder: snapshot.yml, input.json, workspace/, fixtures
+// Settings are what every scenario of one run shares: the agent and how
+// it runs. Package check's Config embeds them and hands them to each run
+// as they are.
+type Settings struct {
 	Agent       []string          // agent command and arguments (required)
-	Mode        string            // "replay" (""), or "record"
+	Mode        Mode              // "": Replay; the agent's model is live in Record only
 	Environ     []string          // where PATH and LANG are taken from; nil: os.Environ()
-	Secrets     map[string]string // DEEPSEEK_* etc.; reach the agent in record mode only
+	Secrets     map[string]string // reach the agent in record mode only
 	StepTimeout time.Duration     // 0: 10s (a step's timeoutMs wins)
 	Grace       time.Duration     // 0: 2s; stdin close → SIGTERM, SIGTERM → SIGKILL
 	TempDir     string            // existing folder where the private roots are made; "": os.TempDir()
@@ -43,9 +44,20 @@ type Config struct {
 	// where; a run that succeeded leaves them to the caller, who may still
 	// find the outcome wrong (Result.Release removes them or says where).
 	Keep bool
-	// Manifest is Dir's snapshot.yml when the caller has loaded it already
-	// (scenario.LoadManifest); nil: Run loads it.
-	Manifest *scenario.Manifest
+	// Acpsnap is the acpsnap binary, run as the MCP proxy of input.json's
+	// mcpServers (docs/cassettes.md); "": "acpsnap" on PATH.
+	Acpsnap string
+}
+
+// Config says which scenario to run, against which agent, in which mode.
+type Config struct {
+	Settings
+	Dir string // scenario folder: snapshot.yml, input.json, workspace/, fixtures
+	// Scenario is Dir as the caller read it already (scenario.Load), so
+	// that a run reads the folder once: the manifest, the client script
+	// and, for an HTTP model, the committed log it replays; nil: Run loads
+	// it.
+	Scenario *scenario.Scenario
 
 	// Model is the HTTP model of an agent that writes no session log; nil:
 	// the agent is native (it logs and replays by itself, package agentenv).
@@ -72,9 +84,6 @@ type Config struct {
 	// workspace the run left), unless the run already failed; its error
 	// fails the run. nil: nothing.
 	OnEnd func(cwd string) error
-	// Acpsnap is the acpsnap binary, run as the MCP proxy of input.json's
-	// mcpServers (docs/cassettes.md); "": "acpsnap" on PATH.
-	Acpsnap string
 }
 
 // Log is one harvested session log: its raw bytes and its parsed header.
@@ -108,8 +117,9 @@ type Result struct {
 	// Drifts are those requests, each with the nearest recorded call and
 	// where it differs.
 	Drifts []proxy.Drift
-	// Pins are Config.Model.Pins after composing (Changed: the prompt or
-	// tools differ from the corpus's pins); nil: none.
+	// Pins are a copy of Config.Model.Pins after composing (Changed: the
+	// prompt or tools differ from the corpus's pins; Write stores them);
+	// nil: a native run.
 	Pins *httplog.Pins
 	// Tokens is the live side's token context of a run with an HTTP model,
 	// which numbered every payload of the run: normalize the run's logs and
@@ -244,23 +254,20 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if len(cfg.Agent) == 0 {
 		return nil, errors.New("harness: no agent command")
 	}
-	if cfg.Mode != "" && cfg.Mode != "replay" && cfg.Mode != "record" {
-		return nil, fmt.Errorf("harness: mode %q, want replay or record", cfg.Mode)
+	cfg.Mode = cmp.Or(cfg.Mode, Replay)
+	if !cfg.Mode.known() {
+		return nil, fmt.Errorf("harness: mode %q, want replay, update, refresh or record", cfg.Mode)
 	}
-	cfg.Mode = cmp.Or(cfg.Mode, "replay")
 	cfg.StepTimeout = cmp.Or(cfg.StepTimeout, 10*time.Second)
 	cfg.Grace = cmp.Or(cfg.Grace, 2*time.Second)
 	if cfg.Dir, err = filepath.Abs(cfg.Dir); err != nil {
 		return nil, fmt.Errorf("harness: %w", err)
 	}
-	m := cfg.Manifest
-	if m == nil {
-		if m, err = scenario.LoadManifest(filepath.Join(cfg.Dir, scenario.ManifestFile)); err != nil {
-			return nil, invalidScenario(err)
-		}
+	if cfg.Scenario == nil {
+		cfg.Scenario = scenario.Load(cfg.Dir)
 	}
-	in, err := scenario.LoadInput(filepath.Join(cfg.Dir, scenario.InputFile))
-	if err != nil {
+	m, in := cfg.Scenario.Manifest, cfg.Scenario.Input
+	if err := cmp.Or(cfg.Scenario.ManifestErr, cfg.Scenario.InputErr); err != nil {
 		return nil, invalidScenario(err)
 	}
 	rts, err := harvest.Make(cfg.TempDir, filepath.Join(cfg.Dir, "workspace"))
@@ -391,7 +398,7 @@ func (r *run) collect(res *Result) []error {
 	if err != nil {
 		errs = append(errs, err)
 	}
-	if r.cfg.Mode == "record" {
+	if r.cfg.Mode == Record {
 		res.Cassettes, err = harvest.Cassettes(r.roots.Sessions)
 		if err != nil {
 			errs = append(errs, err)
@@ -399,7 +406,7 @@ func (r *run) collect(res *Result) []error {
 	}
 	rep, err := harvest.Report(r.roots.Sessions)
 	res.Report = rep
-	if err == nil && r.cfg.Mode == "replay" {
+	if err == nil && r.cfg.Mode != Record {
 		err = harvest.CheckReport(rep, len(files))
 	}
 	if err != nil {
@@ -413,7 +420,7 @@ func (r *run) collect(res *Result) []error {
 // sessions folder to log into): it is tested unchanged.
 func agentEnv(cfg Config, m *scenario.Manifest, rts *harvest.Roots) []string {
 	h := agentenv.Harness{
-		Mode: cfg.Mode, SessionsDir: rts.Sessions, Permission: m.Permission,
+		Mode: cfg.Mode.agent(), SessionsDir: rts.Sessions, Permission: m.Permission,
 		Home: rts.Home, TmpDir: rts.Tmp, Root: rts.Base, Env: m.Env, Secrets: cfg.Secrets, From: cfg.Environ,
 	}
 	if cfg.Model != nil {
@@ -441,7 +448,7 @@ func agentEnv(cfg Config, m *scenario.Manifest, rts *harvest.Roots) []string {
 // replay, a fresh file in the sessions folder in record (harvested into
 // Result.Cassettes).
 func cassettePath(cfg Config, rts *harvest.Roots, name string) string {
-	if cfg.Mode == "record" {
+	if cfg.Mode == Record {
 		return filepath.Join(rts.Sessions, name)
 	}
 	return filepath.Join(cfg.Dir, name)

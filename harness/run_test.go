@@ -118,7 +118,7 @@ func TestRunDrivesEveryStep(t *testing.T) {
 func TestRunEnvironment(t *testing.T) {
 	tests := []struct {
 		name    string
-		mode    string
+		mode    harness.Mode
 		want    []string
 		notWant []string
 	}{

@@ -1,6 +1,7 @@
 package llmreplay
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -19,10 +20,14 @@ import (
 
 // Config says which fixtures a Player serves.
 type Config struct {
-	Primary  string        // path of the primary session's fixture (session.jsonl); required
-	Children []string      // paths of the child fixtures (session.N.jsonl); nil: none
-	Override string        // path of replay.override.json; "": none
-	NewID    func() string // live tool-call ids are "call_" + NewID(); nil: 16 random hex digits
+	Primary  string   // path of the primary session's fixture (session.jsonl); required
+	Children []string // paths of the child fixtures (session.N.jsonl); nil: none
+	Override string   // path of replay.override.json; "": none
+	// Logs are the contents of Primary, then of Children, when the caller
+	// has read them already (the paths then only name them); nil: Load
+	// reads the paths.
+	Logs  [][]byte
+	NewID func() string // live tool-call ids are "call_" + NewID(); nil: 16 random hex digits
 }
 
 // StreamRequest identifies the session a model call belongs to.
@@ -73,7 +78,16 @@ func Load(cfg Config) (*Player, error) {
 	if cfg.Primary == "" {
 		return nil, errors.New("llmreplay: load: no primary fixture given")
 	}
-	primary, err := loadFixture(cfg.Primary)
+	if cfg.Logs != nil && len(cfg.Logs) != 1+len(cfg.Children) {
+		return nil, fmt.Errorf("llmreplay: load: %d logs given for %d fixtures", len(cfg.Logs), 1+len(cfg.Children))
+	}
+	content := func(i int) []byte {
+		if cfg.Logs == nil {
+			return nil
+		}
+		return cfg.Logs[i]
+	}
+	primary, err := loadFixture(cfg.Primary, content(0))
 	var u *UnterminatedError
 	if err != nil && !errors.As(err, &u) {
 		return nil, err
@@ -88,8 +102,8 @@ func Load(cfg Config) (*Player, error) {
 		p.newID = randomID
 	}
 	spawners := map[string]string{}
-	for _, path := range cfg.Children {
-		fx, err := loadFixture(path)
+	for i, path := range cfg.Children {
+		fx, err := loadFixture(path, content(1+i))
 		if errors.As(err, &u) {
 			return nil, fmt.Errorf("llmreplay: load: an override can only replace calls of the primary session: %w", err)
 		}
@@ -113,10 +127,16 @@ func Load(cfg Config) (*Player, error) {
 	return p, nil
 }
 
-// loadFixture reads and derives one fixture. With an *UnterminatedError it
-// returns the fixture too.
-func loadFixture(path string) (*fixture, error) {
-	l, err := sessionlog.ReadFile(path)
+// loadFixture reads (unless its content b is given) and derives one
+// fixture. With an *UnterminatedError it returns the fixture too.
+func loadFixture(path string, b []byte) (*fixture, error) {
+	var l *sessionlog.Log
+	var err error
+	if b != nil {
+		l, err = sessionlog.Read(bytes.NewReader(b), path)
+	} else {
+		l, err = sessionlog.ReadFile(path)
+	}
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("llmreplay: load: fixture %s does not exist; re-record the scenario", path)
 	}

@@ -348,6 +348,7 @@ func TestLoadErrors(t *testing.T) {
 	}
 	tests := []testCase{
 		{"no primary", Config{}, "llmreplay: load: no primary fixture given"},
+		{"logs for other fixtures", Config{Primary: primary, Logs: [][]byte{}}, "llmreplay: load: 0 logs given for 1 fixtures"},
 		{"missing primary", Config{Primary: missing}, "llmreplay: load: fixture " + missing + " does not exist; re-record the scenario"},
 		{"missing child", Config{Primary: primary, Children: []string{missing}}, "llmreplay: load: fixture " + missing + " does not exist; re-record the scenario"},
 		{"missing override", Config{Primary: primary, Override: missing}, "llmreplay: load: open " + missing + ": no such file or directory"},
@@ -479,6 +480,32 @@ func TestPlayerResume(t *testing.T) {
 	}
 	if err := p.Resume("other", partial); err == nil || !strings.Contains(err.Error(), "already serves session sess-live") {
 		t.Errorf("resume of a second session: %v", err)
+	}
+}
+
+// TestLoadLogs: fixtures the caller read already are derived from their
+// contents; their paths only name them (nothing is read).
+func TestLoadLogs(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFixture(t, dir, "session.jsonl", primaryHeader, Script{stopEntry("from the bytes")})
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Load(Config{Primary: path, Logs: [][]byte{b}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := collect(p, StreamRequest{SessionID: "s", Cwd: "/live"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := stopEntry("from the bytes").Chunks
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("served (-want +got):\n%s", diff)
 	}
 }
 

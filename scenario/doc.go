@@ -1,19 +1,20 @@
-// Package scenario is the scenario folder format: the manifest
-// (snapshot.yml), the corpus configuration (acpsnap.yml), the client script
-// (input.json), the fixed file names, the committed fixture and its
-// fixture-side normalization, and the guards that check a corpus without
-// running an agent. docs/format.md is the contract (the files in
-// "Scenario folder", the guards in "Guards"); this package is its code.
+// Package scenario is the scenario folder format and nothing else: the
+// manifest (snapshot.yml), the corpus configuration (acpsnap.yml), the
+// client script (input.json), the fixed file names and the committed
+// fixture, read strictly. docs/format.md is the contract ("Scenario
+// folder"); checking a corpus against it (the guards) and normalizing a
+// fixture are package check's.
 //
-//	m, err := scenario.LoadManifest("snapshots/text-turn/snapshot.yml")
-//	in, err := scenario.LoadInput("snapshots/text-turn/input.json")
-//	for _, v := range scenario.Verify("snapshots", scenario.VerifyConfig{}) {
-//		fmt.Println(v) // every violation, each with its path
+//	s := scenario.Load("snapshots/text-turn") // the folder, read once
+//	if s.ManifestErr != nil {
+//		return s.ManifestErr // "scenario: snapshots/text-turn/snapshot.yml:3: …"
 //	}
+//	fmt.Println(s.Manifest.Reason, len(s.Input.Steps), len(s.Fixture.Logs))
 //
-// LoadCorpus reads a corpus's acpsnap.yml (the native defaults without
-// one), ReadFixture a scenario's committed files, and Names the
-// scenario folders of a corpus, sorted.
+// Load is what a run passes down (check decides with it, the harness
+// drives and replays from it), so a scenario's folder is read once per
+// run. LoadCorpus reads a corpus's acpsnap.yml (the native defaults
+// without one), Names the scenario folders of a corpus, sorted.
 //
 // Every loader is strict: unknown keys, duplicate JSON keys and values of
 // the wrong type are errors that carry the file, the line and, for JSON,

@@ -223,15 +223,7 @@ func parseAnswers(raw json.RawMessage, in *Input) *inputError {
 	if raw == nil {
 		return nil
 	}
-	var answers []map[string]json.RawMessage
-	if err := field("$.permissionAnswers", raw, &answers); err != nil {
-		return err
-	}
-	for i, a := range answers {
-		p := fmt.Sprintf("$.permissionAnswers[%d]", i)
-		if err := onlyKeys(p, a, []string{"kind"}); err != nil {
-			return err
-		}
+	return eachObject("$.permissionAnswers", raw, "{kind}", []string{"kind"}, func(p string, a map[string]json.RawMessage) *inputError {
 		var kind string
 		if err := field(p+".kind", a["kind"], &kind); err != nil {
 			return err
@@ -240,8 +232,8 @@ func parseAnswers(raw json.RawMessage, in *Input) *inputError {
 			return &inputError{p + ".kind", fmt.Sprintf("unknown kind %q, want one of %s", kind, strings.Join(permissionKinds, ", "))}
 		}
 		in.PermissionAnswers = append(in.PermissionAnswers, PermissionAnswer{Kind: kind})
-	}
-	return nil
+		return nil
+	})
 }
 
 // parseStep checks the op and its key set, then decodes each field.
@@ -366,15 +358,7 @@ func parseClientAnswers(raw json.RawMessage, in *Input) *inputError {
 	if raw == nil {
 		return nil
 	}
-	var answers []map[string]json.RawMessage
-	if err := field("$.clientAnswers", raw, &answers); err != nil {
-		return err
-	}
-	for i, a := range answers {
-		p := fmt.Sprintf("$.clientAnswers[%d]", i)
-		if err := onlyKeys(p, a, []string{"method", "result", "error"}); err != nil {
-			return err
-		}
+	return eachObject("$.clientAnswers", raw, "{method, result | error}", []string{"method", "result", "error"}, func(p string, a map[string]json.RawMessage) *inputError {
 		var ans ClientAnswer
 		if err := nonEmpty(p+".method", a["method"], &ans.Method); err != nil {
 			return err
@@ -394,8 +378,8 @@ func parseClientAnswers(raw json.RawMessage, in *Input) *inputError {
 			}
 		}
 		in.ClientAnswers = append(in.ClientAnswers, ans)
-	}
-	return nil
+		return nil
+	})
 }
 
 func rpcError(p string, raw json.RawMessage, ans *ClientAnswer) *inputError {
@@ -449,6 +433,31 @@ func jsonKeys(t reflect.Type) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// eachObject decodes v, at path p, as an array of objects that have only
+// the keys allowed (shape names them in the message for an element that
+// is no object), and calls fn with each element's path and members, in
+// order; the first error stops it.
+func eachObject(p string, v json.RawMessage, shape string, allowed []string, fn func(p string, m map[string]json.RawMessage) *inputError) *inputError {
+	var raws []json.RawMessage
+	if err := field(p, v, &raws); err != nil {
+		return err
+	}
+	for i, raw := range raws {
+		ep := fmt.Sprintf("%s[%d]", p, i)
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+			return &inputError{ep, "want an object " + shape}
+		}
+		if err := onlyKeys(ep, m, allowed); err != nil {
+			return err
+		}
+		if err := fn(ep, m); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func onlyKeys(p string, m map[string]json.RawMessage, allowed []string) *inputError {

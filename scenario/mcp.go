@@ -3,13 +3,8 @@ package scenario
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
-
-	"github.com/acpsnap/acpsnap/cassette"
-	"github.com/acpsnap/acpsnap/cassette/tool"
 )
 
 // MCPServer is one stdio MCP server a newSession step declares. The
@@ -60,31 +55,18 @@ func validMCPName(name string) bool {
 }
 
 // parseMCPServers decodes a newSession's mcpServers strictly: an array of
-// objects with exactly the keys of MCPServer.
+// objects with only the keys of MCPServer.
 func parseMCPServers(p string, v json.RawMessage, dst *[]MCPServer) *inputError {
-	var raws []json.RawMessage
-	if err := field(p, v, &raws); err != nil {
-		return err
-	}
-	for i, raw := range raws {
-		sp := fmt.Sprintf("%s[%d]", p, i)
-		srv, err := parseMCPServer(sp, raw)
-		if err != nil {
-			return err
+	return eachObject(p, v, "{name, command, args?, env?}", []string{"name", "command", "args", "env"}, func(p string, m map[string]json.RawMessage) *inputError {
+		srv, err := parseMCPServer(p, m)
+		if err == nil {
+			*dst = append(*dst, srv)
 		}
-		*dst = append(*dst, srv)
-	}
-	return nil
+		return err
+	})
 }
 
-func parseMCPServer(p string, raw json.RawMessage) (MCPServer, *inputError) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-		return MCPServer{}, &inputError{p, "want an object {name, command, args?, env?}"}
-	}
-	if err := onlyKeys(p, m, []string{"name", "command", "args", "env"}); err != nil {
-		return MCPServer{}, err
-	}
+func parseMCPServer(p string, m map[string]json.RawMessage) (MCPServer, *inputError) {
 	var s MCPServer
 	if err := nonEmpty(p+".name", m["name"], &s.Name); err != nil {
 		return s, err
@@ -109,20 +91,8 @@ func parseMCPServer(p string, raw json.RawMessage) (MCPServer, *inputError) {
 }
 
 func parseEnv(p string, v json.RawMessage, dst *[]EnvVar) *inputError {
-	var raws []json.RawMessage
-	if err := field(p, v, &raws); err != nil {
-		return err
-	}
 	seen := map[string]bool{}
-	for i, raw := range raws {
-		ep := fmt.Sprintf("%s[%d]", p, i)
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-			return &inputError{ep, "want an object {name, value}"}
-		}
-		if err := onlyKeys(ep, m, []string{"name", "value"}); err != nil {
-			return err
-		}
+	return eachObject(p, v, "{name, value}", []string{"name", "value"}, func(ep string, m map[string]json.RawMessage) *inputError {
 		var e EnvVar
 		if err := nonEmpty(ep+".name", m["name"], &e.Name); err != nil {
 			return err
@@ -135,8 +105,8 @@ func parseEnv(p string, v json.RawMessage, dst *[]EnvVar) *inputError {
 		}
 		seen[e.Name] = true
 		*dst = append(*dst, e)
-	}
-	return nil
+		return nil
+	})
 }
 
 // uniqueMCPNames refuses a server name declared twice in input.json: each
@@ -152,40 +122,4 @@ func uniqueMCPNames(steps []Step) *inputError {
 		}
 	}
 	return nil
-}
-
-func isMCPCassette(file string) bool {
-	_, ok := MCPServerName(file)
-	return ok
-}
-
-// checkMCPCassettes: an MCP server's cassette is present exactly when
-// input.json declares the server, and it verifies. (An input.json that
-// does not load is reported by its own guard.)
-func checkMCPCassettes(dir string, unrecorded bool) []Violation {
-	in, err := LoadInput(filepath.Join(dir, InputFile))
-	if err != nil {
-		return nil
-	}
-	declared := map[string]bool{}
-	var vs []Violation
-	for _, srv := range in.MCPServers() {
-		declared[srv.Name] = true
-		p := filepath.Join(dir, MCPCassetteFile(srv.Name))
-		switch {
-		case exists(p):
-			if _, err := cassette.ReadFile(p, tool.Kind()); err != nil {
-				vs = append(vs, Violation{p, err.Error()})
-			}
-		case !unrecorded:
-			vs = append(vs, Violation{p, fmt.Sprintf("required file is missing (input.json declares the MCP server %q; record the scenario)", srv.Name)})
-		}
-	}
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		if name, ok := MCPServerName(e.Name()); ok && !declared[name] {
-			vs = append(vs, Violation{filepath.Join(dir, e.Name()), fmt.Sprintf("present but input.json declares no MCP server %q", name)})
-		}
-	}
-	return vs
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/acpsnaptest"
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -18,7 +19,7 @@ func BenchmarkScenario(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := check.Config{Agent: agentCommand, Acpsnap: acpsnaptest.MCPProxy(b)}
+	cfg := check.Config{Settings: harness.Settings{Agent: agentCommand, Acpsnap: acpsnaptest.MCPProxy(b)}}
 	for _, name := range names {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {

@@ -25,7 +25,7 @@ import (
 // to the harness environment.
 func replay(t testing.TB, dir string, environ ...string) check.Outcome {
 	t.Helper()
-	cfg := check.Config{Agent: agentCommand, Environ: append(os.Environ(), environ...), Acpsnap: acpsnaptest.MCPProxy(t)}
+	cfg := check.Config{Settings: harness.Settings{Agent: agentCommand, Environ: append(os.Environ(), environ...), Acpsnap: acpsnaptest.MCPProxy(t)}}
 	return check.Check(context.Background(), dir, cfg)
 }
 
@@ -143,7 +143,7 @@ func TestChangedArgumentFailsWithMismatch(t *testing.T) {
 			if err := os.WriteFile(p, []byte(strings.ReplaceAll(string(b), tc.old, tc.new)), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			res, err := harness.Run(context.Background(), harness.Config{Dir: dir, Agent: agentCommand, Acpsnap: acpsnaptest.MCPProxy(t)})
+			res, err := harness.Run(context.Background(), harness.Config{Settings: harness.Settings{Agent: agentCommand, Acpsnap: acpsnaptest.MCPProxy(t)}, Dir: dir})
 			if err == nil {
 				t.Fatal("the run passed, want a failure")
 			}
@@ -180,7 +180,7 @@ func BenchmarkCassettePair(b *testing.B) {
 func TestMCPCassetteGuards(t *testing.T) {
 	dir := copyScenario(t, "tool-mcp")
 	root := filepath.Dir(dir)
-	if vs := scenario.Verify(root, scenario.VerifyConfig{}); len(vs) != 0 {
+	if vs := check.Verify(root, check.VerifyConfig{}); len(vs) != 0 {
 		t.Fatalf("the copy fails its guards: %v", vs)
 	}
 	cas := filepath.Join(dir, scenario.MCPCassetteFile("echo"))
@@ -188,7 +188,7 @@ func TestMCPCassetteGuards(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, v := range scenario.Verify(root, scenario.VerifyConfig{}) {
+	for _, v := range check.Verify(root, check.VerifyConfig{}) {
 		got = append(got, strings.TrimPrefix(v.String(), dir+string(filepath.Separator)))
 	}
 	want := []string{

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -67,8 +68,10 @@ func TestHTTPAgentRecordReplayDrift(t *testing.T) {
 	}
 	t.Cleanup(func() { srv.Close() })
 	const key = "sk-upstream-secret-0123456789"
-	cfg := check.Config{Mode: check.Record, Corpus: corpus,
-		Secrets: map[string]string{"OPENAI_BASE_URL": srv.URL(), "OPENAI_API_KEY": key}}
+	cfg := check.Config{
+		Settings: harness.Settings{Mode: check.Record, Secrets: map[string]string{"OPENAI_BASE_URL": srv.URL(), "OPENAI_API_KEY": key}},
+		Corpus:   corpus,
+	}
 	if o := check.Check(context.Background(), dir, cfg); o.Status != check.Passed {
 		t.Fatalf("record: %s: %s\n%s", o.Status, o.Reason, o.Stderr)
 	}
@@ -92,7 +95,7 @@ func TestHTTPAgentRecordReplayDrift(t *testing.T) {
 			t.Errorf("record wrote no pin: %v", err)
 		}
 	}
-	if vs := scenario.Verify(root, scenario.VerifyConfig{}); len(vs) > 0 {
+	if vs := check.Verify(root, check.VerifyConfig{}); len(vs) > 0 {
 		t.Errorf("the recorded corpus fails its guards: %v", vs)
 	}
 	srv.Close()
@@ -107,8 +110,54 @@ func TestHTTPAgentRecordReplayDrift(t *testing.T) {
 	if o.Status != check.Failed || o.Accept != check.Record || !strings.Contains(o.Reason, "request drift") || !strings.Contains(o.Reason, "$.messages[") {
 		t.Fatalf("a changed prompt: %s, accept %q: %s", o.Status, o.Accept, o.Reason)
 	}
-	refresh := check.Config{Corpus: corpus, Mode: check.Refresh}
+	refresh := check.Config{Settings: harness.Settings{Mode: check.Refresh}, Corpus: corpus}
 	if o := check.Check(context.Background(), dir, refresh); o.Status != check.Failed || len(o.Wrote) > 0 {
 		t.Fatalf("refresh accepted a request drift: %s, wrote %v", o.Status, o.Wrote)
+	}
+}
+
+// TestFoldersReadOnce: a scenario's folder as check.ReadFolders read it is
+// what the guards, the harness (the client script, the committed log it
+// replays) and the comparison use: with the files on disk spoiled after
+// the reading, a run given the folders still passes, and one that reads
+// the folder again fails.
+func TestFoldersReadOnce(t *testing.T) {
+	root, dir := httpCorpus(t, "Say hello.")
+	corpus, err := scenario.LoadCorpus(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: mustScript(t, `[{"kind":"chunks","chunks":[
+		{"type":"block-start","index":0,"blockType":"text"},
+		{"type":"text-delta","index":0,"text":"Hello once."},
+		{"type":"block-end","index":0},
+		{"type":"finish","reason":"stop"}]}]`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	record := check.Config{
+		Settings: harness.Settings{Mode: check.Record, Secrets: map[string]string{"OPENAI_BASE_URL": srv.URL(), "OPENAI_API_KEY": "sk-test-0123456789"}},
+		Corpus:   corpus,
+	}
+	if o := check.Check(context.Background(), dir, record); o.Status != check.Passed {
+		t.Fatalf("record: %s: %s\n%s", o.Status, o.Reason, o.Stderr)
+	}
+	srv.Close()
+	folders, err := check.ReadFolders(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{scenario.InputFile, scenario.SessionFile, scenario.StdoutFile} {
+		writeFile(t, dir, f, "spoiled after the reading\n")
+	}
+	if vs := check.Verify(root, check.VerifyConfig{Folders: folders}); len(vs) > 0 {
+		t.Errorf("the guards over the folders as read: %v", vs)
+	}
+	if o := check.Check(context.Background(), dir, check.Config{Corpus: corpus, Folders: folders}); o.Status != check.Passed {
+		t.Errorf("replay of the folders as read: %s: %s\n%s", o.Status, o.Reason, o.Diff)
+	}
+	if o := check.Check(context.Background(), dir, check.Config{Corpus: corpus}); o.Status != check.Failed {
+		t.Errorf("replay that reads the spoiled folder: %s, want failed", o.Status)
 	}
 }

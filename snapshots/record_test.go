@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -38,11 +39,11 @@ func TestRecordAgainstBaseURL(t *testing.T) {
 			t.Errorf("%s does not hold the recorded answer:\n%s", f, b)
 		}
 	}
-	o = check.Check(context.Background(), dir, check.Config{Agent: agentCommand})
+	o = check.Check(context.Background(), dir, check.Config{Settings: harness.Settings{Agent: agentCommand}})
 	if o.Status != check.Passed {
 		t.Errorf("replay of the new recording: %s: %s\n%s", o.Status, o.Reason, o.Diff)
 	}
-	if vs := scenario.Verify(filepath.Dir(dir), scenario.VerifyConfig{}); len(vs) > 0 {
+	if vs := check.Verify(filepath.Dir(dir), check.VerifyConfig{}); len(vs) > 0 {
 		t.Errorf("the recorded fixtures fail the guards: %v", vs)
 	}
 }
@@ -75,7 +76,7 @@ func TestPrivatePathsNormalized(t *testing.T) {
 		}
 	}
 	for range 2 {
-		if o := check.Check(context.Background(), dir, check.Config{Agent: agentCommand}); o.Status != check.Passed {
+		if o := check.Check(context.Background(), dir, check.Config{Settings: harness.Settings{Agent: agentCommand}}); o.Status != check.Passed {
 			t.Fatalf("replay: %s: %s\n%s", o.Status, o.Reason, o.Diff)
 		}
 	}
@@ -91,8 +92,9 @@ func recordScripted(t *testing.T, dir, script string) (*llmreplay.Server, check.
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	cfg := check.Config{Agent: agentCommand, Mode: check.Record,
-		Secrets: map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": srv.URL()}}
+	cfg := check.Config{
+		Settings: harness.Settings{Agent: agentCommand, Mode: check.Record, Secrets: map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": srv.URL()}},
+	}
 	return srv, check.Check(context.Background(), dir, cfg)
 }
 
@@ -122,8 +124,9 @@ func TestPrivatePathsThroughSymlinkedTempDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	cfg := check.Config{Agent: agentCommand, Mode: check.Record, TempDir: link,
-		Secrets: map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": srv.URL()}}
+	cfg := check.Config{
+		Settings: harness.Settings{Agent: agentCommand, Mode: check.Record, TempDir: link, Secrets: map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": srv.URL()}},
+	}
 	if o := check.Check(context.Background(), dir, cfg); o.Status != check.Passed {
 		t.Fatalf("record: %s: %s", o.Status, o.Reason)
 	}
@@ -134,7 +137,7 @@ func TestPrivatePathsThroughSymlinkedTempDir(t *testing.T) {
 	if strings.Contains(string(log), real) || !strings.Contains(string(log), `{{home}}\n{{root}}\n`) {
 		t.Errorf("the real-path spellings survived normalization:\n%s", log)
 	}
-	if o := check.Check(context.Background(), dir, check.Config{Agent: agentCommand, TempDir: link}); o.Status != check.Passed {
+	if o := check.Check(context.Background(), dir, check.Config{Settings: harness.Settings{Agent: agentCommand, TempDir: link}}); o.Status != check.Passed {
 		t.Fatalf("replay: %s: %s\n%s", o.Status, o.Reason, o.Diff)
 	}
 }
@@ -167,7 +170,7 @@ func TestPinnedPromptChange(t *testing.T) {
 	if err := os.WriteFile(pin, []byte("An older system prompt."), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o := check.Check(context.Background(), dir, check.Config{Agent: agentCommand})
+	o := check.Check(context.Background(), dir, check.Config{Settings: harness.Settings{Agent: agentCommand}})
 	if o.Status != check.Failed || o.Accept != check.Record {
 		t.Fatalf("replay with a stale pin: %s, accept %q: %s\n%s", o.Status, o.Accept, o.Reason, o.Diff)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -91,8 +92,10 @@ func TestReplayNeverSeesKeys(t *testing.T) {
 	dump := filepath.Join(t.TempDir(), "agent.env")
 	agent := agentCommand
 	cfg := check.Config{
-		Agent:   append([]string{"sh", "-c", `env > "$0" && exec "$@"`, dump}, agent...),
-		Environ: append(os.Environ(), "DEEPSEEK_API_KEY="+key, "DEEPSEEK_BASE_URL="+trap.URL, "OPENAI_API_KEY="+key),
+		Settings: harness.Settings{
+			Agent:   append([]string{"sh", "-c", `env > "$0" && exec "$@"`, dump}, agent...),
+			Environ: append(os.Environ(), "DEEPSEEK_API_KEY="+key, "DEEPSEEK_BASE_URL="+trap.URL, "OPENAI_API_KEY="+key),
+		},
 	}
 	o := check.Check(context.Background(), dir, cfg)
 	if o.Status != check.Passed {
@@ -133,8 +136,10 @@ func TestFailedWriteLeavesFixtures(t *testing.T) {
 				http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
 			}))
 			defer down.Close()
-			cfg := check.Config{Agent: agentCommand, Mode: tc.mode, AllRecordings: true,
-				Secrets: map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": down.URL}}
+			cfg := check.Config{
+				Settings:      harness.Settings{Agent: agentCommand, Mode: tc.mode, Secrets: map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": down.URL}},
+				AllRecordings: true,
+			}
 			o := check.Check(context.Background(), dir, cfg)
 			if o.Status != check.Failed || len(o.Wrote) > 0 {
 				t.Fatalf("status %s, wrote %v; want a failure that writes nothing", o.Status, o.Wrote)

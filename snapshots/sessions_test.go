@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -32,11 +33,11 @@ func TestTwoTopLevelSessions(t *testing.T) {
 	if !strings.Contains(string(second), "Goodbye.") || strings.Contains(string(second), "parentSession") {
 		t.Errorf("%s is not the second top-level session's log:\n%s", scenario.ChildFile(1), second)
 	}
-	if vs := scenario.Verify(filepath.Dir(dir), scenario.VerifyConfig{}); len(vs) > 0 {
+	if vs := check.Verify(filepath.Dir(dir), check.VerifyConfig{}); len(vs) > 0 {
 		t.Errorf("the recorded fixtures fail the guards: %v", vs)
 	}
 	for range 3 {
-		mustPass(t, check.Check(context.Background(), dir, check.Config{Agent: agentCommand}))
+		mustPass(t, check.Check(context.Background(), dir, check.Config{Settings: harness.Settings{Agent: agentCommand}}))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -23,7 +24,7 @@ func TestSubagentCassetteStartsNoChild(t *testing.T) {
 	for _, name := range cassetteScenarios {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			res, err := harness.Run(context.Background(), harness.Config{Dir: name, Agent: agentCommand})
+			res, err := harness.Run(context.Background(), harness.Config{Settings: harness.Settings{Agent: agentCommand}, Dir: name})
 			if err != nil {
 				t.Fatalf("replay: %v", err)
 			}
@@ -77,7 +78,7 @@ func TestSubagentCassetteFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			dir := edited(t, tc.scenario, tc.file, tc.old, tc.new)
-			o := check.Check(context.Background(), dir, check.Config{Agent: agentCommand})
+			o := check.Check(context.Background(), dir, check.Config{Settings: harness.Settings{Agent: agentCommand}})
 			if o.Status != check.Failed {
 				t.Fatalf("status %s, want failed", o.Status)
 			}
@@ -107,8 +108,41 @@ func TestSubagentCassetteGuards(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, scenario.ChildFile(1)), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	vs := scenario.Verify(filepath.Dir(dir), scenario.VerifyConfig{})
+	vs := check.Verify(filepath.Dir(dir), check.VerifyConfig{})
 	if len(vs) != 1 || !strings.Contains(vs[0].String(), "child log with subagents.cassette") {
 		t.Errorf("violations %v, want the child log beside the subagent cassette", vs)
+	}
+}
+
+// TestSubagentCassetteRunFolders: a task call whose prompt holds the run's
+// cwd (the model repeats the path it was shown) and whose child answers
+// with it records, and replays in later runs, each with other folders: the
+// cassette identifies the call by the prompt with {{cwd}} in its place
+// (no request-changed CASSETTE_MISMATCH), and the parent gets the answer
+// with today's cwd.
+func TestSubagentCassetteRunFolders(t *testing.T) {
+	dir := copyScenario(t, "subagent-cassette-parallel")
+	editFile(t, filepath.Join(dir, scenario.ManifestFile), "    timing: recorded\n    speed: 10\n", "    {}\n")
+	cwd := "{{fromRequest:(/[-a-zA-Z0-9_./]*acpsnap-[-a-zA-Z0-9_]*/workspace)}}"
+	primary := mustScript(t, "["+toolEntry("call_1", "task", `{"description":"where","prompt":"Say where `+cwd+` is."}`)+","+textEntry("Done.")+"]")
+	child := mustScript(t, "["+textEntry("It is "+cwd+".")+"]")
+	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: primary, Children: map[string]llmreplay.Script{"call_1": child}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	cfg := check.Config{
+		Settings: harness.Settings{Agent: agentCommand, Mode: check.Record, Secrets: map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": srv.URL()}},
+	}
+	mustPass(t, check.Check(context.Background(), dir, cfg))
+	b, err := os.ReadFile(filepath.Join(dir, scenario.SubagentCassetteFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"output":"It is {{cwd}}."`) || strings.Contains(string(b), "/acpsnap-") {
+		t.Errorf("the cassette does not store the answer with {{cwd}}:\n%s", b)
+	}
+	for range 3 {
+		mustPass(t, replay(t, dir))
 	}
 }

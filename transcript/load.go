@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -15,7 +16,7 @@ func Load(dir string) (*Transcript, error) {
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
-	norm, err := f.Normalize()
+	norm, err := check.NormalizeFixture(f)
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}

@@ -77,7 +77,7 @@ func Main(ctx context.Context, p Process) error {
 	if err != nil {
 		return &UsageError{fmt.Errorf("agent: %w", err)}
 	}
-	cfg := agent.Config{Permission: contract.Permission, Stderr: p.Stderr}
+	cfg := agent.Config{Permission: contract.Permission, Stderr: p.Stderr, Paths: runPaths(contract, p.Getenv)}
 	if cfg.SessionsDir, err = sessionsDir(contract); err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func Main(ctx context.Context, p Process) error {
 	if cfg.Subagents, err = subagents(contract); err != nil {
 		return cmp.Or(ld.wait(contract), err) // the fixture's problem first, as when it loaded first
 	}
-	if cfg.Tools, err = toolCassette(contract, p.Getenv("HOME")); err != nil {
+	if cfg.Tools, err = toolCassette(contract, cfg.Paths); err != nil {
 		return cmp.Or(ld.wait(contract), err)
 	}
 	err = closeTools(cfg.Tools, agent.Serve(ctx, cfg, p.Stdin, p.Stdout))

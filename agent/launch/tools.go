@@ -9,16 +9,14 @@ import (
 	"github.com/acpsnap/acpsnap/agent"
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/cassette/tool"
+	"github.com/acpsnap/acpsnap/normalize"
 )
 
 // toolCassette opens the tool cassette the agentenv contract names
 // (ACPSNAP_TOOL_CASSETTE, ACPSNAP_TOOL_INCLUDE): a recorder in record mode,
 // a player in replay; nil when the scenario selects no tools.
-//
-// Inside a run (ACPSNAP_ROOT set) the cassette stores the run's folders,
-// the agent's working directory and home among them, as tokens
-// (tool.Config.Paths), so it replays in the next run's folders.
-func toolCassette(c agentenv.Agent, home string) (*agent.ToolCassette, error) {
+// It stores the run's folders as tokens (paths, from runPaths).
+func toolCassette(c agentenv.Agent, paths *normalize.Paths) (*agent.ToolCassette, error) {
 	if c.ToolCassette == "" {
 		return nil, nil
 	}
@@ -34,15 +32,23 @@ func toolCassette(c agentenv.Agent, home string) (*agent.ToolCassette, error) {
 	if c.Mode == agentenv.Record {
 		mode = tool.Record
 	}
-	cfg := tool.Config{Mode: mode, File: c.ToolCassette, Include: include}
-	if cwd, err := os.Getwd(); err == nil && c.Root != "" {
-		cfg.Paths = tool.RunPaths(cwd, home, c.Root)
-	}
-	cas, err := tool.Open(cfg)
+	cas, err := tool.Open(tool.Config{Mode: mode, File: c.ToolCassette, Include: include, Paths: paths})
 	if err != nil {
 		return nil, fmt.Errorf("agent: open the tool cassette: %w", err)
 	}
 	return &agent.ToolCassette{Cassette: cas, Include: inc}, nil
+}
+
+// runPaths are the run's folders inside a run (ACPSNAP_ROOT set): the
+// agent's working directory, its home and the root, which the cassettes
+// store as tokens so that they replay in the next run's folders. nil
+// outside a run.
+func runPaths(c agentenv.Agent, getenv func(string) string) *normalize.Paths {
+	cwd, err := os.Getwd()
+	if err != nil || c.Root == "" {
+		return nil
+	}
+	return tool.RunPaths(cwd, getenv("HOME"), c.Root)
 }
 
 // closeTools closes the tool cassette after Serve: its error (a mismatch,

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,11 +21,27 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	commands := map[string]func(){
 		"acpsnap":   func() { os.Exit(cli.Main(os.Args[1:])) },
 		"fakeagent": fakeAgentMain,
 		"viceagent": func() { os.Exit(viceagent.Main()) },
-	})
+	}
+	if commands[filepath.Base(os.Args[0])] == nil {
+		moreParallel()
+	}
+	testscript.Main(m, commands)
+}
+
+// moreParallel runs four scripts per CPU unless -test.parallel is given:
+// most scripts spend their time waiting (on agents, step timeouts and
+// shutdown graces), not computing.
+func moreParallel() {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	}
 }
 
 // fakeAgentMain runs internal/fakeagent with the script in the file named

@@ -21,11 +21,13 @@ import (
 // exchanged (renameat2 RENAME_EXCHANGE on Linux; elsewhere two renames,
 // with a short window where dir is missing) and the old tree is removed.
 //
-// The stage is named .<base>.publish-<pid>-<random> and held (package
-// lease): a run killed before or after the exchange leaves it, and the
-// next Publish of dir removes it. Leftovers of Write and of the old
-// two-step copies inside dir (IsLeftover) are not staged, so publishing
-// removes them too.
+// The copy is <parent>/.<base>.publish-<pid>-<random>/<base>: it keeps
+// dir's name (a scenario replayed there is still named after its folder),
+// and the hidden folder that holds it is held (package lease): a run
+// killed before or after the exchange leaves it, and the next Publish or
+// Sweep of dir removes it. Leftovers of Write and of the old two-step
+// copies inside dir (IsLeftover) are not staged, so publishing removes
+// them too.
 func Publish(dir string, change func(stage string) error) error {
 	parent, base := filepath.Dir(dir), filepath.Base(dir)
 	prefix := "." + base + ".publish-"
@@ -36,8 +38,11 @@ func Publish(dir string, change func(stage string) error) error {
 	if err != nil {
 		return fmt.Errorf("atomicfile: publish %s: %w", dir, err)
 	}
-	stage := l.Path()
-	err = linkTree(dir, stage)
+	stage := filepath.Join(l.Path(), base)
+	err = os.Mkdir(stage, 0o700)
+	if err == nil {
+		err = linkTree(dir, stage)
+	}
 	if err == nil {
 		err = change(stage)
 	}

@@ -79,6 +79,9 @@ func scenarioDir(t *testing.T) string {
 func TestPublish(t *testing.T) {
 	dir := scenarioDir(t)
 	err := Publish(dir, func(stage string) error {
+		if filepath.Base(stage) != "scn" {
+			t.Errorf("stage %s is not named after the folder", stage)
+		}
 		os.Remove(filepath.Join(stage, "a"))
 		if err := os.WriteFile(filepath.Join(stage, "a"), []byte("new a\n"), 0o644); err != nil {
 			return err

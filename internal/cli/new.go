@@ -9,6 +9,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/agent/launch"
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -176,7 +177,7 @@ func (e *env) recordNew(sdir string, f *newFlags, model llmreplay.ServerConfig) 
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	o := check.Scripted(ctx, sdir, model, check.Config{Agent: agent, Environ: e.environ, Corpus: corpus, ScriptedSecrets: launch.ScriptedEnv, Acpsnap: acpsnapBinary()})
+	o := check.Scripted(ctx, sdir, model, check.Config{Settings: harness.Settings{Agent: agent, Environ: e.environ, Acpsnap: acpsnapBinary()}, Corpus: corpus, ScriptedSecrets: launch.ScriptedEnv})
 	p := &printer{w: e.stdout, accept: func(check.Outcome) string { return "" }}
 	p.outcome(o)
 	if o.Status != check.Passed {

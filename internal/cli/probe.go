@@ -7,6 +7,7 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/sandbox"
 	"os"
 	"path/filepath"
@@ -114,7 +115,7 @@ func (e *env) probeRuns(f *probeFlags) (probe.Input, error) {
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	cfg := check.Config{Agent: agent, Environ: e.environ, Corpus: corpus, StepTimeout: f.timeout, Grace: f.grace, Acpsnap: acpsnapBinary()}
+	cfg := check.Config{Settings: harness.Settings{Agent: agent, Environ: e.environ, StepTimeout: f.timeout, Grace: f.grace, Acpsnap: acpsnapBinary()}, Corpus: corpus}
 	in := probe.Input{Term: corpus.Agent.Shutdown == scenario.ShutdownTerm, Ignore: corpus.Model.Ignore}
 	for i := 0; i <= f.n; i++ {
 		if i == f.n { // the other shutdown policy, for its shutdown only
@@ -151,7 +152,7 @@ const probeTextAnswer = `{"kind":"chunks","chunks":[{"type":"block-start","index
 // of its input.json.
 func probeModel(sdir string) (llmreplay.ServerConfig, error) {
 	if _, err := os.Stat(filepath.Join(sdir, scenario.ModelFile)); err == nil {
-		m, err := scenario.LoadModel(sdir)
+		m, err := check.LoadModel(sdir)
 		if err != nil {
 			return m, usagef("probe: %v", err)
 		}

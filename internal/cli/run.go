@@ -159,11 +159,11 @@ func interruptible() (context.Context, context.CancelFunc) {
 // here: it never stops a run of the others (an unrecorded one is its own
 // outcome, check.Unrecorded; acpsnap verify refuses both).
 func (e *env) preflight(f *runFlags, rc *check.RunConfig) error {
-	vc := scenario.VerifyConfig{Unrecorded: func(string) bool { return true }, Drafts: true, Pending: rc.Pending, DiffColor: rc.DiffColor}
+	vc := check.VerifyConfig{Unrecorded: func(string) bool { return true }, Drafts: true, Pending: rc.Pending, DiffColor: rc.DiffColor, Folders: rc.Folders}
 	if rc.Mode.Writes() {
 		vc.Rewritten = rc.Selection.Match
 	}
-	if vs := scenario.Verify(f.dir, vc); len(vs) > 0 {
+	if vs := check.Verify(f.dir, vc); len(vs) > 0 {
 		for _, v := range vs {
 			fmt.Fprintln(e.stderr, v)
 		}
@@ -250,6 +250,9 @@ func (e *env) runConfig(cmd string, f *runFlags) (*check.RunConfig, error) {
 		return nil, usagef("%v", err)
 	}
 	rc.Corpus = corpus
+	if rc.Folders, err = check.ReadFolders(f.dir); err != nil { // once, for the guards and the run
+		return nil, usagef("%v", err)
+	}
 	agent, err := e.agentCommand(f.agent, corpus)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 
+	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -20,7 +21,7 @@ func (e *env) verify(args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	vs := scenario.Verify(*dir, scenario.VerifyConfig{})
+	vs := check.Verify(*dir, check.VerifyConfig{})
 	for _, v := range vs {
 		fmt.Fprintln(e.stderr, v)
 	}

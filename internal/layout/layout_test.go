@@ -28,10 +28,10 @@ var layers = []string{
 	"harness/internal/client",
 	"harness/internal/harvest",
 	"harness/internal/proc",
-	"scenario",
 	"llmreplay",
 	"llmreplay/proxy",
 	"llmreplay/httplog", // the composed log of an HTTP agent, which the proxy records into
+	"scenario",          // the format only: what checks or replays it sits above
 	"cassette",
 	"normalize",
 	"sessionlog",

@@ -1,10 +1,12 @@
-package scenario
+package check
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/acpsnap/acpsnap/scenario"
 )
 
 func TestCheckExpected(t *testing.T) {
@@ -30,7 +32,7 @@ func TestCheckExpected(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			root := filepath.Join(dir, ExpectedDir)
+			root := filepath.Join(dir, scenario.ExpectedDir)
 			if err := os.Mkdir(root, 0o755); err != nil {
 				t.Fatal(err)
 			}

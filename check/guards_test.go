@@ -1,4 +1,4 @@
-package scenario
+package check
 
 import (
 	"os"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // TestVerifyDrafts: the scaffold's TODO reason and a kept model.json, as
@@ -26,17 +28,17 @@ func TestVerifyDrafts(t *testing.T) {
 		{name: "todo reason, drafts allowed", reason: todo, rec: "live", drafts: true},
 		{name: "authored keeps its model", reason: "r", rec: "authored", model: `[{"kind":"chunks","chunks":[{"type":"finish","reason":"stop"}]}]`},
 		{name: "live keeps no model", reason: "r", rec: "live", model: `[]`, want: []string{"only an authored scenario keeps its model"}},
-		{name: "a model that does not load", reason: "r", rec: "authored", model: `[{"kind":"chunk"}]`, want: []string{"scenario: llmreplay: decode model"}},
+		{name: "a model that does not load", reason: "r", rec: "authored", model: `[{"kind":"chunk"}]`, want: []string{"check: llmreplay: decode model"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
 			dir := filepath.Join(root, "s")
 			files := map[string]string{
-				ManifestFile: "version: 1\nscenario: s\nreason: \"" + tc.reason + "\"\nrecording: " + tc.rec + "\n",
-				InputFile:    `{"steps":[{"op":"initialize"}]}`,
+				scenario.ManifestFile: "version: 1\nscenario: s\nreason: \"" + tc.reason + "\"\nrecording: " + tc.rec + "\n",
+				scenario.InputFile:    `{"steps":[{"op":"initialize"}]}`,
 			}
 			if tc.model != "" {
-				files[ModelFile] = tc.model
+				files[scenario.ModelFile] = tc.model
 			}
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				t.Fatal(err)

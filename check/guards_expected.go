@@ -1,4 +1,4 @@
-package scenario
+package check
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/fromrequest"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // expectedToken matches a {{…}} token in an expected workspace file; only
@@ -25,7 +26,7 @@ var expectedToken = regexp.MustCompile(`\{\{[A-Za-z]+(?::[^}]*)?\}\}`)
 // that stay inside the tree, no pending files, and no token other than
 // {{cwd}} in a text file.
 func checkExpected(dir string) []Violation {
-	root := filepath.Join(dir, ExpectedDir)
+	root := filepath.Join(dir, scenario.ExpectedDir)
 	if st, err := os.Lstat(root); err != nil || !st.IsDir() {
 		if err == nil {
 			return []Violation{{root, "not a folder (docs/format.md, \"workspace.expected/\")"}}
@@ -52,7 +53,7 @@ func checkExpected(dir string) []Violation {
 // expectedEntry checks one entry of an expected tree; "" when it is fine.
 func expectedEntry(p, rel string, d fs.DirEntry) string {
 	switch t := d.Type(); {
-	case strings.HasSuffix(d.Name(), PendingSuffix):
+	case strings.HasSuffix(d.Name(), scenario.PendingSuffix):
 		return "pending file inside the expected workspace: review it with 'acpsnap review', or 'acpsnap accept'/'acpsnap reject'"
 	case t&fs.ModeSymlink != 0:
 		target, err := os.Readlink(p)

@@ -1,4 +1,4 @@
-package scenario
+package check
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/jsondiff"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
+	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
@@ -53,6 +54,9 @@ type VerifyConfig struct {
 	// DiffColor renders the fixed-point diffs with ANSI colour; the caller
 	// decides (a terminal, NO_COLOR unset).
 	DiffColor bool
+	// Folders are the corpus's folders as read already (ReadFolders); nil:
+	// Verify reads each one.
+	Folders Folders
 	// Only, when set, limits the guards to the scenarios it returns true
 	// for, and to their folders (a filtered test checks its own). nil:
 	// every scenario, and the corpus root's links.
@@ -62,17 +66,17 @@ type VerifyConfig struct {
 // Verify runs the guards (docs/format.md, "Guards") over the corpus at root without running
 // any agent and returns every violation (not only the first), sorted by path.
 func Verify(root string, cfg VerifyConfig) []Violation {
-	names, err := Names(root)
+	names, err := scenario.Names(root)
 	if err != nil {
 		return []Violation{{root, err.Error()}}
 	}
-	corpus, err := LoadCorpus(root)
+	corpus, err := scenario.LoadCorpus(root)
 	if err != nil {
-		return []Violation{{filepath.Join(root, CorpusFile), err.Error()}}
+		return []Violation{{filepath.Join(root, scenario.CorpusFile), err.Error()}}
 	}
-	pins, err := httplog.LoadPins(filepath.Join(root, PinsDir), PinClass)
+	pins, err := httplog.LoadPins(filepath.Join(root, scenario.PinsDir), scenario.PinClass)
 	if err != nil {
-		return []Violation{{filepath.Join(root, PinsDir), err.Error()}}
+		return []Violation{{filepath.Join(root, scenario.PinsDir), err.Error()}}
 	}
 	native := corpus.Native()
 	var out []Violation
@@ -85,12 +89,13 @@ func Verify(root string, cfg VerifyConfig) []Violation {
 		}
 		unrecorded := cfg.Unrecorded != nil && cfg.Unrecorded(name)
 		rewritten := cfg.Rewritten != nil && cfg.Rewritten(name)
+		s := cfg.Folders.load(filepath.Join(root, name))
 		composed := pins
 		if native {
 			composed = nil
-			out = append(out, missingPins(filepath.Join(root, name), pins)...)
+			out = append(out, missingPins(s, pins)...)
 		}
-		out = append(out, verifyScenario(filepath.Join(root, name), unrecorded, rewritten, composed, cfg)...)
+		out = append(out, verifyScenario(s, unrecorded, rewritten, composed, cfg)...)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
@@ -111,41 +116,43 @@ func linkedFolders(root string) []Violation {
 
 // verifyScenario checks one folder; see Verify.
 // pins nil: a native corpus; else its composed logs decompose with them.
-func verifyScenario(dir string, unrecorded, rewritten bool, pins *httplog.Pins, cfg VerifyConfig) []Violation {
+func verifyScenario(s *scenario.Scenario, unrecorded, rewritten bool, pins *httplog.Pins, cfg VerifyConfig) []Violation {
+	dir := s.Dir
 	var vs []Violation
 	add := func(path, format string, args ...any) {
 		vs = append(vs, Violation{path, fmt.Sprintf(format, args...)})
 	}
-	mpath := filepath.Join(dir, ManifestFile)
+	mpath := filepath.Join(dir, scenario.ManifestFile)
 	if _, err := os.Stat(mpath); err != nil {
-		add(dir, "orphan folder: no %s (every folder under the corpus must be a scenario)", ManifestFile)
+		add(dir, "orphan folder: no %s (every folder under the corpus must be a scenario)", scenario.ManifestFile)
 		return vs
 	}
-	m, err := LoadManifest(mpath)
-	if err != nil {
-		add(mpath, "%v", err)
+	m := s.Manifest
+	if s.ManifestErr != nil {
+		add(mpath, "%v", s.ManifestErr)
 	} else if !cfg.Drafts && strings.HasPrefix(strings.TrimSpace(m.Reason), "TODO") {
 		add(mpath, "reason is still the scaffold's %q: say in one line what this scenario proves", m.Reason)
 	}
-	vs = append(vs, checkFiles(dir, m, unrecorded, cfg.Pending)...)
+	vs = append(vs, checkFiles(s, unrecorded, cfg.Pending)...)
 	vs = append(vs, checkExpected(dir)...)
-	if _, err := LoadInput(filepath.Join(dir, InputFile)); err != nil && exists(filepath.Join(dir, InputFile)) {
-		add(filepath.Join(dir, InputFile), "%v", err)
+	if s.InputErr != nil && exists(filepath.Join(dir, scenario.InputFile)) {
+		add(filepath.Join(dir, scenario.InputFile), "%v", s.InputErr)
 	}
-	if !exists(filepath.Join(dir, SessionFile)) || !exists(filepath.Join(dir, StdoutFile)) {
+	if !exists(filepath.Join(dir, scenario.SessionFile)) || !exists(filepath.Join(dir, scenario.StdoutFile)) {
 		return vs
 	}
-	return append(vs, checkLogs(dir, rewritten, pins, jsondiff.Config{Color: cfg.DiffColor})...)
+	return append(vs, checkLogs(s, rewritten, pins, jsondiff.Config{Color: cfg.DiffColor})...)
 }
 
 // checkFiles reports missing required files, stray files, a wrong override
 // presence, non-contiguous child logs and child logs beside a subagent
 // cassette.
-func checkFiles(dir string, m *Manifest, unrecorded, pending bool) []Violation {
+func checkFiles(s *scenario.Scenario, unrecorded, pending bool) []Violation {
+	dir, m := s.Dir, s.Manifest
 	var vs []Violation
-	required := []string{ManifestFile, InputFile}
+	required := []string{scenario.ManifestFile, scenario.InputFile}
 	if !unrecorded {
-		required = append(required, StdoutFile, SessionFile)
+		required = append(required, scenario.StdoutFile, scenario.SessionFile)
 	}
 	for _, f := range required {
 		if !exists(filepath.Join(dir, f)) {
@@ -157,48 +164,48 @@ func checkFiles(dir string, m *Manifest, unrecorded, pending bool) []Violation {
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
 		switch name := e.Name(); {
-		case (name == WorkspaceDir || name == ExpectedDir) && e.IsDir():
+		case (name == scenario.WorkspaceDir || name == scenario.ExpectedDir) && e.IsDir():
 		case atomicfile.IsLeftover(name):
 			// A killed write's: not a fixture, and the next write of the
 			// scenario removes it (docs/format.md, "Guards").
-		case strings.HasSuffix(name, PendingSuffix):
+		case strings.HasSuffix(name, scenario.PendingSuffix):
 			if !pending {
 				vs = append(vs, Violation{p, "pending file: review it with 'acpsnap review', or 'acpsnap accept'/'acpsnap reject' (never commit it)"})
 			}
-		case !e.IsDir() && (name == ManifestFile || name == InputFile || name == StdoutFile || name == SessionFile || name == OverrideFile):
-		case !e.IsDir() && (name == ToolCassetteFile || name == SubagentCassetteFile):
-		case !e.IsDir() && name == ModelFile:
+		case !e.IsDir() && (name == scenario.ManifestFile || name == scenario.InputFile || name == scenario.StdoutFile || name == scenario.SessionFile || name == scenario.OverrideFile):
+		case !e.IsDir() && (name == scenario.ToolCassetteFile || name == scenario.SubagentCassetteFile):
+		case !e.IsDir() && name == scenario.ModelFile:
 			vs = append(vs, checkModel(dir, m)...)
 		case !e.IsDir() && isMCPCassette(name):
-		case !e.IsDir() && ChildIndex(name) > 0:
-			children = append(children, ChildIndex(name))
+		case !e.IsDir() && scenario.ChildIndex(name) > 0:
+			children = append(children, scenario.ChildIndex(name))
 		default:
 			vs = append(vs, Violation{p, "stray file: not part of a scenario (see docs/format.md)"})
 		}
 	}
 	sort.Ints(children)
 	if m != nil && m.Subagents != nil && len(children) > 0 {
-		vs = append(vs, Violation{filepath.Join(dir, ChildFile(children[0])), fmt.Sprintf("child log with subagents.cassette in snapshot.yml: %s replays the children, so the scenario has no child logs (remove them, or re-record)", SubagentCassetteFile)})
+		vs = append(vs, Violation{filepath.Join(dir, scenario.ChildFile(children[0])), fmt.Sprintf("child log with subagents.cassette in snapshot.yml: %s replays the children, so the scenario has no child logs (remove them, or re-record)", scenario.SubagentCassetteFile)})
 	}
 	for i, n := range children {
 		if n != i+1 {
-			vs = append(vs, Violation{filepath.Join(dir, ChildFile(n)), fmt.Sprintf("child logs must be contiguous from 1: found %s without %s", ChildFile(n), ChildFile(i+1))})
+			vs = append(vs, Violation{filepath.Join(dir, scenario.ChildFile(n)), fmt.Sprintf("child logs must be contiguous from 1: found %s without %s", scenario.ChildFile(n), scenario.ChildFile(i+1))})
 			break
 		}
 	}
 	vs = append(vs, checkCassettes(dir, m, unrecorded)...)
-	vs = append(vs, checkMCPCassettes(dir, unrecorded)...)
-	hasOverride := exists(filepath.Join(dir, OverrideFile))
+	vs = append(vs, checkMCPCassettes(s, unrecorded)...)
+	hasOverride := exists(filepath.Join(dir, scenario.OverrideFile))
 	if m != nil && m.Replay.Override != hasOverride {
-		vs = append(vs, Violation{filepath.Join(dir, OverrideFile), fmt.Sprintf("present=%v but snapshot.yml says replay.override: %v", hasOverride, m.Replay.Override)})
+		vs = append(vs, Violation{filepath.Join(dir, scenario.OverrideFile), fmt.Sprintf("present=%v but snapshot.yml says replay.override: %v", hasOverride, m.Replay.Override)})
 	}
 	return vs
 }
 
 // checkModel accepts model.json in an authored scenario, when it loads.
-func checkModel(dir string, m *Manifest) []Violation {
-	p := filepath.Join(dir, ModelFile)
-	if m != nil && m.Recording != RecordingAuthored {
+func checkModel(dir string, m *scenario.Manifest) []Violation {
+	p := filepath.Join(dir, scenario.ModelFile)
+	if m != nil && m.Recording != scenario.RecordingAuthored {
 		return []Violation{{p, fmt.Sprintf("only an authored scenario keeps its model (snapshot.yml says recording: %s; a live one is re-recorded against the live model)", m.Recording)}}
 	}
 	if _, err := LoadModel(dir); err != nil {
@@ -209,12 +216,12 @@ func checkModel(dir string, m *Manifest) []Violation {
 
 // checkLogs parses every committed log, checks that the fixture is a fixed
 // point of normalization and that its replay script loads.
-func checkLogs(dir string, rewritten bool, pins *httplog.Pins, dc jsondiff.Config) []Violation {
-	var vs []Violation
-	f, err := ReadFixture(dir)
-	if err != nil {
-		return []Violation{{dir, err.Error()}}
+func checkLogs(s *scenario.Scenario, rewritten bool, pins *httplog.Pins, dc jsondiff.Config) []Violation {
+	dir, f := s.Dir, s.Fixture
+	if s.FixtureErr != nil {
+		return []Violation{{dir, s.FixtureErr.Error()}}
 	}
+	var vs []Violation
 	for i, raw := range f.Logs {
 		if _, err := sessionlog.Read(bytes.NewReader(raw), f.LogPaths[i]); err != nil {
 			vs = append(vs, Violation{f.LogPaths[i], err.Error()})
@@ -224,7 +231,7 @@ func checkLogs(dir string, rewritten bool, pins *httplog.Pins, dc jsondiff.Confi
 		return vs
 	}
 	vs = checkPlaceholders(f.LogPaths, f.Logs)
-	norm, err := f.Normalize()
+	norm, err := NormalizeFixture(f)
 	if err != nil {
 		return append(vs, Violation{dir, err.Error()})
 	}
@@ -243,8 +250,8 @@ func checkLogs(dir string, rewritten bool, pins *httplog.Pins, dc jsondiff.Confi
 		}
 		return vs
 	}
-	cfg := llmreplay.Config{Primary: f.LogPaths[0], Children: f.LogPaths[1:]}
-	if p := filepath.Join(dir, OverrideFile); exists(p) {
+	cfg := llmreplay.Config{Primary: f.LogPaths[0], Children: f.LogPaths[1:], Logs: f.Logs}
+	if p := filepath.Join(dir, scenario.OverrideFile); exists(p) {
 		cfg.Override = p
 	}
 	if _, err := llmreplay.Load(cfg); err != nil {
@@ -255,7 +262,7 @@ func checkLogs(dir string, rewritten bool, pins *httplog.Pins, dc jsondiff.Confi
 
 // checkCassettes: a cassette is present exactly when the manifest asks for
 // it (tools.include, subagents.cassette), and it verifies.
-func checkCassettes(dir string, m *Manifest, unrecorded bool) []Violation {
+func checkCassettes(dir string, m *scenario.Manifest, unrecorded bool) []Violation {
 	if m == nil {
 		return nil
 	}
@@ -265,8 +272,8 @@ func checkCassettes(dir string, m *Manifest, unrecorded bool) []Violation {
 		want      bool
 		kind      cassette.Kind
 	}{
-		{ToolCassetteFile, "tools.include", m.Tools != nil, tool.Kind()},
-		{SubagentCassetteFile, "subagents.cassette", m.Subagents != nil, subagent.Kind()},
+		{scenario.ToolCassetteFile, "tools.include", m.Tools != nil, tool.Kind()},
+		{scenario.SubagentCassetteFile, "subagents.cassette", m.Subagents != nil, subagent.Kind()},
 	} {
 		p := filepath.Join(dir, c.file)
 		switch has := exists(p); {
@@ -285,19 +292,19 @@ func checkCassettes(dir string, m *Manifest, unrecorded bool) []Violation {
 
 // missingPins reports the logs of a native scenario that hold a pin
 // placeholder whose pin file the corpus lacks.
-func missingPins(dir string, pins *httplog.Pins) []Violation {
+func missingPins(s *scenario.Scenario, pins *httplog.Pins) []Violation {
+	if s.Fixture == nil {
+		return nil // its files are reported missing, or not recorded yet
+	}
 	var vs []Violation
-	for _, p := range append([]string{filepath.Join(dir, SessionFile)}, ChildLogs(dir)...) {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
+	for i, b := range s.Fixture.Logs {
+		p := s.Fixture.LogPaths[i]
 		for _, c := range []struct {
 			placeholder, file string
 			have              bool
 		}{
-			{"{{pin:" + PinClass + ":system}}", pins.SystemFile(), pins.System != nil},
-			{"{{pin:" + PinClass + ":tools}}", pins.ToolsFile(), pins.Tools != nil},
+			{"{{pin:" + scenario.PinClass + ":system}}", pins.SystemFile(), pins.System != nil},
+			{"{{pin:" + scenario.PinClass + ":tools}}", pins.ToolsFile(), pins.Tools != nil},
 		} {
 			if !c.have && bytes.Contains(b, []byte(c.placeholder)) {
 				vs = append(vs, Violation{p, fmt.Sprintf("holds %s but %s does not exist (record the scenario to write the pin)", c.placeholder, c.file)})
@@ -305,4 +312,45 @@ func missingPins(dir string, pins *httplog.Pins) []Violation {
 		}
 	}
 	return vs
+}
+
+func isMCPCassette(file string) bool {
+	_, ok := scenario.MCPServerName(file)
+	return ok
+}
+
+// checkMCPCassettes: an MCP server's cassette is present exactly when
+// input.json declares the server, and it verifies. (An input.json that
+// does not load is reported by its own guard.)
+func checkMCPCassettes(s *scenario.Scenario, unrecorded bool) []Violation {
+	dir, in := s.Dir, s.Input
+	if s.InputErr != nil {
+		return nil
+	}
+	declared := map[string]bool{}
+	var vs []Violation
+	for _, srv := range in.MCPServers() {
+		declared[srv.Name] = true
+		p := filepath.Join(dir, scenario.MCPCassetteFile(srv.Name))
+		switch {
+		case exists(p):
+			if _, err := cassette.ReadFile(p, tool.Kind()); err != nil {
+				vs = append(vs, Violation{p, err.Error()})
+			}
+		case !unrecorded:
+			vs = append(vs, Violation{p, fmt.Sprintf("required file is missing (input.json declares the MCP server %q; record the scenario)", srv.Name)})
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if name, ok := scenario.MCPServerName(e.Name()); ok && !declared[name] {
+			vs = append(vs, Violation{filepath.Join(dir, e.Name()), fmt.Sprintf("present but input.json declares no MCP server %q", name)})
+		}
+	}
+	return vs
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

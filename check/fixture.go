@@ -1,0 +1,81 @@
+package check
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/normalize"
+	"github.com/acpsnap/acpsnap/scenario"
+)
+
+// NormalizeFixture normalizes the fixture side with a context derived from
+// the fixture's own header, never the live one: scrubbing is exact-string,
+// so a stale recorded cwd would survive a shared context.
+func NormalizeFixture(f *scenario.Fixture) (*scenario.Transcript, error) {
+	header, _, _ := bytes.Cut(f.Logs[0], []byte("\n"))
+	c, err := normalize.FixtureContext(header)
+	if err != nil {
+		return nil, fmt.Errorf("%s:1: %w", f.LogPaths[0], err)
+	}
+	return NormalizeSide(c, f.Stdout, f.Logs, f.StdoutPath, f.LogPaths)
+}
+
+// staleFiles says which committed files of f are not byte-identical to their
+// normalized form norm: some session log, or stdout.
+func staleFiles(f *scenario.Fixture, norm *scenario.Transcript) (logs, stdout bool) {
+	for i, raw := range f.Logs {
+		if !bytes.Equal(raw, norm.Logs[i]) {
+			logs = true
+		}
+	}
+	return logs, !bytes.Equal(f.Stdout, norm.Stdout)
+}
+
+// NormalizeSide runs one context over the primary log, the children, then
+// stdout: ids in stdout share their numbering with the logs. The names
+// label errors ("name:line: why").
+func NormalizeSide(c *normalize.Context, stdout []byte, logs [][]byte, stdoutName string, logNames []string) (*scenario.Transcript, error) {
+	t := &scenario.Transcript{}
+	for i, raw := range logs {
+		out, err := normalize.Session(raw, c)
+		if err != nil {
+			return nil, positioned(logNames[i], err)
+		}
+		t.Logs = append(t.Logs, out)
+	}
+	out, err := normalize.Stdout(stdout, c)
+	if err != nil {
+		return nil, positioned(stdoutName, err)
+	}
+	t.Stdout = out
+	return t, nil
+}
+
+// positioned formats a normalization error as "name:line: why".
+func positioned(name string, err error) error {
+	var le *normalize.LineError
+	if errors.As(err, &le) {
+		return fmt.Errorf("%s:%d: %w", name, le.Line, le.Err)
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+// LoadModel reads the authored model kept beside an authored scenario
+// (model.json: the format of `acpsnap new -model`, llmreplay.DecodeModel).
+func LoadModel(dir string) (llmreplay.ServerConfig, error) {
+	p := filepath.Join(dir, scenario.ModelFile)
+	f, err := os.Open(p)
+	if err != nil {
+		return llmreplay.ServerConfig{}, fmt.Errorf("check: load the authored model: %w", err)
+	}
+	defer f.Close()
+	cfg, err := llmreplay.DecodeModel(f, p)
+	if err != nil {
+		return llmreplay.ServerConfig{}, fmt.Errorf("check: %w", err)
+	}
+	return cfg, nil
+}

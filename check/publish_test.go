@@ -1,0 +1,124 @@
+package check
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/acpsnap/acpsnap/scenario"
+)
+
+// TestMain: with CHECK_PUBLISH_KILLME set to a scenario folder, the test
+// binary writes a fixture of it the way every writing mode does
+// (writeFixture, then the replay of the staged copy), says "staged" from
+// inside that replay and waits to be killed.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv("CHECK_PUBLISH_KILLME"); dir != "" {
+		writeFixture(dir, map[string][]byte{scenario.StdoutFile: []byte("changed\n")}, nil, false, func(string) error {
+			os.Stdout.WriteString("staged\n")
+			select {}
+		})
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}
+
+// TestKilledPublishBlocksNothing: a writing run SIGKILLed while it
+// replays its staged copy leaves the scenario as it was and the guards
+// clean; the next write replays a copy that is still named after its
+// folder (so its manifest loads), publishes, and removes what the killed
+// run left.
+func TestKilledPublishBlocksNothing(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"text-turn/" + scenario.ManifestFile, "text-turn/" + scenario.InputFile, "text-turn/" + scenario.StdoutFile,
+		"text-turn/" + scenario.SessionFile, "pins/agent.system.md", "pins/agent.tools.json"} {
+		b, err := os.ReadFile(filepath.Join("..", "snapshots", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Dir(filepath.Join(root, f)), 0o755)
+		if err := os.WriteFile(filepath.Join(root, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := filepath.Join(root, "text-turn")
+	before := readTree(t, dir)
+
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "CHECK_PUBLISH_KILLME="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, rerr := bufio.NewReader(out).ReadString('\n')
+	cmd.Process.Kill()
+	cmd.Wait()
+	if line != "staged\n" {
+		t.Fatalf("the writer said %q, %v", line, rerr)
+	}
+	if left := entryNames(t, root); len(left) != 3 {
+		t.Fatalf("corpus root after the kill: %q, want the killed run's stage beside pins and text-turn", left)
+	}
+	if d := cmp.Diff(before, readTree(t, dir)); d != "" {
+		t.Errorf("scenario after a killed write (-want +got):\n%s", d)
+	}
+	if vs := Verify(root, VerifyConfig{}); len(vs) > 0 {
+		t.Errorf("guards after a killed write: %v, want none", vs)
+	}
+	if names, err := scenario.Names(root); err != nil || !cmp.Equal(names, []string{"text-turn"}) {
+		t.Errorf("scenarios after a killed write: %q, %v; want only text-turn", names, err)
+	}
+
+	_, err = writeFixture(dir, map[string][]byte{scenario.StdoutFile: before[scenario.StdoutFile]}, nil, false, func(stage string) error {
+		if filepath.Base(stage) != "text-turn" {
+			t.Errorf("staged copy %s is not named after its folder", stage)
+		}
+		_, err := scenario.LoadManifest(filepath.Join(stage, scenario.ManifestFile))
+		return err
+	})
+	if err != nil {
+		t.Fatalf("the next write: %v", err)
+	}
+	if d := cmp.Diff([]string{"pins", "text-turn"}, entryNames(t, root)); d != "" {
+		t.Errorf("corpus root after the next write (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(before, readTree(t, dir)); d != "" {
+		t.Errorf("scenario after the next write (-want +got):\n%s", d)
+	}
+}
+
+// readTree is the regular files directly in dir, by name.
+func readTree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	got := map[string][]byte{}
+	for _, n := range entryNames(t, dir) {
+		b, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[n] = b
+	}
+	return got
+}
+
+func entryNames(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Name())
+	}
+	sort.Strings(out)
+	return out
+}
