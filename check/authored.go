@@ -83,6 +83,9 @@ func render(ctx context.Context, dir string, cfg Config) Outcome {
 // replay passes: a recording that would not replay writes nothing.
 func Scripted(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg Config) Outcome {
 	var o Outcome
+	if cfg.Claims == nil {
+		cfg.Claims = &Claims{} // both passes and the replay are one run
+	}
 	verify := verifier(ctx, dir, cfg)
 	cfg.root = cfg.corpusRoot(dir)
 	undo := pinsUndo(&httplog.Pins{Dir: filepath.Join(cfg.root, scenario.PinsDir), Class: scenario.PinClass})
