@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/acpsnap/acpsnap/internal/jsonscan"
 )
@@ -26,6 +27,9 @@ type Doc struct {
 	data  []byte
 	line0 int    // the line of data's first byte, minus one (0 for a whole file)
 	root  string // the path of data's value
+
+	mu    sync.Mutex
+	index *jsonscan.Index // made on first use (At): a document that decodes without error seldom needs it
 }
 
 // Value is one JSON value inside a Doc: its exact bytes, its byte offset in
@@ -71,8 +75,17 @@ func Parse(data []byte, name string, line0 int, root string) (*Doc, Value, error
 }
 
 // At is the byte offset of path, or of its nearest ancestor in the
-// document (for an object member: of its key).
-func (d *Doc) At(path string) int { return jsonscan.Find(d.data, d.root, path) }
+// document (for an object member: of its key). The containers it looks
+// into are remembered (jsonscan.Index): asking for every step of a script
+// costs about one pass over it.
+func (d *Doc) At(path string) int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.index == nil {
+		d.index = jsonscan.NewIndex(d.data, d.root)
+	}
+	return d.index.Find(path)
+}
 
 // Line returns the 1-based line of byte offset off.
 func (d *Doc) Line(off int) int {

@@ -3,6 +3,7 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -86,6 +87,22 @@ func TestFind(t *testing.T) {
 	}
 	if off := Find(doc, "$.data", "$.other"); off != 0 {
 		t.Errorf("Find outside the root = %d, want 0", off)
+	}
+}
+
+// TestIndexReadsOnce: finding every step of a long script steps through
+// each container once, not once per step.
+func TestIndexReadsOnce(t *testing.T) {
+	const steps = 2000
+	doc := []byte(`{"steps":[` + strings.Repeat(`{"op":"initialize"},`, steps-1) + `{"op":"initialize"}]}`)
+	x := NewIndex(doc, "$")
+	for i := range steps {
+		if off := x.Find("$.steps[" + strconv.Itoa(i) + "].op"); doc[off] != '"' {
+			t.Fatalf("step %d: offset %d is not its key", i, off)
+		}
+	}
+	if x.read > 4*len(doc) {
+		t.Errorf("finding %d steps read %d bytes of a %d-byte document, want at most %d", steps, x.read, len(doc), 4*len(doc))
 	}
 }
 

@@ -81,74 +81,109 @@ func ValueEnd(b []byte, i int) int {
 // the path root: for an object member the offset of its key, for a path
 // data does not hold that of its nearest ancestor that it does, for a
 // path outside root 0. A key that holds "." or "[" is matched as the
-// longest key that fits.
-func Find(data []byte, root, path string) int {
-	rest, ok := strings.CutPrefix(path, root)
+// longest key that fits. To find many paths of one document, use an Index.
+func Find(data []byte, root, path string) int { return NewIndex(data, root).Find(path) }
+
+// Index finds paths in one valid document like Find, and remembers the
+// members and elements of every container it looked into: finding every
+// step of a script costs one pass, not one per step. It keeps no path
+// strings. Not safe for concurrent use.
+type Index struct {
+	data []byte
+	root string
+	kids map[int][]kid // by the offset of a container
+	read int           // bytes stepped through, for the test that it reads a container once
+}
+
+// kid is a member (its decoded key and the offset of the key) or an
+// element (the offset of its value) of a container.
+type kid struct {
+	key       string
+	at, value int
+}
+
+// NewIndex returns an Index of data, whose value has the path root.
+func NewIndex(data []byte, root string) *Index {
+	return &Index{data: data, root: root, kids: map[int][]kid{}}
+}
+
+// Find is the package's Find, over the containers looked into before.
+func (x *Index) Find(path string) int {
+	rest, ok := strings.CutPrefix(path, x.root)
 	if !ok {
 		return 0
 	}
-	i := Space(data, 0)
+	b := x.data
+	i := Space(b, 0)
 	at := i
-	for rest != "" && i < len(data) {
-		var next, start int
+	for rest != "" && i < len(b) {
+		var k *kid
 		switch {
-		case data[i] == '{' && rest[0] == '.':
-			next, start, rest = member(data, i, rest)
-		case data[i] == '[' && rest[0] == '[':
-			next, start, rest = element(data, i, rest)
-		default:
+		case b[i] == '{' && rest[0] == '.':
+			k, rest = x.member(i, rest)
+		case b[i] == '[' && rest[0] == '[':
+			k, rest = x.element(i, rest)
+		}
+		if k == nil {
 			return at
 		}
-		if next < 0 {
-			return at
-		}
-		at, i = start, next
+		at, i = k.at, k.value
 	}
 	return at
 }
 
-// member finds the member of the object at b[i] that rest (".key…")
-// names: the offset of its value and of its key, and what rest names below
-// it; -1 when there is none.
-func member(b []byte, i int, rest string) (value, key int, below string) {
-	value, below = -1, rest
-	for i = Space(b, i+1); b[i] != '}'; {
-		k := i
-		i = StringEnd(b, k)
-		name := keyBytes(b[k:i])
-		v := Space(b, Space(b, i)+1)
-		if n := 1 + len(name); n <= len(rest) && rest[1:n] == string(name) {
+// member finds the member of the object at offset i that rest (".key…")
+// names, the longest key that fits, and what rest names below it.
+func (x *Index) member(i int, rest string) (*kid, string) {
+	var found *kid
+	below := rest
+	for j, k := range x.children(i) {
+		if n := 1 + len(k.key); n <= len(rest) && rest[1:n] == k.key {
 			if r := rest[n:]; (r == "" || r[0] == '.' || r[0] == '[') && len(r) < len(below) {
-				value, key, below = v, k, r
+				found, below = &x.kids[i][j], r
 			}
 		}
-		i = Space(b, ValueEnd(b, v))
-		if b[i] == ',' {
-			i = Space(b, i+1)
-		}
 	}
-	return value, key, below
+	return found, below
 }
 
-// element finds the element of the array at b[i] that rest ("[n]…")
+// element finds the element of the array at offset i that rest ("[n]…")
 // names, like member.
-func element(b []byte, i int, rest string) (value, start int, below string) {
+func (x *Index) element(i int, rest string) (*kid, string) {
 	end := strings.IndexByte(rest, ']')
-	n, err := strconv.Atoi(rest[1:max(end, 1)])
-	if end < 0 || err != nil || n < 0 {
-		return -1, 0, rest
+	if end < 0 {
+		return nil, rest
 	}
-	i = Space(b, i+1)
-	for ; b[i] != ']'; n-- {
-		if n == 0 {
-			return i, i, rest[end+1:]
+	n, err := strconv.Atoi(rest[1:end])
+	ks := x.children(i)
+	if err != nil || n < 0 || n >= len(ks) {
+		return nil, rest
+	}
+	return &ks[n], rest[end+1:]
+}
+
+// children lists the members or elements of the container at offset i.
+func (x *Index) children(i int) []kid {
+	if ks, ok := x.kids[i]; ok {
+		return ks
+	}
+	var ks []kid
+	b, object := x.data, x.data[i] == '{'
+	for j := Space(b, i+1); b[j] != '}' && b[j] != ']'; {
+		k := kid{at: j, value: j}
+		if object {
+			end := StringEnd(b, j)
+			k.key = Unquote(b[j:end])
+			k.value = Space(b, Space(b, end)+1) // past the colon
 		}
-		i = Space(b, ValueEnd(b, i))
-		if b[i] == ',' {
-			i = Space(b, i+1)
+		ks = append(ks, k)
+		if j = Space(b, ValueEnd(b, k.value)); b[j] == ',' {
+			j = Space(b, j+1)
 		}
 	}
-	return -1, 0, rest
+	x.kids[i] = ks
+	x.read += len(b[i:Space(b, ValueEnd(b, i))])
+	return ks
 }
 
 // Plain marks the bytes that a string holds as they are and encoding/json
