@@ -12,8 +12,9 @@ import (
 )
 
 // BenchmarkScenario replays each scenario serially. BenchmarkScenario/handshake
-// is the floor: starting the bundled agent and doing the ACP handshake.
-// scripts/bench prints every scenario as a ratio of that floor.
+// is the harness's floor: starting the bundled agent and doing the ACP
+// handshake through the harness; scripts/bench prints every scenario as a
+// ratio of it, scripts/ratio the mean over it and over BenchmarkAgentFloor.
 func BenchmarkScenario(b *testing.B) {
 	names, err := scenario.Names(".")
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/acpsnap/acpsnap/llmreplay/wire/anthropic"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/gemini"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/openaichat"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/openairesponses"
 	"github.com/acpsnap/acpsnap/model"
@@ -33,7 +34,7 @@ const Env = "CONFORMANCE_AGENT"
 // Behaviour is what one run of the agent does, from its environment (the
 // corpus's agent.env and the scenario's manifest env).
 type Behaviour struct {
-	Dialect string // CONF_DIALECT: openai-chat, openai-responses or anthropic-messages
+	Dialect string // CONF_DIALECT: openai-chat, openai-responses, anthropic-messages or gemini-generate-content
 	URL     string // CONF_URL: the model's base URL ({{model.url}})
 	// IDs is "reuse" (""): a tool call's ACP toolCallId is the model's
 	// tool-call id, as most agents do; "mint": a fresh random id.
@@ -266,7 +267,7 @@ func (s *session) conversation(system string) []message {
 // ACP with the spelling of its path the behaviour asks for.
 func (a *agent) runTool(s *session, c toolCall) {
 	id := c.id
-	if a.b.IDs == "mint" {
+	if a.b.IDs == "mint" || id == "" { // gemini sends no id
 		id = "tc_" + randomHex(6)
 	}
 	var args struct {
@@ -380,6 +381,8 @@ func (a *agent) decode(body io.Reader, emit func(model.Chunk) error) error {
 		return openairesponses.Decode(body, emit)
 	case "anthropic-messages":
 		return anthropic.Decode(body, emit)
+	case "gemini-generate-content":
+		return gemini.Decode(body, emit)
 	}
 	return openaichat.Decode(body, emit)
 }
@@ -394,6 +397,8 @@ func (a *agent) request(conv []message) (string, []byte) {
 		return "/responses", responsesRequest(conv)
 	case "anthropic-messages":
 		return "/v1/messages", anthropicRequest(conv)
+	case "gemini-generate-content":
+		return "/v1beta/models/conformance:streamGenerateContent?alt=sse", geminiRequest(conv)
 	}
 	return "/chat/completions", chatRequest(conv)
 }
@@ -470,6 +475,37 @@ func anthropicRequest(conv []message) []byte {
 	}
 	b, _ := json.Marshal(obj{"model": "conformance", "stream": true, "max_tokens": 1024, "system": system, "messages": msgs,
 		"tools": []obj{{"name": "read", "description": "read a file", "input_schema": toolSchema}}})
+	return b
+}
+
+// geminiRequest carries no tool-call ids, as the live API sends none: the
+// agent mints its own for ACP.
+func geminiRequest(conv []message) []byte {
+	var contents []obj
+	system := ""
+	names := map[string]string{} // call id → tool name, for functionResponse
+	for _, m := range conv {
+		switch {
+		case m.role == "system":
+			system = m.text
+		case m.role == "tool":
+			contents = append(contents, obj{"role": "user", "parts": []obj{{"functionResponse": obj{"name": names[m.callID], "response": obj{"content": m.text}}}}})
+		case m.role == "assistant":
+			var parts []obj
+			if m.text != "" {
+				parts = append(parts, obj{"text": m.text})
+			}
+			for _, c := range m.calls {
+				names[c.id] = c.name
+				parts = append(parts, obj{"functionCall": obj{"name": c.name, "args": json.RawMessage(nonEmpty(c.args))}})
+			}
+			contents = append(contents, obj{"role": "model", "parts": parts})
+		default:
+			contents = append(contents, obj{"role": "user", "parts": []obj{{"text": m.text}}})
+		}
+	}
+	b, _ := json.Marshal(obj{"contents": contents, "systemInstruction": obj{"parts": []obj{{"text": system}}},
+		"tools": []obj{{"functionDeclarations": []obj{{"name": "read", "description": "read a file", "parameters": toolSchema}}}}})
 	return b
 }
 

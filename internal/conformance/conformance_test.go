@@ -19,6 +19,7 @@ import (
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/llmreplay/wire"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/anthropic"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/gemini"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/openaichat"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/openairesponses"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/sse"
@@ -33,7 +34,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-var dialects = []string{"openai-chat", "openai-responses", "anthropic-messages"}
+var dialects = []string{"openai-chat", "openai-responses", "anthropic-messages", "gemini-generate-content"}
 
 // corpus writes a corpus for dialect under a fresh folder: acpsnap.yml
 // starting this test binary as the agent, with extra lines of yml (agent:
@@ -170,7 +171,7 @@ func firstContent(t *testing.T, dialect, text string) int {
 	chunks := []model.Chunk{{Type: model.BlockStart, BlockType: model.BlockText}, {Type: model.TextDelta, Text: text},
 		{Type: model.BlockEnd}, {Type: model.Finish, Reason: model.FinishStop}}
 	render := map[string]func(wire.Response) []sse.Event{"openai-chat": openaichat.Render,
-		"openai-responses": openairesponses.Render, "anthropic-messages": anthropic.Render}[dialect]
+		"openai-responses": openairesponses.Render, "anthropic-messages": anthropic.Render, "gemini-generate-content": gemini.Render}[dialect]
 	for i, e := range render(wire.Response{ID: "r", Model: "m", Chunks: chunks}) {
 		if strings.Contains(string(e.Bytes()), text) {
 			return i + 1

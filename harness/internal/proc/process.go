@@ -19,6 +19,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/internal/jsonpos"
+	"github.com/acpsnap/acpsnap/internal/jsonscan"
 	"github.com/acpsnap/acpsnap/internal/ringbuf"
 	"github.com/acpsnap/acpsnap/internal/visible"
 )
@@ -196,6 +197,9 @@ func checkLine(line []byte, n int) error {
 	}
 	if len(line) > sdkMaxLine {
 		return fmt.Errorf("agent stdout line %d has %d bytes; the ACP SDK reads at most %d", n, len(line), sdkMaxLine)
+	}
+	if dupErr != nil && strings.Contains(dupErr.Error(), jsonscan.TooDeep) {
+		return fmt.Errorf("%w (stdout is protocol only): %s", dupErr, visible.Quote(line))
 	}
 	if dupErr != nil {
 		return fmt.Errorf("%w (a JSON decoder would keep only the last value; stdout is protocol only): %s", dupErr, visible.Quote(line))

@@ -21,11 +21,13 @@ func TestAgent(t *testing.T) {
 		fail   string // "": no failure
 		ending Ending
 	}
+	deep := strings.Repeat("[", 1001) + strings.Repeat("]", 1001)
 	for _, tc := range []testCase{
 		{"exits on EOF", `echo '{"jsonrpc":"2.0","method":"x"}'; cat >/dev/null`,
 			[]string{`{"jsonrpc":"2.0","method":"x"}`}, "", ExitedOnEOF},
 		{"not JSON", `echo hello; cat >/dev/null`, []string{"hello"}, `agent stdout line 1 is not JSON (stdout is protocol only): "hello"`, ExitedOnEOF},
 		{"duplicate key", `echo '{"id":1,"id":2}'; cat >/dev/null`, []string{`{"id":1,"id":2}`}, "duplicate", ExitedOnEOF},
+		{"nested too deep", "echo '" + deep + "'; cat >/dev/null", []string{deep}, "nested deeper than 1000 (stdout is protocol only)", ExitedOnEOF},
 		{"needs SIGTERM", `trap 'exit 0' TERM; while :; do sleep 0.01; done`, nil, "", Terminated},
 		{"ignores SIGTERM", `trap '' TERM; while :; do sleep 0.01; done`, nil, "", Killed},
 	} {
