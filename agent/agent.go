@@ -191,7 +191,7 @@ func (srv *server) diag(format string, args ...any) {
 }
 
 // Initialize advertises protocol v1, text prompts, and the session
-// methods the agent serves: session/load, list, resume and close.
+// methods the agent serves: session/load, list, resume, fork and close.
 func (srv *server) Initialize(ctx context.Context, p acp.InitializeRequest) (acp.InitializeResponse, error) {
 	srv.mu.Lock()
 	srv.caps = p.ClientCapabilities
@@ -199,7 +199,7 @@ func (srv *server) Initialize(ctx context.Context, p acp.InitializeRequest) (acp
 	return acp.InitializeResponse{
 		ProtocolVersion: acp.ProtocolVersionNumber,
 		AgentCapabilities: acp.AgentCapabilities{LoadSession: true, SessionCapabilities: acp.SessionCapabilities{
-			List: &acp.SessionListCapabilities{}, Resume: &acp.SessionResumeCapabilities{}, Close: &acp.SessionCloseCapabilities{}}},
+			List: &acp.SessionListCapabilities{}, Resume: &acp.SessionResumeCapabilities{}, Fork: &acp.SessionForkCapabilities{}, Close: &acp.SessionCloseCapabilities{}}},
 		AgentInfo:   &acp.Implementation{Name: "acpsnap-agent", Version: "1"},
 		AuthMethods: []acp.AuthMethod{},
 	}, nil

@@ -27,9 +27,10 @@ func TestInitialize(t *testing.T) {
 		t.Errorf("initialize = protocol %d, want 1", resp.ProtocolVersion)
 	}
 	// What it advertises is what it serves (TestLoadSessionAfterRestart,
-	// the session-list and session-load-after-restart scenarios).
+	// TestForkSession, the session-list, session-load-after-restart and
+	// session-fork scenarios).
 	want := acp.AgentCapabilities{LoadSession: true, SessionCapabilities: acp.SessionCapabilities{
-		List: &acp.SessionListCapabilities{}, Resume: &acp.SessionResumeCapabilities{}, Close: &acp.SessionCloseCapabilities{}}}
+		List: &acp.SessionListCapabilities{}, Resume: &acp.SessionResumeCapabilities{}, Fork: &acp.SessionForkCapabilities{}, Close: &acp.SessionCloseCapabilities{}}}
 	if diff := cmp.Diff(want, resp.AgentCapabilities); diff != "" {
 		t.Errorf("agentCapabilities (-want +got):\n%s", diff)
 	}

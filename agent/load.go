@@ -116,6 +116,13 @@ func (srv *server) CloseSession(ctx context.Context, p acp.CloseSessionRequest) 
 // loadable reads the log of the session p names and checks it may be
 // loaded: a primary session of p's cwd that is not open.
 func (srv *server) loadable(p acp.LoadSessionRequest) (*sessionlog.Log, error) {
+	return srv.primaryLog(p, false)
+}
+
+// primaryLog reads the log of the primary session of p's cwd that p
+// names. An open session is refused unless fork is set; then its running
+// turn is waited for, so the log read ends at a turn boundary.
+func (srv *server) primaryLog(p acp.LoadSessionRequest, fork bool) (*sessionlog.Log, error) {
 	if err := validateNewSession(acp.NewSessionRequest{Cwd: p.Cwd, McpServers: p.McpServers, AdditionalDirectories: p.AdditionalDirectories}); err != nil {
 		return nil, err
 	}
@@ -123,8 +130,12 @@ func (srv *server) loadable(p acp.LoadSessionRequest) (*sessionlog.Log, error) {
 	if id == "" || !filepath.IsLocal(id) || strings.ContainsRune(id, filepath.Separator) {
 		return nil, fmt.Errorf("unknown session %q", id)
 	}
-	if srv.primary(id) != nil {
-		return nil, fmt.Errorf("session %s is open already", id)
+	if open := srv.primary(id); open != nil {
+		if !fork {
+			return nil, fmt.Errorf("session %s is open already", id)
+		}
+		open.turnMu.Lock()
+		defer open.turnMu.Unlock()
 	}
 	l, err := sessionlog.ReadFile(filepath.Join(srv.cfg.SessionsDir, id, sessionlog.FileName))
 	if errors.Is(err, fs.ErrNotExist) {
