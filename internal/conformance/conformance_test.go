@@ -169,7 +169,7 @@ const cancelInput = `{"steps":[{"op":"initialize"},{"op":"newSession"},{"op":"pr
 func firstContent(t *testing.T, dialect, text string) int {
 	t.Helper()
 	chunks := []model.Chunk{{Type: model.BlockStart, BlockType: model.BlockText}, {Type: model.TextDelta, Text: text},
-		{Type: model.BlockEnd}, {Type: model.Finish, Reason: model.FinishStop}}
+		{Type: model.TextDelta, Text: storyEnd}, {Type: model.BlockEnd}, {Type: model.Finish, Reason: model.FinishStop}}
 	render := map[string]func(wire.Response) []sse.Event{"openai-chat": openaichat.Render,
 		"openai-responses": openairesponses.Render, "anthropic-messages": anthropic.Render, "gemini-generate-content": gemini.Render}[dialect]
 	for i, e := range render(wire.Response{ID: "r", Model: "m", Chunks: chunks}) {
@@ -181,9 +181,18 @@ func firstContent(t *testing.T, dialect, text string) int {
 	return 0
 }
 
+// storyEnd is the second text of the cancel scenes' answer: the story goes
+// on after its first text, so a cancel right after that text comes before
+// the answer's end in every dialect (Gemini sends finishReason with the
+// last text, so a one-text answer has no cancel point after its text).
+const storyEnd = ", the end."
+
 // cancelScene cancels the first call after the proxy sent after events.
 func cancelScene(name string, after int) scene {
-	return scene{name: name, input: cancelInput, model: `[` + answer("Once upon a time") + `]`,
+	story := `{"kind":"chunks","chunks":[{"type":"block-start","index":0,"blockType":"text"},` +
+		`{"type":"text-delta","index":0,"text":"Once upon a time"},{"type":"text-delta","index":0,"text":"` + storyEnd + `"},` +
+		`{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]}`
+	return scene{name: name, input: cancelInput, model: `[` + story + `]`,
 		manifest: "replay: { override: true }\n",
 		files:    map[string]string{"replay.override.json": fmt.Sprintf(`{"patches":[{"call":1,"hangAfter":%d}]}`, after)}}
 }
