@@ -24,7 +24,8 @@
 //
 // Exit codes, the same for every command: 0 every scenario passed (two
 // cassettes are equivalent, one verifies), 1 a scenario failed (the
-// cassettes differ, one does not verify), 2 usage or fixture error, 3
+// cassettes differ, one does not verify; a report or show refused to
+// carry a key), 2 usage or fixture error, 3
 // internal error (an agent that cannot be started, an interrupted run). docs/format.md ("Command line") says what each command
 // and flag does; docs/reference-agent.md what `acpsnap agent` reads. The
 // code is internal/cli: this package only calls it.

@@ -10,12 +10,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/acpsnap/acpsnap/internal/secretscan"
 )
 
 // Exit codes (docs/format.md, "Command line").
 const (
 	ExitOK       = 0 // every scenario passed
-	ExitFailed   = 1 // a scenario failed
+	ExitFailed   = 1 // a scenario failed, or a key would have been written or shown
 	ExitUsage    = 2 // usage or fixture error
 	ExitInternal = 3 // internal error
 )
@@ -117,6 +119,9 @@ func (e *env) exit(err error) int {
 	fmt.Fprintln(e.stderr, "acpsnap:", err)
 	if errors.As(err, &ue) {
 		return ExitUsage
+	}
+	if le := (*secretscan.LeakError)(nil); errors.As(err, &le) {
+		return ExitFailed // a report or show refused to carry a key
 	}
 	return ExitInternal
 }

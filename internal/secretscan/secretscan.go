@@ -106,14 +106,26 @@ func (s *Set) Find(b []byte) (Hit, bool) {
 	return Hit{Line: 1 + bytes.Count(b[:best], []byte("\n")), Name: name}, true
 }
 
-// Check returns an error naming file, line and variable when b holds a
-// secret value: "file:17: holds the value of NAME; nothing is written or
-// shown (an agent or a terminal read a secret)".
+// Check returns a *LeakError naming file, line and variable when b holds
+// a secret value: "file:17: holds the value of NAME; nothing is written or
+// shown".
 func (s *Set) Check(file string, b []byte) error {
 	if h, ok := s.Find(b); ok {
-		return fmt.Errorf("secretscan: %s:%d: holds the value of %s; nothing is written or shown (an agent or a terminal read a secret)", file, h.Line, h.Name)
+		return &LeakError{File: file, Hit: h}
 	}
 	return nil
+}
+
+// LeakError is Check's refusal: what would be written to or shown as File
+// holds the value of a secret at Hit. A command ends with it as a failure
+// (exit 1), not as an internal error.
+type LeakError struct {
+	File string
+	Hit  Hit
+}
+
+func (e *LeakError) Error() string {
+	return fmt.Sprintf("secretscan: %s:%d: holds the value of %s; nothing is written or shown", e.File, e.Hit.Line, e.Hit.Name)
 }
 
 // Redact replaces every secret value in text with "[NAME]".
