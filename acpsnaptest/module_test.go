@@ -9,9 +9,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/google/go-cmp/cmp"
 )
 
 // corpus is one corpus of the user module in testdata/acpsnaptest, with
@@ -275,5 +277,116 @@ func editFile(t *testing.T, path, old, new string) {
 	}
 	if err := os.WriteFile(path, bytes.Replace(b, []byte(old), []byte(new), 1), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// writeModes are the authored scenarios of the module's acp/http-calls
+// (acp/http's agent doing what real agents do) with the replays each
+// must pass after every write mode.
+var writeModes = []struct {
+	scenario string
+	replays  int
+}{
+	{"tool-reuse-id", 3},    // the model's tool-call id is the ACP toolCallId
+	{"tool-abs-path", 3},    // read_file of {{cwd}}/notes.txt
+	{"error-body-shown", 3}, // a 429 whose body the agent shows verbatim
+	{"cancel", 20},          // promptAndCancel at hangAfter 1, after the first text
+}
+
+// TestModuleWriteModes drives the acpsnap CLI (go build of the module's
+// tool line) over the module's acp/http-calls, as internal/conformance
+// does for the Go test agent: each scenario, its recordings removed, is
+// authored by new -model (which writes what the module commits, byte for
+// byte), then refreshed and updated; after each write mode the fixtures
+// are unchanged and every one of the scenario's replays passes.
+func TestModuleWriteModes(t *testing.T) {
+	needModule(t)
+	t.Parallel() // a module copy of its own, alongside TestModule's
+	mod := userModule(t)
+	bin := filepath.Join(t.TempDir(), "acpsnap")
+	m := &module{t: t, dir: mod}
+	m.goTest(true, "go build -o "+bin+" github.com/acpsnap/acpsnap/cmd/acpsnap")
+	corpus := filepath.Join("acp", "http-calls")
+	for _, w := range writeModes {
+		t.Run(w.scenario, func(t *testing.T) {
+			m := &module{t: t, dir: mod}
+			dir := filepath.Join(mod, corpus, w.scenario)
+			committed := files(t, dir)
+			unrecordScenario(t, dir)
+			sel := " -dir " + corpus + " -run '^" + w.scenario + "$'"
+			for _, mode := range []string{
+				bin + " new -dir " + corpus + " -model " + filepath.Join(corpus, w.scenario, "model.json") + " " + w.scenario,
+				bin + " refresh" + sel,
+				bin + " update" + sel,
+			} {
+				name := strings.Fields(strings.TrimPrefix(mode, bin))[0]
+				m.goTest(true, mode)
+				if d := cmp.Diff(committed, files(t, dir)); d != "" {
+					t.Fatalf("after %s the fixtures differ from the committed ones (-committed +%s):\n%s", name, name, d)
+				}
+				replayAll(t, mod, bin+" run"+sel, w.replays, name)
+			}
+		})
+	}
+}
+
+// replayAll runs the replay command line n times at once in the module
+// and fails the test unless every run passes.
+func replayAll(t *testing.T, mod, line string, n int, after string) {
+	t.Helper()
+	outs, errs := make([][]byte, n), make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			cmd := exec.Command("sh", "-c", line)
+			cmd.Dir, cmd.Env = mod, goEnv()
+			outs[i], errs[i] = cmd.CombinedOutput()
+		})
+	}
+	wg.Wait()
+	passed := 0
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("replay %d of %d after %s: %v\n%s", i+1, n, after, err, outs[i])
+			continue
+		}
+		passed++
+	}
+	t.Logf("after %s: %d/%d replays passed", after, passed, n)
+	if passed != n {
+		t.FailNow()
+	}
+}
+
+// files returns every file below dir by its relative path.
+func files(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	got := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		rel, _ := filepath.Rel(dir, path)
+		got[rel] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// unrecordScenario removes a scenario's recordings (its stdout and logs).
+func unrecordScenario(t *testing.T, dir string) {
+	t.Helper()
+	logs, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if len(logs) == 0 {
+		t.Fatalf("%s: no recordings to remove", dir)
+	}
+	for _, p := range logs {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
