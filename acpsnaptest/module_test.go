@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -99,7 +100,7 @@ func TestModule(t *testing.T) {
 }
 
 // moduleEnv set to 1 runs the tests of the user module. Most of their
-// some 30 go commands link a test binary of the module (about half a
+// some 30 go commands link a test binary of the module (with TestModuleWriteModes' some 170 acpsnap runs, about a
 // minute of CPU in all), so a plain go test ./... leaves them to CI, which
 // sets it (.ci/run).
 const moduleEnv = "ACPSNAP_TEST_MODULE"
@@ -112,7 +113,7 @@ func needModule(t *testing.T) {
 		t.Skip("runs go in another module")
 	}
 	if os.Getenv(moduleEnv) != "1" {
-		t.Skipf("runs go in another module, about half a minute of CPU: %s=1 runs it, as CI does", moduleEnv)
+		t.Skipf("runs go in another module, about a minute of CPU: %s=1 runs it, as CI does", moduleEnv)
 	}
 	for _, tool := range []string{"go", "python3"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -330,14 +331,17 @@ func TestModuleWriteModes(t *testing.T) {
 	}
 }
 
-// replayAll runs the replay command line n times at once in the module
-// and fails the test unless every run passes.
+// replayAll runs the replay command line n times in the module, one per
+// CPU at once, and fails the test unless every run passes.
 func replayAll(t *testing.T, mod, line string, n int, after string) {
 	t.Helper()
 	outs, errs := make([][]byte, n), make([]error, n)
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
 			cmd := exec.Command("sh", "-c", line)
 			cmd.Dir, cmd.Env = mod, goEnv()
 			outs[i], errs[i] = cmd.CombinedOutput()

@@ -152,6 +152,11 @@ def main():
                 turns[params["sessionId"]].cancel()
         elif rid is not None:
             send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "method not found"}})
+    # stdin closed: the client is gone. Exit now, without waiting for a
+    # stream a cancel left blocked in its read.
+    with out_lock:
+        sys.stdout.flush()
+    os._exit(0)
 
 
 main()
