@@ -100,9 +100,10 @@ func TestModule(t *testing.T) {
 }
 
 // moduleEnv set to 1 runs the tests of the user module. Most of their
-// some 30 go commands link a test binary of the module (with TestModuleWriteModes' some 170 acpsnap runs, about a
-// minute of CPU in all), so a plain go test ./... leaves them to CI, which
-// sets it (.ci/run).
+// some 30 go commands link a test binary of the module, and
+// TestModuleWriteModes makes some 170 acpsnap runs (about a minute of CPU
+// in all), so a plain go test ./... leaves them to CI, which sets it
+// (.ci/run).
 const moduleEnv = "ACPSNAP_TEST_MODULE"
 
 // needModule skips a test of the user module unless moduleEnv is 1, in
