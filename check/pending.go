@@ -1,8 +1,13 @@
 package check
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -61,5 +66,61 @@ func (o Outcome) clearPending(dir string, cfg Config) Outcome {
 	if err := scenario.ClearPending(dir); err != nil {
 		return o.fail(fmt.Errorf("check: remove old pending files of %s: %w", dir, err))
 	}
+	return o
+}
+
+// Accept installs the pending files of the scenario folder dir (each a
+// <name>.new file or workspace.expected.new/ folder directly inside dir)
+// over their fixtures, by the path every write takes: in a staged copy of
+// dir the pending files replace their fixtures, the copy is replayed once
+// with cfg's agent and corpus, and only when that replay passes does it
+// take dir's place (the accepted pending files gone with it). A failed
+// replay leaves dir as it was, fixtures and pending files alike; the
+// outcome then carries the replay's diff. A pending file the agent wrote
+// replays; one edited by hand, or one the agent no longer produces, does
+// not.
+func Accept(ctx context.Context, dir string, pending []string, cfg Config) Outcome {
+	start := time.Now()
+	o := Outcome{Name: filepath.Base(dir)}
+	for _, p := range pending {
+		if filepath.Dir(p) != filepath.Clean(dir) || len(filepath.Base(p)) <= len(scenario.PendingSuffix) || scenario.PendingTarget(p) == p {
+			return o.fail(fmt.Errorf("check: accept %s: not a pending file of %s", p, dir))
+		}
+	}
+	verify := verifier(ctx, dir, cfg)
+	var staged string
+	err := atomicfile.Publish(dir, func(stage string) error {
+		staged = stage
+		for _, p := range pending {
+			from := filepath.Join(stage, filepath.Base(p))
+			to := scenario.PendingTarget(from)
+			if err := os.RemoveAll(to); err != nil {
+				return fmt.Errorf("check: accept %s: %w", p, cause(err))
+			}
+			if err := os.Rename(from, to); err != nil {
+				return fmt.Errorf("check: accept %s: %w", p, cause(err))
+			}
+			o.Wrote = append(o.Wrote, filepath.Base(to))
+		}
+		return verify(stage)
+	})
+	o.Duration = time.Since(start)
+	if err != nil {
+		o.Wrote = nil
+		var u *unverified
+		if !errors.As(err, &u) {
+			return o.fail(err)
+		}
+		o = o.fail(fmt.Errorf("the scenario with its pending files does not replay, so nothing was accepted: %s", u.o.Reason))
+		o.Stderr = u.o.Stderr
+		// the diff names the pending files, not their staged copies
+		o.Diff = u.o.Diff
+		for _, p := range pending {
+			o.Diff = strings.ReplaceAll(o.Diff, scenario.PendingTarget(filepath.Join(staged, filepath.Base(p))), p)
+		}
+		o.Diff = strings.ReplaceAll(o.Diff, staged, dir)
+		return o
+	}
+	o.Status = Passed
 	return o
 }

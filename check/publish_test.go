@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -121,4 +122,40 @@ func entryNames(t *testing.T, dir string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TestAcceptRefusesNonPending: Accept installs only pending files directly
+// inside its scenario folder; anything else is refused before anything is
+// staged or replayed, and the folder stays as it was.
+func TestAcceptRefusesNonPending(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "s")
+	os.MkdirAll(filepath.Join(root, "other"), 0o755)
+	os.MkdirAll(dir, 0o755)
+	for _, p := range []string{filepath.Join(dir, scenario.StdoutFile), filepath.Join(dir, scenario.StdoutFile+scenario.PendingSuffix),
+		filepath.Join(root, "other", scenario.StdoutFile+scenario.PendingSuffix)} {
+		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type tcase struct{ name, path string }
+	for _, tc := range []tcase{
+		{"another scenario's", filepath.Join(root, "other", scenario.StdoutFile+scenario.PendingSuffix)},
+		{"a fixture", filepath.Join(dir, scenario.StdoutFile)},
+		{"a bare suffix", filepath.Join(dir, scenario.PendingSuffix)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := readTree(t, dir)
+			o := Accept(t.Context(), dir, []string{tc.path}, Config{})
+			if want := "not a pending file of " + dir; o.Status != Failed || !strings.HasSuffix(o.Reason, want) {
+				t.Errorf("Accept(%s) = %s %q, want it refused: %q", tc.path, o.Status, o.Reason, want)
+			}
+			if d := cmp.Diff(before, readTree(t, dir)); d != "" {
+				t.Errorf("scenario after a refused accept (-want +got):\n%s", d)
+			}
+			if left := entryNames(t, root); len(left) != 2 {
+				t.Errorf("corpus root after a refused accept: %q, want only other and s (no stage)", left)
+			}
+		})
+	}
 }

@@ -123,6 +123,9 @@ func (e *env) exit(err error) int {
 	if le := (*secretscan.LeakError)(nil); errors.As(err, &le) {
 		return ExitFailed // a report or show refused to carry a key
 	}
+	if fe := (*failedError)(nil); errors.As(err, &fe) {
+		return ExitFailed // an accept refused: what it would install does not replay
+	}
 	return ExitInternal
 }
 

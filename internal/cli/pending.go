@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/progress"
 	"github.com/acpsnap/acpsnap/internal/term"
 	"github.com/acpsnap/acpsnap/internal/treediff"
@@ -165,30 +167,86 @@ func pendingFiles(dir string, re *regexp.Regexp) ([]string, error) {
 	return out, nil
 }
 
-// acceptPending moves a pending file (or folder) over its fixture.
-func acceptPending(p string) error {
-	target := scenario.PendingTarget(p)
+// checkPending refuses a pending path that is not a regular file or a
+// folder of regular files: a planted link would install a link to
+// anywhere as a fixture.
+func checkPending(p string) error {
 	st, err := os.Lstat(p)
 	if err != nil {
 		return fmt.Errorf("accept %s: %w", p, err)
 	}
 	if !st.IsDir() && !st.Mode().IsRegular() {
-		// a planted link would install a link to anywhere as a fixture
 		return fmt.Errorf("accept %s: not a regular file or folder (%s): refusing to install it (remove it with acpsnap reject)", p, st.Mode().Type())
 	}
 	if st.IsDir() {
-		// a link planted inside would install a link to anywhere too
 		if err := treediff.Check(p, treediff.Config{}); err != nil {
 			return fmt.Errorf("accept %s: %w: refusing to install it (remove it with acpsnap reject)", p, err)
 		}
-		if err := os.RemoveAll(target); err != nil {
-			return fmt.Errorf("accept %s: %w", p, err)
-		}
-	}
-	if err := os.Rename(p, target); err != nil {
-		return fmt.Errorf("accept %s: %w", p, err)
 	}
 	return nil
+}
+
+// installer accepts pending files scenario by scenario through
+// check.Accept: each scenario's accepted files are replayed in a staged
+// copy with its corpus's agent and installed only if that replay passes.
+type installer struct {
+	e       *env
+	ctx     context.Context
+	p       *printer
+	refused int // scenarios whose accept did not replay
+}
+
+func (e *env) installer(ctx context.Context) *installer {
+	return &installer{e: e, ctx: ctx, p: &printer{w: e.stdout, accept: func(check.Outcome) string { return "" }}}
+}
+
+// install accepts the pending files of the scenario folder dir. A refusal
+// is printed with its diff and counted; only an error that stops the
+// command is returned.
+func (in *installer) install(dir string, files []string) (bool, error) {
+	for _, p := range files {
+		if err := checkPending(p); err != nil {
+			return false, err
+		}
+	}
+	corpus, err := scenario.LoadCorpus(filepath.Dir(dir))
+	if err != nil {
+		return false, usagef("%v", err)
+	}
+	agent, err := in.e.agentCommand("", corpus)
+	if err != nil {
+		return false, err
+	}
+	cfg := check.Config{Settings: harness.Settings{Agent: agent, Environ: in.e.scanEnviron(), Acpsnap: acpsnapBinary()}, Corpus: corpus, DiffColor: in.e.colour(in.e.stdout)}
+	o := check.Accept(in.ctx, dir, files, cfg)
+	if o.Status != check.Passed {
+		in.refused++
+		in.p.outcome(o)
+		fmt.Fprintf(in.e.stdout, "  not accepted: %s (left pending; re-run with -pending, or remove with acpsnap reject)\n", strings.Join(files, ", "))
+		return false, nil
+	}
+	return true, nil
+}
+
+// err is the command's outcome once every scenario is done: exit 1 when
+// any accept was refused.
+func (in *installer) err() error {
+	if in.refused > 0 {
+		return failedf("%d scenario(s) not accepted: what they would install does not replay", in.refused)
+	}
+	return nil
+}
+
+// byScenario groups pending paths (listed by scenario) by their folder.
+func byScenario(files []string) [][]string {
+	var groups [][]string
+	for i, p := range files {
+		if i == 0 || filepath.Dir(p) != filepath.Dir(files[i-1]) {
+			groups = append(groups, nil)
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], p)
+	}
+	return groups
 }
 
 // rejectPending removes a pending file (or folder).
@@ -209,16 +267,41 @@ func (e *env) settle(cmd string, args []string) error {
 	if err != nil {
 		return err
 	}
-	act, verb := acceptPending, "accepted"
 	if cmd == "reject" {
-		act, verb = rejectPending, "rejected"
+		for _, p := range files {
+			if err := rejectPending(p); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "rejected %s\n", p)
+		}
+		fmt.Fprintf(e.stdout, "rejected %d pending file(s)\n", len(files))
+		return nil
 	}
-	for _, p := range files {
-		if err := act(p); err != nil {
+	ctx, stop := interruptible()
+	defer stop()
+	in, n := e.installer(ctx), 0
+	for _, group := range byScenario(files) {
+		ok, err := in.install(filepath.Dir(group[0]), group)
+		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "%s %s\n", verb, p)
+		if ok {
+			for _, p := range group {
+				fmt.Fprintf(e.stdout, "accepted %s\n", p)
+			}
+			n += len(group)
+		}
 	}
-	fmt.Fprintf(e.stdout, "%s %d pending file(s)\n", verb, len(files))
-	return nil
+	fmt.Fprintf(e.stdout, "accepted %d pending file(s)\n", n)
+	return in.err()
+}
+
+// failedError is a command that ran and failed (exit 1), like a failed
+// scenario: not a usage error, not an internal one.
+type failedError struct{ msg string }
+
+func (e *failedError) Error() string { return e.msg }
+
+func failedf(format string, args ...any) error {
+	return &failedError{fmt.Sprintf(format, args...)}
 }

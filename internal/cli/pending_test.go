@@ -127,7 +127,7 @@ func TestAcceptRefusesPlantedLink(t *testing.T) {
 	if err := os.Symlink(outside, fixture+scenario.PendingSuffix); err != nil {
 		t.Fatal(err)
 	}
-	if err := acceptPending(fixture + scenario.PendingSuffix); err == nil || !strings.Contains(err.Error(), "not a regular file or folder") {
+	if err := checkPending(fixture + scenario.PendingSuffix); err == nil || !strings.Contains(err.Error(), "not a regular file or folder") {
 		t.Errorf("accept = %v, want the link refused", err)
 	}
 	if st, err := os.Lstat(fixture); err != nil || !st.Mode().IsRegular() {
@@ -176,7 +176,7 @@ func TestPlantedPendingTree(t *testing.T) {
 			if got := e.pendingDiff(pending); !strings.Contains(got, "refused: "+pending+": ") || !strings.Contains(got, tc.err) {
 				t.Errorf("review shows %q, want it refused with %q", got, tc.err)
 			}
-			if err := acceptPending(pending); err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), "acpsnap reject") {
+			if err := checkPending(pending); err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), "acpsnap reject") {
 				t.Errorf("accept = %v, want %q refused", err, tc.err)
 			}
 			if b, err := os.ReadFile(filepath.Join(expected, "a.txt")); err != nil || string(b) != "kept\n" {

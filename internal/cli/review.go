@@ -7,6 +7,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/acpsnap/acpsnap/internal/jsondiff"
 	"github.com/acpsnap/acpsnap/internal/term"
@@ -16,7 +17,9 @@ import (
 
 // review walks the pending files one at a time: it shows each one's diff
 // against its fixture and reads one key: a accept, r reject, s skip,
-// q quit. It needs a terminal on stdin.
+// q quit. The files accepted of one scenario are installed together when
+// review moves past it, through check.Accept: only if the scenario, with
+// them, replays. It needs a terminal on stdin.
 func (e *env) review(args []string) error {
 	dir, re, err := e.pendingFlags("review", args)
 	if err != nil {
@@ -37,35 +40,57 @@ func (e *env) review(args []string) error {
 	restore := term.KeyMode(in)
 	defer restore()
 	keys := bufio.NewReader(in)
-	var n [3]int // accepted, rejected, skipped
+	ctx, stop := interruptible()
+	defer stop()
+	inst := e.installer(ctx)
+	var n [4]int      // accepted, rejected, skipped, not accepted (does not replay)
+	var take []string // the current scenario's files accepted, not yet installed
+	install := func() error {
+		if len(take) == 0 {
+			return nil
+		}
+		ok, err := inst.install(filepath.Dir(take[0]), take)
+		if ok {
+			n[0] += len(take)
+		} else {
+			n[3] += len(take)
+		}
+		take = nil
+		return err
+	}
 	for i, p := range files {
+		if len(take) > 0 && filepath.Dir(p) != filepath.Dir(take[0]) {
+			if err := install(); err != nil {
+				return err
+			}
+		}
 		fmt.Fprintf(e.stdout, "\n%s (%d/%d)\n%s", p, i+1, len(files), e.pendingDiff(p))
 		k, err := readKey(e.stdout, keys)
 		if err != nil || k == 'q' {
 			n[2] += len(files) - i
 			break
 		}
-		if err := decide(k, p, &n); err != nil {
-			return err
+		switch k {
+		case 'a':
+			take = append(take, p)
+		case 'r':
+			n[1]++
+			if err := rejectPending(p); err != nil {
+				return err
+			}
+		default:
+			n[2]++
 		}
 	}
-	fmt.Fprintf(e.stdout, "accepted %d, rejected %d, skipped %d\n", n[0], n[1], n[2])
-	return nil
-}
-
-// decide acts on the key typed for the pending file p and counts it in n
-// (accepted, rejected, skipped).
-func decide(key byte, p string, n *[3]int) error {
-	switch key {
-	case 'a':
-		n[0]++
-		return acceptPending(p)
-	case 'r':
-		n[1]++
-		return rejectPending(p)
+	if err := install(); err != nil {
+		return err
 	}
-	n[2]++
-	return nil
+	fmt.Fprintf(e.stdout, "accepted %d, rejected %d, skipped %d", n[0], n[1], n[2])
+	if n[3] > 0 {
+		fmt.Fprintf(e.stdout, ", not accepted %d (does not replay)", n[3])
+	}
+	fmt.Fprintln(e.stdout)
+	return inst.err()
 }
 
 // readKey prompts and returns the first of a, r, s, q typed; Ctrl-C and
