@@ -139,8 +139,17 @@ func TestModuleWorkflow(t *testing.T) {
 				t.Errorf("the output lacks %q:\n%s", want, out)
 			}
 		}
-		if n := strings.Count(out, "[-terse-]"); n != 1 || !regexp.MustCompile(`the same change of \$\.messages\[0\]\.content as (hello|multi-turn)`).MatchString(out) {
-			t.Errorf("the change is shown %d times, want once and then named as the same change:\n%s", n, out)
+		// The agent ends a failed turn and goes on, so multi-turn's second
+		// request drifts too and its diff shows the change again: shown
+		// is the number of scenarios whose report shows it.
+		shown := 0
+		for _, report := range strings.Split(out, "--- FAIL: TestHTTP/")[1:] {
+			if strings.Contains(report, "[-terse-]") {
+				shown++
+			}
+		}
+		if shown != 1 || !regexp.MustCompile(`the same change of \$\.messages\[0\]\.content as (hello|multi-turn)`).MatchString(out) {
+			t.Errorf("the change is shown in %d scenarios, want one and then named as the same change:\n%s", shown, out)
 		}
 	})
 }
