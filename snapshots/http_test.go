@@ -49,6 +49,22 @@ func writeFile(t *testing.T, dir, name, content string) {
 	}
 }
 
+// textServer is a scripted upstream whose one answer is text, closed
+// with the test.
+func textServer(t *testing.T, text string) *llmreplay.Server {
+	t.Helper()
+	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: mustScript(t, `[{"kind":"chunks","chunks":[
+		{"type":"block-start","index":0,"blockType":"text"},
+		{"type":"text-delta","index":0,"text":"`+text+`"},
+		{"type":"block-end","index":0},
+		{"type":"finish","reason":"stop"}]}]`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
 // TestHTTPAgentRecordReplayDrift: record through the proxy against a
 // scripted upstream, replay offline, and a changed prompt fails as a
 // request drift that names the JSON path and only record accepts.
@@ -58,15 +74,7 @@ func TestHTTPAgentRecordReplayDrift(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: mustScript(t, `[{"kind":"chunks","chunks":[
-		{"type":"block-start","index":0,"blockType":"text"},
-		{"type":"text-delta","index":0,"text":"Hello over HTTP."},
-		{"type":"block-end","index":0},
-		{"type":"finish","reason":"stop"}]}]`)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := textServer(t, "Hello over HTTP.")
 	const key = "sk-upstream-secret-0123456789"
 	cfg := check.Config{
 		Settings: harness.Settings{Mode: check.Record, Secrets: map[string]string{"OPENAI_BASE_URL": srv.URL(), "OPENAI_API_KEY": key}},
@@ -127,15 +135,7 @@ func TestFoldersReadOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: mustScript(t, `[{"kind":"chunks","chunks":[
-		{"type":"block-start","index":0,"blockType":"text"},
-		{"type":"text-delta","index":0,"text":"Hello once."},
-		{"type":"block-end","index":0},
-		{"type":"finish","reason":"stop"}]}]`)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := textServer(t, "Hello once.")
 	record := check.Config{
 		Settings: harness.Settings{Mode: check.Record, Secrets: map[string]string{"OPENAI_BASE_URL": srv.URL(), "OPENAI_API_KEY": "sk-test-0123456789"}},
 		Corpus:   corpus,
