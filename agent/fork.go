@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	acp "github.com/coder/acp-go-sdk"
+	"os"
+	"path/filepath"
 )
 
 // UnstableForkSession serves session/fork: a new primary session with a
@@ -48,7 +50,13 @@ func (srv *server) UnstableForkSession(ctx context.Context, p acp.UnstableForkSe
 	}
 	if r, ok := srv.cfg.Provider.(Resumer); ok {
 		if err := r.Resume(s.id, parent); err != nil {
+			// A fork that cannot be served leaves nothing: not an open
+			// session, not its MCP servers, not a log a later list shows.
 			srv.diag("session %s: %v", s.id, err)
+			srv.CloseSession(ctx, acp.CloseSessionRequest{SessionId: acp.SessionId(s.id)})
+			if rerr := os.RemoveAll(filepath.Join(srv.cfg.SessionsDir, s.id)); rerr != nil {
+				srv.diag("session %s: %v", s.id, rerr)
+			}
 			return acp.UnstableForkSessionResponse{}, acp.NewInternalError(map[string]any{"error": err.Error()})
 		}
 	}

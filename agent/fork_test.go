@@ -10,6 +10,7 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/acpsnap/acpsnap/model"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
@@ -108,5 +109,35 @@ func TestForkSessionRefuses(t *testing.T) {
 				t.Errorf("session/fork error = %v, want -32602 containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// failingResume is a provider whose sessions cannot be positioned.
+type failingResume struct{ model.Provider }
+
+func (failingResume) Resume(string, *sessionlog.Log) error { return errors.New("no fixture left") }
+
+// TestForkSessionFailedResume: a fork the provider cannot position fails
+// with an internal error and leaves nothing: no open session, no log.
+func TestForkSessionFailedResume(t *testing.T) {
+	sc := newScript(say("Hi."))
+	var dir string
+	r := newRigAt(t, failingResume{sc.provider()}, nil, func(c *Config) { dir = c.SessionsDir }, t.TempDir())
+	sid := r.session(acp.ClientCapabilities{})
+	r.mustPrompt(sid, "Hello.", acp.StopReasonEndTurn)
+	_, err := r.conn.UnstableForkSession(r.ctx(), acp.UnstableForkSessionRequest{SessionId: acp.SessionId(sid), Cwd: r.cwd})
+	if err == nil || !strings.Contains(err.Error(), "no fixture left") {
+		t.Fatalf("fork with a failing Resume: %v, want its error", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 || entries[0].Name() != sid {
+		t.Errorf("sessions folder after the failed fork: %v, want only %s", entries, sid)
+	}
+	list, err := r.conn.ListSessions(r.ctx(), acp.ListSessionsRequest{Cwd: acp.Ptr(r.cwd)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Sessions) != 1 {
+		t.Errorf("session/list after the failed fork: %+v, want the parent only", list.Sessions)
 	}
 }
