@@ -4,7 +4,6 @@ import (
 	"context"
 	"path/filepath"
 	"sync"
-
 )
 
 // RunConfig checks a whole corpus.
