@@ -9,9 +9,11 @@ import (
 // This file holds the JSON reader: a strict, allocation-light parser that
 // turns one line into a tree of nodes in a reusable arena, under the JSON
 // rules of internal/jsonscan (a repeated key is refused; at most
-// jsonscan.MaxDepth deep). Strings are decoded (escapes resolved, invalid
-// UTF-8 replaced by U+FFFD exactly as encoding/json does); numbers and
-// literals keep their raw bytes, so they are written back byte for byte.
+// jsonscan.MaxDepth deep), its tokens read by jsonscan's ScanString,
+// ScanNumber and ScanLiteral. Strings are decoded (escapes resolved,
+// invalid UTF-8 replaced by U+FFFD exactly as encoding/json does); numbers
+// and literals keep their raw bytes, so they are written back byte for
+// byte.
 
 type nodeKind uint8
 
