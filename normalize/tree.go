@@ -240,16 +240,17 @@ func (p *parser) element(k nodeKind) (int32, error) {
 // input when there is nothing to decode, else decoded into the tree's
 // buffer.
 func (p *parser) str() ([]byte, error) {
-	str, err := jsonscan.ScanString(p.data, p.pos)
+	from := len(p.t.buf)
+	buf, str, err := jsonscan.AppendString(p.t.buf, p.data, p.pos)
 	if err != nil {
 		return nil, p.syntax(err)
 	}
-	raw := p.data[p.pos:str.End]
-	p.pos = str.End
 	if !str.Decode {
-		return raw[1 : len(raw)-1], nil
+		s := p.data[p.pos+1 : str.End-1]
+		p.pos = str.End
+		return s, nil
 	}
-	from := len(p.t.buf)
-	p.t.buf = jsonscan.AppendUnquote(p.t.buf, raw)
-	return p.t.buf[from:len(p.t.buf):len(p.t.buf)], nil
+	p.pos = str.End
+	p.t.buf = buf
+	return buf[from:len(buf):len(buf)], nil
 }

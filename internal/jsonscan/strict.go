@@ -40,9 +40,23 @@ const (
 // returns what it found: where it ends, whether it needs decoding and
 // whether it is canonical.
 func ScanString(b []byte, i int) (String, *SyntaxError) {
+	_, s, err := scanString(nil, b, i, false)
+	return s, err
+}
+
+// AppendString is ScanString that also appends the decoded value to dst
+// when the string needs decoding (s.Decode), in the same pass.
+func AppendString(dst, b []byte, i int) ([]byte, String, *SyntaxError) {
+	return scanString(dst, b, i, true)
+}
+
+// scanString is a single loop over the string at b[i]; decode: append the
+// value to dst when it is not the bytes between the quotes.
+func scanString(dst, b []byte, i int, decode bool) ([]byte, String, *SyntaxError) {
 	var s String
 	start := i
 	i++
+	copied := i // b[copied:i] is not in dst yet
 	for i < len(b) {
 		for i < len(b) && Plain[b[i]] {
 			i++ // the common case: printable ASCII other than '"' and '\\'
@@ -52,29 +66,40 @@ func ScanString(b []byte, i int) (String, *SyntaxError) {
 		}
 		switch c := b[i]; {
 		case c == '"':
+			if s.Decode {
+				dst = append(dst, b[copied:i]...)
+			}
 			s.End = i + 1
-			return s, nil
+			return dst, s, nil
 		case c == '\\':
 			n, canon, err := scanEscape(b, i)
 			if err != nil {
-				return s, err
+				return dst, s, err
 			}
 			s.Decode = true
 			s.noncanonical(canon, i, EscapeNotCanon)
+			if decode {
+				dst, n = AppendEscape(append(dst, b[copied:i]...), b[i:]) // a surrogate pair is 12
+				copied = i + n
+			}
 			i += n
 		case c < 0x20:
-			return s, syntaxError(i, "control character in a string")
+			return dst, s, syntaxError(i, "control character in a string")
 		default:
 			r, n := utf8.DecodeRune(b[i:])
 			if r == utf8.RuneError && n == 1 {
 				s.Decode = true
 				s.noncanonical(false, i, InvalidUTF8)
+				if decode {
+					dst = utf8.AppendRune(append(dst, b[copied:i]...), utf8.RuneError)
+					copied = i + 1
+				}
 			}
 			s.noncanonical(r != '\u2028' && r != '\u2029', i, LineSeparator)
 			i += n
 		}
 	}
-	return s, syntaxError(start, "unterminated string")
+	return dst, s, syntaxError(start, "unterminated string")
 }
 
 func (s *String) noncanonical(canon bool, off int, why string) {

@@ -70,9 +70,10 @@ func TestScanNumber(t *testing.T) {
 
 // FuzzScanString: ScanString accepts exactly the strings encoding/json
 // accepts; a string it says needs no decoding holds its value as it is,
-// and one it calls canonical is what AppendQuote writes.
+// one it calls canonical is what AppendQuote writes, and AppendString
+// finds the same and decodes what needs decoding as encoding/json does.
 func FuzzScanString(f *testing.F) {
-	for _, s := range []string{`"a"`, `"\u2028\n"`, "\"\xff\"", `"\/"`, `"\u001F"`, `"abc`} {
+	for _, s := range []string{`"a"`, `"\u2028\n"`, "\"\xff\"", `"\/"`, `"\u001F"`, `"abc`, `"\ud83d\ude00x\ud800"`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -99,6 +100,13 @@ func FuzzScanString(f *testing.F) {
 		}
 		if canon := bytes.Equal(AppendQuote(nil, []byte(v)), raw); canon != (s.Noncanonical == "") {
 			t.Fatalf("%q: canonical %v, noncanonical %q", raw, canon, s.Noncanonical)
+		}
+		dst, s2, err := AppendString([]byte("x"), b, 0)
+		if err != nil || s2 != s {
+			t.Fatalf("%q: AppendString found %+v, %v; ScanString %+v", raw, s2, err, s)
+		}
+		if s.Decode && string(dst) != "x"+v || !s.Decode && string(dst) != "x" {
+			t.Fatalf("%q: AppendString appended %q, want %q (decode %v)", raw, dst[1:], v, s.Decode)
 		}
 	})
 }
