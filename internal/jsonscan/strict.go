@@ -66,7 +66,7 @@ func scanString(dst, b []byte, i int, decode bool) ([]byte, String, *SyntaxError
 		}
 		switch c := b[i]; {
 		case c == '"':
-			if s.Decode {
+			if decode && s.Decode {
 				dst = append(dst, b[copied:i]...)
 			}
 			s.End = i + 1
