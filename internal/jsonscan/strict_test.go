@@ -110,3 +110,12 @@ func FuzzScanString(f *testing.F) {
 		}
 	})
 }
+
+// TestScanStringAllocates: checking a string with escapes copies nothing
+// (the cassette's hot path); only AppendString writes the value.
+func TestScanStringAllocates(t *testing.T) {
+	b := []byte(`"a\nb\u00e9\ud83d\ude00 c"`)
+	if n := testing.AllocsPerRun(100, func() { _, _ = ScanString(b, 0) }); n != 0 {
+		t.Errorf("ScanString allocates %v times, want 0", n)
+	}
+}
