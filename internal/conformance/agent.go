@@ -56,12 +56,17 @@ type Behaviour struct {
 	// before exiting; the child exits on its own 800 ms after that (longer
 	// than the harness once let a group take to empty).
 	SlowExit time.Duration // CONF_SLOW_EXIT_MS
+	// SlowText waits this long before it shows a turn's first text, as a
+	// loaded machine may; a text it would show once the turn is cancelled
+	// is dropped, as agents do.
+	SlowText time.Duration // CONF_SLOW_TEXT_MS
 }
 
 func behaviour(getenv func(string) string) Behaviour {
 	b := Behaviour{Dialect: getenv("CONF_DIALECT"), URL: getenv("CONF_URL"), IDs: getenv("CONF_IDS"),
 		Paths: getenv("CONF_PATHS"), Ready: getenv("CONF_READY") == "1", Side: getenv("CONF_SIDE") == "1", Noise: getenv("CONF_NOISE") == "1"}
 	b.SlowExit = millis(getenv("CONF_SLOW_EXIT_MS"), 0)
+	b.SlowText = millis(getenv("CONF_SLOW_TEXT_MS"), 0)
 	b.ReadyAfter = millis(getenv("CONF_READY_MS"), 30*time.Millisecond)
 	return b
 }
@@ -342,8 +347,11 @@ func (a *agent) call(ctx context.Context, conv []message, s *session) (reply, er
 	err = a.decode(resp.Body, func(c model.Chunk) error {
 		switch c.Type {
 		case model.TextDelta:
+			if r.text == "" {
+				time.Sleep(a.b.SlowText)
+			}
 			r.text += c.Text
-			if s != nil {
+			if s != nil && ctx.Err() == nil {
 				a.update(s, acp.UpdateAgentMessageText(c.Text))
 			}
 		case model.ToolCallDelta:
