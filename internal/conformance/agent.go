@@ -47,8 +47,14 @@ type Behaviour struct {
 	Ready      bool          // CONF_READY
 	ReadyAfter time.Duration // CONF_READY_MS; 0: 30 ms
 	// Side makes a second model call (a title) in parallel with each
-	// turn's first call ("1").
-	Side bool // CONF_SIDE
+	// turn: "1" starts it just after the turn's first call, as title
+	// generators do (the two race); "first" starts the turn's first call
+	// only once the server has answered the title's headers, so the side
+	// call always arrives first; "last" the other way round; "": none.
+	Side string // CONF_SIDE
+	// RequestID gives every chat-completions request a fresh UUID of its
+	// own ("user"), as SDKs that send a request id do ("1").
+	RequestID bool // CONF_REQUEST_ID
 	// Noise ends every turn with a random word: an agent whose output no
 	// normalization can make stable ("1"), which no fixture can hold.
 	Noise bool // CONF_NOISE
@@ -64,7 +70,8 @@ type Behaviour struct {
 
 func behaviour(getenv func(string) string) Behaviour {
 	b := Behaviour{Dialect: getenv("CONF_DIALECT"), URL: getenv("CONF_URL"), IDs: getenv("CONF_IDS"),
-		Paths: getenv("CONF_PATHS"), Ready: getenv("CONF_READY") == "1", Side: getenv("CONF_SIDE") == "1", Noise: getenv("CONF_NOISE") == "1"}
+		Paths: getenv("CONF_PATHS"), Ready: getenv("CONF_READY") == "1", Side: getenv("CONF_SIDE"), Noise: getenv("CONF_NOISE") == "1",
+		RequestID: getenv("CONF_REQUEST_ID") == "1"}
 	b.SlowExit = millis(getenv("CONF_SLOW_EXIT_MS"), 0)
 	b.SlowText = millis(getenv("CONF_SLOW_TEXT_MS"), 0)
 	b.ReadyAfter = millis(getenv("CONF_READY_MS"), 30*time.Millisecond)
@@ -212,18 +219,33 @@ func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 	s.msgs = append(s.msgs, message{role: "user", text: text.String()})
 	s.mu.Unlock()
 	var side sync.WaitGroup
-	if a.b.Side {
+	titled, turned := newSignal(), newSignal() // the title's, the turn's first call answered
+	defer turned.fire()
+	if a.b.Side != "" {
 		side.Add(1)
 		go func() {
 			defer side.Done()
-			time.Sleep(20 * time.Millisecond) // after the turn's first call, as title generators do
-			a.title(ctx, s, text.String())
+			switch a.b.Side {
+			case "first":
+			case "last":
+				titled.fire()
+				select {
+				case <-turned.c:
+				case <-ctx.Done():
+				}
+			default:
+				titled.fire()
+				time.Sleep(20 * time.Millisecond) // after the turn's first call, as title generators do
+			}
+			a.title(ctx, s, text.String(), titled.fire)
 		}()
+		<-titled.c
 	}
 	defer side.Wait()
 	retried := false
 	for step := 0; step < 8; step++ {
-		reply, err := a.call(ctx, s.conversation("You are the conformance agent."), s)
+		reply, err := a.callThen(ctx, s.conversation("You are the conformance agent."), s, turned.fire)
+		turned.fire()
 		if ctx.Err() != nil {
 			return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
 		}
@@ -252,11 +274,24 @@ func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 	return acp.PromptResponse{StopReason: acp.StopReasonMaxTurnRequests}, nil
 }
 
+// signal is a one-shot event: fire closes c, once.
+type signal struct {
+	c    chan struct{}
+	once sync.Once
+}
+
+func newSignal() *signal { return &signal{c: make(chan struct{})} }
+
+func (s *signal) fire() { s.once.Do(func() { close(s.c) }) }
+
 // title is the side call: a conversation of its own, answered in
-// parallel with the turn; its answer is shown as a session title.
-func (a *agent) title(ctx context.Context, s *session, prompt string) {
+// parallel with the turn; its answer is shown as a session title. It
+// calls headers once the server answered the call's headers, or the call
+// failed.
+func (a *agent) title(ctx context.Context, s *session, prompt string, headers func()) {
 	conv := []message{{role: "user", text: "Title this conversation: " + prompt}}
-	reply, err := a.call(ctx, conv, nil)
+	defer headers()
+	reply, err := a.callThen(ctx, conv, nil, headers)
 	if err == nil {
 		a.update(s, acp.SessionUpdate{SessionInfoUpdate: &acp.SessionSessionInfoUpdate{Title: acp.Ptr(reply.text)}})
 	}
@@ -326,6 +361,11 @@ type reply struct {
 // a session streams its text to the client as it comes. An HTTP error's
 // body is the error's text, verbatim.
 func (a *agent) call(ctx context.Context, conv []message, s *session) (reply, error) {
+	return a.callThen(ctx, conv, s, func() {})
+}
+
+// callThen is call, calling headers once the response's headers came.
+func (a *agent) callThen(ctx context.Context, conv []message, s *session, headers func()) (reply, error) {
 	path, body := a.request(conv)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.b.URL+path, bytes.NewReader(body))
 	if err != nil {
@@ -336,6 +376,7 @@ func (a *agent) call(ctx context.Context, conv []message, s *session) (reply, er
 	if err != nil {
 		return reply{}, err
 	}
+	headers()
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(resp.Body)
@@ -408,12 +449,12 @@ func (a *agent) request(conv []message) (string, []byte) {
 	case "gemini-generate-content":
 		return "/v1beta/models/conformance:streamGenerateContent?alt=sse", geminiRequest(conv)
 	}
-	return "/chat/completions", chatRequest(conv)
+	return "/chat/completions", chatRequest(conv, a.b.RequestID)
 }
 
 type obj = map[string]any
 
-func chatRequest(conv []message) []byte {
+func chatRequest(conv []message, requestID bool) []byte {
 	var msgs []obj
 	for _, m := range conv {
 		switch {
@@ -429,8 +470,13 @@ func chatRequest(conv []message) []byte {
 			msgs = append(msgs, obj{"role": m.role, "content": m.text})
 		}
 	}
-	b, _ := json.Marshal(obj{"model": "conformance", "stream": true, "messages": msgs,
-		"tools": []obj{{"type": "function", "function": obj{"name": "read", "description": "read a file", "parameters": toolSchema}}}})
+	req := obj{"model": "conformance", "stream": true, "messages": msgs,
+		"tools": []obj{{"type": "function", "function": obj{"name": "read", "description": "read a file", "parameters": toolSchema}}}}
+	if requestID {
+		h := randomHex(16)
+		req["user"] = h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+	}
+	b, _ := json.Marshal(req)
 	return b
 }
 

@@ -161,6 +161,16 @@ func answer(text string) string {
 		`{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]}`
 }
 
+// sideModel answers the title call by match, wherever it arrives, and
+// the turn by position.
+const sideModel = `[{"kind":"chunks","match":"Title this conversation","chunks":[{"type":"block-start","index":0,"blockType":"text"},` +
+	`{"type":"text-delta","index":0,"text":"Milk"},{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]},` + `{"kind":"chunks","chunks":[` +
+	`{"type":"block-start","index":0,"blockType":"text"},{"type":"text-delta","index":0,"text":"Hello."},{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]}]`
+
+// systemPrompt is the system prompt of the agent's turns (a side call has
+// none): the corpus's pin.
+const systemPrompt = "You are the conformance agent."
+
 // cancelInput prompts and cancels at the proxy's hang point.
 const cancelInput = `{"steps":[{"op":"initialize"},{"op":"newSession"},{"op":"promptAndCancel","text":"Write a long story."}]}`
 
@@ -223,10 +233,11 @@ func scenes(t *testing.T, dialect string) []scene {
 			want: []string{`{{cwdRel}}/notes.txt`}},
 		{name: "tool-token-id", model: toolRead("{{toolCall:1}}", "notes.txt")},
 		// A side call (a title) in parallel with the turn: its entry says
-		// which request it answers.
-		{name: "side-call", env: map[string]string{"CONF_SIDE": "1"}, racing: true,
-			model: `[{"kind":"chunks","match":"Title this conversation","chunks":[{"type":"block-start","index":0,"blockType":"text"},` +
-				`{"type":"text-delta","index":0,"text":"Milk"},{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]},` + answer("Hello.") + `]`,
+		// which request it answers, and the pins are the turn's.
+		{name: "side-call", env: map[string]string{"CONF_SIDE": "1"}, racing: true, model: sideModel,
+			want: []string{`"title":"Milk"`, `"text":"Hello."`}},
+		// The side call arriving first, every time (the race's other order).
+		{name: "side-call-first", env: map[string]string{"CONF_SIDE": "first"}, model: sideModel,
 			want: []string{`"title":"Milk"`, `"text":"Hello."`}},
 		// A slow exit whose child outlives the agent, within the grace.
 		{name: "slow-exit", env: map[string]string{"CONF_SLOW_EXIT_MS": "300"}, model: `[` + answer("Bye.") + `]`},
@@ -282,13 +293,20 @@ func conform(t *testing.T, d string, sc scene) {
 			t.Errorf("stdout.expected.jsonl lacks %s:\n%s", w, stdout)
 		}
 	}
+	pins := filepath.Join(root, scenario.PinsDir)
+	if b, err := os.ReadFile(filepath.Join(pins, scenario.PinClass+".system.md")); string(b) != systemPrompt {
+		t.Errorf("new -model pinned the system prompt %q (%v), want the turn's %q", b, err, systemPrompt)
+	}
 	replays(t, dir, 3, "new -model")
-	written := snapshot(t, root)
+	written, pinned := snapshot(t, root), snapshot(t, pins)
 	for _, mode := range []check.Mode{check.Refresh, check.Update} {
 		if o := check.Check(context.Background(), dir, config(t, root, mode)); o.Status != check.Passed {
 			t.Fatalf("%s: %s: %s\n%s", mode, o.Status, o.Reason, o.Diff)
 		}
 		if sc.racing { // another order of the same calls: what was written is replayed
+			if d := cmp.Diff(pinned, snapshot(t, pins)); d != "" {
+				t.Errorf("%s changed the pins new -model wrote (-new +%s):\n%s", mode, mode, d)
+			}
 			replays(t, dir, 3, string(mode))
 			continue
 		}
@@ -459,4 +477,57 @@ func randomScript(rng *rand.Rand) string {
 	entries = append(entries, fmt.Sprintf(`{"kind":"chunks","chunks":[%s{"type":"block-start","index":%d,"blockType":"text"},{"type":"text-delta","index":%d,"text":"%s %s"},`+
 		`{"type":"block-end","index":%d},{"type":"finish","reason":"stop"}]}`, r, i, i, word(), word(), i))
 	return "[" + strings.Join(entries, ",") + "]"
+}
+
+// TestSideCallOrder: a side call recorded before the turn's first call
+// replays when it comes after it, in every dialect: each request finds its
+// recorded call by fingerprint, and the pins stay the turn's. A value of
+// each call's own (a request id) is numbered in arrival order, so the
+// reversed order drifts unless a scrub rule makes it one constant, as
+// docs/agents.md says.
+func TestSideCallOrder(t *testing.T) {
+	type testCase struct {
+		name, dialect string
+		env           map[string]string
+		yml           string
+		want          check.Status
+	}
+	var cases []testCase
+	for _, d := range dialects {
+		cases = append(cases, testCase{name: d, dialect: d, want: check.Passed})
+	}
+	id := map[string]string{"CONF_REQUEST_ID": "1"}
+	cases = append(cases,
+		testCase{name: "request-id", dialect: "openai-chat", env: id, want: check.Failed},
+		testCase{name: "request-id-scrubbed", dialect: "openai-chat", env: id, want: check.Passed,
+			yml: `scrub: [{ pattern: '"user":"\{\{id:[0-9]+\}\}"', replace: '"user":"{{requestId}}"' }]` + "\n"})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			root := corpus(t, c.dialect, "", "ready: { update: available_commands_update }\nfloating: [session_info_update]\n"+c.yml)
+			env := map[string]string{"CONF_READY": "1", "CONF_SIDE": "first"}
+			for k, v := range c.env {
+				env[k] = v
+			}
+			sc := scene{name: "side-call", env: env, model: sideModel}
+			dir := sc.write(t, root)
+			if o := author(t, dir); o.Status != check.Passed {
+				t.Fatalf("new -model: %s: %s\n%s", o.Status, o.Reason, o.Diff)
+			}
+			// The replays: the turn's first call comes first.
+			manifest := filepath.Join(dir, scenario.ManifestFile)
+			b, _ := os.ReadFile(manifest)
+			if !strings.Contains(string(b), `CONF_SIDE: "first"`) {
+				t.Fatalf("%s does not say CONF_SIDE: \"first\":\n%s", manifest, b)
+			}
+			write(t, manifest, strings.Replace(string(b), `CONF_SIDE: "first"`, `CONF_SIDE: "last"`, 1))
+			o := check.Check(context.Background(), dir, config(t, root, check.Replay))
+			if o.Status != c.want {
+				t.Errorf("replay, the other order: %s, want %s: %s\n%s", o.Status, c.want, o.Reason, o.Diff)
+			}
+			if c.want == check.Passed {
+				replays(t, dir, 2, "new -model, in the other order")
+			}
+		})
+	}
 }
