@@ -57,6 +57,7 @@ type modelRun struct {
 	record bool
 	proxy  *proxy.Proxy
 	hung   chan struct{} // closed when a hangAfter override stalls: the model is streaming
+	sent   [][]byte      // the data of the events the agent got before that stall; set before hung closes
 	once   sync.Once
 	paths  pathTokens
 
@@ -73,7 +74,7 @@ func (r *run) startModel(ctx context.Context) (*modelRun, error) {
 	}
 	m := &modelRun{cfg: mc, record: r.cfg.Mode == Record, hung: make(chan struct{}), paths: newPathTokens(r.roots), tok: liveContext(r.roots)}
 	pc := proxy.Config{Dialect: mc.Dialect, Expand: m.expand, Ignore: mc.Ignore,
-		OnHang: func(int) { m.once.Do(func() { close(m.hung) }) }}
+		OnHang: func(_ int, sent [][]byte) { m.once.Do(func() { m.sent = sent; close(m.hung) }) }}
 	if m.record {
 		// Payloads are kept as sent and normalized when the log is
 		// composed, in call order: the order replay numbers them in.
