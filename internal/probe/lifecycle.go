@@ -5,18 +5,14 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/acpsnap/acpsnap/internal/shutdown"
 )
 
 // SlowExit is how long an agent may take to exit after stdin EOF before
 // probe calls it slow and, when SIGTERM ends it sooner, suggests
 // shutdown: term.
 const SlowExit = 500 * time.Millisecond
-
-// Harness endings (harness.Shutdown.How).
-const (
-	howExited     = "exited"
-	howTerminated = "sent SIGTERM"
-)
 
 // Lifecycle is how the agent starts and ends.
 type Lifecycle struct {
@@ -113,7 +109,7 @@ func eofExit(runs []Run) Exit {
 	var times []time.Duration
 	for _, r := range runs {
 		e.Measured = true
-		if r.Shutdown.How != howExited {
+		if r.Shutdown.How != shutdown.Exited {
 			return Exit{Measured: true} // it needed SIGTERM in at least one run
 		}
 		times = append(times, r.Shutdown.EOF)
@@ -131,9 +127,9 @@ func termExit(runs []Run) Exit {
 	for _, r := range runs {
 		e.Measured = true
 		switch r.Shutdown.How {
-		case howTerminated:
+		case shutdown.Terminated:
 			times = append(times, r.Shutdown.Term)
-		case howExited:
+		case shutdown.Exited:
 			times = append(times, r.Shutdown.EOF) // it beat the signal
 		default:
 			return Exit{Measured: true}

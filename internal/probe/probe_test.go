@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/acpsnap/acpsnap/internal/shutdown"
 )
 
 // runWith is a run whose stdout and first request body are the given
@@ -19,7 +21,7 @@ func runWith(stdout, body string) Run {
 		Requests: []Request{{Method: "POST", Path: "/chat/completions", Body: []byte(body)}},
 		Calls:    []Call{{At: 5 * time.Millisecond, Done: 6 * time.Millisecond, Served: true, Path: "/chat/completions"}},
 		Steps:    []Step{{Op: "initialize", End: time.Millisecond}, {Op: "newSession", Start: time.Millisecond, End: 2 * time.Millisecond}, {Op: "prompt", Start: 2 * time.Millisecond, End: 8 * time.Millisecond}},
-		Shutdown: Shutdown{How: howExited, EOF: 10 * time.Millisecond},
+		Shutdown: Shutdown{How: shutdown.Exited, EOF: 10 * time.Millisecond},
 	}
 }
 
@@ -147,13 +149,13 @@ func TestLifecycle(t *testing.T) {
 		problem string
 	}
 	for _, c := range []tc{
-		{name: "exits on EOF", in: Input{Runs: []Run{exits(howExited, 10*time.Millisecond, 0)}, Other: ptr(exits(howTerminated, 0, 2*time.Millisecond))}},
-		{name: "slow on EOF, quick on SIGTERM", in: Input{Runs: []Run{exits(howExited, 1500*time.Millisecond, 0)}, Other: ptr(exits(howTerminated, 0, 2*time.Millisecond))},
+		{name: "exits on EOF", in: Input{Runs: []Run{exits(shutdown.Exited, 10*time.Millisecond, 0)}, Other: ptr(exits(shutdown.Terminated, 0, 2*time.Millisecond))}},
+		{name: "slow on EOF, quick on SIGTERM", in: Input{Runs: []Run{exits(shutdown.Exited, 1500*time.Millisecond, 0)}, Other: ptr(exits(shutdown.Terminated, 0, 2*time.Millisecond))},
 			suggest: Setting{"agent.shutdown", "term"}},
-		{name: "slow on both", in: Input{Runs: []Run{exits(howExited, 1500*time.Millisecond, 0)}, Other: ptr(exits(howTerminated, 0, 1400*time.Millisecond))}},
-		{name: "ignores EOF", in: Input{Runs: []Run{exits(howTerminated, 2*time.Second, 5*time.Millisecond)}, Other: ptr(exits(howTerminated, 0, 5*time.Millisecond))},
+		{name: "slow on both", in: Input{Runs: []Run{exits(shutdown.Exited, 1500*time.Millisecond, 0)}, Other: ptr(exits(shutdown.Terminated, 0, 1400*time.Millisecond))}},
+		{name: "ignores EOF", in: Input{Runs: []Run{exits(shutdown.Terminated, 2*time.Second, 5*time.Millisecond)}, Other: ptr(exits(shutdown.Terminated, 0, 5*time.Millisecond))},
 			suggest: Setting{"agent.shutdown", "term"}},
-		{name: "term already", in: Input{Term: true, Runs: []Run{exits(howTerminated, 0, 5*time.Millisecond)}, Other: ptr(exits(howTerminated, 2*time.Second, 5*time.Millisecond))}},
+		{name: "term already", in: Input{Term: true, Runs: []Run{exits(shutdown.Terminated, 0, 5*time.Millisecond)}, Other: ptr(exits(shutdown.Terminated, 2*time.Second, 5*time.Millisecond))}},
 		{name: "ignores SIGTERM", in: Input{Term: true, Runs: []Run{exits("killed with SIGKILL after ignoring SIGTERM", 0, 2*time.Second)}},
 			problem: "it ignores SIGTERM: the harness kills it with SIGKILL"},
 	} {
@@ -189,7 +191,7 @@ func ExampleReport_WriteText() {
 	}
 	rep := Analyze(Input{
 		Runs:    []Run{run("0a1b"), run("ffe2"), run("9c00")},
-		Other:   ptr(Run{Shutdown: Shutdown{How: howTerminated, Term: 3 * time.Millisecond}}),
+		Other:   ptr(Run{Shutdown: Shutdown{How: shutdown.Terminated, Term: 3 * time.Millisecond}}),
 		Lookups: []Count{{"localhost", 2}, {"telemetry.example", 6}},
 	})
 	rep.WriteText(os.Stdout)

@@ -21,6 +21,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/jsonpos"
 	"github.com/acpsnap/acpsnap/internal/jsonscan"
 	"github.com/acpsnap/acpsnap/internal/ringbuf"
+	"github.com/acpsnap/acpsnap/internal/shutdown"
 	"github.com/acpsnap/acpsnap/internal/visible"
 )
 
@@ -287,11 +288,11 @@ const (
 func (e Ending) String() string {
 	switch e {
 	case Terminated:
-		return "sent SIGTERM"
+		return shutdown.Terminated
 	case Killed:
-		return "killed with SIGKILL after ignoring SIGTERM"
+		return shutdown.Killed
 	}
-	return "exited"
+	return shutdown.Exited
 }
 
 // Shutdown ends the agent, always within three graces: close stdin and
