@@ -130,7 +130,7 @@ func (r *run) initialize(d deadline) error {
 }
 
 func (r *run) newSession(d deadline, servers []scenario.MCPServer) error {
-	proxies, err := r.mcpProxies(servers)
+	proxies, err := r.mcp.Servers(servers, r.expand)
 	if err != nil {
 		return err
 	}
@@ -143,7 +143,7 @@ func (r *run) newSession(d deadline, servers []scenario.MCPServer) error {
 	}
 	r.addSession(string(resp.SessionId))
 	if r.model != nil {
-		r.model.identifySession(string(resp.SessionId))
+		r.model.Identify(string(resp.SessionId))
 	}
 	if r.cfg.Ready != "" {
 		if err := r.waitForUpdate(d, r.cfg.Ready); err != nil {
@@ -551,7 +551,7 @@ func (r *run) cancelled(what string) error {
 func (r *run) waitStreaming(d deadline, also func() error) error {
 	err := r.poll(d, func() (bool, string, error) {
 		select {
-		case <-r.model.hung:
+		case <-r.model.Hung():
 			return true, "", nil
 		default:
 			return false, "the model proxy to stall a hangAfter override (replay.override.json)", nil
