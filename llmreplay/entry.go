@@ -32,10 +32,13 @@ type Entry struct {
 	Code      string // throw: the provider error code (RATE_LIMIT, AUTH, …)
 	Accepted  bool   // throw: the provider accepted the request (HTTP 200) and failed mid-stream
 	ReadyFile string // hang: a file to create, relative to the cwd, once the stream hangs
-	// Match (a model file only) makes the entry answer the first request
-	// whose body it matches, whatever its position: a side call that
-	// arrives in parallel with the turn (a title, a summary). nil: the
-	// entry answers by position among the entries without one.
+	// Match (a model file only: the Server's) makes the entry answer the
+	// first request whose body it matches, whatever its position and
+	// arrival: a side call in parallel with the turn (a title, a summary).
+	// The run's folders in it ({{cwd}}, …) stand for their live values,
+	// quoted (Server.SetRoots). nil: the entry answers by position among
+	// the entries without one. Replay needs none: a recorded call is found
+	// by fingerprint (HTTP) or is next in its session (native).
 	Match *regexp.Regexp
 }
 
@@ -115,6 +118,8 @@ func (d *doc) entry(v jsonpos.Value) (Entry, error) {
 	optional := keys.optional
 	if d.isModel {
 		optional = append(append([]string{}, optional...), "match")
+	} else if mv, ok := m["match"]; ok {
+		return Entry{}, d.Errorf(mv.Off, mv.Path, "match is for a model file (model.json, which the scripted server serves): replay answers each call with its recorded one (by fingerprint over HTTP; natively in the order of its session, whose calls never overlap)")
 	}
 	if err := d.CheckMembers(v, m, keys.required, optional); err != nil {
 		return Entry{}, err

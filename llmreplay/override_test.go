@@ -72,6 +72,10 @@ func TestOverrideApplyErrors(t *testing.T) {
 	}
 }
 
+// matchRefused is why an override entry may not say which request it
+// answers.
+const matchRefused = "match is for a model file (model.json, which the scripted server serves): replay answers each call with its recorded one (by fingerprint over HTTP; natively in the order of its session, whose calls never overlap)"
+
 func TestDecodeOverrideErrors(t *testing.T) {
 	tests := []decodeErrorCase{
 		{"scalar", `1`, `o.json:1: $: want an override (a bare array of entries or a patches) object, got a number`},
@@ -84,6 +88,8 @@ func TestDecodeOverrideErrors(t *testing.T) {
 		{"negative at", `{"patches":[{"at":-1,"entry":{"kind":"hang"}}]}`, `o.json:1: $.patches[0].at: -1: entries count from 0`},
 		{"fractional at", `{"patches":[{"at":1.5,"entry":{"kind":"hang"}}]}`, `o.json:1: $.patches[0].at: want an integer, got 1.5`},
 		{"bad entry", "{\"patches\":[\n  {\"at\":0,\"entry\":{\"kind\":\"chunks\",\"chunks\":[\n    {\"type\":\"text-delt\"}]}}]}", `o.json:3: $.patches[0].entry.chunks[0].type: unknown chunk "text-delt"`},
+		{"match in a patch", "{\"patches\":[\n  {\"at\":0,\"entry\":{\"kind\":\"hang\",\"match\":\"Title\"}}]}", `o.json:2: $.patches[0].entry.match: ` + matchRefused},
+		{"match in a bare entry", `[{"kind":"hang","match":"Title"}]`, `o.json:1: $[0].match: ` + matchRefused},
 		{"bad bare entry", "[\n{\"kind\":\"hang\"},\n{\"kind\":\"hang\"},\n{\"kind\":\"chunks\",\"chunks\":[{\"type\":\"text-delt\"}]}]", `o.json:4: $[2].chunks[0].type: unknown chunk "text-delt"`},
 	}
 	for _, tc := range tests {

@@ -237,7 +237,7 @@ func (p *Player) take(req StreamRequest) (Entry, error) {
 		b = p.sessions[req.SessionID]
 	}
 	if b.busy {
-		err := fmt.Errorf("llmreplay: session %s: a second model call while one is in flight; the agent must not overlap the calls of one session", req.SessionID)
+		err := fmt.Errorf("llmreplay: session %s: a second model call while one is in flight; the agent must not overlap the calls of one session (a side call in parallel with the turn, a title or a summary, needs a session and a log of its own)", req.SessionID)
 		p.errs = append(p.errs, err.Error())
 		return Entry{}, err
 	}

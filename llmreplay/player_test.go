@@ -124,7 +124,7 @@ func TestPlayerHang(t *testing.T) {
 	}
 	// A second call of the same session while the first hangs is an error.
 	_, err = collect(p, req)
-	wantErr := "llmreplay: session s: a second model call while one is in flight; the agent must not overlap the calls of one session"
+	wantErr := "llmreplay: session s: a second model call while one is in flight; the agent must not overlap the calls of one session (a side call in parallel with the turn, a title or a summary, needs a session and a log of its own)"
 	if err == nil || err.Error() != wantErr {
 		t.Errorf("overlapping call error = %v, want %s", err, wantErr)
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -289,13 +290,39 @@ func (s *Server) next(route string, script Script, body []byte) int {
 	for i, e := range script {
 		switch {
 		case used[i]:
-		case e.Match != nil && e.Match.Match(body):
+		case e.Match != nil && s.matches(e.Match, body):
 			return i
 		case e.Match == nil && free < 0:
 			free = i
 		}
 	}
 	return free
+}
+
+// pathToken is a placeholder of the run's folders in a match ({{cwd}},
+// {{homeRel}}, …; normalize.Expander says which ones exist).
+var pathToken = regexp.MustCompile(`\{\{[A-Za-z]+\}\}`)
+
+// matches reports whether re matches body, the run's folders in re
+// ({{cwd}}, …, SetRoots) standing for their live values, as they do in
+// the entries served: "{{cwd}}/notes\.txt" matches the live path, quoted,
+// whatever characters it holds. s.mu is held.
+func (s *Server) matches(re *regexp.Regexp, body []byte) bool {
+	src := re.String()
+	if s.paths == nil || !pathToken.MatchString(src) {
+		return re.Match(body)
+	}
+	live, err := regexp.Compile(pathToken.ReplaceAllStringFunc(src, func(tok string) string {
+		if v := s.paths.Replace(tok); v != tok {
+			return regexp.QuoteMeta(v)
+		}
+		return tok
+	}))
+	if err != nil {
+		s.fail("match %q with the run's folders: %v", src, err)
+		return false
+	}
+	return live.Match(body)
 }
 
 // expandPaths gives the path tokens of e the run's folders (SetRoots), as

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -291,5 +292,59 @@ func TestNewServerUnknownKind(t *testing.T) {
 	want := `llmreplay: start server: child call_1[0]: unknown entry kind "wait"`
 	if err == nil || err.Error() != want {
 		t.Errorf("NewServer error = %v, want %s", err, want)
+	}
+}
+
+// TestServerMatch: an entry with a match answers the first request whose
+// body it matches, in whichever order the requests arrive; the others
+// answer by position. A folder placeholder in a match stands for the
+// run's folder, as in the entries served, quoted: before, "{{cwd}}" was
+// matched literally, so the side call took the turn's answer.
+func TestServerMatch(t *testing.T) {
+	const cwd = "/tmp/a+b (1)/workspace" // regex metacharacters, quoted
+	text := func(s string) Entry {
+		return Entry{Kind: KindChunks, Chunks: []model.Chunk{{Type: model.BlockStart, BlockType: model.BlockText},
+			{Type: model.TextDelta, Text: s}, {Type: model.BlockEnd}, {Type: model.Finish, Reason: model.FinishStop}}}
+	}
+	title := `{"model":"m","stream":true,"messages":[{"role":"user","content":"Title this: read ` + cwd + `/notes.txt"}]}`
+	turn := `{"model":"m","stream":true,"messages":[{"role":"system","content":"You are an agent."},{"role":"user","content":"read ` + cwd + `/notes.txt"}]}`
+	type testCase struct {
+		name  string
+		match string
+		order []string // the bodies, in arrival order
+		want  []string // the text each one gets
+	}
+	cases := []testCase{
+		{"side call first", `Title this`, []string{title, turn}, []string{"Milk", "Hello."}},
+		{"side call second", `Title this`, []string{turn, title}, []string{"Hello.", "Milk"}},
+		{"a folder placeholder", `Title this: read {{cwd}}/notes\.txt`, []string{turn, title}, []string{"Hello.", "Milk"}},
+		{"a relative folder placeholder", `Title this: read /{{cwdRel}}/`, []string{title, turn}, []string{"Milk", "Hello."}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			side := text("Milk")
+			side.Match = regexp.MustCompile(c.match)
+			s := startServer(t, ServerConfig{Primary: Script{side, text("Hello.")}})
+			s.SetRoots(cwd, "", "")
+			var got []string
+			for _, body := range c.order {
+				res, err := http.Post(s.URL()+"/chat/completions", "application/json", strings.NewReader(body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				var texts []string
+				for _, w := range []string{"Milk", "Hello."} {
+					if strings.Contains(string(b), `"content":"`+w+`"`) {
+						texts = append(texts, w)
+					}
+				}
+				got = append(got, strings.Join(texts, "+"))
+			}
+			if d := cmp.Diff(c.want, got); d != "" {
+				t.Errorf("answers (-want +got):\n%s\nerrors: %v", d, s.Report().Errors)
+			}
+		})
 	}
 }

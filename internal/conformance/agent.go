@@ -47,8 +47,11 @@ type Behaviour struct {
 	Ready      bool          // CONF_READY
 	ReadyAfter time.Duration // CONF_READY_MS; 0: 30 ms
 	// Side makes a second model call (a title) in parallel with each
-	// turn's first call ("1").
-	Side bool // CONF_SIDE
+	// turn: "1" starts it just after the turn's first call, as title
+	// generators do (the two race); "first" starts the turn's first call
+	// only once the server has answered the title's headers, so the side
+	// call always arrives first; "": none.
+	Side string // CONF_SIDE
 	// Noise ends every turn with a random word: an agent whose output no
 	// normalization can make stable ("1"), which no fixture can hold.
 	Noise bool // CONF_NOISE
@@ -60,7 +63,7 @@ type Behaviour struct {
 
 func behaviour(getenv func(string) string) Behaviour {
 	b := Behaviour{Dialect: getenv("CONF_DIALECT"), URL: getenv("CONF_URL"), IDs: getenv("CONF_IDS"),
-		Paths: getenv("CONF_PATHS"), Ready: getenv("CONF_READY") == "1", Side: getenv("CONF_SIDE") == "1", Noise: getenv("CONF_NOISE") == "1"}
+		Paths: getenv("CONF_PATHS"), Ready: getenv("CONF_READY") == "1", Side: getenv("CONF_SIDE"), Noise: getenv("CONF_NOISE") == "1"}
 	b.SlowExit = millis(getenv("CONF_SLOW_EXIT_MS"), 0)
 	b.ReadyAfter = millis(getenv("CONF_READY_MS"), 30*time.Millisecond)
 	return b
@@ -207,13 +210,20 @@ func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 	s.msgs = append(s.msgs, message{role: "user", text: text.String()})
 	s.mu.Unlock()
 	var side sync.WaitGroup
-	if a.b.Side {
+	if a.b.Side != "" {
+		answered := make(chan struct{})
+		var once sync.Once
+		headers := func() { once.Do(func() { close(answered) }) }
 		side.Add(1)
 		go func() {
 			defer side.Done()
-			time.Sleep(20 * time.Millisecond) // after the turn's first call, as title generators do
-			a.title(ctx, s, text.String())
+			if a.b.Side != "first" {
+				headers()
+				time.Sleep(20 * time.Millisecond) // after the turn's first call, as title generators do
+			}
+			a.title(ctx, s, text.String(), headers)
 		}()
+		<-answered
 	}
 	defer side.Wait()
 	retried := false
@@ -248,10 +258,13 @@ func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 }
 
 // title is the side call: a conversation of its own, answered in
-// parallel with the turn; its answer is shown as a session title.
-func (a *agent) title(ctx context.Context, s *session, prompt string) {
+// parallel with the turn; its answer is shown as a session title. It
+// calls headers once the server answered the call's headers, or the call
+// failed.
+func (a *agent) title(ctx context.Context, s *session, prompt string, headers func()) {
 	conv := []message{{role: "user", text: "Title this conversation: " + prompt}}
-	reply, err := a.call(ctx, conv, nil)
+	defer headers()
+	reply, err := a.callThen(ctx, conv, nil, headers)
 	if err == nil {
 		a.update(s, acp.SessionUpdate{SessionInfoUpdate: &acp.SessionSessionInfoUpdate{Title: acp.Ptr(reply.text)}})
 	}
@@ -321,6 +334,11 @@ type reply struct {
 // a session streams its text to the client as it comes. An HTTP error's
 // body is the error's text, verbatim.
 func (a *agent) call(ctx context.Context, conv []message, s *session) (reply, error) {
+	return a.callThen(ctx, conv, s, func() {})
+}
+
+// callThen is call, calling headers once the response's headers came.
+func (a *agent) callThen(ctx context.Context, conv []message, s *session, headers func()) (reply, error) {
 	path, body := a.request(conv)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.b.URL+path, bytes.NewReader(body))
 	if err != nil {
@@ -331,6 +349,7 @@ func (a *agent) call(ctx context.Context, conv []message, s *session) (reply, er
 	if err != nil {
 		return reply{}, err
 	}
+	headers()
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(resp.Body)

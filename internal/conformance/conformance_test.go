@@ -161,6 +161,16 @@ func answer(text string) string {
 		`{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]}`
 }
 
+// sideModel answers the title call by match, wherever it arrives, and
+// the turn by position.
+const sideModel = `[{"kind":"chunks","match":"Title this conversation","chunks":[{"type":"block-start","index":0,"blockType":"text"},` +
+	`{"type":"text-delta","index":0,"text":"Milk"},{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]},` + `{"kind":"chunks","chunks":[` +
+	`{"type":"block-start","index":0,"blockType":"text"},{"type":"text-delta","index":0,"text":"Hello."},{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]}]`
+
+// systemPrompt is the system prompt of the agent's turns (a side call has
+// none): the corpus's pin.
+const systemPrompt = "You are the conformance agent."
+
 // cancelInput prompts and cancels at the proxy's hang point.
 const cancelInput = `{"steps":[{"op":"initialize"},{"op":"newSession"},{"op":"promptAndCancel","text":"Write a long story."}]}`
 
@@ -214,10 +224,11 @@ func scenes(t *testing.T, dialect string) []scene {
 			want: []string{`{{cwdRel}}/notes.txt`}},
 		{name: "tool-token-id", model: toolRead("{{toolCall:1}}", "notes.txt")},
 		// A side call (a title) in parallel with the turn: its entry says
-		// which request it answers.
-		{name: "side-call", env: map[string]string{"CONF_SIDE": "1"}, racing: true,
-			model: `[{"kind":"chunks","match":"Title this conversation","chunks":[{"type":"block-start","index":0,"blockType":"text"},` +
-				`{"type":"text-delta","index":0,"text":"Milk"},{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]},` + answer("Hello.") + `]`,
+		// which request it answers, and the pins are the turn's.
+		{name: "side-call", env: map[string]string{"CONF_SIDE": "1"}, racing: true, model: sideModel,
+			want: []string{`"title":"Milk"`, `"text":"Hello."`}},
+		// The side call arriving first, every time (the race's other order).
+		{name: "side-call-first", env: map[string]string{"CONF_SIDE": "first"}, model: sideModel,
 			want: []string{`"title":"Milk"`, `"text":"Hello."`}},
 		// A slow exit whose child outlives the agent, within the grace.
 		{name: "slow-exit", env: map[string]string{"CONF_SLOW_EXIT_MS": "300"}, model: `[` + answer("Bye.") + `]`},
@@ -273,13 +284,20 @@ func conform(t *testing.T, d string, sc scene) {
 			t.Errorf("stdout.expected.jsonl lacks %s:\n%s", w, stdout)
 		}
 	}
+	pins := filepath.Join(root, scenario.PinsDir)
+	if b, err := os.ReadFile(filepath.Join(pins, scenario.PinClass+".system.md")); string(b) != systemPrompt {
+		t.Errorf("new -model pinned the system prompt %q (%v), want the turn's %q", b, err, systemPrompt)
+	}
 	replays(t, dir, 3, "new -model")
-	written := snapshot(t, root)
+	written, pinned := snapshot(t, root), snapshot(t, pins)
 	for _, mode := range []check.Mode{check.Refresh, check.Update} {
 		if o := check.Check(context.Background(), dir, config(t, root, mode)); o.Status != check.Passed {
 			t.Fatalf("%s: %s: %s\n%s", mode, o.Status, o.Reason, o.Diff)
 		}
 		if sc.racing { // another order of the same calls: what was written is replayed
+			if d := cmp.Diff(pinned, snapshot(t, pins)); d != "" {
+				t.Errorf("%s changed the pins new -model wrote (-new +%s):\n%s", mode, mode, d)
+			}
 			replays(t, dir, 3, string(mode))
 			continue
 		}

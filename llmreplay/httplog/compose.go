@@ -79,9 +79,9 @@ func convMember(d *dialect.Dialect) string {
 }
 
 // Compose renders exchanges as a composed session log under header h.
-// pins nil: nothing is pinned. With pins.Update, the first system prompt
-// and tool schemas of the log become the pins (pins.Changed tells whether
-// to write them back).
+// pins nil: nothing is pinned. With pins.Update, the log's requests set
+// the pins, the turn's and not a side call's whatever their arrival order
+// (Pins.Update; pins.Changed tells whether to write them back).
 //
 // An agent that speaks to its model over HTTP writes no session log of its
 // own; acpsnap composes one from the model exchanges it relayed (Compose)
@@ -134,8 +134,21 @@ func Compose(exchanges []Exchange, h ComposedHeader, pins *Pins) ([]byte, error)
 	}
 	d := lookup(h.Dialect)
 	c := composer{dialect: d, conv: convMember(d), pins: pins, out: out}
+	// A follow-up depends only on the calls before it, never on the pins:
+	// the whole bodies are known before the pins are chosen from them.
+	ups := make([][]member, len(exchanges))
+	var whole [][]byte
 	for i, x := range exchanges {
-		if err := c.exchange(i+1, x); err != nil {
+		if ups[i] = c.followUp(x.Request); ups[i] == nil {
+			whole = append(whole, x.Request.Body)
+		}
+		c.bodies = append(c.bodies, x.Request)
+	}
+	if pins != nil && pins.Update {
+		pins.choose(d, whole)
+	}
+	for i, x := range exchanges {
+		if err := c.exchange(i+1, x, ups[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -145,7 +158,6 @@ func Compose(exchanges []Exchange, h ComposedHeader, pins *Pins) ([]byte, error)
 type composer struct {
 	dialect *dialect.Dialect
 	conv    string
-	st      pinState
 	pins    *Pins
 	out     []byte
 	seq     int
@@ -161,19 +173,20 @@ func (c *composer) line(typ string, call int, ms ...member) {
 	c.seq++
 }
 
-func (c *composer) exchange(call int, x Exchange) error {
+// exchange writes the lines of one call; up is its follow-up form (nil:
+// the body is stored whole).
+func (c *composer) exchange(call int, x Exchange, up []member) error {
 	q := x.Request
 	ms := []member{{"method", quote(q.Method)}, {"path", quote(q.Path)}}
 	ms = append(ms, headerMembers(q.Header)...)
-	if d := c.followUp(q); d != nil {
-		ms = append(ms, d...)
+	if up != nil {
+		ms = append(ms, up...)
 	} else if bytes.Contains(q.Body, pinMark) {
 		ms = append(ms, payload("body", q.Body, true)...) // never expanded on reading
 	} else {
-		ms = append(ms, payload("body", c.pins.pin(c.dialect, q.Body, &c.st), false)...)
+		ms = append(ms, payload("body", c.pins.pin(c.dialect, q.Body), false)...)
 	}
 	c.line("model/request", call, ms...)
-	c.bodies = append(c.bodies, q)
 
 	r := x.Response
 	st := []member{{"status", []byte(strconv.Itoa(r.Status))}}

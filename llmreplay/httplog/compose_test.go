@@ -413,3 +413,76 @@ func FuzzDecompose(f *testing.F) {
 		}
 	})
 }
+
+// TestComposePinsTheTurn: with Update, the pins are the turn's system
+// prompt and tools whichever call came first, when a side call (a title:
+// an empty or short prompt, fewer tools) raced it; a pin a request still
+// carries stays. Before, the first call set them, so a title that won
+// the race pinned its empty prompt.
+func TestComposePinsTheTurn(t *testing.T) {
+	const (
+		turnSystem = "You are the turn's agent."
+		turnTools  = `[{"name":"read"},{"name":"write"}]`
+	)
+	turn := `{"model":"m","system":"` + turnSystem + `","messages":[{"role":"user","content":"hi"}],"tools":` + turnTools + `}`
+	bodies := map[string]string{
+		"turn":       turn,
+		"untitled":   `{"model":"m","system":"","messages":[{"role":"user","content":"Title this: hi"}],"tools":[]}`,
+		"summarizer": `{"model":"m","system":"Summarize.","messages":[{"role":"user","content":"Summarize: hi"}],"tools":[{"name":"read"}]}`,
+		"also":       `{"model":"m","system":"Another long prompt, not the turn's one.","messages":[{"role":"user","content":"hi"}]}`,
+	}
+	type want struct{ system, tools string }
+	type testCase struct {
+		name    string
+		order   []string // the calls, in arrival order
+		current *want    // the pins before ("" tools: none); nil: none
+		want    want
+		changed bool
+	}
+	pinned := &want{turnSystem, turnTools}
+	cases := []testCase{
+		{"side call first", []string{"untitled", "turn"}, nil, *pinned, true},
+		{"turn first", []string{"turn", "untitled"}, nil, *pinned, true},
+		{"two side calls first", []string{"summarizer", "untitled", "turn"}, nil, *pinned, true},
+		{"refresh, side call first", []string{"untitled", "turn"}, pinned, *pinned, false},
+		{"a pin still carried stays", []string{"also", "turn"}, pinned, *pinned, false},
+		{"an empty pin is replaced", []string{"untitled", "turn"}, &want{"", turnTools}, *pinned, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var xs []Exchange
+			for _, name := range c.order {
+				xs = append(xs, Exchange{Request: Request{Method: "POST", Path: "/v1/messages", Body: []byte(bodies[name])},
+					Response: Response{Status: 200, Body: []byte(`{}`)}})
+			}
+			pins := &Pins{Class: "c", Update: true}
+			if c.current != nil {
+				pins.System = &c.current.system
+				if c.current.tools != "" {
+					pins.Tools = []byte(c.current.tools)
+				}
+			}
+			log, err := Compose(xs, header("anthropic-messages"), pins)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got want
+			if pins.System != nil {
+				got.system = *pins.System
+			}
+			got.tools = string(pins.Tools)
+			if d := cmp.Diff(c.want, got, cmp.AllowUnexported(want{})); d != "" {
+				t.Errorf("pins (-want +got):\n%s", d)
+			}
+			if pins.Changed() != c.changed {
+				t.Errorf("Changed() = %v, want %v", pins.Changed(), c.changed)
+			}
+			if n := strings.Count(string(log), `"{{pin:c:system}}"`); n != 1 {
+				t.Errorf("the log holds the system placeholder %d times, want once (the turn's):\n%s", n, log)
+			}
+			if _, got, err := Decompose(log, "f.jsonl", pins); err != nil || !cmp.Equal(xs, got) {
+				t.Errorf("Decompose: %v; round trip (-want +got):\n%s", err, cmp.Diff(xs, got))
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package httplog
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,8 +40,9 @@ type Pins struct {
 	Class  string  // the pin class chosen by the caller (a dialect or an agent name); "": pin nothing
 	System *string // nil: no system pin
 	Tools  []byte  // compact JSON; nil: no tools pin
-	// Update: Compose makes the first system prompt and tool schemas of
-	// each log the pins (record and refresh rewrite the pin once).
+	// Update: Compose takes the pins from the log's requests, whatever
+	// order they arrived in (see choose): record and refresh rewrite the
+	// pin once.
 	Update bool
 
 	changed bool
@@ -110,50 +112,92 @@ func (p *Pins) placeholder(kind string) []byte {
 	return quote("{{pin:" + p.Class + ":" + kind + "}}")
 }
 
-// pinState tracks, for one Compose with Update, which pins it has taken.
-type pinState struct{ system, tools bool }
-
-// pin replaces the system prompt and tools of body by their placeholders
-// where they equal the pins (with Update: taking the first ones as pins).
-func (p *Pins) pin(d *dialect.Dialect, body []byte, st *pinState) []byte {
-	if p == nil || p.Class == "" || !embeddable(body) { // only a body stored as JSON is expanded on reading
-		return body
+// pinnable returns the system prompt and the tools value of body in the
+// form a pin restores exactly (the prompt as a string in its plain JSON
+// encoding, the tools compact), each nil when body has none in that form,
+// or the body cannot be pinned at all.
+func (p *Pins) pinnable(d *dialect.Dialect, body []byte) (system *string, tools []byte) {
+	// Only a body stored as JSON is expanded on reading, and one with a
+	// placeholder of its own would not expand exactly.
+	if p == nil || p.Class == "" || !embeddable(body) || bytes.Contains(body, pinMark) {
+		return nil, nil
 	}
 	ms, ok := objectMembers(body)
 	if !ok {
-		return body
-	}
-	return p.pinValues(body, systemValue(d, body), memberValue(ms, "tools"), st)
-}
-
-// pinValues pins the raw system string and tools value found in body.
-func (p *Pins) pinValues(body, system, tools []byte, st *pinState) []byte {
-	if bytes.Contains(body, pinMark) {
-		return body // a placeholder of its own: expanding would not be exact
+		return nil, nil
 	}
 	var s string
-	if system != nil && json.Unmarshal(system, &s) == nil && bytes.Equal(quote(s), system) {
-		if p.Update && !st.system {
-			st.system = true
-			p.changed = p.changed || p.System == nil || *p.System != s
-			p.System = &s
-		}
-		if p.System != nil && *p.System == s {
-			body = replaceOnce(body, system, p.placeholder("system"))
-		}
+	if raw := systemValue(d, body); raw != nil && json.Unmarshal(raw, &s) == nil && bytes.Equal(quote(s), raw) {
+		system = &s
 	}
 	var c bytes.Buffer
-	if tools != nil && json.Compact(&c, tools) == nil && bytes.Equal(c.Bytes(), tools) {
-		if p.Update && !st.tools {
-			st.tools = true
-			p.changed = p.changed || !bytes.Equal(p.Tools, tools)
-			p.Tools = append([]byte(nil), tools...)
-		}
-		if bytes.Equal(p.Tools, tools) {
-			body = replaceOnce(body, tools, p.placeholder("tools"))
-		}
+	if raw := memberValue(ms, "tools"); raw != nil && json.Compact(&c, raw) == nil && bytes.Equal(c.Bytes(), raw) {
+		tools = raw
+	}
+	return system, tools
+}
+
+// pin replaces the system prompt and tools of body by their placeholders
+// where they equal the pins.
+func (p *Pins) pin(d *dialect.Dialect, body []byte) []byte {
+	system, tools := p.pinnable(d, body)
+	if system != nil && p.System != nil && *p.System == *system {
+		body = replaceOnce(body, quote(*system), p.placeholder("system"))
+	}
+	if tools != nil && bytes.Equal(p.Tools, tools) {
+		body = replaceOnce(body, tools, p.placeholder("tools"))
 	}
 	return body
+}
+
+// choose sets the pins (Update) from the bodies of a log's requests (the
+// ones stored whole), whatever order they arrived in: for the system
+// prompt and for the tools, the current pin while a request still carries
+// it, else the longest value one carries (the turn's: a side call made in
+// parallel with it, a title or a summary, carries a shorter prompt or
+// none, and fewer tools), the least in byte order on a tie. An empty
+// prompt or tool list is never chosen: it would pin nothing. (The value
+// of whichever call came first let a racing side call rewrite the pin.)
+func (p *Pins) choose(d *dialect.Dialect, bodies [][]byte) {
+	var systems, tools []string
+	for _, b := range bodies {
+		s, t := p.pinnable(d, b)
+		if s != nil && *s != "" {
+			systems = append(systems, *s)
+		}
+		if t != nil && string(t) != "[]" {
+			tools = append(tools, string(t))
+		}
+	}
+	var cur *string
+	if p.Tools != nil {
+		t := string(p.Tools)
+		cur = &t
+	}
+	if v, ok := pick(p.System, systems); ok {
+		p.changed = p.changed || p.System == nil || *p.System != v
+		p.System = &v
+	}
+	if v, ok := pick(cur, tools); ok {
+		p.changed = p.changed || cur == nil || *cur != v
+		p.Tools = []byte(v)
+	}
+}
+
+// pick is the pin value among vals (see choose); false when vals is empty.
+func pick(cur *string, vals []string) (string, bool) {
+	if cur != nil && slices.Contains(vals, *cur) {
+		return *cur, true
+	}
+	if len(vals) == 0 {
+		return "", false
+	}
+	return slices.MaxFunc(vals, func(a, b string) int {
+		if len(a) != len(b) {
+			return cmp.Compare(len(a), len(b))
+		}
+		return strings.Compare(b, a) // the least bytes is the greatest
+	}), true
 }
 
 // replaceOnce replaces old by repl in b when old occurs exactly once and
