@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/acpsnap/acpsnap/acpsnaptest"
-	"github.com/acpsnap/acpsnap/internal/fakeagent"
+	"github.com/acpsnap/acpsnap/testagents/fakeagent"
 )
 
 // TestMain serves the test binary as example-agent, the agent that

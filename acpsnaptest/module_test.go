@@ -296,7 +296,7 @@ var writeModes = []struct {
 }
 
 // TestModuleWriteModes drives the acpsnap CLI (go build of the module's
-// tool line) over the module's acp/http-calls, as internal/conformance
+// tool line) over the module's acp/http-calls, as testagents/conformance
 // does for the Go test agent: each scenario, its recordings removed, is
 // authored by new -model (which writes what the module commits, byte for
 // byte), then refreshed and updated; after each write mode the fixtures

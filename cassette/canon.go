@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/acpsnap/acpsnap/internal/jsonpos"
 	"github.com/acpsnap/acpsnap/internal/jsonscan"
@@ -88,6 +86,8 @@ func (s *scanner) value(depth int) error {
 	if s.i >= len(s.data) {
 		return s.fail("unexpected end of line")
 	}
+	var end int
+	var err *jsonscan.SyntaxError
 	switch c := s.data[s.i]; {
 	case c == '{':
 		return s.object(depth + 1)
@@ -97,25 +97,24 @@ func (s *scanner) value(depth int) error {
 		_, err := s.str()
 		return err
 	case c == '-' || (c >= '0' && c <= '9'):
-		return s.number()
-	case c == 't':
-		return s.literal("true")
-	case c == 'f':
-		return s.literal("false")
-	case c == 'n':
-		return s.literal("null")
+		end, err = jsonscan.ScanNumber(s.data, s.i)
+	case c == 't' || c == 'f' || c == 'n':
+		end, err = jsonscan.ScanLiteral(s.data, s.i)
 	case c == ' ' || c == '\t' || c == '\r' || c == '\n':
 		return s.fail("whitespace outside strings (not canonical)")
+	default:
+		return s.fail("invalid JSON")
 	}
-	return s.fail("invalid JSON")
+	if err != nil {
+		return s.syntax(err)
+	}
+	s.i = end
+	return nil
 }
 
-func (s *scanner) literal(lit string) error {
-	if !bytes.HasPrefix(s.data[s.i:], []byte(lit)) {
-		return s.fail("invalid JSON literal")
-	}
-	s.i += len(lit)
-	return nil
+// syntax is the scanError of a defect jsonscan found.
+func (s *scanner) syntax(err *jsonscan.SyntaxError) error {
+	return &scanError{off: err.Off, reason: err.Msg}
 }
 
 // object is a state machine over members; keys must ascend strictly.
@@ -205,125 +204,18 @@ func (s *scanner) array(depth int) error {
 
 // str scans a string and returns its raw bytes including the quotes. A
 // string is canonical when it is what encoding/json writes for its value
-// with HTML escaping off: only the escapes it uses, and no byte it escapes.
+// with HTML escaping off (jsonscan.ScanString decides).
 func (s *scanner) str() ([]byte, error) {
-	start := s.i
-	s.i++ // "
-	for s.i < len(s.data) {
-		for s.i < len(s.data) && jsonscan.Plain[s.data[s.i]] {
-			s.i++ // the common case: printable ASCII other than '"' and '\\'
-		}
-		if s.i >= len(s.data) {
-			break
-		}
-		c := s.data[s.i]
-		switch {
-		case c == '"':
-			s.i++
-			return s.data[start:s.i], nil
-		case c == '\\':
-			if err := s.escape(); err != nil {
-				return nil, err
-			}
-		case c < 0x20:
-			return nil, s.fail("control character in a string")
-		case c < utf8.RuneSelf:
-			s.i++
-		default:
-			r, n := utf8.DecodeRune(s.data[s.i:])
-			if r == utf8.RuneError && n == 1 {
-				return nil, s.fail("invalid UTF-8 in a string")
-			}
-			if r == '\u2028' || r == '\u2029' {
-				return nil, s.fail("unescaped U+2028 or U+2029 (not canonical)")
-			}
-			s.i += n
-		}
+	str, err := jsonscan.ScanString(s.data, s.i)
+	if err != nil {
+		return nil, s.syntax(err)
 	}
-	s.i = start
-	return nil, s.fail("unterminated string")
-}
-
-// escape checks one escape sequence at s.i against encoding/json's choice:
-// \" \\ \b \f \n \r \t, \u00xx (lowercase) for the other control
-// characters, \u2028 and \u2029.
-func (s *scanner) escape() error {
-	if s.i+1 >= len(s.data) {
-		return s.fail("unterminated string escape")
+	if str.Noncanonical != "" {
+		return nil, &scanError{off: str.NoncanonicalOff, reason: str.Noncanonical}
 	}
-	switch s.data[s.i+1] {
-	case '"', '\\', 'b', 'f', 'n', 'r', 't':
-		s.i += 2
-		return nil
-	case 'u':
-		if s.i+6 > len(s.data) {
-			return s.fail("unterminated string escape")
-		}
-		u := string(s.data[s.i+2 : s.i+6])
-		if u == "2028" || u == "2029" || canonicalControl(u) {
-			s.i += 6
-			return nil
-		}
-		if _, err := strconv.ParseUint(u, 16, 16); err != nil {
-			return s.fail("invalid string escape")
-		}
-		return s.fail("string escape not in canonical form")
-	}
-	return s.fail("string escape not in canonical form")
-}
-
-// canonicalControl reports whether \u+u is how encoding/json writes a
-// control character (one without a short escape).
-func canonicalControl(u string) bool {
-	const hex = "0123456789abcdef"
-	if u[0] != '0' || u[1] != '0' || (u[2] != '0' && u[2] != '1') || strings.IndexByte(hex, u[3]) < 0 {
-		return false
-	}
-	switch c := (u[2]-'0')<<4 | byte(strings.IndexByte(hex, u[3])); c {
-	case '\b', '\f', '\n', '\r', '\t':
-		return false
-	}
-	return true
-}
-
-// number checks the JSON number grammar; numbers are kept as written.
-func (s *scanner) number() error {
-	start := s.i
-	if s.data[s.i] == '-' {
-		s.i++
-	}
-	if s.digits() == 0 {
-		return s.fail("invalid number")
-	}
-	if s.data[start] == '0' && s.i-start > 1 || s.data[start] == '-' && s.i-start > 2 && s.data[start+1] == '0' {
-		s.i = start
-		return s.fail("number with a leading zero")
-	}
-	if s.i < len(s.data) && s.data[s.i] == '.' {
-		s.i++
-		if s.digits() == 0 {
-			return s.fail("invalid number fraction")
-		}
-	}
-	if s.i < len(s.data) && (s.data[s.i] == 'e' || s.data[s.i] == 'E') {
-		s.i++
-		if s.i < len(s.data) && (s.data[s.i] == '+' || s.data[s.i] == '-') {
-			s.i++
-		}
-		if s.digits() == 0 {
-			return s.fail("invalid number exponent")
-		}
-	}
-	return nil
-}
-
-func (s *scanner) digits() int {
-	n := 0
-	for s.i < len(s.data) && s.data[s.i] >= '0' && s.data[s.i] <= '9' {
-		s.i++
-		n++
-	}
-	return n
+	raw := s.data[s.i:str.End]
+	s.i = str.End
+	return raw, nil
 }
 
 // compareKeys orders two raw keys by their decoded bytes (the order

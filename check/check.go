@@ -200,6 +200,7 @@ func (o Outcome) run(ctx context.Context, s *scenario.Scenario, cfg Config, leak
 	ws := newWorkspace(dir, cfg.TempDir)
 	defer ws.remove()
 	if ws != nil {
+		ws.copy = cfg.Mode.Writes() || cfg.Pending || leaks.Len() > 0
 		hc.OnEnd = ws.take
 	}
 	res, err := harness.Run(ctx, hc)

@@ -6,14 +6,15 @@
 package examples_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/internal/cli"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -40,38 +41,49 @@ func lookPath(name, path string) bool {
 	return false
 }
 
-// TestMain makes this test binary the acpsnap command when it runs under
-// that name (the link buildAcpsnap makes): cmd/acpsnap's main is exactly
-// cli.Main, so the tests drive the command without a go build of their own.
-func TestMain(m *testing.M) {
-	if filepath.Base(os.Args[0]) == "acpsnap" {
-		os.Exit(cli.Main(os.Args[1:]))
-	}
-	os.Exit(m.Run())
+// acpsnapBin is the acpsnap command built once for this test binary by
+// TestMain, in a folder it removes after the tests; "" until the first
+// buildAcpsnap.
+var acpsnapBin struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
 }
 
-// buildAcpsnap returns the acpsnap command: this test binary, linked into
-// the test's temporary folder under the name acpsnap (copied where it
-// cannot be linked). The command re-executes itself by that path (-offline,
-// mcp-cassette), so it stays acpsnap throughout.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if acpsnapBin.dir != "" {
+		os.RemoveAll(acpsnapBin.dir)
+	}
+	os.Exit(code)
+}
+
+// buildAcpsnap returns the acpsnap command, built from cmd/acpsnap once per
+// test binary (the go command's cache makes it a link). The command
+// re-executes itself by that path (-offline, mcp-cassette), so it stays
+// acpsnap throughout.
 func buildAcpsnap(t *testing.T) string {
 	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
+	acpsnapBin.once.Do(func() {
+		dir, err := os.MkdirTemp("", "acpsnap-examples-")
+		if err != nil {
+			acpsnapBin.err = err
+			return
+		}
+		acpsnapBin.dir = dir
+		path := filepath.Join(dir, "acpsnap")
+		out, err := exec.Command("go", "build", "-o", path, "github.com/acpsnap/acpsnap/cmd/acpsnap").CombinedOutput()
+		if err != nil {
+			acpsnapBin.err = fmt.Errorf("%w\n%s", err, out)
+			return
+		}
+		acpsnapBin.path = path
+	})
+	if acpsnapBin.err != nil {
+		t.Fatalf("building the acpsnap command: %v", acpsnapBin.err)
 	}
-	acpsnap := filepath.Join(t.TempDir(), "acpsnap")
-	if os.Link(self, acpsnap) == nil {
-		return acpsnap
-	}
-	b, err := os.ReadFile(self)
-	if err == nil {
-		err = os.WriteFile(acpsnap, b, 0o755)
-	}
-	if err != nil {
-		t.Fatalf("the acpsnap command: %v", err)
-	}
-	return acpsnap
+	return acpsnapBin.path
 }
 
 var summary = regexp.MustCompile(`(?m)^(\d+) passed, (\d+) failed`)
@@ -82,7 +94,6 @@ func TestExamples(t *testing.T) {
 		t.Fatalf("no example corpora: %v", err)
 	}
 	path := agentPath(t)
-	acpsnap := buildAcpsnap(t)
 	skipped := false
 	for _, file := range corpora {
 		dir := filepath.Dir(file)
@@ -98,7 +109,7 @@ func TestExamples(t *testing.T) {
 				}
 				t.Skipf("%s is not installed (%s)", c.Agent.Command[0], installHint)
 			}
-			cmd := exec.Command(acpsnap, "run", "-offline", "-parallel", "2", "-dir", dir)
+			cmd := exec.Command(buildAcpsnap(t), "run", "-offline", "-parallel", "2", "-dir", dir)
 			cmd.Env = append(os.Environ(), "PATH="+path)
 			out, err := cmd.CombinedOutput()
 			if strings.Contains(string(out), "-offline:") && strings.Contains(string(out), "namespace") {

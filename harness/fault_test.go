@@ -10,7 +10,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/harness"
-	"github.com/acpsnap/acpsnap/internal/fakeagent"
+	"github.com/acpsnap/acpsnap/testagents/fakeagent"
 )
 
 // TestFaultDrills runs misbehaving agents: each run must fail for the

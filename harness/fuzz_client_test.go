@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/harness"
-	"github.com/acpsnap/acpsnap/internal/fakeagent"
+	"github.com/acpsnap/acpsnap/testagents/fakeagent"
 )
 
 // FuzzClientSide plays a fake agent that writes arbitrary bytes on its

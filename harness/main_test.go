@@ -13,7 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/acpsnap/acpsnap/harness"
-	"github.com/acpsnap/acpsnap/internal/fakeagent"
+	"github.com/acpsnap/acpsnap/testagents/fakeagent"
 )
 
 // TestMain turns the test binary into the fake agent when the harness

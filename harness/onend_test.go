@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/acpsnap/acpsnap/harness"
-	"github.com/acpsnap/acpsnap/internal/fakeagent"
+	"github.com/acpsnap/acpsnap/testagents/fakeagent"
 )
 
 // TestRunOnEnd: OnEnd sees the cwd the agent left, after it has exited and

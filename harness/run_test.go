@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/acpsnap/acpsnap/harness"
-	"github.com/acpsnap/acpsnap/internal/fakeagent"
+	"github.com/acpsnap/acpsnap/testagents/fakeagent"
 )
 
 func TestRunDrivesEveryStep(t *testing.T) {

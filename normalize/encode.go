@@ -7,11 +7,12 @@ import (
 	"github.com/acpsnap/acpsnap/internal/jsonscan"
 )
 
-// This file writes a tree back as compact JSON in the project's one
-// canonical form (docs/format.md, "JSON"; jsonscan.AppendCanonical writes
-// it for a document, this for a tree the rules changed): object keys
-// sorted bytewise (the parser refused a repeated key), numbers as read,
-// strings as jsonscan.AppendQuote writes them.
+// This file writes a tree back as compact JSON in the canonical form of
+// docs/format.md, "JSON" (jsonscan.AppendCanonical writes it for a
+// document, this for a tree the rules changed; FuzzCanonical checks it
+// against encoding/json): object keys sorted bytewise (the parser refused
+// a repeated key), numbers as read, strings as jsonscan.AppendQuote writes
+// them.
 
 // encode appends the JSON text of node i to dst.
 func (t *tree) encode(dst []byte, i int32) []byte {

@@ -2,7 +2,6 @@ package normalize
 
 import (
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/acpsnap/acpsnap/internal/jsonscan"
 )
@@ -10,9 +9,11 @@ import (
 // This file holds the JSON reader: a strict, allocation-light parser that
 // turns one line into a tree of nodes in a reusable arena, under the JSON
 // rules of internal/jsonscan (a repeated key is refused; at most
-// jsonscan.MaxDepth deep). Strings are decoded (escapes resolved, invalid
-// UTF-8 replaced by U+FFFD exactly as encoding/json does); numbers and
-// literals keep their raw bytes, so they are written back byte for byte.
+// jsonscan.MaxDepth deep), its tokens read by jsonscan's ScanString,
+// ScanNumber and ScanLiteral. Strings are decoded (escapes resolved,
+// invalid UTF-8 replaced by U+FFFD exactly as encoding/json does); numbers
+// and literals keep their raw bytes, so they are written back byte for
+// byte.
 
 type nodeKind uint8
 
@@ -118,6 +119,7 @@ func (p *parser) value() (int32, error) {
 	if p.pos >= len(p.data) {
 		return -1, p.errorf("unexpected end of JSON input")
 	}
+	k, end, err := kindNumber, 0, (*jsonscan.SyntaxError)(nil)
 	switch c := p.data[p.pos]; {
 	case c == '{':
 		return p.container(kindObject)
@@ -132,66 +134,26 @@ func (p *parser) value() (int32, error) {
 		p.t.nodes[i].val = s
 		return i, nil
 	case c == '-' || (c >= '0' && c <= '9'):
-		return p.number()
-	case c == 't':
-		return p.literal("true")
-	case c == 'f':
-		return p.literal("false")
-	case c == 'n':
-		return p.literal("null")
+		end, err = jsonscan.ScanNumber(p.data, p.pos)
+	case c == 't' || c == 'f' || c == 'n':
+		k = kindLiteral
+		end, err = jsonscan.ScanLiteral(p.data, p.pos)
 	default:
 		return -1, p.errorf("invalid character %q looking for beginning of value", c)
 	}
-}
-
-func (p *parser) literal(word string) (int32, error) {
-	end := p.pos + len(word)
-	if end > len(p.data) || string(p.data[p.pos:end]) != word {
-		return -1, p.errorf("invalid literal, want %s", word)
+	if err != nil {
+		return -1, p.syntax(err)
 	}
-	i := p.t.add(kindLiteral)
+	i := p.t.add(k)
 	p.t.nodes[i].val = p.data[p.pos:end]
 	p.pos = end
 	return i, nil
 }
 
-func (p *parser) digits() int {
-	start := p.pos
-	for p.pos < len(p.data) && p.data[p.pos] >= '0' && p.data[p.pos] <= '9' {
-		p.pos++
-	}
-	return p.pos - start
-}
-
-// number accepts exactly the JSON number grammar.
-func (p *parser) number() (int32, error) {
-	start := p.pos
-	if p.data[p.pos] == '-' {
-		p.pos++
-	}
-	if p.pos < len(p.data) && p.data[p.pos] == '0' {
-		p.pos++
-	} else if p.digits() == 0 {
-		return -1, p.errorf("invalid number")
-	}
-	if p.pos < len(p.data) && p.data[p.pos] == '.' {
-		p.pos++
-		if p.digits() == 0 {
-			return -1, p.errorf("invalid number: no digits after decimal point")
-		}
-	}
-	if p.pos < len(p.data) && (p.data[p.pos] == 'e' || p.data[p.pos] == 'E') {
-		p.pos++
-		if p.pos < len(p.data) && (p.data[p.pos] == '+' || p.data[p.pos] == '-') {
-			p.pos++
-		}
-		if p.digits() == 0 {
-			return -1, p.errorf("invalid number: no digits in exponent")
-		}
-	}
-	i := p.t.add(kindNumber)
-	p.t.nodes[i].val = p.data[start:p.pos]
-	return i, nil
+// syntax is the error of a defect jsonscan found.
+func (p *parser) syntax(err *jsonscan.SyntaxError) error {
+	p.pos = err.Off
+	return p.errorf("%s", err.Msg)
 }
 
 // container reads an array or an object; p.pos is at its opening bracket.
@@ -274,87 +236,21 @@ func (p *parser) element(k nodeKind) (int32, error) {
 	return v, nil
 }
 
-// str reads a string starting at the opening quote. The fast path returns a
-// sub-slice of the input when there is nothing to decode.
+// str reads a string starting at the opening quote: a sub-slice of the
+// input when there is nothing to decode, else decoded into the tree's
+// buffer.
 func (p *parser) str() ([]byte, error) {
-	p.pos++
-	start := p.pos
-	data := p.data
-	for {
-		i := p.pos
-		for i < len(data) && jsonscan.Plain[data[i]] {
-			i++
-		}
-		p.pos = i
-		if i >= len(data) {
-			return nil, p.errorf("unexpected end of JSON input in string")
-		}
-		switch c := data[i]; {
-		case c == '"':
-			p.pos++
-			return data[start:i], nil
-		case c == '\\':
-			return p.slowStr(start)
-		case c < 0x20:
-			return nil, p.errorf("invalid control character in string")
-		default:
-			r, size := utf8.DecodeRune(data[i:])
-			if r == utf8.RuneError && size == 1 {
-				return p.slowStr(start)
-			}
-			p.pos += size
-		}
-	}
-}
-
-// slowStr decodes a string that has escapes or invalid UTF-8 into the
-// tree's buffer; p.pos is somewhere inside the string, start after the quote.
-func (p *parser) slowStr(start int) ([]byte, error) {
-	out := append(p.t.buf, p.data[start:p.pos]...)
 	from := len(p.t.buf)
-	data := p.data
-	for {
-		i := p.pos
-		for i < len(data) && jsonscan.Plain[data[i]] {
-			i++
-		}
-		out = append(out, data[p.pos:i]...)
-		p.pos = i
-		if i >= len(data) {
-			return nil, p.errorf("unexpected end of JSON input in string")
-		}
-		switch c := data[i]; {
-		case c == '"':
-			p.pos++
-			p.t.buf = out
-			return out[from:len(out):len(out)], nil
-		case c == '\\':
-			var err error
-			if out, err = p.escape(out); err != nil {
-				return nil, err
-			}
-		case c < 0x20:
-			return nil, p.errorf("invalid control character in string")
-		default:
-			var size int
-			out, size = jsonscan.AppendRune(out, data[i:])
-			p.pos += size
-		}
+	buf, str, err := jsonscan.AppendString(p.t.buf, p.data, p.pos)
+	if err != nil {
+		return nil, p.syntax(err)
 	}
-}
-
-// escape decodes the escape sequence at p.pos (a backslash) onto out.
-func (p *parser) escape(out []byte) ([]byte, error) {
-	if p.pos+1 >= len(p.data) {
-		return nil, p.errorf("unexpected end of JSON input in string escape")
+	if !str.Decode {
+		s := p.data[p.pos+1 : str.End-1]
+		p.pos = str.End
+		return s, nil
 	}
-	if e := p.data[p.pos+1]; e != 'u' && jsonscan.SimpleEscape(e) == 0 {
-		return nil, p.errorf("invalid escape character %q in string", e)
-	}
-	if _, ok := jsonscan.Hex4(p.data, p.pos+2); p.data[p.pos+1] == 'u' && !ok {
-		return nil, p.errorf("invalid \\u escape in string")
-	}
-	out, n := jsonscan.AppendEscape(out, p.data[p.pos:])
-	p.pos += n
-	return out, nil
+	p.pos = str.End
+	p.t.buf = buf
+	return buf[from:len(buf):len(buf)], nil
 }

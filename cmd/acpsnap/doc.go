@@ -28,5 +28,5 @@
 // carry a key), 2 usage or fixture error, 3
 // internal error (an agent that cannot be started, an interrupted run). docs/format.md ("Command line") says what each command
 // and flag does; docs/reference-agent.md what `acpsnap agent` reads. The
-// code is internal/cli: this package only calls it.
+// code is cmd/acpsnap/internal/cli: this package only calls it.
 package main

@@ -15,9 +15,9 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/acpsnap/acpsnap/internal/cli"
-	"github.com/acpsnap/acpsnap/internal/fakeagent"
-	"github.com/acpsnap/acpsnap/internal/viceagent"
+	"github.com/acpsnap/acpsnap/cmd/acpsnap/internal/cli"
+	"github.com/acpsnap/acpsnap/testagents/fakeagent"
+	"github.com/acpsnap/acpsnap/testagents/viceagent"
 )
 
 func TestMain(m *testing.M) {
@@ -44,7 +44,7 @@ func moreParallel() {
 	}
 }
 
-// fakeAgentMain runs internal/fakeagent with the script in the file named
+// fakeAgentMain runs testagents/fakeagent with the script in the file named
 // by its one argument: the harness passes an agent only an allowlisted
 // environment, so scripts cannot reach fakeagent.Env through it.
 func fakeAgentMain() {

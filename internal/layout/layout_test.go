@@ -1,13 +1,20 @@
 // Package layout holds the test that keeps the folder tree the
 // architecture: import arrows point down the list below, the reference
-// agent is a client of the library and never imported by it, and only the
-// command imports internal/cli.
+// agent and the test agents are clients of the library and never imported
+// by it, and drawn by top-level folder the import graph has no cycle (no
+// folder is both a base some folder below imports and a roof that imports
+// one above).
 package layout
 
 import (
+	"fmt"
+	"maps"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 const module = "github.com/acpsnap/acpsnap"
@@ -17,8 +24,7 @@ const module = "github.com/acpsnap/acpsnap"
 // and cassettes that share a parent). The README's "Layout" draws the same
 // list, with the clients below placed between the corpora and check.
 var layers = []string{
-	"cmd/acpsnap",
-	"internal/cli",
+	"cmd/acpsnap", // and its code, cmd/acpsnap/internal/cli
 	"acpsnaptest",
 	"snapshots",
 	"examples",
@@ -43,22 +49,35 @@ var layers = []string{
 }
 
 // clients are packages outside the library: they may import any library
-// package (never internal/cli), and no library package imports them.
-var clients = []string{"agent", "internal/fakeagent", "internal/conformance"}
+// package, and no library package imports them.
+var clients = []string{"agent", "testagents"}
 
-func TestImportsPointDown(t *testing.T) {
+// imports lists the module's packages (relative to the module) and the
+// module packages each imports, tests left out: go list ./... .
+func imports(t *testing.T) map[string][]string {
+	t.Helper()
 	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", module+"/...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
+	graph := map[string][]string{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)
 		from := strings.TrimPrefix(fields[0], module+"/")
+		graph[from] = nil
 		for _, imp := range fields[1:] {
-			to, ok := strings.CutPrefix(imp, module+"/")
-			if !ok {
-				continue
+			if to, ok := strings.CutPrefix(imp, module+"/"); ok {
+				graph[from] = append(graph[from], to)
 			}
+		}
+	}
+	return graph
+}
+
+func TestImportsPointDown(t *testing.T) {
+	graph := imports(t)
+	for _, from := range slices.Sorted(maps.Keys(graph)) {
+		for _, to := range graph[from] {
 			if msg := check(from, to); msg != "" {
 				t.Errorf("%s imports %s: %s", from, to, msg)
 			}
@@ -66,10 +85,76 @@ func TestImportsPointDown(t *testing.T) {
 	}
 }
 
+// TestFoldersPointDown draws the import graph by top-level folder: no
+// folder may hold both a package that a folder below it imports and one
+// that imports a folder above it, so a folder is one place in the list.
+func TestFoldersPointDown(t *testing.T) {
+	for _, msg := range folderCycles(imports(t)) {
+		t.Error(msg)
+	}
+}
+
+// folder is the top-level folder of a package.
+func folder(pkg string) string {
+	f, _, _ := strings.Cut(pkg, "/")
+	return f
+}
+
+// folderCycles returns, for each top-level folder that reaches itself
+// through another folder's imports, the shortest such cycle, each step
+// named by one package import that makes it.
+func folderCycles(graph map[string][]string) []string {
+	type step struct{ from, to string } // one package import behind a folder edge
+	edges := map[string]map[string]step{}
+	for _, from := range slices.Sorted(maps.Keys(graph)) {
+		for _, to := range graph[from] {
+			ff, ft := folder(from), folder(to)
+			if ff == ft {
+				continue
+			}
+			if edges[ff] == nil {
+				edges[ff] = map[string]step{}
+			}
+			if _, ok := edges[ff][ft]; !ok {
+				edges[ff][ft] = step{from, to}
+			}
+		}
+	}
+	var msgs []string
+	for _, start := range slices.Sorted(maps.Keys(edges)) {
+		// Breadth first from start; prev records how each folder was reached.
+		prev := map[string]string{}
+		queue := []string{start}
+		for len(queue) > 0 && prev[start] == "" {
+			f := queue[0]
+			queue = queue[1:]
+			for _, next := range slices.Sorted(maps.Keys(edges[f])) {
+				if _, seen := prev[next]; !seen {
+					prev[next] = f
+					queue = append(queue, next)
+				}
+			}
+		}
+		if prev[start] == "" {
+			continue
+		}
+		var path []string
+		for to := start; ; {
+			from := prev[to]
+			s := edges[from][to]
+			path = append(path, s.from+" imports "+s.to)
+			if to = from; to == start {
+				break
+			}
+		}
+		slices.Reverse(path)
+		msgs = append(msgs, fmt.Sprintf("folder %s/ is both a base and a roof: %s", start, strings.Join(path, ", ")))
+	}
+	return msgs
+}
+
 func check(from, to string) string {
 	switch {
-	case to == "internal/cli" && from != "cmd/acpsnap":
-		return "only cmd/acpsnap imports internal/cli"
 	case isClient(to):
 		if isClient(from) || above(from, "check") {
 			return ""
@@ -127,7 +212,9 @@ func TestCheckCatchesUpwardImports(t *testing.T) {
 		{"model", "llmreplay", true},
 		{"llmreplay", "agent", true},
 		{"snapshots", "agent/launch", false},
-		{"check", "internal/cli", true},
+		{"check", "cmd/acpsnap/internal/cli", true},
+		{"harness", "testagents/fakeagent", true},
+		{"testagents/conformance", "check", false},
 		{"harness", "harness/internal/proc", false},
 		{"harness/internal/client", "harness/internal/proc", false},
 		{"harness/internal/proc", "harness/internal/client", true},
@@ -139,5 +226,34 @@ func TestCheckCatchesUpwardImports(t *testing.T) {
 		if got := check(tc.from, tc.to) != ""; got != tc.bad {
 			t.Errorf("check(%s → %s) refuses = %v, want %v", tc.from, tc.to, got, tc.bad)
 		}
+	}
+}
+
+func TestFolderCyclesCatchesABaseThatIsARoof(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		graph map[string][]string
+		want  []string
+	}{
+		{"down only", map[string][]string{
+			"cmd/acpsnap/internal/cli": {"check", "internal/jsonl"},
+			"check":                    {"internal/jsonl", "scenario"},
+			"scenario":                 {"internal/jsonpos"},
+		}, nil},
+		{"internal at the top and the bottom", map[string][]string{
+			"internal/cli": {"check"},
+			"check":        {"scenario"},
+			"scenario":     {"internal/jsonpos"},
+		}, []string{
+			"folder check/ is both a base and a roof: check imports scenario, scenario imports internal/jsonpos, internal/cli imports check",
+			"folder internal/ is both a base and a roof: internal/cli imports check, check imports scenario, scenario imports internal/jsonpos",
+			"folder scenario/ is both a base and a roof: scenario imports internal/jsonpos, internal/cli imports check, check imports scenario",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, folderCycles(tc.graph)); diff != "" {
+				t.Errorf("folderCycles (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -24,7 +24,7 @@ func copyScenarios(t *testing.T, names ...string) string {
 	t.Helper()
 	dst := t.TempDir()
 	for _, n := range append(names, "pins") { // the corpus's pins come along
-		if out, err := exec.Command("cp", "-R", filepath.Join("..", "..", "snapshots", n), dst).CombinedOutput(); err != nil {
+		if out, err := exec.Command("cp", "-R", filepath.Join("..", "..", "..", "..", "snapshots", n), dst).CombinedOutput(); err != nil {
 			t.Fatalf("copy %s: %v: %s", n, err, out)
 		}
 	}

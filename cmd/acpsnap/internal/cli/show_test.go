@@ -20,7 +20,7 @@ func TestShowOnTerminal(t *testing.T) {
 		{"COLUMNS", map[string]string{"NO_COLOR": "1", "COLUMNS": "40"}, []string{"  thinking: 91 = 7 * 13, so it is not\r\n            prime.\r\n"}, []string{"\x1b["}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, code := runOnTerminal(t, tc.vars, "show", "-dir", "../../snapshots", "reasoning-turn")
+			out, code := runOnTerminal(t, tc.vars, "show", "-dir", "../../../../snapshots", "reasoning-turn")
 			if code != ExitOK {
 				t.Fatalf("show = exit %d:\n%s", code, out)
 			}

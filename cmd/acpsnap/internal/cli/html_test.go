@@ -30,7 +30,7 @@ func TestHTMLReportInBrowser(t *testing.T) {
 	if err != nil {
 		t.Skipf("no headless browser: install Debian's %s (apt-get install %s) to check the HTML report", browserPackage, browserPackage)
 	}
-	src, err := filepath.Abs("../../snapshots")
+	src, err := filepath.Abs("../../../../snapshots")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,7 @@ func TestRecordOfflineRefused(t *testing.T) {
 // through the flag wiring: the re-executed test binary is acpsnap inside
 // the namespace, and the bundled agent (this binary's "agent") runs there.
 func TestRunOffline(t *testing.T) {
-	args := []string{"run", "-offline", "-dir", "../../snapshots", "-run", "^text-turn$", "-parallel", "1"}
+	args := []string{"run", "-offline", "-dir", "../../../../snapshots", "-run", "^text-turn$", "-parallel", "1"}
 	if os.Getenv(offlineEnv) != "" {
 		e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, environ: os.Environ()}
 		os.Exit(e.main(args))

@@ -50,8 +50,11 @@ type Behaviour struct {
 	// turn: "1" starts it just after the turn's first call, as title
 	// generators do (the two race); "first" starts the turn's first call
 	// only once the server has answered the title's headers, so the side
-	// call always arrives first; "": none.
+	// call always arrives first; "last" the other way round; "": none.
 	Side string // CONF_SIDE
+	// RequestID gives every chat-completions request a fresh UUID of its
+	// own ("user"), as SDKs that send a request id do ("1").
+	RequestID bool // CONF_REQUEST_ID
 	// Noise ends every turn with a random word: an agent whose output no
 	// normalization can make stable ("1"), which no fixture can hold.
 	Noise bool // CONF_NOISE
@@ -63,7 +66,8 @@ type Behaviour struct {
 
 func behaviour(getenv func(string) string) Behaviour {
 	b := Behaviour{Dialect: getenv("CONF_DIALECT"), URL: getenv("CONF_URL"), IDs: getenv("CONF_IDS"),
-		Paths: getenv("CONF_PATHS"), Ready: getenv("CONF_READY") == "1", Side: getenv("CONF_SIDE"), Noise: getenv("CONF_NOISE") == "1"}
+		Paths: getenv("CONF_PATHS"), Ready: getenv("CONF_READY") == "1", Side: getenv("CONF_SIDE"), Noise: getenv("CONF_NOISE") == "1",
+		RequestID: getenv("CONF_REQUEST_ID") == "1"}
 	b.SlowExit = millis(getenv("CONF_SLOW_EXIT_MS"), 0)
 	b.ReadyAfter = millis(getenv("CONF_READY_MS"), 30*time.Millisecond)
 	return b
@@ -210,25 +214,33 @@ func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 	s.msgs = append(s.msgs, message{role: "user", text: text.String()})
 	s.mu.Unlock()
 	var side sync.WaitGroup
+	titled, turned := newSignal(), newSignal() // the title's, the turn's first call answered
+	defer turned.fire()
 	if a.b.Side != "" {
-		answered := make(chan struct{})
-		var once sync.Once
-		headers := func() { once.Do(func() { close(answered) }) }
 		side.Add(1)
 		go func() {
 			defer side.Done()
-			if a.b.Side != "first" {
-				headers()
+			switch a.b.Side {
+			case "first":
+			case "last":
+				titled.fire()
+				select {
+				case <-turned.c:
+				case <-ctx.Done():
+				}
+			default:
+				titled.fire()
 				time.Sleep(20 * time.Millisecond) // after the turn's first call, as title generators do
 			}
-			a.title(ctx, s, text.String(), headers)
+			a.title(ctx, s, text.String(), titled.fire)
 		}()
-		<-answered
+		<-titled.c
 	}
 	defer side.Wait()
 	retried := false
 	for step := 0; step < 8; step++ {
-		reply, err := a.call(ctx, s.conversation("You are the conformance agent."), s)
+		reply, err := a.callThen(ctx, s.conversation("You are the conformance agent."), s, turned.fire)
+		turned.fire()
 		if ctx.Err() != nil {
 			return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
 		}
@@ -256,6 +268,16 @@ func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 	}
 	return acp.PromptResponse{StopReason: acp.StopReasonMaxTurnRequests}, nil
 }
+
+// signal is a one-shot event: fire closes c, once.
+type signal struct {
+	c    chan struct{}
+	once sync.Once
+}
+
+func newSignal() *signal { return &signal{c: make(chan struct{})} }
+
+func (s *signal) fire() { s.once.Do(func() { close(s.c) }) }
 
 // title is the side call: a conversation of its own, answered in
 // parallel with the turn; its answer is shown as a session title. It
@@ -419,12 +441,12 @@ func (a *agent) request(conv []message) (string, []byte) {
 	case "gemini-generate-content":
 		return "/v1beta/models/conformance:streamGenerateContent?alt=sse", geminiRequest(conv)
 	}
-	return "/chat/completions", chatRequest(conv)
+	return "/chat/completions", chatRequest(conv, a.b.RequestID)
 }
 
 type obj = map[string]any
 
-func chatRequest(conv []message) []byte {
+func chatRequest(conv []message, requestID bool) []byte {
 	var msgs []obj
 	for _, m := range conv {
 		switch {
@@ -440,8 +462,13 @@ func chatRequest(conv []message) []byte {
 			msgs = append(msgs, obj{"role": m.role, "content": m.text})
 		}
 	}
-	b, _ := json.Marshal(obj{"model": "conformance", "stream": true, "messages": msgs,
-		"tools": []obj{{"type": "function", "function": obj{"name": "read", "description": "read a file", "parameters": toolSchema}}}})
+	req := obj{"model": "conformance", "stream": true, "messages": msgs,
+		"tools": []obj{{"type": "function", "function": obj{"name": "read", "description": "read a file", "parameters": toolSchema}}}}
+	if requestID {
+		h := randomHex(16)
+		req["user"] = h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+	}
+	b, _ := json.Marshal(req)
 	return b
 }
 

@@ -455,3 +455,56 @@ func randomScript(rng *rand.Rand) string {
 		`{"type":"block-end","index":%d},{"type":"finish","reason":"stop"}]}`, r, i, i, word(), word(), i))
 	return "[" + strings.Join(entries, ",") + "]"
 }
+
+// TestSideCallOrder: a side call recorded before the turn's first call
+// replays when it comes after it, in every dialect: each request finds its
+// recorded call by fingerprint, and the pins stay the turn's. A value of
+// each call's own (a request id) is numbered in arrival order, so the
+// reversed order drifts unless a scrub rule makes it one constant, as
+// docs/agents.md says.
+func TestSideCallOrder(t *testing.T) {
+	type testCase struct {
+		name, dialect string
+		env           map[string]string
+		yml           string
+		want          check.Status
+	}
+	var cases []testCase
+	for _, d := range dialects {
+		cases = append(cases, testCase{name: d, dialect: d, want: check.Passed})
+	}
+	id := map[string]string{"CONF_REQUEST_ID": "1"}
+	cases = append(cases,
+		testCase{name: "request-id", dialect: "openai-chat", env: id, want: check.Failed},
+		testCase{name: "request-id-scrubbed", dialect: "openai-chat", env: id, want: check.Passed,
+			yml: `scrub: [{ pattern: '"user":"\{\{id:[0-9]+\}\}"', replace: '"user":"{{requestId}}"' }]` + "\n"})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			root := corpus(t, c.dialect, "", "ready: { update: available_commands_update }\nfloating: [session_info_update]\n"+c.yml)
+			env := map[string]string{"CONF_READY": "1", "CONF_SIDE": "first"}
+			for k, v := range c.env {
+				env[k] = v
+			}
+			sc := scene{name: "side-call", env: env, model: sideModel}
+			dir := sc.write(t, root)
+			if o := author(t, dir); o.Status != check.Passed {
+				t.Fatalf("new -model: %s: %s\n%s", o.Status, o.Reason, o.Diff)
+			}
+			// The replays: the turn's first call comes first.
+			manifest := filepath.Join(dir, scenario.ManifestFile)
+			b, _ := os.ReadFile(manifest)
+			if !strings.Contains(string(b), `CONF_SIDE: "first"`) {
+				t.Fatalf("%s does not say CONF_SIDE: \"first\":\n%s", manifest, b)
+			}
+			write(t, manifest, strings.Replace(string(b), `CONF_SIDE: "first"`, `CONF_SIDE: "last"`, 1))
+			o := check.Check(context.Background(), dir, config(t, root, check.Replay))
+			if o.Status != c.want {
+				t.Errorf("replay, the other order: %s, want %s: %s\n%s", o.Status, c.want, o.Reason, o.Diff)
+			}
+			if c.want == check.Passed {
+				replays(t, dir, 2, "new -model, in the other order")
+			}
+		})
+	}
+}

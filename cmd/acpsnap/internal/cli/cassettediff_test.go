@@ -155,7 +155,7 @@ var updateDiffScript = flag.Bool("update", false, "rewrite the cassettes embedde
 
 // diffScript is the testscript of acpsnap cassette diff; its cassettes
 // are what the library records today, which this test keeps true.
-const diffScript = "../../cmd/acpsnap/testdata/script/cassette-diff.txtar"
+const diffScript = "../../testdata/script/cassette-diff.txtar"
 
 // scriptCassettes records the script's cassettes with a fixed clock.
 func scriptCassettes(t *testing.T) map[string][]byte {

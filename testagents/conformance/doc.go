@@ -6,7 +6,8 @@
 // toolCallId or a minted one, absolute and relative paths in arguments and
 // titles, a placeholder in model.json, an error body shown verbatim, a
 // timer-driven update after session/new (acpsnap.yml ready), a side call in
-// parallel with the turn (a model.json entry with match), a slow exit with
+// parallel with the turn (a model.json entry with match; recorded in one
+// order, replayed in the other; a request id of each call's own), a slow exit with
 // a child (agent.grace), a cancel before and after the first text, random
 // model scripts, and an unstable agent no write mode may publish.
 //
