@@ -240,6 +240,11 @@ func (p *parser) element(k nodeKind) (int32, error) {
 // input when there is nothing to decode, else decoded into the tree's
 // buffer.
 func (p *parser) str() ([]byte, error) {
+	if end := jsonscan.PlainEnd(p.data, p.pos); end > 0 {
+		s := p.data[p.pos+1 : end-1]
+		p.pos = end
+		return s, nil
+	}
 	from := len(p.t.buf)
 	buf, str, err := jsonscan.AppendString(p.t.buf, p.data, p.pos)
 	if err != nil {

@@ -44,6 +44,21 @@ func ScanString(b []byte, i int) (String, *SyntaxError) {
 	return s, err
 }
 
+// PlainEnd returns the offset after the string whose opening quote is
+// b[i] when it holds nothing but Plain bytes (its value is the bytes
+// between the quotes, and it is canonical), else 0: the common case,
+// small enough to inline before a reader calls AppendString.
+func PlainEnd(b []byte, i int) int {
+	j := i + 1
+	for j < len(b) && Plain[b[j]] {
+		j++
+	}
+	if j < len(b) && b[j] == '"' {
+		return j + 1
+	}
+	return 0
+}
+
 // AppendString is ScanString that also appends the decoded value to dst
 // when the string needs decoding (s.Decode), in the same pass.
 func AppendString(dst, b []byte, i int) ([]byte, String, *SyntaxError) {

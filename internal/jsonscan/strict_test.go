@@ -101,6 +101,9 @@ func FuzzScanString(f *testing.F) {
 		if canon := bytes.Equal(AppendQuote(nil, []byte(v)), raw); canon != (s.Noncanonical == "") {
 			t.Fatalf("%q: canonical %v, noncanonical %q", raw, canon, s.Noncanonical)
 		}
+		if e := PlainEnd(b, 0); e > 0 && (e != s.End || s.Decode || s.Noncanonical != "") {
+			t.Fatalf("%q: PlainEnd %d, ScanString %+v", raw, e, s)
+		}
 		dst, s2, err := AppendString([]byte("x"), b, 0)
 		if err != nil || s2 != s {
 			t.Fatalf("%q: AppendString found %+v, %v; ScanString %+v", raw, s2, err, s)
