@@ -80,13 +80,10 @@ func Run(t *testing.T, p Params) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if all, err := scenario.Names(p.Dir); err != nil || len(all) == 0 {
-		t.Fatalf("acpsnaptest: %s holds no scenario folder (%v)", p.Dir, err)
+	if len(cfg.Folders.Names) == 0 {
+		t.Fatalf("acpsnaptest: %s holds no scenario folder", p.Dir)
 	}
 	if err := s.shard.honour(); err != nil {
-		t.Fatal(err)
-	}
-	if cfg.Folders, err = check.ReadFolders(p.Dir); err != nil { // once, for the guards and the subtests
 		t.Fatal(err)
 	}
 	names, err := plan(t, p, s, cfg)
@@ -137,7 +134,7 @@ func plan(t *testing.T, p Params, s settings, cfg check.Config) ([]string, error
 		t.Log(pl)
 		sel = pl.Selection(sel)
 	}
-	names, err := check.Selected(p.Dir, sel)
+	names, err := check.RunConfig{Config: cfg, Root: p.Dir, Selection: sel}.Selected()
 	if err != nil {
 		return nil, fmt.Errorf("acpsnaptest: %w", err)
 	}
@@ -149,10 +146,11 @@ func config(p Params, s settings) (check.Config, error) {
 	if p.Dir == "" {
 		return check.Config{}, fmt.Errorf("acpsnaptest: Params.Dir is required")
 	}
-	corpus, err := scenario.LoadCorpus(p.Dir)
+	folders, err := check.ReadFolders(p.Dir) // once, for the guards and the subtests
 	if err != nil {
 		return check.Config{}, fmt.Errorf("acpsnaptest: %w", err)
 	}
+	corpus := folders.Corpus
 	argv := p.Agent
 	if argv == nil {
 		argv = corpus.Agent.Command
@@ -163,7 +161,7 @@ func config(p Params, s settings) (check.Config, error) {
 	if corpus, err = withRules(corpus, p); err != nil {
 		return check.Config{}, err
 	}
-	cfg := check.Config{Settings: harness.Settings{Agent: argv, Mode: s.mode, StepTimeout: p.Timeout}, ScriptedSecrets: p.ScriptedEnv, Corpus: corpus, Redact: p.Redact}
+	cfg := check.Config{Settings: harness.Settings{Agent: argv, Mode: s.mode, StepTimeout: p.Timeout}, ScriptedSecrets: p.ScriptedEnv, Corpus: corpus, Redact: p.Redact, Folders: folders}
 	cfg.CI, cfg.DiffColor, cfg.Pending = s.ci, term.IsTerminal(os.Stdout) && os.Getenv("NO_COLOR") == "", s.pending
 	cfg.Claims = &check.Claims{} // one for the scenarios of this Run, each its own Check
 	if s.mode == check.Record {
@@ -201,7 +199,7 @@ func recordSecrets(p Params, corpus *scenario.Corpus) (map[string]string, error)
 // scenario not recorded yet is its own subtest's failure, not the
 // guards'; in a writing mode the fixtures about to be rewritten in normal
 // form may be out of it.
-func guards(t *testing.T, dir string, mode check.Mode, folders check.Folders, only func(string) bool) bool {
+func guards(t *testing.T, dir string, mode check.Mode, folders *check.Folders, only func(string) bool) bool {
 	all := func(string) bool { return true }
 	vc := check.VerifyConfig{Unrecorded: all, Folders: folders, Only: only}
 	if mode.Writes() {

@@ -109,7 +109,7 @@ type Config struct {
 	// CLI reads them once for the guards and the run); nil: Check reads
 	// the scenario's folder itself. A folder must not change between its
 	// reading and its Check.
-	Folders Folders
+	Folders *Folders
 
 	// replayOnly is set for the override pass of Scripted: Refresh then
 	// replays the logs just recorded instead of rendering them again.
@@ -314,7 +314,7 @@ func (o Outcome) compare(ctx context.Context, s *scenario.Scenario, got *scenari
 	var np *nativePins
 	if cfg.Corpus == nil || cfg.Corpus.Native() {
 		var err error
-		if np, err = loadNativePins(cfg.corpusRoot(dir), mode, cfg.Claims); err != nil {
+		if np, err = loadNativePins(cfg.Folders, cfg.corpusRoot(dir), mode, cfg.Claims); err != nil {
 			return o.fail(err)
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/acpsnap/acpsnap/harness"
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -44,7 +43,7 @@ func applyCorpus(hc *harness.Config, cfg Config, m *scenario.Manifest, dir strin
 	if c.Native() {
 		return nil
 	}
-	pins, err := httplog.LoadPins(filepath.Join(root, scenario.PinsDir), scenario.PinClass)
+	pins, err := cfg.Folders.pins(root, cfg.Mode)
 	if err != nil {
 		return fmt.Errorf("check: %w", err)
 	}

@@ -3,33 +3,92 @@ package check
 import (
 	"path/filepath"
 
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
-// Folders are the scenario folders of a corpus, each read once
-// (scenario.Load), by name: what Verify checks and what Check runs and
-// compares with, so that the guards and the run of a corpus read each
-// folder once between them (docs/architecture.md).
-type Folders map[string]*scenario.Scenario
+// Folders are a corpus as read once for one run: its acpsnap.yml, its
+// pins, and its scenario folders (scenario.Load), by name. They are what
+// Verify checks and what Check runs and compares with, so that the guards
+// and the run of a corpus read each file once between them
+// (docs/architecture.md).
+type Folders struct {
+	Root   string
+	Corpus *scenario.Corpus // acpsnap.yml (the default without one)
+	Names  []string         // the scenario folders, sorted (scenario.Corpus.Names)
+	// Pins are the corpus's pins/ as read; a writing mode reads them again
+	// for each scenario, since a scenario before it may have set them.
+	Pins    *httplog.Pins
+	PinsErr error
 
-// ReadFolders reads every scenario folder of the corpus at root.
-func ReadFolders(root string) (Folders, error) {
-	names, err := scenario.Names(root)
-	if err != nil {
-		return nil, err
-	}
-	f := Folders{}
-	for _, n := range names {
-		f[n] = scenario.Load(filepath.Join(root, n))
+	scenarios map[string]*scenario.Scenario
+}
+
+// ReadFolders reads the corpus at root. The error is for the corpus as a
+// whole: its acpsnap.yml, or a root that cannot be listed; what fails in a
+// scenario folder stays beside it in its scenario.Scenario, and a pins
+// error in PinsErr.
+func ReadFolders(root string) (*Folders, error) {
+	f, v := readFolders(root)
+	if v != nil {
+		return nil, v
 	}
 	return f, nil
 }
 
+// readFolders is ReadFolders with its failure as the guards report it.
+func readFolders(root string) (*Folders, *folderError) {
+	corpus, err := scenario.LoadCorpus(root)
+	if err != nil {
+		return nil, &folderError{Violation{filepath.Join(root, scenario.CorpusFile), err.Error()}}
+	}
+	names, err := corpus.Names(root)
+	if err != nil {
+		return nil, &folderError{Violation{root, err.Error()}}
+	}
+	f := &Folders{Root: root, Corpus: corpus, Names: names, scenarios: map[string]*scenario.Scenario{}}
+	f.Pins, f.PinsErr = httplog.LoadPins(filepath.Join(root, scenario.PinsDir), scenario.PinClass)
+	for _, n := range names {
+		f.scenarios[n] = scenario.Load(filepath.Join(root, n))
+	}
+	return f, nil
+}
+
+// folderError is a corpus ReadFolders cannot read, with the file or
+// folder at fault.
+type folderError struct{ v Violation }
+
+func (e *folderError) Error() string { return e.v.Msg }
+
 // load is the scenario folder dir as f read it, or as it reads now when f
 // does not hold it (a staged copy is another folder of the same name).
-func (f Folders) load(dir string) *scenario.Scenario {
-	if s := f[filepath.Base(dir)]; s != nil && filepath.Clean(s.Dir) == filepath.Clean(dir) {
-		return s
+func (f *Folders) load(dir string) *scenario.Scenario {
+	if f != nil {
+		if s := f.scenarios[filepath.Base(dir)]; s != nil && filepath.Clean(s.Dir) == filepath.Clean(dir) {
+			return s
+		}
 	}
 	return scenario.Load(dir)
+}
+
+// pins are the pins of the corpus at root for one scenario, its own copy:
+// f's when it read that corpus and the mode writes nothing, else read now.
+func (f *Folders) pins(root string, mode Mode) (*httplog.Pins, error) {
+	if f != nil && !mode.Writes() && filepath.Clean(f.Root) == filepath.Clean(root) {
+		if f.PinsErr != nil {
+			return nil, f.PinsErr
+		}
+		p := *f.Pins
+		return &p, nil
+	}
+	return httplog.LoadPins(filepath.Join(root, scenario.PinsDir), scenario.PinClass)
+}
+
+// names are the scenario folders of the corpus at root: f's when it read
+// that corpus, else listed now.
+func (f *Folders) names(root string) ([]string, error) {
+	if f != nil && filepath.Clean(f.Root) == filepath.Clean(root) {
+		return f.Names, nil
+	}
+	return scenario.Names(root)
 }

@@ -54,9 +54,9 @@ type VerifyConfig struct {
 	// DiffColor renders the fixed-point diffs with ANSI colour; the caller
 	// decides (a terminal, NO_COLOR unset).
 	DiffColor bool
-	// Folders are the corpus's folders as read already (ReadFolders); nil:
-	// Verify reads each one.
-	Folders Folders
+	// Folders are the corpus as read already (ReadFolders); nil: Verify
+	// reads it.
+	Folders *Folders
 	// Only, when set, limits the guards to the scenarios it returns true
 	// for, and to their folders (a filtered test checks its own). nil:
 	// every scenario, and the corpus root's links.
@@ -66,19 +66,17 @@ type VerifyConfig struct {
 // Verify runs the guards (docs/format.md, "Guards") over the corpus at root without running
 // any agent and returns every violation (not only the first), sorted by path.
 func Verify(root string, cfg VerifyConfig) []Violation {
-	names, err := scenario.Names(root)
-	if err != nil {
-		return []Violation{{root, err.Error()}}
+	f := cfg.Folders
+	if f == nil || filepath.Clean(f.Root) != filepath.Clean(root) {
+		var fe *folderError
+		if f, fe = readFolders(root); fe != nil {
+			return []Violation{fe.v}
+		}
 	}
-	corpus, err := scenario.LoadCorpus(root)
-	if err != nil {
-		return []Violation{{filepath.Join(root, scenario.CorpusFile), err.Error()}}
+	if f.PinsErr != nil {
+		return []Violation{{filepath.Join(root, scenario.PinsDir), f.PinsErr.Error()}}
 	}
-	pins, err := httplog.LoadPins(filepath.Join(root, scenario.PinsDir), scenario.PinClass)
-	if err != nil {
-		return []Violation{{filepath.Join(root, scenario.PinsDir), err.Error()}}
-	}
-	native := corpus.Native()
+	names, pins, native := f.Names, f.Pins, f.Corpus.Native()
 	var out []Violation
 	if cfg.Only == nil {
 		out = linkedFolders(root)
@@ -89,7 +87,7 @@ func Verify(root string, cfg VerifyConfig) []Violation {
 		}
 		unrecorded := cfg.Unrecorded != nil && cfg.Unrecorded(name)
 		rewritten := cfg.Rewritten != nil && cfg.Rewritten(name)
-		s := cfg.Folders.load(filepath.Join(root, name))
+		s := f.load(filepath.Join(root, name))
 		composed := pins
 		if native {
 			composed = nil

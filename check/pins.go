@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
@@ -69,9 +68,10 @@ type nativePins struct {
 	drift map[string]string
 }
 
-// loadNativePins reads the pins of the corpus root.
-func loadNativePins(root string, mode Mode, claims *Claims) (*nativePins, error) {
-	p, err := httplog.LoadPins(filepath.Join(root, scenario.PinsDir), scenario.PinClass)
+// loadNativePins are the pins of the corpus root (as f read them, unless
+// the mode writes).
+func loadNativePins(f *Folders, root string, mode Mode, claims *Claims) (*nativePins, error) {
+	p, err := f.pins(root, mode)
 	if err != nil {
 		return nil, fmt.Errorf("check: %w", err)
 	}

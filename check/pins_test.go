@@ -31,7 +31,7 @@ func TestClaimsConflict(t *testing.T) {
 				if !tc.shared {
 					c = &Claims{}
 				}
-				np, err := loadNativePins(root, Record, c)
+				np, err := loadNativePins(nil, root, Record, c)
 				if err != nil {
 					t.Fatal(err)
 				}

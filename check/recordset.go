@@ -70,7 +70,7 @@ func (p RecordPlan) Selection(base Selection) Selection {
 // whose replay failed in a way only record accepts: a changed request, a
 // changed pin, changed model input.
 func PlanRecord(ctx context.Context, rc RunConfig, set RecordSet) (RecordPlan, error) {
-	selected, err := Selected(rc.Root, rc.Selection)
+	selected, err := rc.Selected()
 	if err != nil {
 		return RecordPlan{}, err
 	}

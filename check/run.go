@@ -4,8 +4,6 @@ import (
 	"context"
 	"path/filepath"
 	"sync"
-
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // RunConfig checks a whole corpus.
@@ -29,7 +27,7 @@ type RunConfig struct {
 // they come back Skipped. The error is for the corpus as a whole (it cannot
 // be listed).
 func Run(ctx context.Context, rc RunConfig) ([]Outcome, error) {
-	selected, err := Selected(rc.Root, rc.Selection)
+	selected, err := rc.Selected()
 	if err != nil {
 		return nil, err
 	}
@@ -79,10 +77,15 @@ dispatch:
 	return out, nil
 }
 
-// Selected lists the scenarios under root that sel selects, in name order:
-// the scenarios Run checks, in the order of its outcomes.
-func Selected(root string, sel Selection) ([]string, error) {
-	names, err := scenario.Names(root)
+// Selected lists the scenarios of rc.Root that rc.Selection selects, in
+// name order (from rc.Folders when they hold that corpus): the scenarios
+// Run checks, in the order of its outcomes.
+func (rc RunConfig) Selected() ([]string, error) {
+	return selectFrom(rc.Folders, rc.Root, rc.Selection)
+}
+
+func selectFrom(f *Folders, root string, sel Selection) ([]string, error) {
+	names, err := f.names(root)
 	if err != nil {
 		return nil, err
 	}

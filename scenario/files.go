@@ -96,16 +96,27 @@ func LogName(i int) string {
 	return ChildFile(i)
 }
 
-// Names lists the scenario folders under root, sorted. Hidden folders are
-// not scenarios, nor are the corpus's own: its pins and the agent's home
-// seed (acpsnap.yml agent.home).
+// Names lists the scenario folders under root, sorted, with root's own
+// acpsnap.yml (a broken one names no home): Corpus.Names.
 func Names(root string) ([]string, error) {
+	c, err := LoadCorpus(root)
+	if err != nil {
+		c = nil
+	}
+	return c.Names(root)
+}
+
+// Names lists the scenario folders under root, the corpus c configures,
+// sorted. Hidden folders are not scenarios, nor are the corpus's own: its
+// pins and the agent's home seed (agent.home). c nil: a corpus without
+// agent.home.
+func (c *Corpus) Names(root string) ([]string, error) {
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return nil, fmt.Errorf("scenario: list %s: %w", root, err)
 	}
 	own := map[string]bool{PinsDir: true}
-	if c, err := LoadCorpus(root); err == nil && c.Agent.Home != "" {
+	if c != nil && c.Agent.Home != "" {
 		own[strings.SplitN(filepath.ToSlash(filepath.Clean(c.Agent.Home)), "/", 2)[0]] = true
 	}
 	var names []string

@@ -124,11 +124,12 @@ func TestHTTPAgentRecordReplayDrift(t *testing.T) {
 	}
 }
 
-// TestFoldersReadOnce: a scenario's folder as check.ReadFolders read it is
-// what the guards, the harness (the client script, the committed log it
-// replays) and the comparison use: with the files on disk spoiled after
-// the reading, a run given the folders still passes, and one that reads
-// the folder again fails.
+// TestFoldersReadOnce: a corpus as check.ReadFolders read it (acpsnap.yml,
+// pins/ and each scenario folder) is what the guards, the listing of the
+// run, the harness (the client script, the committed log it replays, the
+// pins it composes with) and the comparison use: with the files on disk
+// spoiled after the reading, a run given the folders still passes, and one
+// that reads the folder again fails.
 func TestFoldersReadOnce(t *testing.T) {
 	root, dir := httpCorpus(t, "Say hello.")
 	corpus, err := scenario.LoadCorpus(root)
@@ -151,11 +152,23 @@ func TestFoldersReadOnce(t *testing.T) {
 	for _, f := range []string{scenario.InputFile, scenario.SessionFile, scenario.StdoutFile} {
 		writeFile(t, dir, f, "spoiled after the reading\n")
 	}
+	writeFile(t, root, scenario.CorpusFile, "spoiled: [after the reading\n")
+	pins, err := filepath.Glob(filepath.Join(root, scenario.PinsDir, "*"))
+	if err != nil || len(pins) == 0 {
+		t.Fatalf("the recording wrote no pins: %v", err)
+	}
+	for _, f := range pins {
+		writeFile(t, filepath.Dir(f), filepath.Base(f), "\"spoiled after the reading\"\n")
+	}
 	if vs := check.Verify(root, check.VerifyConfig{Folders: folders}); len(vs) > 0 {
 		t.Errorf("the guards over the folders as read: %v", vs)
 	}
 	if o := check.Check(context.Background(), dir, check.Config{Corpus: corpus, Folders: folders}); o.Status != check.Passed {
 		t.Errorf("replay of the folders as read: %s: %s\n%s", o.Status, o.Reason, o.Diff)
+	}
+	outs, err := check.Run(context.Background(), check.RunConfig{Config: check.Config{Corpus: corpus, Folders: folders}, Root: root})
+	if err != nil || len(outs) != 1 || outs[0].Status != check.Passed {
+		t.Errorf("the run of the corpus as read: %v, %+v", err, outs)
 	}
 	if o := check.Check(context.Background(), dir, check.Config{Corpus: corpus}); o.Status != check.Failed {
 		t.Errorf("replay that reads the spoiled folder: %s, want failed", o.Status)

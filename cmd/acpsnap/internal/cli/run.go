@@ -112,7 +112,7 @@ func (e *env) runParsed(cmd string, f *runFlags) int {
 		return e.exit(err)
 	}
 	p := &printer{w: e.stdout, json: f.json, accept: func(o check.Outcome) string { return acceptCommand(o, f) }}
-	names, err := check.Selected(rc.Root, rc.Selection)
+	names, err := rc.Selected()
 	if err != nil {
 		return e.exit(err)
 	}
@@ -172,8 +172,7 @@ func (e *env) preflight(f *runFlags, rc *check.RunConfig) error {
 		return usagef("%d guard violation(s) in %s; fix them (or run 'acpsnap verify -dir %s')", len(vs), f.dir, f.dir)
 	}
 	if re := rc.Selection.Run; re != nil {
-		names, _ := scenario.Names(f.dir)
-		if !slices.ContainsFunc(names, re.MatchString) {
+		if !slices.ContainsFunc(rc.Folders.Names, re.MatchString) {
 			return usagef("-run %q matches no scenario in %s", f.run, f.dir)
 		}
 	}
@@ -247,14 +246,12 @@ func (e *env) runConfig(cmd string, f *runFlags) (*check.RunConfig, error) {
 		}
 		rc.Selection.Shard, rc.Selection.Shards = k, n
 	}
-	corpus, err := scenario.LoadCorpus(f.dir)
+	folders, err := check.ReadFolders(f.dir) // once, for the guards and the run
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
-	rc.Corpus = corpus
-	if rc.Folders, err = check.ReadFolders(f.dir); err != nil { // once, for the guards and the run
-		return nil, usagef("%v", err)
-	}
+	corpus := folders.Corpus
+	rc.Corpus, rc.Folders = corpus, folders
 	agent, err := e.agentCommand(f.agent, corpus)
 	if err != nil {
 		return nil, err
