@@ -293,6 +293,7 @@ var writeModes = []struct {
 	{"tool-abs-path", 3},    // read_file of {{cwd}}/notes.txt
 	{"error-body-shown", 3}, // a 429 whose body the agent shows verbatim
 	{"cancel", 20},          // promptAndCancel at hangAfter 1, after the first text
+	{"cancel-slow-text", 3}, // the same, the agent showing that text 400 ms late
 }
 
 // TestModuleWriteModes drives the acpsnap CLI (go build of the module's

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -16,6 +17,8 @@ import (
 	"github.com/acpsnap/acpsnap/harness/internal/harvest"
 	"github.com/acpsnap/acpsnap/harness/internal/proc"
 	"github.com/acpsnap/acpsnap/internal/sessionupdate"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
+	"github.com/acpsnap/acpsnap/model"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
@@ -241,7 +244,7 @@ func (r *run) promptAndCancel(d deadline, s scenario.Step) error {
 	if err != nil {
 		return err
 	}
-	before := 0
+	before, from := 0, r.agent.LineCount()
 	if r.model == nil {
 		if before, _, err = r.primaryTurn("turn/start"); err != nil {
 			return err
@@ -271,7 +274,7 @@ func (r *run) promptAndCancel(d deadline, s scenario.Step) error {
 	case s.WaitForFile != "":
 		err = r.pollFile(d, s.WaitForFile, early)
 	case r.model != nil:
-		err = r.waitStreaming(d, early)
+		err = r.waitStreaming(d, from, early)
 	default:
 		err = r.pollTurn(d, "turn/start", before+1, early)
 	}
@@ -546,9 +549,14 @@ func (r *run) cancelled(what string) error {
 	return &waitError{fmt.Sprintf("cancelled while waiting for %s: %v", what, r.ctx.Err())}
 }
 
-// waitStreaming waits until the model proxy says the model is streaming (a
-// hangAfter override stalled): the cancel point of an HTTP-model agent.
-func (r *run) waitStreaming(d deadline, also func() error) error {
+// waitStreaming waits for the cancel point of an HTTP-model agent: the
+// model proxy stalls a hangAfter override, and the agent's stdout (its
+// lines from the prompt's on) shows what the events before the stall
+// carried. That point is defined by content, never by time: the events
+// are on their way to the agent when the proxy stalls, and an agent that
+// drops what it has not shown once cancelled (most do) would otherwise
+// lose the first chunk to a cancel that came too soon.
+func (r *run) waitStreaming(d deadline, from int, also func() error) error {
 	err := r.poll(d, func() (bool, string, error) {
 		select {
 		case <-r.model.Hung():
@@ -557,15 +565,94 @@ func (r *run) waitStreaming(d deadline, also func() error) error {
 			return false, "the model proxy to stall a hangAfter override (replay.override.json)", nil
 		}
 	}, also)
-	if err == nil {
-		// The events before the hang point are on their way to the agent:
-		// the cancel comes once its stdout shows them (has been quiet for
-		// a while), so it never races the first chunk, in any dialect.
-		r.settle(hangSettle)
+	if err != nil {
+		return err
 	}
-	return err
+	want := carried(r.model.Dialect(), r.model.Sent())
+	return r.poll(d, func() (bool, string, error) {
+		got := shown(r.agent.StdoutLines()[from:])
+		return got.covers(want), fmt.Sprintf("the agent's stdout to show what the model streamed before the hang point, %s (shown so far: %s)", want, got), nil
+	}, also)
 }
 
-// hangSettle is how long the agent's stdout must stay quiet after the
-// proxy stalled before promptAndCancel cancels.
-const hangSettle = 150 * time.Millisecond
+// content is what a stream carries that an agent shows on ACP: its text
+// (agent_message_chunk) and its reasoning (agent_thought_chunk), each
+// concatenated, so agents that split or merge chunks compare alike.
+// Tool calls are not in it: agents show a tool call under titles and ids
+// of their own, most only once it runs (after the stream); usage, roles
+// and ids show as nothing an agent must send.
+type content struct{ text, thought string }
+
+// carried is the content of the stream events data (SSE event data, as
+// the agent got them) in dialect: their chunks as the dialect's decoder
+// reads them, the stream left open.
+func carried(name string, data [][]byte) content {
+	var c content
+	d, err := dialect.Lookup(name)
+	if err != nil || len(data) == 0 {
+		return c
+	}
+	var body bytes.Buffer
+	for _, e := range data {
+		for _, l := range strings.Split(string(e), "\n") {
+			body.WriteString("data: " + l + "\n")
+		}
+		body.WriteString("\n")
+	}
+	d.Codec.Decode(&body, func(ch model.Chunk) error { // ends "stream ended before …": it hangs
+		switch ch.Type {
+		case model.TextDelta:
+			c.text += ch.Text
+		case model.ReasoningDelta:
+			c.thought += ch.Text
+		}
+		return nil
+	})
+	return c
+}
+
+// shown is the content of the session/update notifications among lines.
+func shown(lines [][]byte) content {
+	var c content
+	for _, l := range lines {
+		n, ok := sessionupdate.Parse(l)
+		if !ok {
+			continue
+		}
+		var u struct {
+			Content struct{ Type, Text string } `json:"content"`
+		}
+		if json.Unmarshal(n.Update, &u) != nil || u.Content.Type != "text" {
+			continue
+		}
+		switch n.Kind {
+		case "agent_message_chunk":
+			c.text += u.Content.Text
+		case "agent_thought_chunk":
+			c.thought += u.Content.Text
+		}
+	}
+	return c
+}
+
+// covers reports whether c shows want: each of its parts holds want's,
+// whitespace aside (an agent may trim or rewrap what it shows).
+func (c content) covers(want content) bool {
+	return strings.Contains(squeeze(c.text), squeeze(want.text)) && strings.Contains(squeeze(c.thought), squeeze(want.thought))
+}
+
+func squeeze(s string) string { return strings.Join(strings.Fields(s), "") }
+
+func (c content) String() string {
+	if c.text == "" && c.thought == "" {
+		return "nothing"
+	}
+	var parts []string
+	if c.text != "" {
+		parts = append(parts, fmt.Sprintf("text %.200q", c.text))
+	}
+	if c.thought != "" {
+		parts = append(parts, fmt.Sprintf("reasoning %.200q", c.thought))
+	}
+	return strings.Join(parts, " and ")
+}

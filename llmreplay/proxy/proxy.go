@@ -58,8 +58,10 @@ type Config struct {
 	Overrides *Overrides
 	// OnHang is called (once per call, on its own goroutine) when a
 	// hangAfter override has sent its events and the stream now stalls:
-	// "the model is streaming". nil: nobody is told.
-	OnHang func(call int)
+	// "the model is streaming". sent is the data of the stream's events
+	// the agent got, as it got them (nil for a non-streamed answer, which
+	// the agent cannot read before its end). nil: nobody is told.
+	OnHang func(call int, sent [][]byte)
 	// RequestHeaders and ResponseHeaders name headers kept with each
 	// exchange besides DefaultRequestHeaders / DefaultResponseHeaders.
 	// Secret headers (authorization, x-api-key, …) are never kept.

@@ -144,7 +144,11 @@ func (p *Proxy) relay(w http.ResponseWriter, r *http.Request, call int, x *httpl
 	}
 	if reached && seen.End == "" {
 		resp.Body.Close()
-		seen.End = p.cut(r, call, pt)
+		var sent [][]byte
+		for _, e := range seen.Events {
+			sent = append(sent, e.Data)
+		}
+		seen.End = p.cut(r, call, pt, sent)
 	}
 	p.keepResponse(call, x, seen)
 	if seen.End == httplog.EndDisconnect {

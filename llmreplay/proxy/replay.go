@@ -70,6 +70,7 @@ func (p *Proxy) serveRecorded(w http.ResponseWriter, r *http.Request, call int, 
 	if !rec.Stream {
 		events = []httplog.SSEEvent{{Data: rec.Body}}
 	}
+	var sent [][]byte // the data of the events served, as served
 	for i, e := range events {
 		if i == limit {
 			break
@@ -84,8 +85,9 @@ func (p *Proxy) serveRecorded(w http.ResponseWriter, r *http.Request, call int, 
 			seen.Body = rec.Body
 			continue
 		}
-		writeEvent(w, e, p.expand(e.Data))
-		seen.Events = append(seen.Events, e)
+		data := p.expand(e.Data)
+		writeEvent(w, e, data)
+		seen.Events, sent = append(seen.Events, e), append(sent, data)
 	}
 	if limit < 0 || limit > len(events) {
 		if rec.End == "" {
@@ -110,7 +112,7 @@ func (p *Proxy) serveRecorded(w http.ResponseWriter, r *http.Request, call int, 
 			pt.DisconnectAfter, pt.HangAfter = len(events), -1
 		}
 	}
-	seen.End = p.cut(r, call, pt)
+	seen.End = p.cut(r, call, pt, sent)
 	p.setResponse(x, seen)
 	if seen.End == httplog.EndDisconnect {
 		panic(http.ErrAbortHandler)
@@ -119,13 +121,14 @@ func (p *Proxy) serveRecorded(w http.ResponseWriter, r *http.Request, call int, 
 
 // cut ends a stream where a patch says: it returns EndDisconnect for the
 // caller to abort the connection, or waits (a hang) until the client
-// gives up or the proxy closes.
-func (p *Proxy) cut(r *http.Request, call int, pt *Patch) string {
+// gives up or the proxy closes. sent is the data of the stream events the
+// client got, for OnHang.
+func (p *Proxy) cut(r *http.Request, call int, pt *Patch, sent [][]byte) string {
 	if pt.DisconnectAfter >= 0 {
 		return httplog.EndDisconnect
 	}
 	if p.cfg.OnHang != nil {
-		go p.cfg.OnHang(call)
+		go p.cfg.OnHang(call, sent)
 	}
 	select {
 	case <-r.Context().Done():

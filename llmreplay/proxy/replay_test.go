@@ -165,8 +165,18 @@ func TestOverrides(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hung := make(chan int, 1)
-	p := start(t, Config{Dialect: "openai-chat", Exchanges: xs, Overrides: ov, OnHang: func(call int) { hung <- call }})
+	type hang struct {
+		call int
+		sent []string
+	}
+	hung := make(chan hang, 1)
+	p := start(t, Config{Dialect: "openai-chat", Exchanges: xs, Overrides: ov, OnHang: func(call int, sent [][]byte) {
+		h := hang{call: call}
+		for _, d := range sent {
+			h.sent = append(h.sent, string(d))
+		}
+		hung <- h
+	}})
 
 	resp := post(t, context.Background(), p.URL()+"/c", p.Key(), `{"n":1}`)
 	body, _ := io.ReadAll(resp.Body)
@@ -189,9 +199,9 @@ func TestOverrides(t *testing.T) {
 		t.Errorf("hang patch: first event %q, %v", ev, err)
 	}
 	select {
-	case call := <-hung:
-		if call != 3 {
-			t.Errorf("OnHang(%d), want 3", call)
+	case h := <-hung: // the call, and what the agent got of it: the harness's cancel point
+		if diff := cmp.Diff(hang{call: 3, sent: []string{"1"}}, h, cmp.AllowUnexported(hang{})); diff != "" {
+			t.Errorf("OnHang (-want +got):\n%s", diff)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("OnHang never called")
@@ -236,7 +246,7 @@ func TestRecordedCancelIsReplayed(t *testing.T) {
 	r := stream(`1`, `2`)
 	r.End = httplog.EndCancel
 	var hung bool
-	p := start(t, Config{Dialect: "openai-chat", Exchanges: []httplog.Exchange{exchange("/c", `{}`, r)}, OnHang: func(int) { hung = true }})
+	p := start(t, Config{Dialect: "openai-chat", Exchanges: []httplog.Exchange{exchange("/c", `{}`, r)}, OnHang: func(int, [][]byte) { hung = true }})
 	ctx, cancel := context.WithCancel(context.Background())
 	resp := post(t, ctx, p.URL()+"/c", p.Key(), `{}`)
 	br := bufio.NewReader(resp.Body)

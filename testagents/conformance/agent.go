@@ -62,6 +62,10 @@ type Behaviour struct {
 	// before exiting; the child exits on its own 800 ms after that (longer
 	// than the harness once let a group take to empty).
 	SlowExit time.Duration // CONF_SLOW_EXIT_MS
+	// SlowText waits this long before it shows a turn's first text, as a
+	// loaded machine may; a text it would show once the turn is cancelled
+	// is dropped, as agents do.
+	SlowText time.Duration // CONF_SLOW_TEXT_MS
 }
 
 func behaviour(getenv func(string) string) Behaviour {
@@ -69,6 +73,7 @@ func behaviour(getenv func(string) string) Behaviour {
 		Paths: getenv("CONF_PATHS"), Ready: getenv("CONF_READY") == "1", Side: getenv("CONF_SIDE"), Noise: getenv("CONF_NOISE") == "1",
 		RequestID: getenv("CONF_REQUEST_ID") == "1"}
 	b.SlowExit = millis(getenv("CONF_SLOW_EXIT_MS"), 0)
+	b.SlowText = millis(getenv("CONF_SLOW_TEXT_MS"), 0)
 	b.ReadyAfter = millis(getenv("CONF_READY_MS"), 30*time.Millisecond)
 	return b
 }
@@ -383,8 +388,11 @@ func (a *agent) callThen(ctx context.Context, conv []message, s *session, header
 	err = a.decode(resp.Body, func(c model.Chunk) error {
 		switch c.Type {
 		case model.TextDelta:
+			if r.text == "" {
+				time.Sleep(a.b.SlowText)
+			}
 			r.text += c.Text
-			if s != nil {
+			if s != nil && ctx.Err() == nil {
 				a.update(s, acp.UpdateAgentMessageText(c.Text))
 			}
 		case model.ToolCallDelta:

@@ -197,12 +197,18 @@ func firstContent(t *testing.T, dialect, text string) int {
 // last text, so a one-text answer has no cancel point after its text).
 const storyEnd = ", the end."
 
-// cancelScene cancels the first call after the proxy sent after events.
-func cancelScene(name string, after int) scene {
+// cancelScene cancels the first call after the proxy sent after events,
+// the agent's behaviour set by env; after > 0: the text of those events
+// is on stdout.
+func cancelScene(name string, after int, env map[string]string) scene {
 	story := `{"kind":"chunks","chunks":[{"type":"block-start","index":0,"blockType":"text"},` +
 		`{"type":"text-delta","index":0,"text":"Once upon a time"},{"type":"text-delta","index":0,"text":"` + storyEnd + `"},` +
 		`{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]}`
-	return scene{name: name, input: cancelInput, model: `[` + story + `]`,
+	var want []string
+	if after > 0 {
+		want = []string{`"text":"Once upon a time"`}
+	}
+	return scene{name: name, env: env, input: cancelInput, model: `[` + story + `]`, want: want,
 		manifest: "replay: { override: true }\n",
 		files:    map[string]string{"replay.override.json": fmt.Sprintf(`{"patches":[{"call":1,"hangAfter":%d}]}`, after)}}
 }
@@ -211,8 +217,11 @@ func cancelScene(name string, after int) scene {
 func scenes(t *testing.T, dialect string) []scene {
 	return []scene{
 		// Cancel before anything streamed, and right after the first text.
-		cancelScene("cancel-at-start", 0),
-		cancelScene("cancel-after-text", firstContent(t, dialect, "Once upon a time")),
+		cancelScene("cancel-at-start", 0, nil),
+		cancelScene("cancel-after-text", firstContent(t, dialect, "Once upon a time"), nil),
+		// The same, on an agent that shows the text 400 ms after it got
+		// it: the cancel waits for the text, not for a quiet stdout.
+		cancelScene("cancel-after-slow-text", firstContent(t, dialect, "Once upon a time"), map[string]string{"CONF_SLOW_TEXT_MS": "400"}),
 		// Most agents reuse the model's tool-call id as the ACP toolCallId.
 		{name: "tool-reuse-id", env: map[string]string{"CONF_IDS": "reuse"}, model: toolRead("call_1", "notes.txt")},
 		{name: "tool-mint-id", env: map[string]string{"CONF_IDS": "mint"}, model: toolRead("call_1", "notes.txt")},
@@ -323,6 +332,20 @@ func TestGraceBound(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, scenario.StdoutFile)); err == nil {
 		t.Error("a failed new -model wrote stdout.expected.jsonl")
+	}
+}
+
+// TestCancelPointNeverShown: an agent that never shows the text streamed
+// before the hang point fails the promptAndCancel step within its time,
+// and the failure names what was awaited and what was shown.
+func TestCancelPointNeverShown(t *testing.T) {
+	root := corpus(t, "openai-chat", "", "")
+	sc := cancelScene("cancel-never-shown", firstContent(t, "openai-chat", "Once upon a time"), map[string]string{"CONF_SLOW_TEXT_MS": "60000"})
+	sc.input = strings.Replace(cancelInput, `"Write a long story."`, `"Write a long story.","timeoutMs":1500`, 1)
+	o := author(t, sc.write(t, root))
+	want := `timed out after 1.5s waiting for the agent's stdout to show what the model streamed before the hang point, text "Once upon a time" (shown so far: nothing)`
+	if o.Status != check.Failed || !strings.Contains(o.Reason, want) {
+		t.Fatalf("new -model: %s: %s; want a failure saying %q", o.Status, o.Reason, want)
 	}
 }
 

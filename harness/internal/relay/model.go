@@ -93,6 +93,7 @@ type Model struct {
 	cfg   ModelConfig
 	proxy *proxy.Proxy
 	hung  chan struct{} // closed when a hangAfter override stalls: the model is streaming
+	sent  [][]byte      // the data of the events the agent got before that stall; set before hung closes
 	once  sync.Once
 	paths pathTokens
 
@@ -105,7 +106,7 @@ type Model struct {
 func StartModel(ctx context.Context, cfg ModelConfig, src Source) (*Model, error) {
 	m := &Model{cfg: cfg, hung: make(chan struct{}), paths: newPathTokens(cfg.Roots), tok: liveContext(cfg.Roots)}
 	pc := proxy.Config{Dialect: cfg.Dialect, Expand: m.expand, Ignore: cfg.Ignore, Overrides: src.Overrides,
-		OnHang: func(int) { m.once.Do(func() { close(m.hung) }) }}
+		OnHang: func(_ int, sent [][]byte) { m.once.Do(func() { m.sent = sent; close(m.hung) }) }}
 	if cfg.Record {
 		// Payloads are kept as sent and normalized when the log is
 		// composed, in call order: the order replay numbers them in.
@@ -133,6 +134,13 @@ func (m *Model) Key() string { return m.proxy.Key() }
 // Hung is closed once a hangAfter override stalled a stream: the model is
 // streaming, the cancel point of an HTTP-model agent.
 func (m *Model) Hung() <-chan struct{} { return m.hung }
+
+// Sent is the data of the stream events the agent got before the stall
+// (SSE event data); read it once Hung is closed.
+func (m *Model) Sent() [][]byte { return m.sent }
+
+// Dialect is the model's dialect name.
+func (m *Model) Dialect() string { return m.cfg.Dialect }
 
 // Close ends the proxy; Compose closes it too.
 func (m *Model) Close() { m.proxy.Close() }

@@ -7,14 +7,18 @@ deltas go to the client as message chunks. A tool call of the model
 (read_file, its path absolute or relative to the session's cwd) is reported
 under the model's own tool-call id and its result sent back to the model; an
 HTTP error's body is shown to the client verbatim and ends the turn;
-session/cancel stops the stream and the prompt ends "cancelled". acpsnap's
+session/cancel stops the stream and the prompt ends "cancelled", and what
+the agent has not shown by then it drops. CHAT_SLOW_TEXT_MS makes it wait
+that long before it shows a turn's first text, as on a loaded machine.
+acpsnap's
 proxy stands between the agent and the model, records the traffic and
 composes the session log.
 """
-import json, os, socket, sys, threading, urllib.error, urllib.request, uuid
+import json, os, socket, sys, threading, time, urllib.error, urllib.request, uuid
 
 DECORATION = ""  # appended to every message chunk sent to the client
 URL, KEY = os.environ["CHAT_BASE_URL"].rstrip("/"), os.environ.get("CHAT_API_KEY", "")
+SLOW_TEXT = int(os.environ.get("CHAT_SLOW_TEXT_MS") or 0) / 1000
 
 
 TOOLS = [{"type": "function", "function": {"name": "read_file", "description": "Reads a file.",
@@ -100,6 +104,8 @@ def prompt(sid, cwd, messages, turn):
             answer, tools = "", []
             for kind, value in complete(turn, messages):
                 if kind == "text":
+                    if not answer:
+                        time.sleep(SLOW_TEXT)
                     answer += value
                     if not turn.cancelled:
                         update(sid, {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": value + DECORATION}})
