@@ -88,9 +88,7 @@ func Accept(ctx context.Context, dir string, pending []string, cfg Config) Outco
 		}
 	}
 	verify := verifier(ctx, dir, cfg)
-	var staged string
 	err := atomicfile.Publish(dir, func(stage string) error {
-		staged = stage
 		for _, p := range pending {
 			from := filepath.Join(stage, filepath.Base(p))
 			to := scenario.PendingTarget(from)
@@ -113,12 +111,12 @@ func Accept(ctx context.Context, dir string, pending []string, cfg Config) Outco
 		}
 		o = o.fail(fmt.Errorf("the scenario with its pending files does not replay, so nothing was accepted: %s", u.o.Reason))
 		o.Stderr = u.o.Stderr
-		// the diff names the pending files, not their staged copies
+		// the diff names the pending files, not the fixtures they became
+		// (the verifier named dir already, not the stage)
 		o.Diff = u.o.Diff
 		for _, p := range pending {
-			o.Diff = strings.ReplaceAll(o.Diff, scenario.PendingTarget(filepath.Join(staged, filepath.Base(p))), p)
+			o.Diff = strings.ReplaceAll(o.Diff, scenario.PendingTarget(p), p)
 		}
-		o.Diff = strings.ReplaceAll(o.Diff, staged, dir)
 		return o
 	}
 	o.Status = Passed

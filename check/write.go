@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -88,12 +89,15 @@ func (u *unverified) Error() string {
 }
 
 // verifier replays a staged copy of the scenario dir with cfg's agent and
-// corpus, as a plain run would replay the published one.
+// corpus, as a plain run would replay the published one. A refusal names
+// dir, never the hidden stage (.<name>.publish-<pid>-<random>/<name>).
 func verifier(ctx context.Context, dir string, cfg Config) func(stage string) error {
 	cfg.Mode, cfg.Pending, cfg.AfterRun, cfg.OnStart, cfg.replayOnly = Replay, false, nil, nil, false
 	cfg.root = cfg.corpusRoot(dir)
 	return func(stage string) error {
 		if o := Check(ctx, stage, cfg); o.Status != Passed {
+			o.Reason = strings.ReplaceAll(o.Reason, stage, dir)
+			o.Diff = strings.ReplaceAll(o.Diff, stage, dir)
 			return &unverified{o}
 		}
 		return nil

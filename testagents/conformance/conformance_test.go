@@ -379,6 +379,9 @@ func TestUnstableNeverWritten(t *testing.T) {
 	if o.Status != check.Failed || !strings.Contains(o.Reason, "does not replay") || o.Diff == "" {
 		t.Fatalf("new -model: %s: %s\n%s; want a failure with the diff", o.Status, o.Reason, o.Diff)
 	}
+	if strings.Contains(o.Reason+o.Diff, ".publish-") {
+		t.Errorf("the refusal names the hidden stage instead of %s:\n%s\n%s", dir, o.Reason, o.Diff)
+	}
 	if d := cmp.Diff(before, snapshot(t, dir)); d != "" {
 		t.Errorf("new -model changed the scenario (-before +after):\n%s", d)
 	}
