@@ -39,9 +39,14 @@ func staleFiles(f *scenario.Fixture, norm *scenario.Transcript) (logs, stdout bo
 // stdout: ids in stdout share their numbering with the logs. The names
 // label errors ("name:line: why").
 func NormalizeSide(c *normalize.Context, stdout []byte, logs [][]byte, stdoutName string, logNames []string) (*scenario.Transcript, error) {
+	return normalizeSide(c, normalize.Session, stdout, logs, stdoutName, logNames)
+}
+
+// normalizeSide is NormalizeSide with the logs normalized by session.
+func normalizeSide(c *normalize.Context, session func([]byte, *normalize.Context) ([]byte, error), stdout []byte, logs [][]byte, stdoutName string, logNames []string) (*scenario.Transcript, error) {
 	t := &scenario.Transcript{}
 	for i, raw := range logs {
-		out, err := normalize.Session(raw, c)
+		out, err := session(raw, c)
 		if err != nil {
 			return nil, positioned(logNames[i], err)
 		}

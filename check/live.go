@@ -2,6 +2,7 @@ package check
 
 import (
 	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/normalize"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -9,10 +10,13 @@ import (
 // normalizeLive normalizes what a run produced with the run's own context:
 // its cwd ({{cwd}}), the agent's private HOME ({{home}}) and the run's
 // private root ({{root}}), with every spelling of each; for a run with an
-// HTTP model, the context that already numbered its model traffic.
+// HTTP model, the context in which the harness already normalized the
+// model payloads of its composed log, which are not normalized again
+// (normalize.Composed): each payload is normalized once.
 func normalizeLive(res *harness.Result) (*scenario.Transcript, error) {
-	c := res.Tokens
+	c, session := res.Tokens, composed
 	if c == nil {
+		session = normalize.Session
 		c = normalize.NewContext(res.Cwd, res.CwdAliases...)
 		if res.Home != "" {
 			c.AddPath("home", res.Home, res.HomeAliases...)
@@ -31,9 +35,15 @@ func normalizeLive(res *harness.Result) (*scenario.Transcript, error) {
 	for _, l := range res.Stdout {
 		stdout = append(append(stdout, l...), '\n')
 	}
-	t, err := NormalizeSide(c, stdout, logs, "live stdout", names)
+	t, err := normalizeSide(c, session, stdout, logs, "live stdout", names)
 	if t != nil {
 		t.Raw = res.Cassettes
 	}
 	return t, err
+}
+
+// composed normalizes a composed log whose payloads the harness
+// normalized as the proxy relayed them (httplog.Normalized says which).
+func composed(raw []byte, c *normalize.Context) ([]byte, error) {
+	return normalize.Composed(raw, c, httplog.Normalized)
 }

@@ -26,11 +26,13 @@
 // shuts the agent down within three graces, harvests its logs and removes
 // its roots (docs/format.md, "Running").
 //
-// Run composes three rooms (docs/architecture.md, "The harness's rooms"):
+// Run composes four rooms (docs/architecture.md, "The harness's rooms"):
 // internal/proc supervises the processes, internal/client is the ACP
 // client side, internal/harvest makes the private roots and reads back
-// what the agent left in them. The step driver and the model proxy and MCP
-// wiring are the harness's own.
+// what the agent left in them, internal/relay runs the model proxy (which
+// normalizes every model payload once, in the run's live context:
+// Result.Tokens) and the MCP cassette proxies. The step driver is the
+// harness's own.
 //
 // Every wait has a timer and every buffer and file read has a cap (the
 // constants beside each reader), so a hostile agent ends the run in bounded

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"github.com/acpsnap/acpsnap/harness/internal/client"
 	"github.com/acpsnap/acpsnap/harness/internal/harvest"
 	"github.com/acpsnap/acpsnap/harness/internal/proc"
+	"github.com/acpsnap/acpsnap/harness/internal/relay"
 	"github.com/acpsnap/acpsnap/internal/envscrub"
 	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
@@ -218,9 +220,10 @@ type run struct {
 	stderr     strings.Builder   // the stderr of every ended incarnation
 	shutdown   Shutdown          // how the last ended incarnation ended
 
-	sessions  []string // ids from newSession and forkSession; the first is the primary
-	current   int      // index of the current session in sessions
-	model     *modelRun
+	sessions  []string             // ids from newSession and forkSession; the first is the primary
+	current   int                  // index of the current session in sessions
+	model     *relay.Model         // the HTTP model's proxy; nil: a native agent
+	mcp       relay.MCP            // the proxies of input.json's MCP servers
 	agentInfo sessionlog.AgentInfo // from initialize
 
 	failOnce sync.Once
@@ -319,8 +322,9 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 	}
 	if model != nil {
 		r.model = model
-		defer model.proxy.Close()
+		defer model.Close()
 	}
+	r.mcp = relay.MCP{Acpsnap: r.cfg.Acpsnap, Record: r.cfg.Mode == Record, Dir: r.cfg.Dir, Roots: r.roots}
 	env := agentEnv(r.cfg, m, r.roots)
 	t := r.template(model, lookupEnv(env, "PATH"))
 	argv := make([]string, len(r.cfg.Agent))
@@ -331,7 +335,7 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 		env = setEnv(env, t.Replace(kv))
 	}
 	if r.cfg.HomeSeed != "" {
-		if err := seedHome(r.cfg.HomeSeed, r.roots.Home, t); err != nil {
+		if err := r.roots.SeedHome(r.cfg.HomeSeed, t.Replace); err != nil {
 			return nil, []error{invalidScenario(fmt.Errorf("seed the agent's home: %w", err))}
 		}
 	}
@@ -371,7 +375,13 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 	res.Stdout, res.Stderr = r.stdout, r.stderr.String()
 	res.Steps = r.timing
 	errs = append(errs, r.collect(res)...)
-	errs = append(errs, r.collectMCP(res)...)
+	cassettes, mcpErrs := r.mcp.Collect(r.in.MCPServers())
+	if res.Cassettes == nil {
+		res.Cassettes = cassettes
+	} else {
+		maps.Copy(res.Cassettes, cassettes)
+	}
+	errs = append(errs, mcpErrs...)
 	res.Duration = time.Since(start)
 	if r.cfg.OnEnd != nil && len(errs) == 0 {
 		if err := r.cfg.OnEnd(r.roots.Cwd); err != nil {
@@ -384,7 +394,7 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 // collect harvests the logs and the replay report into res.
 func (r *run) collect(res *Result) []error {
 	if r.model != nil {
-		return r.compose(r.model, res)
+		return r.compose(res)
 	}
 	var errs []error
 	primary := ""
@@ -434,24 +444,14 @@ func agentEnv(cfg Config, m *scenario.Manifest, rts *harvest.Roots) []string {
 		h.Override = f
 	}
 	if m.Tools != nil {
-		h.ToolCassette = cassettePath(cfg, rts, scenario.ToolCassetteFile)
+		h.ToolCassette = rts.Cassette(cfg.Mode == Record, cfg.Dir, scenario.ToolCassetteFile)
 		h.ToolInclude, _ = json.Marshal(m.Tools.Include)
 	}
 	if m.Subagents != nil {
-		h.SubagentCassette = cassettePath(cfg, rts, scenario.SubagentCassetteFile)
+		h.SubagentCassette = rts.Cassette(cfg.Mode == Record, cfg.Dir, scenario.SubagentCassetteFile)
 		h.SubagentOptions, _ = json.Marshal(m.Subagents.Cassette)
 	}
 	return h.Environ()
-}
-
-// cassettePath is where the agent finds a cassette: the scenario's own in
-// replay, a fresh file in the sessions folder in record (harvested into
-// Result.Cassettes).
-func cassettePath(cfg Config, rts *harvest.Roots, name string) string {
-	if cfg.Mode == Record {
-		return filepath.Join(rts.Sessions, name)
-	}
-	return filepath.Join(cfg.Dir, name)
 }
 
 // terminalEnv is the agent's environment without what a terminal's output

@@ -133,7 +133,7 @@ func (r *run) initialize(d deadline) error {
 }
 
 func (r *run) newSession(d deadline, servers []scenario.MCPServer) error {
-	proxies, err := r.mcpProxies(servers)
+	proxies, err := r.mcp.Servers(servers, r.expand)
 	if err != nil {
 		return err
 	}
@@ -146,7 +146,7 @@ func (r *run) newSession(d deadline, servers []scenario.MCPServer) error {
 	}
 	r.addSession(string(resp.SessionId))
 	if r.model != nil {
-		r.model.identifySession(string(resp.SessionId))
+		r.model.Identify(string(resp.SessionId))
 	}
 	if r.cfg.Ready != "" {
 		if err := r.waitForUpdate(d, r.cfg.Ready); err != nil {
@@ -559,7 +559,7 @@ func (r *run) cancelled(what string) error {
 func (r *run) waitStreaming(d deadline, from int, also func() error) error {
 	err := r.poll(d, func() (bool, string, error) {
 		select {
-		case <-r.model.hung:
+		case <-r.model.Hung():
 			return true, "", nil
 		default:
 			return false, "the model proxy to stall a hangAfter override (replay.override.json)", nil
@@ -568,7 +568,7 @@ func (r *run) waitStreaming(d deadline, from int, also func() error) error {
 	if err != nil {
 		return err
 	}
-	want := carried(r.model.cfg.Dialect, r.model.sent)
+	want := carried(r.model.Dialect(), r.model.Sent())
 	return r.poll(d, func() (bool, string, error) {
 		got := shown(r.agent.StdoutLines()[from:])
 		return got.covers(want), fmt.Sprintf("the agent's stdout to show what the model streamed before the hang point, %s (shown so far: %s)", want, got), nil

@@ -32,6 +32,7 @@ var layers = []string{
 	"check",
 	"harness",
 	"harness/internal/client",
+	"harness/internal/relay",
 	"harness/internal/harvest",
 	"harness/internal/proc",
 	"llmreplay",
