@@ -215,16 +215,9 @@ func (srv *server) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp
 	if err := validateNewSession(p); err != nil {
 		return acp.NewSessionResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
 	}
-	servers, tools, err := srv.startMCP(p.McpServers)
+	s, err := srv.openPrimary(p.Cwd, p.McpServers, nil, nil)
 	if err != nil {
-		srv.diag("%v", err)
-		return acp.NewSessionResponse{}, acp.NewInternalError(map[string]any{"error": err.Error()})
-	}
-	s, err := srv.createSession(sessionSpec{cwd: p.Cwd, primary: true, mcp: servers, mcpTools: tools})
-	if err != nil {
-		closeMCP(servers)
-		srv.diag("%v", err)
-		return acp.NewSessionResponse{}, acp.NewInternalError(map[string]any{"error": err.Error()})
+		return acp.NewSessionResponse{}, err
 	}
 	if o, ok := srv.cfg.Provider.(Opener); ok {
 		o.Open(s.id)

@@ -29,16 +29,9 @@ func (srv *server) UnstableForkSession(ctx context.Context, p acp.UnstableForkSe
 	if err != nil {
 		return acp.UnstableForkSessionResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
 	}
-	servers, tools, err := srv.startMCP(mcp)
+	s, err := srv.openPrimary(p.Cwd, mcp, nil, nil)
 	if err != nil {
-		srv.diag("%v", err)
-		return acp.UnstableForkSessionResponse{}, acp.NewInternalError(map[string]any{"error": err.Error()})
-	}
-	s, err := srv.createSession(sessionSpec{cwd: p.Cwd, primary: true, mcp: servers, mcpTools: tools})
-	if err != nil {
-		closeMCP(servers)
-		srv.diag("%v", err)
-		return acp.UnstableForkSessionResponse{}, acp.NewInternalError(map[string]any{"error": err.Error()})
+		return acp.UnstableForkSessionResponse{}, err
 	}
 	for _, e := range parent.Events {
 		s.event(e.Type, e.Data)

@@ -56,22 +56,13 @@ func (srv *server) reopen(p acp.LoadSessionRequest, replay bool) (*session, erro
 	if err != nil {
 		return nil, acp.NewInvalidParams(map[string]any{"error": err.Error()})
 	}
-	servers, tools, err := srv.startMCP(p.McpServers)
-	if err != nil {
-		srv.diag("%v", err)
-		return nil, acp.NewInternalError(map[string]any{"error": err.Error()})
-	}
+	var resume func() error
 	if r, ok := srv.cfg.Provider.(Resumer); ok {
-		if err := r.Resume(l.Header.ID, l); err != nil {
-			closeMCP(servers)
-			return nil, acp.NewInternalError(map[string]any{"error": err.Error()})
-		}
+		resume = func() error { return r.Resume(l.Header.ID, l) }
 	}
-	s, err := srv.createSession(sessionSpec{cwd: p.Cwd, primary: true, mcp: servers, mcpTools: tools, loaded: l})
+	s, err := srv.openPrimary(p.Cwd, p.McpServers, l, resume)
 	if err != nil {
-		closeMCP(servers)
-		srv.diag("%v", err)
-		return nil, acp.NewInternalError(map[string]any{"error": err.Error()})
+		return nil, err
 	}
 	s.restore(l, replay)
 	return s, nil

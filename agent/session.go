@@ -77,6 +77,32 @@ func validateNewSession(p acp.NewSessionRequest) error {
 	return nil
 }
 
+// openPrimary starts the MCP servers of a primary session, then runs
+// before (nil: nothing; reopen resumes the provider there), then creates
+// the session in cwd, loaded from l when l is set. A step that fails
+// closes the MCP servers already started; the error is the ACP one to
+// answer with.
+func (srv *server) openPrimary(cwd string, mcp []acp.McpServer, l *sessionlog.Log, before func() error) (*session, error) {
+	servers, tools, err := srv.startMCP(mcp)
+	if err != nil {
+		srv.diag("%v", err)
+		return nil, acp.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	if before != nil {
+		if err := before(); err != nil {
+			closeMCP(servers)
+			return nil, acp.NewInternalError(map[string]any{"error": err.Error()})
+		}
+	}
+	s, err := srv.createSession(sessionSpec{cwd: cwd, primary: true, mcp: servers, mcpTools: tools, loaded: l})
+	if err != nil {
+		closeMCP(servers)
+		srv.diag("%v", err)
+		return nil, acp.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	return s, nil
+}
+
 // createSession makes a session and its log (a detached child has none).
 // createdAt is strictly
 // increasing across the sessions of one server, so ordering logs by
