@@ -258,7 +258,7 @@ func scenes(t *testing.T, dialect string) []scene {
 // written in another order: it replays three times after each mode.
 func TestConformance(t *testing.T) {
 	// A scene waits more than it computes (the slow exit's second, a
-	// cancel's settle, the ready timer): four run at once per CPU, where
+	// slow agent's first text, the ready timer): four run at once per CPU, where
 	// t.Parallel would allow one.
 	slots := make(chan struct{}, 4*runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
