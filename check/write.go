@@ -94,6 +94,9 @@ func (u *unverified) Error() string {
 func verifier(ctx context.Context, dir string, cfg Config) func(stage string) error {
 	cfg.Mode, cfg.Pending, cfg.AfterRun, cfg.OnStart, cfg.replayOnly = Replay, false, nil, nil, false
 	cfg.root = cfg.corpusRoot(dir)
+	// The stage replays against the corpus as it is now: the write may
+	// have set the pins since the run read the folders.
+	cfg.Folders = nil
 	return func(stage string) error {
 		if o := Check(ctx, stage, cfg); o.Status != Passed {
 			o.Reason = strings.ReplaceAll(o.Reason, stage, dir)

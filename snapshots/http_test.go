@@ -76,9 +76,17 @@ func TestHTTPAgentRecordReplayDrift(t *testing.T) {
 	}
 	srv := textServer(t, "Hello over HTTP.")
 	const key = "sk-upstream-secret-0123456789"
+	// The folders as read before the record, as the CLI and acpsnaptest
+	// pass them: the pins the record sets are not among them, and the
+	// replay of the stage must still see them.
+	folders, err := check.ReadFolders(root)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cfg := check.Config{
 		Settings: harness.Settings{Mode: check.Record, Secrets: map[string]string{"OPENAI_BASE_URL": srv.URL(), "OPENAI_API_KEY": key}},
 		Corpus:   corpus,
+		Folders:  folders,
 	}
 	if o := check.Check(context.Background(), dir, cfg); o.Status != check.Passed {
 		t.Fatalf("record: %s: %s\n%s", o.Status, o.Reason, o.Stderr)
