@@ -30,6 +30,10 @@ var plainTokens = [][]byte{[]byte("{{cwd}}"), []byte("{{home}}"), []byte("{{root
 // maxTokenDigits bounds N in {{KIND:N}}, so counters never overflow.
 const maxTokenDigits = 9
 
+// provisionalBase is where the numbers of provisional tokens start: above
+// any number a run hands out for real, within maxTokenDigits.
+const provisionalBase = 900_000_000
+
 // Context is what one side of a comparison knows: its cwd, its home and
 // run root (AddPath) and the spellings of each, and the tokens handed out
 // so far. Use one Context for all files of
@@ -53,6 +57,9 @@ type Context struct {
 	rawLens  [maxKnownLen + 1]bool // lengths of the raw values in tokens
 	rpc      map[string]string     // raw JSON of an agent request id → token
 	next     [numKinds]int         // last number handed out per kind
+	prov     bool                  // hand out provisional tokens (Provisional)
+	provNext [numKinds]int         // last provisional number handed out per kind, less provisionalBase
+	moved    map[string]string     // a renumbered provisional token → its token now
 	tree     tree                  // per-line scratch
 }
 
@@ -92,6 +99,7 @@ func (c *Context) prepare() {
 	c.tokens = make(map[string]string)
 	c.values = make(map[string]string)
 	c.rpc = make(map[string]string)
+	c.moved = make(map[string]string)
 	c.preparePaths()
 }
 
@@ -118,8 +126,19 @@ func (c *Context) keep(raw, token string) {
 }
 
 func (c *Context) newToken(k kind) string {
+	if c.prov && k != kindAgentRPC {
+		c.provNext[k]++
+		return "{{" + kindNames[k] + ":" + strconv.Itoa(provisionalBase+c.provNext[k]) + "}}"
+	}
 	c.next[k]++
 	return "{{" + kindNames[k] + ":" + strconv.Itoa(c.next[k]) + "}}"
+}
+
+// advance moves k's counter past num, unless num is provisional.
+func (c *Context) advance(k kind, num int) {
+	if num < provisionalBase {
+		c.next[k] = max(c.next[k], num)
+	}
 }
 
 // agentRPC returns the token of an agent request id given as its raw JSON
@@ -192,7 +211,7 @@ func (c *Context) observe(s []byte) {
 		if n == 0 {
 			n = 1
 		} else if k != none {
-			c.next[k] = max(c.next[k], num)
+			c.advance(k, num)
 		}
 		j := bytes.IndexByte(s[i+n:], '{')
 		if j < 0 {
@@ -216,9 +235,83 @@ func (c *Context) Bind(raw, token string) (string, error) {
 	if t, ok := c.tokens[raw]; ok {
 		return t, nil
 	}
-	c.next[k] = max(c.next[k], num)
+	c.advance(k, num)
 	c.keep(raw, token)
 	return token, nil
+}
+
+// Provisional makes the values that get a token from now on get a
+// provisional one (on), or the next number as usual (off). A provisional
+// token ("{{id:900000001}}") stands for its value until Renumber gives the
+// value the token it has elsewhere (a recording whose calls came in
+// another order), and its number never moves the counters: the values
+// numbered after it get the numbers they would have had without it. The
+// JSON-RPC ids of the agent's own requests are never provisional.
+func (c *Context) Provisional(on bool) {
+	c.prepare()
+	c.prov = on
+}
+
+// Renumber makes the value of the provisional token from stand for to (a
+// numbered token of the same kind) from now on, and advances to's counter;
+// from then reads as to in Value. It fails as CanRenumber does. Renumbering
+// from to the token it was renumbered to before changes nothing.
+func (c *Context) Renumber(from, to string) error {
+	if err := c.CanRenumber(from, to); err != nil || c.moved[from] == to {
+		return err
+	}
+	raw := c.values[from]
+	delete(c.values, from)
+	c.moved[from] = to
+	c.tokens[raw], c.values[to] = to, raw
+	k, num, _ := parseToken([]byte(to))
+	c.advance(k, num)
+	return nil
+}
+
+// Settle renumbers the provisional token from to the next number of its
+// kind, as if its value had come without Provisional, and returns that
+// token (the one it was renumbered to before, if it was).
+func (c *Context) Settle(from string) (string, error) {
+	c.prepare()
+	if t, ok := c.moved[from]; ok {
+		return t, nil
+	}
+	k, _, n := parseToken([]byte(from))
+	if n != len(from) || k == none {
+		return "", fmt.Errorf("normalize: settle: %q is not a provisional token", from)
+	}
+	to := "{{" + kindNames[k] + ":" + strconv.Itoa(c.next[k]+1) + "}}"
+	return to, c.Renumber(from, to)
+}
+
+// CanRenumber reports why Renumber(from, to) would fail: from is not a
+// provisional token that stands for a value (or was renumbered to to), to
+// not a token of its kind, or to stands for another value already.
+func (c *Context) CanRenumber(from, to string) error {
+	c.prepare()
+	if t, ok := c.moved[from]; ok {
+		if t != to {
+			return fmt.Errorf("normalize: renumber: %q is %q already", from, t)
+		}
+		return nil
+	}
+	fk, fnum, fn := parseToken([]byte(from))
+	k, num, n := parseToken([]byte(to))
+	switch {
+	case fn != len(from) || fk == none || fnum <= provisionalBase:
+		return fmt.Errorf("normalize: renumber: %q is not a provisional token", from)
+	case n != len(to) || k != fk || num >= provisionalBase:
+		return fmt.Errorf("normalize: renumber: %q is not a %s token", to, kindNames[fk])
+	}
+	raw, ok := c.values[from]
+	if !ok {
+		return fmt.Errorf("normalize: renumber: %q stands for nothing", from)
+	}
+	if v, ok := c.values[to]; ok && v != raw {
+		return fmt.Errorf("normalize: renumber: %q stands for another value", to)
+	}
+	return nil
 }
 
 // Identify returns the token of raw as an identity of kind ("session",
@@ -237,6 +330,9 @@ func (c *Context) Identify(kindName, raw string) (string, error) {
 // Value returns the raw value a numbered token stands for in this
 // Context, if any value got it.
 func (c *Context) Value(token string) (string, bool) {
+	if t, ok := c.moved[token]; ok {
+		token = t
+	}
 	v, ok := c.values[token]
 	return v, ok
 }

@@ -397,3 +397,46 @@ func TestNoCwdScrubbing(t *testing.T) {
 		}
 	}
 }
+
+// TestProvisional: values numbered provisionally take no numbers from the
+// counters; Renumber gives one the token it has in a recording, Settle the
+// next number; each refuses what would give a token two values.
+func TestProvisional(t *testing.T) {
+	const a, b, c = "0b0b7d4e-6a51-4f0e-9a55-0a6f1f6a1111", "9f1c2d3e-4b5a-4c6d-8e7f-222222222222", "5a5a5a5a-0000-4000-8000-333333333333"
+	ctx := NewContext("/w")
+	ctx.Provisional(true)
+	got, err := Request([]byte(`{"a":"`+a+`","b":"`+b+`"}`), ctx)
+	ctx.Provisional(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"a":"{{id:900000001}}","b":"{{id:900000002}}"}`; string(got) != want {
+		t.Fatalf("provisional: %s, want %s", got, want)
+	}
+	if err := ctx.Renumber("{{id:900000002}}", "{{id:1}}"); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := ctx.Value("{{id:900000002}}"); v != b {
+		t.Errorf("the renumbered token reads %q, want %q", v, b)
+	}
+	for _, bad := range [][2]string{
+		{"{{id:900000001}}", "{{id:1}}"},       // another value's token
+		{"{{id:900000002}}", "{{id:3}}"},       // renumbered to {{id:1}} already
+		{"{{id:2}}", "{{id:4}}"},               // not provisional
+		{"{{id:900000001}}", "{{toolCall:2}}"}, // another kind
+		{"{{id:900000009}}", "{{id:5}}"},       // stands for nothing
+	} {
+		if err := ctx.Renumber(bad[0], bad[1]); err == nil {
+			t.Errorf("Renumber(%s, %s) succeeded", bad[0], bad[1])
+		}
+	}
+	if err := ctx.Renumber("{{id:900000002}}", "{{id:1}}"); err != nil {
+		t.Errorf("renumbering again to the same token: %v", err)
+	}
+	if tok, err := ctx.Settle("{{id:900000001}}"); err != nil || tok != "{{id:2}}" {
+		t.Errorf("Settle = %s, %v; want {{id:2}}", tok, err)
+	}
+	if got, _ := Request([]byte(`{"a":"`+a+`","b":"`+b+`","c":"`+c+`"}`), ctx); string(got) != `{"a":"{{id:2}}","b":"{{id:1}}","c":"{{id:3}}"}` {
+		t.Errorf("after renumbering: %s", got)
+	}
+}

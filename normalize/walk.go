@@ -122,7 +122,7 @@ func (c *Context) isToken(s []byte) bool {
 		return false
 	}
 	if k != none {
-		c.next[k] = max(c.next[k], num)
+		c.advance(k, num)
 	}
 	return true
 }

@@ -32,5 +32,6 @@
 // by fingerprint, the drift report and the overrides are specified in
 // docs/format.md ("Composed log"). Config.OnHang tells the harness when a
 // hangAfter override has stalled (a promptAndCancel step's cancel point);
-// SSE framing is llmreplay/wire/sse's, which keeps every byte.
+// Config.Numbering matches racing requests whose own new values were
+// numbered in another order than recorded; SSE framing is llmreplay/wire/sse's, which keeps every byte.
 package proxy

@@ -80,7 +80,14 @@ type canonical struct {
 // identify returns the fingerprint of q: SHA-256 of its method, path, kept
 // headers (ignored ones left out, sorted) and canonical body (see
 // jsonscan.AppendCanonical; a body that is not JSON as it is).
-func (p *Proxy) identify(q httplog.Request) string {
+func (p *Proxy) identify(q httplog.Request) string { return p.fingerprint(q, nil) }
+
+// fingerprint is identify with mask applied to the canonical headers and
+// body; nil: none.
+func (p *Proxy) fingerprint(q httplog.Request, mask func([]byte) []byte) string {
+	if mask == nil {
+		mask = func(b []byte) []byte { return b }
+	}
 	h := sha256.New()
 	io.WriteString(h, q.Method+"\n"+q.Path+"\n")
 	names := make([]string, 0, len(q.Header))
@@ -91,15 +98,15 @@ func (p *Proxy) identify(q httplog.Request) string {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		io.WriteString(h, k+": "+q.Header[k]+"\n")
+		h.Write(mask([]byte(k + ": " + q.Header[k] + "\n")))
 	}
 	io.WriteString(h, "\n")
 	switch {
 	case len(q.Body) == 0:
 	case json.Valid(q.Body):
-		h.Write(jsonscan.AppendCanonical(make([]byte, 0, len(q.Body)), q.Body, p.ignore.pointers))
+		h.Write(mask(jsonscan.AppendCanonical(make([]byte, 0, len(q.Body)), q.Body, p.ignore.pointers)))
 	default:
-		h.Write(q.Body)
+		h.Write(mask(q.Body))
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -217,12 +224,97 @@ func (p *Proxy) index() error {
 	p.groups, p.next = map[string][]int{}, map[string]int{}
 	p.consumed = make([]bool, len(p.cfg.Exchanges))
 	p.kept = make([]*httplog.Exchange, len(p.cfg.Exchanges))
+	if p.cfg.Numbering != nil {
+		p.exact = make([]string, len(p.cfg.Exchanges))
+	}
 	for i, x := range p.cfg.Exchanges {
 		if x.Request.Method == "" || x.Request.Path == "" {
 			return fmt.Errorf("proxy: recorded call %d: no method or path", i+1)
 		}
 		fp := p.identify(x.Request)
+		if p.exact != nil {
+			p.exact[i], fp = fp, p.fingerprint(x.Request, p.cfg.Numbering.Mask)
+		}
 		p.groups[fp] = append(p.groups[fp], i)
 	}
 	return nil
+}
+
+// Numbering is how a replay matches requests whose own new values (a
+// request id each racing call mints) were numbered in the order the
+// requests came, which need not be the recording's: requests are grouped
+// by a fingerprint with Mask applied, and one matches the first unserved
+// recorded call of its group that it equals, fingerprint for fingerprint,
+// once Renumber has given its provisional tokens the recorded call's.
+type Numbering struct {
+	// Mask returns a normalized payload with the numbers of its numbered
+	// tokens left out.
+	Mask func([]byte) []byte
+	// Renumber returns the parts of a live request (its headers as a JSON
+	// object, its body) with their provisional tokens replaced by the
+	// tokens at the same places in the recorded parts, and commit, which
+	// makes those tokens stand for the live values from then on; ok false:
+	// they do not line up. recorded nil: the request matched no recorded
+	// call, and its provisional tokens get numbers of their own (what the
+	// drift shows).
+	Renumber func(live, recorded [][]byte) (out [][]byte, commit func(), ok bool)
+}
+
+// match returns the recorded call (- 1) that q answers, or -1, and marks
+// it served; q is returned renumbered (see Numbering). The caller holds
+// p.mu.
+func (p *Proxy) match(q httplog.Request) (int, httplog.Request) {
+	if p.cfg.Numbering == nil {
+		fp := p.identify(q)
+		g := p.groups[fp]
+		if p.next[fp] >= len(g) {
+			return -1, q
+		}
+		idx := g[p.next[fp]]
+		p.next[fp]++
+		p.consumed[idx] = true
+		return idx, q
+	}
+	fp := p.fingerprint(q, p.cfg.Numbering.Mask)
+	g := p.groups[fp]
+	for _, idx := range g[p.next[fp]:] {
+		if p.consumed[idx] {
+			continue
+		}
+		r, commit, ok := p.renumber(q, p.cfg.Exchanges[idx].Request)
+		if !ok || p.identify(r) != p.exact[idx] {
+			continue
+		}
+		commit()
+		p.consumed[idx] = true
+		for p.next[fp] < len(g) && p.consumed[g[p.next[fp]]] {
+			p.next[fp]++
+		}
+		return idx, r
+	}
+	if r, _, ok := p.renumber(q, httplog.Request{}); ok {
+		return -1, r
+	}
+	return -1, q
+}
+
+// renumber is Numbering.Renumber for a request's headers and body.
+func (p *Proxy) renumber(q, rec httplog.Request) (httplog.Request, func(), bool) {
+	lh, _ := jsonl.Value(q.Header)
+	var recorded [][]byte // none: see Numbering.Renumber
+	if rec.Method != "" {
+		rh, _ := jsonl.Value(rec.Header)
+		recorded = [][]byte{rh, rec.Body}
+	}
+	out, commit, ok := p.cfg.Numbering.Renumber([][]byte{lh, q.Body}, recorded)
+	if !ok {
+		return q, nil, false
+	}
+	r := q
+	r.Header = nil
+	if err := json.Unmarshal(out[0], &r.Header); err != nil {
+		return q, nil, false
+	}
+	r.Body = out[1]
+	return r, commit, true
 }

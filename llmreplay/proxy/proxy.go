@@ -47,6 +47,10 @@ type Config struct {
 	// after the call, off the streaming path. An error is reported (Replay:
 	// the request is refused). nil: payloads kept as sent.
 	Normalize func([]byte) ([]byte, error)
+	// Numbering (Replay) lets requests that race match in either order
+	// although each numbered its own new values in the order they came.
+	// nil: a request matches by its whole normalized identity.
+	Numbering *Numbering
 	// Expand turns tokens back into live values in every payload served
 	// in Replay (event data, bodies, override bodies). nil: served as recorded.
 	Expand func([]byte) []byte
@@ -103,8 +107,9 @@ type Proxy struct {
 	drifts   []Drift
 	errs     []string
 	consumed []bool           // Replay: by recorded call - 1
-	groups   map[string][]int // recorded calls - 1 by fingerprint, in call order
+	groups   map[string][]int // recorded calls - 1 by fingerprint (masked: see Numbering), in call order
 	next     map[string]int   // the group's first unconsumed element
+	exact    []string         // recorded call - 1 → its fingerprint unmasked (with Numbering)
 	served   int
 }
 

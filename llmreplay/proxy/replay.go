@@ -21,14 +21,8 @@ func (p *Proxy) replay(w http.ResponseWriter, r *http.Request, path string, arri
 		p.refuse(w, &httplog.Exchange{Request: q}, "normalize", err.Error())
 		return
 	}
-	fp := p.identify(q)
 	p.mu.Lock()
-	idx := -1
-	if g := p.groups[fp]; p.next[fp] < len(g) {
-		idx = g[p.next[fp]]
-		p.next[fp]++
-		p.consumed[idx] = true
-	}
+	idx, q := p.match(q)
 	p.mu.Unlock()
 	if idx < 0 {
 		p.drift(w, q, p.canonicalOf(q), arrival)

@@ -485,14 +485,12 @@ func randomScript(rng *rand.Rand) string {
 // TestSideCallOrder: a side call recorded before the turn's first call
 // replays when it comes after it, in every dialect: each request finds its
 // recorded call by fingerprint, and the pins stay the turn's. A value of
-// each call's own (a request id) is numbered in arrival order, so the
-// reversed order drifts unless a scrub rule makes it one constant, as
-// docs/agents.md says.
+// each call's own (a request id) is numbered as the recording numbered it,
+// whichever call comes first: no ignore or scrub rule is needed.
 func TestSideCallOrder(t *testing.T) {
 	type testCase struct {
 		name, dialect string
 		env           map[string]string
-		yml           string
 		want          check.Status
 	}
 	var cases []testCase
@@ -501,13 +499,11 @@ func TestSideCallOrder(t *testing.T) {
 	}
 	id := map[string]string{"CONF_REQUEST_ID": "1"}
 	cases = append(cases,
-		testCase{name: "request-id", dialect: "openai-chat", env: id, want: check.Failed},
-		testCase{name: "request-id-scrubbed", dialect: "openai-chat", env: id, want: check.Passed,
-			yml: `scrub: [{ pattern: '"user":"\{\{id:[0-9]+\}\}"', replace: '"user":"{{requestId}}"' }]` + "\n"})
+		testCase{name: "request-id", dialect: "openai-chat", env: id, want: check.Passed})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			root := corpus(t, c.dialect, "", "ready: { update: available_commands_update }\nfloating: [session_info_update]\n"+c.yml)
+			root := corpus(t, c.dialect, "", "ready: { update: available_commands_update }\nfloating: [session_info_update]\n")
 			env := map[string]string{"CONF_READY": "1", "CONF_SIDE": "first"}
 			for k, v := range c.env {
 				env[k] = v

@@ -15,9 +15,11 @@
 //
 // The Model normalizes every payload it relays, once, in the run's live
 // context (normalize.Request and normalize.Payload, then the corpus's scrub
-// rules): a request before it is matched (replay) or when the log is
-// composed (record, in call order); it turns the tokens of what it serves
-// back into live values. Package check normalizes the rest of the composed
+// rules): a request before it is matched (replay: the values it brings
+// new get provisional tokens, renumbered as the call it matches numbered
+// them, so racing calls number their own ids as recorded) or when the log
+// is composed (record, in call order); it turns the tokens of what it
+// serves back into live values. Package check normalizes the rest of the composed
 // log and the run's stdout in the same context (Composed.Tokens) and leaves
 // the payloads alone (docs/architecture.md, "One scenario, from folder to
 // verdict").

@@ -115,7 +115,8 @@ func StartModel(ctx context.Context, cfg ModelConfig, src Source) (*Model, error
 			pc.Upstream = d.Upstream // an unknown dialect fails in proxy.Start
 		}
 	} else {
-		pc.Exchanges, pc.Normalize = src.Exchanges, m.normalize
+		pc.Exchanges, pc.Normalize = src.Exchanges, m.normalizeLive
+		pc.Numbering = &proxy.Numbering{Mask: maskNumbers, Renumber: m.renumber}
 	}
 	p, err := proxy.Start(ctx, pc)
 	if err != nil {
@@ -206,6 +207,25 @@ func (m *Model) normalize(b []byte) ([]byte, error) {
 	return m.normalizeWith(normalize.Request, b)
 }
 
+// normalizeLive is normalize for a live request in replay: its new values
+// get provisional tokens, which renumber turns into the recorded call's
+// once the request has matched it, so requests that race number their own
+// values as recorded whichever came first.
+func (m *Model) normalizeLive(b []byte) ([]byte, error) {
+	m.mu.Lock()
+	m.tok.Provisional(true)
+	out, err := normalize.Request(m.paths.tokenize(b), m.tok)
+	m.tok.Provisional(false)
+	m.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if m.cfg.Scrub != nil {
+		out = m.cfg.Scrub(out)
+	}
+	return out, nil
+}
+
 // normalizeServed is normalize for what the model sent, which replay
 // serves again: a payload the rules leave alone keeps its bytes.
 func (m *Model) normalizeServed(b []byte) ([]byte, error) {
@@ -248,6 +268,103 @@ func (m *Model) expand(b []byte) []byte {
 		m.tok.Bind(v, string(tok))
 		return []byte(v)
 	})
+}
+
+// maskNumbers is a payload with its numbered tokens' numbers left out:
+// what groups the requests of a replay (proxy.Numbering).
+func maskNumbers(b []byte) []byte {
+	if !bytes.Contains(b, []byte("{{")) {
+		return b
+	}
+	return numberedToken.ReplaceAllFunc(b, func(tok []byte) []byte {
+		return tok[:bytes.IndexByte(tok, ':')+1]
+	})
+}
+
+// renumber pairs the numbered tokens of a live request's parts with the
+// recorded parts', in order: a token that differs must be provisional and
+// get the recorded token, which no other value holds. out is live with
+// those tokens replaced; commit makes them stand for the live values.
+// With no recorded parts (the request matched none), its provisional
+// tokens get the next numbers now, as without Provisional.
+func (m *Model) renumber(live, recorded [][]byte) (out [][]byte, commit func(), ok bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	plan := map[string]string{} // provisional token → recorded token
+	if recorded == nil {
+		for _, b := range live {
+			for _, l := range numberedToken.FindAll(b, -1) {
+				if t, err := m.tok.Settle(string(l)); err == nil {
+					plan[string(l)] = t
+				}
+			}
+		}
+		return replaceTokens(live, plan), func() {}, true
+	}
+	if equalParts(live, recorded) {
+		return live, func() {}, true
+	}
+	taken := map[string]bool{} // recorded tokens planned
+	for i := range live {
+		lt, rt := numberedToken.FindAll(live[i], -1), numberedToken.FindAll(recorded[i], -1)
+		if len(lt) != len(rt) {
+			return nil, nil, false
+		}
+		for j := range lt {
+			l, r := string(lt[j]), string(rt[j])
+			if l == r {
+				continue
+			}
+			if p, ok := plan[l]; ok {
+				if p != r {
+					return nil, nil, false
+				}
+				continue
+			}
+			if taken[r] || m.tok.CanRenumber(l, r) != nil {
+				return nil, nil, false
+			}
+			plan[l], taken[r] = r, true
+		}
+	}
+	return replaceTokens(live, plan), func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		for l, r := range plan {
+			// Checked above; should a response served since have bound r,
+			// l stays as it is and the log shows it.
+			m.tok.Renumber(l, r)
+		}
+	}, true
+}
+
+func equalParts(a, b [][]byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !bytes.Equal(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// replaceTokens is parts with each token of plan replaced by its value.
+func replaceTokens(parts [][]byte, plan map[string]string) [][]byte {
+	out := make([][]byte, len(parts))
+	for i, b := range parts {
+		out[i] = b
+		if len(plan) > 0 {
+			out[i] = numberedToken.ReplaceAllFunc(b, func(tok []byte) []byte {
+				if r, ok := plan[string(tok)]; ok {
+					return []byte(r)
+				}
+				return tok
+			})
+		}
+	}
+	return out
 }
 
 // normalizeExchanges normalizes what record kept as sent, in call order.
