@@ -309,13 +309,24 @@ func skipReason(m *scenario.Manifest, mode Mode, allRecordings bool) string {
 // compare diffs the live transcript against the fixture and writes what the
 // mode allows. A scenario with no fixture yet (scaffolded by `new`) compares
 // against empty files in Record mode.
-func (o Outcome) compare(ctx context.Context, s *scenario.Scenario, got *scenario.Transcript, cfg Config, r rules, ws *workspace) Outcome {
+func (o Outcome) compare(ctx context.Context, s *scenario.Scenario, got *scenario.Transcript, cfg Config, r rules, ws *workspace) (res Outcome) {
 	dir, mode := s.Dir, cfg.Mode
 	var np *nativePins
 	if cfg.Corpus == nil || cfg.Corpus.Native() {
 		var err error
 		if np, err = loadNativePins(cfg.Folders, cfg.corpusRoot(dir), mode, cfg.Claims); err != nil {
 			return o.fail(err)
+		}
+		if np.claim {
+			// Record sets the pins before the replay that verifies the
+			// fixtures (it needs them): they are put back as they were
+			// unless the fixtures publish.
+			undo := pinsUndo(np.pins)
+			defer func() {
+				if res.Status != Passed && np.wrote {
+					undo()
+				}
+			}()
 		}
 	}
 	want, stale, raw := &scenario.Transcript{}, Mode(""), &scenario.Transcript{}

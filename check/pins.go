@@ -61,6 +61,7 @@ type nativePins struct {
 	claims *Claims // what the run's other scenarios set
 	claim  bool    // the mode may set the pins (record)
 	err    error   // a claim that failed
+	wrote  bool    // this scenario wrote the pin files
 	// drift holds, per kind ("system", "tools"), the one value the live
 	// side has instead of the pin where the fixture used the pin (not
 	// claiming): the live side is pinned with it, and the change is shown
@@ -276,6 +277,7 @@ func (n *nativePins) pinValue(kind, v string, wantUsed, claim bool) bool {
 	} else {
 		n.pins.System = &v
 	}
+	n.wrote = true
 	if err := n.pins.Write(); err != nil {
 		n.err = err
 		return false

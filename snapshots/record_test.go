@@ -2,6 +2,8 @@ package snapshots_test
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -187,5 +189,33 @@ func TestPinnedPromptChange(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(filepath.Join(dir, scenario.SessionFile)); !strings.Contains(string(after), "{{pin:agent:system}}") {
 		t.Errorf("the re-recorded log lost its placeholder:\n%s", after)
+	}
+}
+
+// TestRecordRefusedLeavesPins: a record whose fixtures would not replay (a
+// tool result that differs on every run) writes nothing, and the pins it
+// set for a corpus that had none are gone again with the rest.
+func TestRecordRefusedLeavesPins(t *testing.T) {
+	dir := copyScenario(t, "tool-bash")
+	pins := filepath.Join(filepath.Dir(dir), scenario.PinsDir)
+	if err := os.RemoveAll(pins); err != nil {
+		t.Fatal(err)
+	}
+	_, o := recordScripted(t, dir, `[
+	{"kind":"chunks","chunks":[
+		{"type":"block-start","index":0,"blockType":"tool-call"},
+		{"type":"tool-call-delta","index":0,"id":"call_1","name":"bash","argumentsDelta":"{\"command\":\"od -An -N8 -tx1 /dev/urandom\"}"},
+		{"type":"block-end","index":0},
+		{"type":"finish","reason":"tool-calls"}]},
+	{"kind":"chunks","chunks":[
+		{"type":"block-start","index":0,"blockType":"text"},
+		{"type":"text-delta","index":0,"text":"Done."},
+		{"type":"block-end","index":0},
+		{"type":"finish","reason":"stop"}]}]`)
+	if o.Status != check.Failed || !strings.Contains(o.Reason, "does not replay") {
+		t.Fatalf("record of a random tool result: %s: %s; want the write refused", o.Status, o.Reason)
+	}
+	if _, err := os.Stat(pins); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the refused record left %s (%v)", pins, err)
 	}
 }
