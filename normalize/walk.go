@@ -82,7 +82,7 @@ func (c *Context) object(i int32, idKind, dataKind kind) {
 			v.val = zero
 		case string(key) == "data":
 			c.value(m, dataKind)
-		case sessionlog.ToolCallArrays[string(key)]:
+		case sessionlog.ToolCallArrays[string(key)], sessionlog.ToolCallMembers[string(key)] && v.kind == kindObject:
 			c.value(m, kindToolCall)
 		default:
 			c.value(m, none)

@@ -21,4 +21,7 @@ var (
 	// ToolCallArrays are the keys of arrays whose elements' "id" is a tool
 	// call id (an assistant message's calls, OpenAI's tool_calls).
 	ToolCallArrays = map[string]bool{"toolCalls": true, "tool_calls": true}
+	// ToolCallMembers are the keys of objects whose "id" is a tool call id
+	// (Gemini's parts, whose ids the agent mints: the API sends none).
+	ToolCallMembers = map[string]bool{"functionCall": true, "functionResponse": true}
 )

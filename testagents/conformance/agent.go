@@ -128,6 +128,17 @@ type agent struct {
 	mu       sync.Mutex
 	conn     *acp.AgentSideConnection // set once, under mu, by Serve
 	sessions map[string]*session
+	lastMs   int64 // the time of the last id minted, under mu
+}
+
+// mintMs is the Unix time in milliseconds for a minted tool-call id,
+// later than the last one's: two model answers a millisecond apart would
+// otherwise mint one id twice (gemini-cli's answers are further apart).
+func (a *agent) mintMs() int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.lastMs = max(time.Now().UnixMilli(), a.lastMs+1)
+	return a.lastMs
 }
 
 // session is one ACP session: its cwd and the conversation so far.
@@ -258,6 +269,12 @@ func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 			}
 			return acp.PromptResponse{StopReason: acp.StopReasonEndTurn}, nil
 		}
+		ms := a.mintMs()
+		for i := range reply.calls {
+			if reply.calls[i].id == "" { // gemini sends none: mint one, as gemini-cli does
+				reply.calls[i].id = fmt.Sprintf("%s_%d_%d", reply.calls[i].name, ms, i)
+			}
+		}
 		s.mu.Lock()
 		s.msgs = append(s.msgs, message{role: "assistant", text: reply.text, calls: reply.calls})
 		s.mu.Unlock()
@@ -307,7 +324,7 @@ func (s *session) conversation(system string) []message {
 // ACP with the spelling of its path the behaviour asks for.
 func (a *agent) runTool(s *session, c toolCall) {
 	id := c.id
-	if a.b.IDs == "mint" || id == "" { // gemini sends no id
+	if a.b.IDs == "mint" {
 		id = "tc_" + randomHex(6)
 	}
 	var args struct {
@@ -532,8 +549,9 @@ func anthropicRequest(conv []message) []byte {
 	return b
 }
 
-// geminiRequest carries no tool-call ids, as the live API sends none: the
-// agent mints its own for ACP.
+// geminiRequest carries the tool-call ids the agent minted (the live API
+// sends none), as gemini-cli does: NAME_<Unix ms>_<n>, in each
+// functionCall and functionResponse.
 func geminiRequest(conv []message) []byte {
 	var contents []obj
 	system := ""
@@ -543,7 +561,7 @@ func geminiRequest(conv []message) []byte {
 		case m.role == "system":
 			system = m.text
 		case m.role == "tool":
-			contents = append(contents, obj{"role": "user", "parts": []obj{{"functionResponse": obj{"name": names[m.callID], "response": obj{"content": m.text}}}}})
+			contents = append(contents, obj{"role": "user", "parts": []obj{{"functionResponse": obj{"id": m.callID, "name": names[m.callID], "response": obj{"content": m.text}}}}})
 		case m.role == "assistant":
 			var parts []obj
 			if m.text != "" {
@@ -551,7 +569,7 @@ func geminiRequest(conv []message) []byte {
 			}
 			for _, c := range m.calls {
 				names[c.id] = c.name
-				parts = append(parts, obj{"functionCall": obj{"name": c.name, "args": json.RawMessage(nonEmpty(c.args))}})
+				parts = append(parts, obj{"functionCall": obj{"id": c.id, "name": c.name, "args": json.RawMessage(nonEmpty(c.args))}})
 			}
 			contents = append(contents, obj{"role": "model", "parts": parts})
 		default:
