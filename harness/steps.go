@@ -569,11 +569,17 @@ func (r *run) waitStreaming(d deadline, from int, also func() error) error {
 		return err
 	}
 	want := carried(r.model.Dialect(), r.model.Sent())
+	var got content // what the lines before next showed
+	next := from
 	return r.poll(d, func() (bool, string, error) {
-		got := shown(r.agent.StdoutLines()[from:])
+		lines := r.agent.StdoutLines()
+		got.add(shown(lines[next:]))
+		next = len(lines)
 		return got.covers(want), fmt.Sprintf("the agent's stdout to show what the model streamed before the hang point, %s (shown so far: %s)", want, got), nil
 	}, also)
 }
+
+func (c *content) add(more content) { c.text, c.thought = c.text+more.text, c.thought+more.thought }
 
 // content is what a stream carries that an agent shows on ACP: its text
 // (agent_message_chunk) and its reasoning (agent_thought_chunk), each
