@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sync"
 
 	"github.com/acpsnap/acpsnap/harness/internal/harvest"
@@ -245,9 +244,6 @@ func (m *Model) normalizeWith(rules func([]byte, *normalize.Context) ([]byte, er
 	return out, nil
 }
 
-// numberedToken is a token that stands for one value: every identity kind.
-var numberedToken = regexp.MustCompile(`\{\{(?:session|toolCall|message|approval|id):[1-9][0-9]*\}\}`)
-
 // expand turns the tokens of a served payload back into live values: the
 // run's paths, and for a numbered token the value it already stands for
 // in this run, else a fresh UUID bound to it (so the agent never holds a
@@ -260,24 +256,13 @@ func (m *Model) expand(b []byte) []byte {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return numberedToken.ReplaceAllFunc(b, func(tok []byte) []byte {
+	return replaceNumbered(b, func(tok []byte) []byte {
 		if v, ok := m.tok.Value(string(tok)); ok {
 			return []byte(v)
 		}
 		v := newUUID()
 		m.tok.Bind(v, string(tok))
 		return []byte(v)
-	})
-}
-
-// maskNumbers is a payload with its numbered tokens' numbers left out:
-// what groups the requests of a replay (proxy.Numbering).
-func maskNumbers(b []byte) []byte {
-	if !bytes.Contains(b, []byte("{{")) {
-		return b
-	}
-	return numberedToken.ReplaceAllFunc(b, func(tok []byte) []byte {
-		return tok[:bytes.IndexByte(tok, ':')+1]
 	})
 }
 
@@ -293,11 +278,12 @@ func (m *Model) renumber(live, recorded [][]byte) (out [][]byte, commit func(), 
 	plan := map[string]string{} // provisional token → recorded token
 	if recorded == nil {
 		for _, b := range live {
-			for _, l := range numberedToken.FindAll(b, -1) {
-				if t, err := m.tok.Settle(string(l)); err == nil {
-					plan[string(l)] = t
+			eachNumbered(b, func(s, _, e int) {
+				l := string(b[s:e])
+				if t, err := m.tok.Settle(l); err == nil {
+					plan[l] = t
 				}
-			}
+			})
 		}
 		return replaceTokens(live, plan), func() {}, true
 	}
@@ -306,15 +292,17 @@ func (m *Model) renumber(live, recorded [][]byte) (out [][]byte, commit func(), 
 	}
 	taken := map[string]bool{} // recorded tokens planned
 	for i := range live {
-		lt, rt := numberedToken.FindAll(live[i], -1), numberedToken.FindAll(recorded[i], -1)
-		if len(lt) != len(rt) {
+		lb, rb := live[i], recorded[i]
+		ls, rs := numberedSpans(lb), numberedSpans(rb)
+		if len(ls) != len(rs) {
 			return nil, nil, false
 		}
-		for j := range lt {
-			l, r := string(lt[j]), string(rt[j])
-			if l == r {
+		for j := 0; j < len(ls); j += 2 {
+			lt, rt := lb[ls[j]:ls[j+1]], rb[rs[j]:rs[j+1]]
+			if bytes.Equal(lt, rt) {
 				continue
 			}
+			l, r := string(lt), string(rt)
 			if p, ok := plan[l]; ok {
 				if p != r {
 					return nil, nil, false
@@ -356,7 +344,7 @@ func replaceTokens(parts [][]byte, plan map[string]string) [][]byte {
 	for i, b := range parts {
 		out[i] = b
 		if len(plan) > 0 {
-			out[i] = numberedToken.ReplaceAllFunc(b, func(tok []byte) []byte {
+			out[i] = replaceNumbered(b, func(tok []byte) []byte {
 				if r, ok := plan[string(tok)]; ok {
 					return []byte(r)
 				}

@@ -3,6 +3,7 @@ package relay
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -100,5 +101,32 @@ func TestRacingRequestsSharedValue(t *testing.T) {
 	// The same value in both, in the other order, replays.
 	if c := replayCalls(t, recorded, [][2]string{{"title", a}, {"turn", a}}); c.RequestDrift {
 		t.Errorf("one shared value drifted: %+v", c.Drifts)
+	}
+}
+
+// BenchmarkNumbering is what matching by Numbering adds to a replayed
+// request of about 100 KB (a long conversation) that brings one new id:
+// the masked fingerprint's mask and the renumbering against the recorded
+// body.
+func BenchmarkNumbering(b *testing.B) {
+	var conv strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&conv, `{"content":"message %d of a long conversation, about {{toolCall:%d}} and its result","role":"user"},`, i, i%7+1)
+	}
+	body := func(id string) []byte {
+		return []byte(`{"messages":[` + conv.String() + `{"content":"turn","role":"user"}],"model":"m","user":"` + id + `"}`)
+	}
+	live, recorded := body("{{id:900000001}}"), body("{{id:1}}")
+	m := &Model{tok: liveContext(&harvest.Roots{Cwd: "/w", Home: "/h", Base: "/b"})}
+	m.tok.Provisional(true)
+	m.tok.Identify("id", "0b0b7d4e-6a51-4f0e-9a55-0a6f1f6a1111")
+	m.tok.Provisional(false)
+	b.SetBytes(int64(len(live)))
+	for b.Loop() {
+		maskNumbers(live)
+		maskNumbers(recorded)
+		if _, _, ok := m.renumber([][]byte{nil, live}, [][]byte{nil, recorded}); !ok {
+			b.Fatal("did not line up")
+		}
 	}
 }
