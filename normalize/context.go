@@ -252,6 +252,13 @@ func (c *Context) Provisional(on bool) {
 	c.prov = on
 }
 
+// IsProvisional reports whether token is a provisional token (see
+// Provisional), renumbered or not.
+func IsProvisional(token string) bool {
+	k, num, n := parseToken([]byte(token))
+	return n == len(token) && k != none && num > provisionalBase
+}
+
 // Renumber makes the value of the provisional token from stand for to (a
 // numbered token of the same kind) from now on, and advances to's counter;
 // from then reads as to in Value. It fails as CanRenumber does. Renumbering

@@ -77,19 +77,30 @@ type canonical struct {
 	Body   any               `json:"body,omitempty"`
 }
 
-// identify returns the fingerprint of q: SHA-256 of its method, path, kept
-// headers (ignored ones left out, sorted) and canonical body (see
-// jsonscan.AppendCanonical; a body that is not JSON as it is).
+// identify returns the fingerprint of q: SHA-256 of its method, path and
+// identity (see identity).
 func (p *Proxy) identify(q httplog.Request) string { return p.fingerprint(q, nil) }
 
-// fingerprint is identify with mask applied to the canonical headers and
+// fingerprint is identify with mask applied to the identity's headers and
 // body; nil: none.
 func (p *Proxy) fingerprint(q httplog.Request, mask func([]byte) []byte) string {
-	if mask == nil {
-		mask = func(b []byte) []byte { return b }
+	header, body := p.identity(q)
+	if mask != nil {
+		header, body = mask(header), mask(body)
 	}
 	h := sha256.New()
 	io.WriteString(h, q.Method+"\n"+q.Path+"\n")
+	h.Write(header)
+	io.WriteString(h, "\n")
+	h.Write(body)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// identity is what identifies q besides its method and path: its kept
+// headers (ignored ones left out, sorted, "name: value\n" each) and its
+// canonical body (see jsonscan.AppendCanonical, ignore pointers applied; a
+// body that is not JSON as it is).
+func (p *Proxy) identity(q httplog.Request) (header, body []byte) {
 	names := make([]string, 0, len(q.Header))
 	for k := range q.Header {
 		if !p.ignore.headers[k] {
@@ -98,17 +109,16 @@ func (p *Proxy) fingerprint(q httplog.Request, mask func([]byte) []byte) string 
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		h.Write(mask([]byte(k + ": " + q.Header[k] + "\n")))
+		header = append(header, k+": "+q.Header[k]+"\n"...)
 	}
-	io.WriteString(h, "\n")
 	switch {
 	case len(q.Body) == 0:
 	case json.Valid(q.Body):
-		h.Write(mask(jsonscan.AppendCanonical(make([]byte, 0, len(q.Body)), q.Body, p.ignore.pointers)))
+		body = jsonscan.AppendCanonical(make([]byte, 0, len(q.Body)), q.Body, p.ignore.pointers)
 	default:
-		h.Write(mask(q.Body))
+		body = q.Body
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return header, body
 }
 
 // canonicalOf is q decoded, ignore rules applied: what drifts compare.
@@ -250,14 +260,16 @@ type Numbering struct {
 	// Mask returns a normalized payload with the numbers of its numbered
 	// tokens left out.
 	Mask func([]byte) []byte
-	// Renumber returns the parts of a live request (its headers as a JSON
-	// object, its body) with their provisional tokens replaced by the
-	// tokens at the same places in the recorded parts, and commit, which
-	// makes those tokens stand for the live values from then on; ok false:
-	// they do not line up. recorded nil: the request matched no recorded
-	// call, and its provisional tokens get numbers of their own (what the
-	// drift shows).
-	Renumber func(live, recorded [][]byte) (out [][]byte, commit func(), ok bool)
+	// Renumber pairs the numbered tokens of a live request's identity (its
+	// headers and body as the fingerprint reads them) with a recorded
+	// call's, in order; ok false: they do not line up. apply gives the
+	// parts of the live request (its headers as a JSON object, its body)
+	// the recorded tokens; commit then makes those tokens stand for the
+	// live values from now on, gives any provisional token left (in an
+	// ignored part) the next number, and returns the parts as kept.
+	// recorded nil: the request matched no recorded call, and commit only
+	// numbers its provisional tokens (what the drift shows).
+	Renumber func(live, recorded [][]byte) (apply, commit func([][]byte) [][]byte, ok bool)
 }
 
 // match returns the recorded call (- 1) that q answers, or -1, and marks
@@ -277,44 +289,46 @@ func (p *Proxy) match(q httplog.Request) (int, httplog.Request) {
 	}
 	fp := p.fingerprint(q, p.cfg.Numbering.Mask)
 	g := p.groups[fp]
+	lh, lb := p.identity(q)
 	for _, idx := range g[p.next[fp]:] {
 		if p.consumed[idx] {
 			continue
 		}
-		r, commit, ok := p.renumber(q, p.cfg.Exchanges[idx].Request)
-		if !ok || p.identify(r) != p.exact[idx] {
+		rh, rb := p.identity(p.cfg.Exchanges[idx].Request)
+		apply, commit, ok := p.cfg.Numbering.Renumber([][]byte{lh, lb}, [][]byte{rh, rb})
+		if !ok {
 			continue
 		}
-		commit()
+		r, err := withParts(q, apply)
+		if err != nil || p.identify(r) != p.exact[idx] {
+			continue
+		}
+		if r, err = withParts(r, commit); err != nil {
+			continue
+		}
 		p.consumed[idx] = true
 		for p.next[fp] < len(g) && p.consumed[g[p.next[fp]]] {
 			p.next[fp]++
 		}
 		return idx, r
 	}
-	if r, _, ok := p.renumber(q, httplog.Request{}); ok {
-		return -1, r
+	if _, commit, ok := p.cfg.Numbering.Renumber([][]byte{lh, lb}, nil); ok {
+		if r, err := withParts(q, commit); err == nil {
+			return -1, r
+		}
 	}
 	return -1, q
 }
 
-// renumber is Numbering.Renumber for a request's headers and body.
-func (p *Proxy) renumber(q, rec httplog.Request) (httplog.Request, func(), bool) {
-	lh, _ := jsonl.Value(q.Header)
-	var recorded [][]byte // none: see Numbering.Renumber
-	if rec.Method != "" {
-		rh, _ := jsonl.Value(rec.Header)
-		recorded = [][]byte{rh, rec.Body}
-	}
-	out, commit, ok := p.cfg.Numbering.Renumber([][]byte{lh, q.Body}, recorded)
-	if !ok {
-		return q, nil, false
-	}
+// withParts is q with f applied to its parts: its headers as a JSON
+// object, its body.
+func withParts(q httplog.Request, f func([][]byte) [][]byte) (httplog.Request, error) {
+	h, _ := jsonl.Value(q.Header)
+	out := f([][]byte{h, q.Body})
 	r := q
-	r.Header = nil
+	r.Header, r.Body = nil, out[1]
 	if err := json.Unmarshal(out[0], &r.Header); err != nil {
-		return q, nil, false
+		return q, err
 	}
-	r.Body = out[1]
-	return r, commit, true
+	return r, nil
 }

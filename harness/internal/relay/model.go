@@ -266,56 +266,46 @@ func (m *Model) expand(b []byte) []byte {
 	})
 }
 
-// renumber pairs the numbered tokens of a live request's parts with the
-// recorded parts', in order: a token that differs must be provisional and
-// get the recorded token, which no other value holds. out is live with
-// those tokens replaced; commit makes them stand for the live values.
-// With no recorded parts (the request matched none), its provisional
-// tokens get the next numbers now, as without Provisional.
-func (m *Model) renumber(live, recorded [][]byte) (out [][]byte, commit func(), ok bool) {
+// renumber pairs the numbered tokens of a live request's identity with a
+// recorded call's, in order (proxy.Numbering): a token that differs must
+// be provisional and get the recorded token, which no other value holds.
+// apply gives a request's parts those tokens; commit makes them stand for
+// the live values and gives any provisional token left the next number,
+// as without Provisional. With no recorded identity (the request matched
+// none) commit only does the latter.
+func (m *Model) renumber(live, recorded [][]byte) (apply, commit func([][]byte) [][]byte, ok bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	plan := map[string]string{} // provisional token → recorded token
-	if recorded == nil {
-		for _, b := range live {
-			eachNumbered(b, func(s, _, e int) {
-				l := string(b[s:e])
-				if t, err := m.tok.Settle(l); err == nil {
-					plan[l] = t
-				}
-			})
-		}
-		return replaceTokens(live, plan), func() {}, true
-	}
-	if equalParts(live, recorded) {
-		return live, func() {}, true
-	}
-	taken := map[string]bool{} // recorded tokens planned
-	for i := range live {
-		lb, rb := live[i], recorded[i]
-		ls, rs := numberedSpans(lb), numberedSpans(rb)
-		if len(ls) != len(rs) {
-			return nil, nil, false
-		}
-		for j := 0; j < len(ls); j += 2 {
-			lt, rt := lb[ls[j]:ls[j+1]], rb[rs[j]:rs[j+1]]
-			if bytes.Equal(lt, rt) {
-				continue
-			}
-			l, r := string(lt), string(rt)
-			if p, ok := plan[l]; ok {
-				if p != r {
-					return nil, nil, false
-				}
-				continue
-			}
-			if taken[r] || m.tok.CanRenumber(l, r) != nil {
+	if recorded != nil && !equalParts(live, recorded) {
+		taken := map[string]bool{} // recorded tokens planned
+		for i := range live {
+			lb, rb := live[i], recorded[i]
+			ls, rs := numberedSpans(lb), numberedSpans(rb)
+			if len(ls) != len(rs) {
 				return nil, nil, false
 			}
-			plan[l], taken[r] = r, true
+			for j := 0; j < len(ls); j += 2 {
+				lt, rt := lb[ls[j]:ls[j+1]], rb[rs[j]:rs[j+1]]
+				if bytes.Equal(lt, rt) {
+					continue
+				}
+				l, r := string(lt), string(rt)
+				if p, ok := plan[l]; ok {
+					if p != r {
+						return nil, nil, false
+					}
+					continue
+				}
+				if taken[r] || m.tok.CanRenumber(l, r) != nil {
+					return nil, nil, false
+				}
+				plan[l], taken[r] = r, true
+			}
 		}
 	}
-	return replaceTokens(live, plan), func() {
+	apply = func(parts [][]byte) [][]byte { return replaceTokens(parts, plan) }
+	commit = func(parts [][]byte) [][]byte {
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		for l, r := range plan {
@@ -323,7 +313,14 @@ func (m *Model) renumber(live, recorded [][]byte) (out [][]byte, commit func(), 
 			// l stays as it is and the log shows it.
 			m.tok.Renumber(l, r)
 		}
-	}, true
+		return replaceTokens(parts, nil, func(tok string) (string, error) {
+			if !normalize.IsProvisional(tok) {
+				return tok, nil
+			}
+			return m.tok.Settle(tok)
+		})
+	}
+	return apply, commit, true
 }
 
 func equalParts(a, b [][]byte) bool {
@@ -338,19 +335,22 @@ func equalParts(a, b [][]byte) bool {
 	return true
 }
 
-// replaceTokens is parts with each token of plan replaced by its value.
-func replaceTokens(parts [][]byte, plan map[string]string) [][]byte {
+// replaceTokens is parts with each token of plan replaced by its value,
+// and each other one by what settle returns for it, if it does (nil: none).
+func replaceTokens(parts [][]byte, plan map[string]string, settle ...func(string) (string, error)) [][]byte {
 	out := make([][]byte, len(parts))
 	for i, b := range parts {
-		out[i] = b
-		if len(plan) > 0 {
-			out[i] = replaceNumbered(b, func(tok []byte) []byte {
-				if r, ok := plan[string(tok)]; ok {
+		out[i] = replaceNumbered(b, func(tok []byte) []byte {
+			if r, ok := plan[string(tok)]; ok {
+				return []byte(r)
+			}
+			for _, f := range settle {
+				if r, err := f(string(tok)); err == nil {
 					return []byte(r)
 				}
-				return tok
-			})
-		}
+			}
+			return tok
+		})
 	}
 	return out
 }

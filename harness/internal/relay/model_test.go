@@ -105,9 +105,9 @@ func TestRacingRequestsSharedValue(t *testing.T) {
 }
 
 // BenchmarkNumbering is what matching by Numbering adds to a replayed
-// request of about 100 KB (a long conversation) that brings one new id:
-// the masked fingerprint's mask and the renumbering against the recorded
-// body.
+// request of about 40 KB (a long conversation, 400 tokens) that brings
+// one new id: the masked fingerprint's mask and the renumbering against
+// the recorded body, applied and committed.
 func BenchmarkNumbering(b *testing.B) {
 	var conv strings.Builder
 	for i := range 400 {
@@ -125,8 +125,42 @@ func BenchmarkNumbering(b *testing.B) {
 	for b.Loop() {
 		maskNumbers(live)
 		maskNumbers(recorded)
-		if _, _, ok := m.renumber([][]byte{nil, live}, [][]byte{nil, recorded}); !ok {
+		apply, commit, ok := m.renumber([][]byte{nil, live}, [][]byte{nil, recorded})
+		if !ok {
 			b.Fatal("did not line up")
 		}
+		commit(apply([][]byte{nil, live}))
+	}
+}
+
+// TestRenumberIgnoredPart: an ignored part that carries another number of
+// new values than recorded does not stop the request from matching; its
+// new values get the next numbers, as they did before any renumbering.
+func TestRenumberIgnoredPart(t *testing.T) {
+	rts := &harvest.Roots{Base: "/tmp/r", Cwd: "/tmp/r/workspace", Home: "/tmp/r/home"}
+	rec := racingCall("turn", "{{id:1}}")
+	rec.Request.Body = []byte(`{"messages":[{"content":"turn","role":"user"}],"meta":["{{id:2}}"],"model":"m","user":"{{id:1}}"}`)
+	m, err := StartModel(context.Background(), ModelConfig{Dialect: "openai-chat", Roots: rts, Ignore: []string{"/meta"}}, Source{Exchanges: []httplog.Exchange{rec}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	const user, m1, m2 = "0b0b7d4e-6a51-4f0e-9a55-0a6f1f6a1111", "9f1c2d3e-4b5a-4c6d-8e7f-222222222222", "5a5a5a5a-0000-4000-8000-333333333333"
+	body := `{"messages":[{"content":"turn","role":"user"}],"meta":["` + m1 + `","` + m2 + `"],"model":"m","user":"` + user + `"}`
+	resp, err := http.Post(m.URL()+"/chat/completions", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	c, errs := m.Compose("s1", sessionlog.AgentInfo{})
+	if c.RequestDrift || len(errs) > 0 {
+		t.Fatalf("drifted: %v %+v", errs, c.Drifts)
+	}
+	_, xs, err := httplog.Decompose(c.Log, "composed", c.Pins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"messages":[{"content":"turn","role":"user"}],"meta":["{{id:2}}","{{id:3}}"],"model":"m","user":"{{id:1}}"}`; string(xs[0].Request.Body) != want {
+		t.Errorf("logged as\n%s\nwant\n%s", xs[0].Request.Body, want)
 	}
 }

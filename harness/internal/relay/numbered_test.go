@@ -14,7 +14,7 @@ var numberOf = regexp.MustCompile(`[0-9]+\}\}$`)
 
 func TestMaskNumbers(t *testing.T) {
 	for in, want := range map[string]string{
-		`{"user":"{{id:12}}","c":"{{toolCall:3}}{{session:1}}"}`: `{"user":"{{id:}}","c":"{{toolCall:}}{{session:}}"}`,
+		`{"user":"{{id:12}}","c":"{{toolCall:3}}{{session:1}}"}`:       `{"user":"{{id:}}","c":"{{toolCall:}}{{session:}}"}`,
 		`{{{id:1}}} {{id:0}} {{id:1} {{idx:1}} {{cwd}} {{agentRpc:2}}`: `{{{id:}}} {{id:0}} {{id:1} {{idx:1}} {{cwd}} {{agentRpc:2}}`,
 		`no tokens`: `no tokens`,
 		`{{id:`:     `{{id:`,
