@@ -88,6 +88,11 @@ func (p *Proxy) fingerprint(q httplog.Request, mask func([]byte) []byte) string 
 	if mask != nil {
 		header, body = mask(header), mask(body)
 	}
+	return hash(q, header, body)
+}
+
+// hash is the fingerprint of q with the identity header, body.
+func hash(q httplog.Request, header, body []byte) string {
 	h := sha256.New()
 	io.WriteString(h, q.Method+"\n"+q.Path+"\n")
 	h.Write(header)
@@ -287,9 +292,9 @@ func (p *Proxy) match(q httplog.Request) (int, httplog.Request) {
 		p.consumed[idx] = true
 		return idx, q
 	}
-	fp := p.fingerprint(q, p.cfg.Numbering.Mask)
-	g := p.groups[fp]
 	lh, lb := p.identity(q)
+	fp := hash(q, p.cfg.Numbering.Mask(lh), p.cfg.Numbering.Mask(lb))
+	g := p.groups[fp]
 	for _, idx := range g[p.next[fp]:] {
 		if p.consumed[idx] {
 			continue
