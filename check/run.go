@@ -4,6 +4,8 @@ import (
 	"context"
 	"path/filepath"
 	"sync"
+
+	"github.com/acpsnap/acpsnap/harness"
 )
 
 // RunConfig checks a whole corpus.
@@ -33,6 +35,12 @@ func Run(ctx context.Context, rc RunConfig) ([]Outcome, error) {
 	}
 	if rc.Claims == nil {
 		rc.Claims = &Claims{} // one for the run's scenarios
+	}
+	if rc.Pool == nil {
+		// The private roots of a scenario that ended cleanly serve the next
+		// one, emptied; they are removed before Run returns.
+		rc.Pool = &harness.RootPool{}
+		defer rc.Pool.Close()
 	}
 	workers := max(rc.Parallel, 1)
 	if rc.Mode == Record {

@@ -49,6 +49,28 @@ type Settings struct {
 	// Acpsnap is the acpsnap binary, run as the MCP proxy of input.json's
 	// mcpServers (docs/cassettes.md); "": "acpsnap" on PATH.
 	Acpsnap string
+	// Pool keeps the private roots of a run that ended cleanly for the
+	// next run, emptied; nil: each run makes and removes its own.
+	Pool *RootPool
+}
+
+// RootPool keeps the private roots of runs that ended cleanly (no error,
+// no process left) for the next run in the same TempDir: emptied, not
+// removed, so that a corpus replayed by a few workers makes its folders
+// once per worker instead of once per scenario. Close removes what it
+// holds; check.Run makes one per run. The zero value is ready; it is safe
+// for concurrent use.
+type RootPool struct{ p harvest.Pool }
+
+// Close removes the roots the pool holds; roots recycled after it are
+// removed.
+func (p *RootPool) Close() error { return p.p.Close() }
+
+func (p *RootPool) pool() *harvest.Pool {
+	if p == nil {
+		return nil
+	}
+	return &p.p
 }
 
 // Config says which scenario to run, against which agent, in which mode.
@@ -273,7 +295,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if err := cmp.Or(cfg.Scenario.ManifestErr, cfg.Scenario.InputErr); err != nil {
 		return nil, invalidScenario(err)
 	}
-	rts, err := harvest.Make(cfg.TempDir, filepath.Join(cfg.Dir, "workspace"))
+	rts, err := harvest.Make(cfg.Pool.pool(), cfg.TempDir, filepath.Join(cfg.Dir, "workspace"))
 	if errors.Is(err, harvest.ErrSeed) {
 		return nil, invalidScenario(fmt.Errorf("harness: %s: %w", m.Scenario, err))
 	}
@@ -289,7 +311,11 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 			res.kept = rts
 			return
 		}
-		if rerr := rts.Remove(); rerr != nil {
+		remove := rts.Remove
+		if err == nil {
+			remove = func() error { return cfg.Pool.pool().Recycle(rts) }
+		}
+		if rerr := remove(); rerr != nil {
 			err = errors.Join(err, infrastructure(fmt.Errorf("harness: %s: remove temporary roots: %w", m.Scenario, rerr)))
 		}
 	}()

@@ -20,7 +20,11 @@ func BenchmarkScenario(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := check.Config{Settings: harness.Settings{Agent: agentCommand, Acpsnap: acpsnaptest.MCPProxy(b)}}
+	// The private roots recycled from one scenario to the next, as a
+	// serial acpsnap run (check.Run) does.
+	pool := &harness.RootPool{}
+	defer pool.Close()
+	cfg := check.Config{Settings: harness.Settings{Agent: agentCommand, Acpsnap: acpsnaptest.MCPProxy(b), Pool: pool}}
 	for _, name := range names {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {

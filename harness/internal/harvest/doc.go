@@ -5,7 +5,7 @@
 // only if it is a regular file (the session logs, the replay report, the
 // cassettes, the MCP proxies' reports), and removes or keeps the folders.
 //
-//	rts, err := harvest.Make(tempDir, filepath.Join(dir, "workspace"))
+//	rts, err := harvest.Make(pool, tempDir, filepath.Join(dir, "workspace")) // pool nil: none
 //	defer rts.Remove()
 //	... // the agent runs in rts.Cwd, logs into rts.Sessions
 //	logs, err := harvest.Logs(rts.Sessions, primaryID) // validated, primary first

@@ -36,13 +36,21 @@ type Roots struct {
 var ErrSeed = errors.New("the scenario's workspace/ cannot be copied")
 
 // Make creates the run's roots (mode 0700) in the existing folder
-// tempDir ("": os.TempDir()) and seeds the cwd from seed when that folder
-// exists. The cwd's base name is always "workspace", so an agent that
-// shows it stays deterministic.
-func Make(tempDir, seed string) (*Roots, error) {
+// tempDir ("": os.TempDir()), or takes empty ones pool holds there (nil:
+// none), and seeds the cwd from seed when that folder exists. The cwd's
+// base name is always "workspace", so an agent that shows it stays
+// deterministic.
+func Make(pool *Pool, tempDir, seed string) (*Roots, error) {
 	tempDir, err := filepath.Abs(cmp.Or(tempDir, os.TempDir()))
 	if err != nil {
 		return nil, err
+	}
+	if r := pool.take(tempDir); r != nil {
+		if err := copyTree(seed, r.Cwd); err != nil {
+			r.Remove()
+			return nil, fmt.Errorf("seed workspace: %w: %w", ErrSeed, err)
+		}
+		return r, nil
 	}
 	if fi, err := os.Stat(tempDir); err != nil {
 		return nil, fmt.Errorf("temporary folder: %w", err)

@@ -1,0 +1,122 @@
+package harvest
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/acpsnap/acpsnap/internal/fspath"
+)
+
+// Pool holds the roots of runs that ended cleanly, emptied, for the next
+// run in the same temporary folder: a corpus replayed by a few workers
+// then makes its folders once per worker instead of once per scenario (on
+// a disk where every mkdir and rmdir waits on the journal, that is a
+// millisecond or more of each scenario). The roots stay leased while held.
+// Close removes them. The zero value is ready; a Pool is safe for
+// concurrent use.
+type Pool struct {
+	mu     sync.Mutex
+	free   []*Roots
+	closed bool
+}
+
+// take returns roots p holds in the folder tempDir (absolute), or nil.
+func (p *Pool) take(tempDir string) *Roots {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, r := range p.free {
+		if filepath.Dir(r.Base) == tempDir {
+			p.free = append(p.free[:i], p.free[i+1:]...)
+			return r
+		}
+	}
+	return nil
+}
+
+// Recycle empties r for the next Make with p, or removes it when it
+// cannot be emptied, p is closed or nil. Call it only when nothing the run
+// started can still write there. Its error is Remove's.
+func (p *Pool) Recycle(r *Roots) error {
+	if p == nil || r.empty() != nil {
+		return r.Remove()
+	}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return r.Remove()
+	}
+	p.free = append(p.free, r)
+	p.mu.Unlock()
+	return nil
+}
+
+// Close removes the roots p holds; what is recycled after it is removed.
+func (p *Pool) Close() error {
+	p.mu.Lock()
+	free := p.free
+	p.free, p.closed = nil, true
+	p.mu.Unlock()
+	var errs []error
+	for _, r := range free {
+		errs = append(errs, r.Remove())
+	}
+	return errors.Join(errs...)
+}
+
+// empty removes whatever a run left in r: anything in the base besides its
+// four folders, and everything inside those, which stay, mode 0700. A
+// folder that is gone or no longer a folder (a symbolic link the agent
+// put in its place) is an error: r is then removed, not reused.
+func (r *Roots) empty() error {
+	dirs := map[string]bool{r.Cwd: true, r.Home: true, r.Sessions: true, r.Tmp: true}
+	entries, err := os.ReadDir(r.Base)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if p := filepath.Join(r.Base, e.Name()); !dirs[p] {
+			if err := removeAll(p); err != nil {
+				return err
+			}
+		}
+	}
+	for d := range dirs {
+		fi, err := os.Lstat(d)
+		if err != nil {
+			return err
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("%s is no longer a folder", d)
+		}
+		if fi.Mode().Perm() != 0o700 {
+			if err := os.Chmod(d, 0o700); err != nil {
+				return err
+			}
+		}
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if err := removeAll(filepath.Join(d, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// removeAll is os.RemoveAll, and fspath.RemoveAll (read-only folders
+// made writable first) when that fails.
+func removeAll(p string) error {
+	if os.RemoveAll(p) == nil {
+		return nil
+	}
+	return fspath.RemoveAll(p)
+}
