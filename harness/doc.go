@@ -24,7 +24,8 @@
 // drives input.json's steps (docs/format.md, "Client script"), serves
 // permissions, fs/* and terminal/* (in a pseudo-terminal) inside the cwd,
 // shuts the agent down within three graces, harvests its logs and removes
-// its roots (docs/format.md, "Running").
+// its roots, or with Settings.Pool empties them for the next run
+// (docs/format.md, "Running").
 //
 // Run composes four rooms (docs/architecture.md, "The harness's rooms"):
 // internal/proc supervises the processes, internal/client is the ACP
