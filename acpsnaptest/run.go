@@ -91,6 +91,10 @@ func Run(t *testing.T, p Params) {
 		t.Fatal(err)
 	}
 	cfg.Acpsnap = MCPProxy(t)
+	// The private roots of a scenario that ended cleanly serve the next
+	// one, emptied, as in an acpsnap run; removed once every subtest ends.
+	cfg.Pool = &harness.RootPool{}
+	t.Cleanup(func() { cfg.Pool.Close() })
 	declareInputs(cfg.Agent, p.Dir)
 	cl := newCommandLine(t.Name(), p.Dir)
 	suite := newSuite(t, s, cl)
