@@ -211,18 +211,11 @@ func (m *Model) normalize(b []byte) ([]byte, error) {
 // once the request has matched it, so requests that race number their own
 // values as recorded whichever came first.
 func (m *Model) normalizeLive(b []byte) ([]byte, error) {
-	m.mu.Lock()
-	m.tok.Provisional(true)
-	out, err := normalize.Request(m.paths.tokenize(b), m.tok)
-	m.tok.Provisional(false)
-	m.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	if m.cfg.Scrub != nil {
-		out = m.cfg.Scrub(out)
-	}
-	return out, nil
+	return m.normalizeWith(func(b []byte, c *normalize.Context) ([]byte, error) {
+		c.Provisional(true)
+		defer c.Provisional(false)
+		return normalize.Request(b, c)
+	}, b)
 }
 
 // normalizeServed is normalize for what the model sent, which replay
