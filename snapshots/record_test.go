@@ -2,6 +2,7 @@ package snapshots_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -55,17 +56,7 @@ func TestRecordAgainstBaseURL(t *testing.T) {
 // replays, although every run has fresh private roots.
 func TestPrivatePathsNormalized(t *testing.T) {
 	dir := copyScenario(t, "tool-bash")
-	if _, o := recordScripted(t, dir, `[
-	{"kind":"chunks","chunks":[
-		{"type":"block-start","index":0,"blockType":"tool-call"},
-		{"type":"tool-call-delta","index":0,"id":"call_1","name":"bash","argumentsDelta":"{\"command\":\"echo $HOME; echo $TMPDIR; cd .. && pwd\"}"},
-		{"type":"block-end","index":0},
-		{"type":"finish","reason":"tool-calls"}]},
-	{"kind":"chunks","chunks":[
-		{"type":"block-start","index":0,"blockType":"text"},
-		{"type":"text-delta","index":0,"text":"Done."},
-		{"type":"block-end","index":0},
-		{"type":"finish","reason":"stop"}]}]`); o.Status != check.Passed {
+	if _, o := recordScripted(t, dir, bashThenDone("echo $HOME; echo $TMPDIR; cd .. && pwd")); o.Status != check.Passed {
 		t.Fatalf("record: %s: %s", o.Status, o.Reason)
 	}
 	log, err := os.ReadFile(filepath.Join(dir, scenario.SessionFile))
@@ -111,17 +102,7 @@ func TestPrivatePathsThroughSymlinkedTempDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := copyScenario(t, "tool-bash")
-	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: mustScript(t, `[
-	{"kind":"chunks","chunks":[
-		{"type":"block-start","index":0,"blockType":"tool-call"},
-		{"type":"tool-call-delta","index":0,"id":"call_1","name":"bash","argumentsDelta":"{\"command\":\"cd $HOME && pwd -P; cd .. && pwd -P\"}"},
-		{"type":"block-end","index":0},
-		{"type":"finish","reason":"tool-calls"}]},
-	{"kind":"chunks","chunks":[
-		{"type":"block-start","index":0,"blockType":"text"},
-		{"type":"text-delta","index":0,"text":"Done."},
-		{"type":"block-end","index":0},
-		{"type":"finish","reason":"stop"}]}]`)})
+	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: mustScript(t, bashThenDone("cd $HOME && pwd -P; cd .. && pwd -P"))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,21 +182,23 @@ func TestRecordRefusedLeavesPins(t *testing.T) {
 	if err := os.RemoveAll(pins); err != nil {
 		t.Fatal(err)
 	}
-	_, o := recordScripted(t, dir, `[
-	{"kind":"chunks","chunks":[
-		{"type":"block-start","index":0,"blockType":"tool-call"},
-		{"type":"tool-call-delta","index":0,"id":"call_1","name":"bash","argumentsDelta":"{\"command\":\"od -An -N8 -tx1 /dev/urandom\"}"},
-		{"type":"block-end","index":0},
-		{"type":"finish","reason":"tool-calls"}]},
-	{"kind":"chunks","chunks":[
-		{"type":"block-start","index":0,"blockType":"text"},
-		{"type":"text-delta","index":0,"text":"Done."},
-		{"type":"block-end","index":0},
-		{"type":"finish","reason":"stop"}]}]`)
+	_, o := recordScripted(t, dir, bashThenDone("od -An -N8 -tx1 /dev/urandom"))
 	if o.Status != check.Failed || !strings.Contains(o.Reason, "does not replay") {
 		t.Fatalf("record of a random tool result: %s: %s; want the write refused", o.Status, o.Reason)
 	}
 	if _, err := os.Stat(pins); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the refused record left %s (%v)", pins, err)
 	}
+}
+
+// bashThenDone is a model script of two answers: a bash tool call running
+// command, then the text "Done.".
+func bashThenDone(command string) string {
+	args, _ := json.Marshal(map[string]string{"command": command})
+	delta, _ := json.Marshal(string(args))
+	return `[{"kind":"chunks","chunks":[{"type":"block-start","index":0,"blockType":"tool-call"},` +
+		`{"type":"tool-call-delta","index":0,"id":"call_1","name":"bash","argumentsDelta":` + string(delta) + `},` +
+		`{"type":"block-end","index":0},{"type":"finish","reason":"tool-calls"}]},` +
+		`{"kind":"chunks","chunks":[{"type":"block-start","index":0,"blockType":"text"},{"type":"text-delta","index":0,"text":"Done."},` +
+		`{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]}]`
 }
