@@ -246,9 +246,10 @@ func (p *Proxy) index() error {
 		if x.Request.Method == "" || x.Request.Path == "" {
 			return fmt.Errorf("proxy: recorded call %d: no method or path", i+1)
 		}
-		fp := p.identify(x.Request)
+		h, b := p.identity(x.Request)
+		fp := hash(x.Request, h, b)
 		if p.exact != nil {
-			p.exact[i], fp = fp, p.fingerprint(x.Request, p.cfg.Numbering.Mask)
+			p.exact[i], fp = fp, hash(x.Request, p.cfg.Numbering.Mask(h), p.cfg.Numbering.Mask(b))
 		}
 		p.groups[fp] = append(p.groups[fp], i)
 	}
@@ -265,15 +266,17 @@ type Numbering struct {
 	// Mask returns a normalized payload with the numbers of its numbered
 	// tokens left out.
 	Mask func([]byte) []byte
-	// Renumber pairs the numbered tokens of a live request's identity (its
-	// headers and body as the fingerprint reads them) with a recorded
-	// call's, in order; ok false: they do not line up. apply gives the
-	// parts of the live request (its headers as a JSON object, its body)
-	// the recorded tokens; commit then makes those tokens stand for the
-	// live values from now on, gives any provisional token left (in an
-	// ignored part) the next number, and returns the parts as kept.
-	// recorded nil: the request matched no recorded call, and commit only
-	// numbers its provisional tokens (what the drift shows).
+	// Renumber pairs the numbered tokens of a live request's parts with a
+	// recorded call's, in order; ok false: they do not line up. The parts
+	// are the whole request (its headers as a JSON object, its body) or,
+	// when those do not line up (an ignored part differs), its identity
+	// (its headers and body as the fingerprint reads them). apply gives
+	// the whole live request the recorded tokens; commit then makes those
+	// tokens stand for the live values from now on, gives any provisional
+	// token left (in an ignored part) the next number, and returns the
+	// whole request as kept. recorded nil: the request matched no recorded
+	// call, and commit only numbers its provisional tokens (what the drift
+	// shows).
 	Renumber func(live, recorded [][]byte) (apply, commit func([][]byte) [][]byte, ok bool)
 }
 
@@ -295,12 +298,17 @@ func (p *Proxy) match(q httplog.Request) (int, httplog.Request) {
 	lh, lb := p.identity(q)
 	fp := hash(q, p.cfg.Numbering.Mask(lh), p.cfg.Numbering.Mask(lb))
 	g := p.groups[fp]
+	live := wholeParts(q)
 	for _, idx := range g[p.next[fp]:] {
 		if p.consumed[idx] {
 			continue
 		}
-		rh, rb := p.identity(p.cfg.Exchanges[idx].Request)
-		apply, commit, ok := p.cfg.Numbering.Renumber([][]byte{lh, lb}, [][]byte{rh, rb})
+		rec := p.cfg.Exchanges[idx].Request
+		apply, commit, ok := p.cfg.Numbering.Renumber(live, wholeParts(rec))
+		if !ok {
+			rh, rb := p.identity(rec)
+			apply, commit, ok = p.cfg.Numbering.Renumber([][]byte{lh, lb}, [][]byte{rh, rb})
+		}
 		if !ok {
 			continue
 		}
@@ -317,7 +325,7 @@ func (p *Proxy) match(q httplog.Request) (int, httplog.Request) {
 		}
 		return idx, r
 	}
-	if _, commit, ok := p.cfg.Numbering.Renumber([][]byte{lh, lb}, nil); ok {
+	if _, commit, ok := p.cfg.Numbering.Renumber(live, nil); ok {
 		if r, err := withParts(q, commit); err == nil {
 			return -1, r
 		}
@@ -325,11 +333,15 @@ func (p *Proxy) match(q httplog.Request) (int, httplog.Request) {
 	return -1, q
 }
 
-// withParts is q with f applied to its parts: its headers as a JSON
-// object, its body.
-func withParts(q httplog.Request, f func([][]byte) [][]byte) (httplog.Request, error) {
+// wholeParts are q's headers as a JSON object and its body.
+func wholeParts(q httplog.Request) [][]byte {
 	h, _ := jsonl.Value(q.Header)
-	out := f([][]byte{h, q.Body})
+	return [][]byte{h, q.Body}
+}
+
+// withParts is q with f applied to its whole parts.
+func withParts(q httplog.Request, f func([][]byte) [][]byte) (httplog.Request, error) {
+	out := f(wholeParts(q))
 	r := q
 	r.Header, r.Body = nil, out[1]
 	if err := json.Unmarshal(out[0], &r.Header); err != nil {

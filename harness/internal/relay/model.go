@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/acpsnap/acpsnap/harness/internal/harvest"
@@ -306,12 +307,25 @@ func (m *Model) renumber(live, recorded [][]byte) (apply, commit func([][]byte) 
 			// l stays as it is and the log shows it.
 			m.tok.Renumber(l, r)
 		}
-		return replaceTokens(parts, nil, func(tok string) (string, error) {
-			if !normalize.IsProvisional(tok) {
-				return tok, nil
+		// The provisional tokens left get the next numbers in the order
+		// they were handed out, the order of the request as the agent
+		// sent it (their numbers have one width).
+		var left []string
+		for _, b := range parts {
+			eachNumbered(b, func(s, _, e int) {
+				if tok := string(b[s:e]); normalize.IsProvisional(tok) {
+					left = append(left, tok)
+				}
+			})
+		}
+		slices.Sort(left)
+		settled := map[string]string{}
+		for _, tok := range slices.Compact(left) {
+			if t, err := m.tok.Settle(tok); err == nil {
+				settled[tok] = t
 			}
-			return m.tok.Settle(tok)
-		})
+		}
+		return replaceTokens(parts, settled)
 	}
 	return apply, commit, true
 }
@@ -328,19 +342,13 @@ func equalParts(a, b [][]byte) bool {
 	return true
 }
 
-// replaceTokens is parts with each token of plan replaced by its value,
-// and each other one by what settle returns for it, if it does (nil: none).
-func replaceTokens(parts [][]byte, plan map[string]string, settle ...func(string) (string, error)) [][]byte {
+// replaceTokens is parts with each token of plan replaced by its value.
+func replaceTokens(parts [][]byte, plan map[string]string) [][]byte {
 	out := make([][]byte, len(parts))
 	for i, b := range parts {
 		out[i] = replaceNumbered(b, func(tok []byte) []byte {
 			if r, ok := plan[string(tok)]; ok {
 				return []byte(r)
-			}
-			for _, f := range settle {
-				if r, err := f(string(tok)); err == nil {
-					return []byte(r)
-				}
 			}
 			return tok
 		})

@@ -135,18 +135,20 @@ func BenchmarkNumbering(b *testing.B) {
 
 // TestRenumberIgnoredPart: an ignored part that carries another number of
 // new values than recorded does not stop the request from matching; its
-// new values get the next numbers, as they did before any renumbering.
+// new values get the next numbers in the order the agent sent them, as
+// they did before any renumbering.
 func TestRenumberIgnoredPart(t *testing.T) {
 	rts := &harvest.Roots{Base: "/tmp/r", Cwd: "/tmp/r/workspace", Home: "/tmp/r/home"}
 	rec := racingCall("turn", "{{id:1}}")
-	rec.Request.Body = []byte(`{"messages":[{"content":"turn","role":"user"}],"meta":["{{id:2}}"],"model":"m","user":"{{id:1}}"}`)
+	rec.Request.Body = []byte(`{"messages":[{"content":"turn","role":"user"}],"meta":{"z":"{{id:2}}"},"model":"m","user":"{{id:1}}"}`)
 	m, err := StartModel(context.Background(), ModelConfig{Dialect: "openai-chat", Roots: rts, Ignore: []string{"/meta"}}, Source{Exchanges: []httplog.Exchange{rec}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
 	const user, m1, m2 = "0b0b7d4e-6a51-4f0e-9a55-0a6f1f6a1111", "9f1c2d3e-4b5a-4c6d-8e7f-222222222222", "5a5a5a5a-0000-4000-8000-333333333333"
-	body := `{"messages":[{"content":"turn","role":"user"}],"meta":["` + m1 + `","` + m2 + `"],"model":"m","user":"` + user + `"}`
+	// The agent sends meta's z before its a: that is the order they come in.
+	body := `{"user":"` + user + `","meta":{"z":"` + m1 + `","a":"` + m2 + `"},"messages":[{"content":"turn","role":"user"}],"model":"m"}`
 	resp, err := http.Post(m.URL()+"/chat/completions", "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +162,39 @@ func TestRenumberIgnoredPart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"messages":[{"content":"turn","role":"user"}],"meta":["{{id:2}}","{{id:3}}"],"model":"m","user":"{{id:1}}"}`; string(xs[0].Request.Body) != want {
+	if want := `{"messages":[{"content":"turn","role":"user"}],"meta":{"a":"{{id:3}}","z":"{{id:2}}"},"model":"m","user":"{{id:1}}"}`; string(xs[0].Request.Body) != want {
 		t.Errorf("logged as\n%s\nwant\n%s", xs[0].Request.Body, want)
+	}
+}
+
+// TestRenumberIgnoredPartInOrder: new values in an ignored part and
+// elsewhere, lined up with the recording's, get the recorded numbers
+// everywhere, the ignored part's too, whatever their order in the body.
+func TestRenumberIgnoredPartInOrder(t *testing.T) {
+	rts := &harvest.Roots{Base: "/tmp/r", Cwd: "/tmp/r/workspace", Home: "/tmp/r/home"}
+	rec := racingCall("turn", "{{id:2}}")
+	rec.Request.Body = []byte(`{"messages":[{"content":"turn","role":"user"}],"meta":["{{id:1}}"],"model":"m","user":"{{id:2}}"}`)
+	m, err := StartModel(context.Background(), ModelConfig{Dialect: "openai-chat", Roots: rts, Ignore: []string{"/meta"}}, Source{Exchanges: []httplog.Exchange{rec}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	const user, meta = "0b0b7d4e-6a51-4f0e-9a55-0a6f1f6a1111", "9f1c2d3e-4b5a-4c6d-8e7f-222222222222"
+	body := `{"meta":["` + meta + `"],"messages":[{"content":"turn","role":"user"}],"model":"m","user":"` + user + `"}`
+	resp, err := http.Post(m.URL()+"/chat/completions", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	c, errs := m.Compose("s1", sessionlog.AgentInfo{})
+	if c.RequestDrift || len(errs) > 0 {
+		t.Fatalf("drifted: %v %+v", errs, c.Drifts)
+	}
+	_, xs, err := httplog.Decompose(c.Log, "composed", c.Pins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(xs[0].Request.Body, rec.Request.Body) {
+		t.Errorf("logged as\n%s\nwant\n%s", xs[0].Request.Body, rec.Request.Body)
 	}
 }
