@@ -29,27 +29,50 @@ func racingCall(prompt, user string) httplog.Exchange {
 // when a call is not answered as recorded, unless drift is wanted.
 func replayCalls(t *testing.T, recorded []httplog.Exchange, sent [][2]string) Composed {
 	t.Helper()
+	var bodies []string
+	for _, s := range sent {
+		bodies = append(bodies, `{"messages":[{"content":"`+s[0]+`","role":"user"}],"model":"m","user":"`+s[1]+`"}`)
+	}
+	return replayBodies(t, recorded, nil, bodies...)
+}
+
+// replayBodies is replayCalls with ignore rules and the bodies as sent.
+func replayBodies(t *testing.T, recorded []httplog.Exchange, ignore []string, bodies ...string) Composed {
+	t.Helper()
 	rts := &harvest.Roots{Base: "/tmp/r", Cwd: "/tmp/r/workspace", Home: "/tmp/r/home"}
-	m, err := StartModel(context.Background(), ModelConfig{Dialect: "openai-chat", Roots: rts}, Source{Exchanges: recorded})
+	m, err := StartModel(context.Background(), ModelConfig{Dialect: "openai-chat", Roots: rts, Ignore: ignore}, Source{Exchanges: recorded})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	for _, s := range sent {
-		body := `{"messages":[{"content":"` + s[0] + `","role":"user"}],"model":"m","user":"` + s[1] + `"}`
+	for _, body := range bodies {
 		resp, err := http.Post(m.URL()+"/chat/completions", "application/json", strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
 		got, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		t.Logf("%s → %d %s", s[0], resp.StatusCode, got)
+		t.Logf("%.60s → %d %s", body, resp.StatusCode, got)
 	}
 	c, errs := m.Compose("s1", sessionlog.AgentInfo{})
 	if len(errs) > 0 && !c.RequestDrift {
 		t.Fatal(errs)
 	}
 	return c
+}
+
+// loggedBody is the request body of the one call the composed log c holds,
+// after checking that nothing drifted.
+func loggedBody(t *testing.T, c Composed) string {
+	t.Helper()
+	if c.RequestDrift {
+		t.Fatalf("drifted: %+v", c.Drifts)
+	}
+	_, xs, err := httplog.Decompose(c.Log, "composed", c.Pins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(xs[0].Request.Body)
 }
 
 // TestRacingRequestsRenumber: two calls that race, each with an id of its
@@ -138,32 +161,14 @@ func BenchmarkNumbering(b *testing.B) {
 // new values get the next numbers in the order the agent sent them, as
 // they did before any renumbering.
 func TestRenumberIgnoredPart(t *testing.T) {
-	rts := &harvest.Roots{Base: "/tmp/r", Cwd: "/tmp/r/workspace", Home: "/tmp/r/home"}
 	rec := racingCall("turn", "{{id:1}}")
 	rec.Request.Body = []byte(`{"messages":[{"content":"turn","role":"user"}],"meta":{"z":"{{id:2}}"},"model":"m","user":"{{id:1}}"}`)
-	m, err := StartModel(context.Background(), ModelConfig{Dialect: "openai-chat", Roots: rts, Ignore: []string{"/meta"}}, Source{Exchanges: []httplog.Exchange{rec}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
 	const user, m1, m2 = "0b0b7d4e-6a51-4f0e-9a55-0a6f1f6a1111", "9f1c2d3e-4b5a-4c6d-8e7f-222222222222", "5a5a5a5a-0000-4000-8000-333333333333"
 	// The agent sends meta's z before its a: that is the order they come in.
 	body := `{"user":"` + user + `","meta":{"z":"` + m1 + `","a":"` + m2 + `"},"messages":[{"content":"turn","role":"user"}],"model":"m"}`
-	resp, err := http.Post(m.URL()+"/chat/completions", "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	c, errs := m.Compose("s1", sessionlog.AgentInfo{})
-	if c.RequestDrift || len(errs) > 0 {
-		t.Fatalf("drifted: %v %+v", errs, c.Drifts)
-	}
-	_, xs, err := httplog.Decompose(c.Log, "composed", c.Pins)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := `{"messages":[{"content":"turn","role":"user"}],"meta":{"a":"{{id:3}}","z":"{{id:2}}"},"model":"m","user":"{{id:1}}"}`; string(xs[0].Request.Body) != want {
-		t.Errorf("logged as\n%s\nwant\n%s", xs[0].Request.Body, want)
+	got := loggedBody(t, replayBodies(t, []httplog.Exchange{rec}, []string{"/meta"}, body))
+	if want := `{"messages":[{"content":"turn","role":"user"}],"meta":{"a":"{{id:3}}","z":"{{id:2}}"},"model":"m","user":"{{id:1}}"}`; got != want {
+		t.Errorf("logged as\n%s\nwant\n%s", got, want)
 	}
 }
 
@@ -171,30 +176,11 @@ func TestRenumberIgnoredPart(t *testing.T) {
 // elsewhere, lined up with the recording's, get the recorded numbers
 // everywhere, the ignored part's too, whatever their order in the body.
 func TestRenumberIgnoredPartInOrder(t *testing.T) {
-	rts := &harvest.Roots{Base: "/tmp/r", Cwd: "/tmp/r/workspace", Home: "/tmp/r/home"}
 	rec := racingCall("turn", "{{id:2}}")
 	rec.Request.Body = []byte(`{"messages":[{"content":"turn","role":"user"}],"meta":["{{id:1}}"],"model":"m","user":"{{id:2}}"}`)
-	m, err := StartModel(context.Background(), ModelConfig{Dialect: "openai-chat", Roots: rts, Ignore: []string{"/meta"}}, Source{Exchanges: []httplog.Exchange{rec}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
 	const user, meta = "0b0b7d4e-6a51-4f0e-9a55-0a6f1f6a1111", "9f1c2d3e-4b5a-4c6d-8e7f-222222222222"
 	body := `{"meta":["` + meta + `"],"messages":[{"content":"turn","role":"user"}],"model":"m","user":"` + user + `"}`
-	resp, err := http.Post(m.URL()+"/chat/completions", "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	c, errs := m.Compose("s1", sessionlog.AgentInfo{})
-	if c.RequestDrift || len(errs) > 0 {
-		t.Fatalf("drifted: %v %+v", errs, c.Drifts)
-	}
-	_, xs, err := httplog.Decompose(c.Log, "composed", c.Pins)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(xs[0].Request.Body, rec.Request.Body) {
-		t.Errorf("logged as\n%s\nwant\n%s", xs[0].Request.Body, rec.Request.Body)
+	if got := loggedBody(t, replayBodies(t, []httplog.Exchange{rec}, []string{"/meta"}, body)); got != string(rec.Request.Body) {
+		t.Errorf("logged as\n%s\nwant\n%s", got, rec.Request.Body)
 	}
 }
