@@ -150,7 +150,7 @@ func config(p Params, s settings) (check.Config, error) {
 	if p.Dir == "" {
 		return check.Config{}, fmt.Errorf("acpsnaptest: Params.Dir is required")
 	}
-	folders, err := check.ReadFolders(p.Dir) // once, for the guards and the subtests
+	folders, err := check.ReadFolders(p.Dir, nil) // once, for the guards and the subtests
 	if err != nil {
 		return check.Config{}, fmt.Errorf("acpsnaptest: %w", err)
 	}

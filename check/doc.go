@@ -6,7 +6,7 @@
 // the go test entry point (acpsnaptest) are thin layers over Verify, Run
 // and Check.
 //
-//	folders, err := check.ReadFolders("snapshots") // each scenario folder, read once
+//	folders, err := check.ReadFolders("snapshots", nil) // each scenario folder, read once
 //	for _, v := range check.Verify("snapshots", check.VerifyConfig{Folders: folders}) {
 //		fmt.Println(v) // every violation, each with its path
 //	}

@@ -24,12 +24,13 @@ type Folders struct {
 	scenarios map[string]*scenario.Scenario
 }
 
-// ReadFolders reads the corpus at root. The error is for the corpus as a
-// whole: its acpsnap.yml, or a root that cannot be listed; what fails in a
-// scenario folder stays beside it in its scenario.Scenario, and a pins
-// error in PinsErr.
-func ReadFolders(root string) (*Folders, error) {
-	f, v := readFolders(root)
+// ReadFolders reads the corpus at root: the scenario folders keep returns
+// true for (nil: every one; a folder not read here is read when first
+// needed). The error is for the corpus as a whole: its acpsnap.yml, or a
+// root that cannot be listed; what fails in a scenario folder stays beside
+// it in its scenario.Scenario, and a pins error in PinsErr.
+func ReadFolders(root string, keep func(name string) bool) (*Folders, error) {
+	f, v := readFolders(root, keep)
 	if v != nil {
 		return nil, v
 	}
@@ -37,7 +38,7 @@ func ReadFolders(root string) (*Folders, error) {
 }
 
 // readFolders is ReadFolders with its failure as the guards report it.
-func readFolders(root string) (*Folders, *folderError) {
+func readFolders(root string, keep func(name string) bool) (*Folders, *folderError) {
 	corpus, err := scenario.LoadCorpus(root)
 	if err != nil {
 		return nil, &folderError{Violation{filepath.Join(root, scenario.CorpusFile), err.Error()}}
@@ -49,7 +50,9 @@ func readFolders(root string) (*Folders, *folderError) {
 	f := &Folders{Root: root, Corpus: corpus, Names: names, scenarios: map[string]*scenario.Scenario{}}
 	f.Pins, f.PinsErr = httplog.LoadPins(filepath.Join(root, scenario.PinsDir), scenario.PinClass)
 	for _, n := range names {
-		f.scenarios[n] = scenario.Load(filepath.Join(root, n))
+		if keep == nil || keep(n) {
+			f.scenarios[n] = scenario.Load(filepath.Join(root, n))
+		}
 	}
 	return f, nil
 }

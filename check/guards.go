@@ -69,7 +69,7 @@ func Verify(root string, cfg VerifyConfig) []Violation {
 	f := cfg.Folders
 	if f == nil || filepath.Clean(f.Root) != filepath.Clean(root) {
 		var fe *folderError
-		if f, fe = readFolders(root); fe != nil {
+		if f, fe = readFolders(root, cfg.Only); fe != nil {
 			return []Violation{fe.v}
 		}
 	}

@@ -64,3 +64,14 @@ func TestVerifyDrafts(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkVerify reads and checks the bundled corpus as a run's preflight
+// does (every folder read, every guard): the cost a run of the whole corpus
+// pays before its first agent starts.
+func BenchmarkVerify(b *testing.B) {
+	for b.Loop() {
+		if vs := Verify(filepath.Join("..", "snapshots"), VerifyConfig{}); len(vs) > 0 {
+			b.Fatal(vs)
+		}
+	}
+}

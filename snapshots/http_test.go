@@ -79,7 +79,7 @@ func TestHTTPAgentRecordReplayDrift(t *testing.T) {
 	// The folders as read before the record, as the CLI and acpsnaptest
 	// pass them: the pins the record sets are not among them, and the
 	// replay of the stage must still see them.
-	folders, err := check.ReadFolders(root)
+	folders, err := check.ReadFolders(root, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestFoldersReadOnce(t *testing.T) {
 		t.Fatalf("record: %s: %s\n%s", o.Status, o.Reason, o.Stderr)
 	}
 	srv.Close()
-	folders, err := check.ReadFolders(root)
+	folders, err := check.ReadFolders(root, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -154,14 +154,27 @@ func interruptible() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 }
 
+// filtered is the selection of a -run: a run that names its scenarios
+// checks the guards of their folders only, as a filtered go test does, so
+// that running one scenario of a large corpus does not read all of it; nil
+// (every folder, and the corpus root's links) for a whole run or a shard,
+// which CI runs.
+func filtered(rc *check.RunConfig) func(string) bool {
+	if rc.Selection.Run == nil {
+		return nil
+	}
+	return rc.Selection.Match
+}
+
 // preflight refuses a run that cannot be meaningful before any agent
-// starts: a corpus failing its guards, a -run that selects nothing, a
+// starts: a corpus failing its guards (those of the selected folders for
+// a -run), a -run that selects nothing, a
 // -junit file whose folder does not exist. A scenario still being written
 // (not recorded yet, or with the scaffold's TODO reason) is no violation
 // here: it never stops a run of the others (an unrecorded one is its own
 // outcome, check.Unrecorded; acpsnap verify refuses both).
 func (e *env) preflight(f *runFlags, rc *check.RunConfig) error {
-	vc := check.VerifyConfig{Unrecorded: func(string) bool { return true }, Drafts: true, Pending: rc.Pending, DiffColor: rc.DiffColor, Folders: rc.Folders}
+	vc := check.VerifyConfig{Unrecorded: func(string) bool { return true }, Drafts: true, Pending: rc.Pending, DiffColor: rc.DiffColor, Folders: rc.Folders, Only: filtered(rc)}
 	if rc.Mode.Writes() {
 		vc.Rewritten = rc.Selection.Match
 	}
@@ -246,7 +259,7 @@ func (e *env) runConfig(cmd string, f *runFlags) (*check.RunConfig, error) {
 		}
 		rc.Selection.Shard, rc.Selection.Shards = k, n
 	}
-	folders, err := check.ReadFolders(f.dir) // once, for the guards and the run
+	folders, err := check.ReadFolders(f.dir, filtered(rc)) // once, for the guards and the run
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
