@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -261,17 +262,34 @@ func TestConformance(t *testing.T) {
 	// slow agent's first text, the ready timer): four run at once per CPU, where
 	// t.Parallel would allow one.
 	slots := make(chan struct{}, 4*runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	defer wg.Wait()
+	type task struct {
+		d  string
+		sc scene
+	}
+	var tasks []task
 	for _, d := range dialects {
 		for _, sc := range scenes(t, d) {
-			wg.Go(func() {
-				slots <- struct{}{}
-				defer func() { <-slots }()
-				t.Run(d+"/"+sc.name, func(t *testing.T) { conform(t, d, sc) })
-			})
+			tasks = append(tasks, task{d, sc})
 		}
 	}
+	// The scenes that wait longest (a slow exit, a slow first text: seconds
+	// over their seven runs) start first, so the others fill the slots
+	// around them instead of leaving them to run alone at the end.
+	slices.SortStableFunc(tasks, func(a, b task) int { return int(b.sc.waits() - a.sc.waits()) })
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for _, k := range tasks {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			t.Run(k.d+"/"+k.sc.name, func(t *testing.T) { conform(t, k.d, k.sc) })
+		})
+	}
+}
+
+// waits is how long a run of the scene waits on the agent on purpose.
+func (sc scene) waits() time.Duration {
+	return millis(sc.env["CONF_SLOW_EXIT_MS"], 0) + millis(sc.env["CONF_SLOW_TEXT_MS"], 0)
 }
 
 // conform is TestConformance's proof for one scene in one dialect.
