@@ -32,8 +32,15 @@ import (
 // harness starts it with Env set (through the corpus's agent.env).
 func TestMain(m *testing.M) {
 	Main()
-	os.Exit(m.Run())
+	code := m.Run()
+	roots.Close()
+	os.Exit(code)
 }
+
+// roots are the private roots every run of the suite recycles, as the runs
+// of one acpsnap run do (check.Run): the suite's thousand runs would make
+// four folders each.
+var roots harness.RootPool
 
 var dialects = []string{"openai-chat", "openai-responses", "anthropic-messages", "gemini-generate-content"}
 
@@ -109,7 +116,7 @@ func config(t *testing.T, root string, mode check.Mode) check.Config {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return check.Config{Settings: harness.Settings{Mode: mode, Environ: []string{"PATH=" + os.Getenv("PATH")}, StepTimeout: 20 * time.Second}, Corpus: c}
+	return check.Config{Settings: harness.Settings{Mode: mode, Environ: []string{"PATH=" + os.Getenv("PATH")}, StepTimeout: 20 * time.Second, Pool: &roots}, Corpus: c}
 }
 
 // author is `acpsnap new -model`: the scenario recorded against its model.json.

@@ -12,14 +12,21 @@ import (
 // zombie. kill(-pgid, 0) answers ESRCH when the group has no member at all,
 // which is the common case and costs one system call. Otherwise it reads
 // /proc, because kill also counts zombies, and an orphan's zombie may never
-// be reaped where PID 1 does not reap.
-func groupAlive(pgid int) bool {
+// be reaped where PID 1 does not reap. *member is the pid last found alive
+// (0: none): it is looked at first, so that polling a group while one
+// member outlives the agent reads one stat file, not all of /proc.
+func groupAlive(pgid int, member *int) bool {
 	if err := syscall.Kill(-pgid, 0); errors.Is(err, syscall.ESRCH) {
 		return false
 	}
+	if *member > 0 && memberAlive("/proc/"+strconv.Itoa(*member)+"/stat", pgid) {
+		return true
+	}
+	*member = 0
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
 		if name := e.Name(); name[0] >= '0' && name[0] <= '9' && memberAlive("/proc/"+name+"/stat", pgid) {
+			*member, _ = strconv.Atoi(name)
 			return true
 		}
 	}

@@ -43,6 +43,7 @@ const sdkMaxLine = 10<<20 - 1
 type Agent struct {
 	cmd    *exec.Cmd
 	pgid   int
+	member int // a live member of the group last seen by Shutdown (groupAlive)
 	grace  time.Duration
 	cancel context.CancelFunc // SIGTERM to the group, through cmd.Cancel
 
@@ -327,7 +328,7 @@ func (a *Agent) Shutdown(eofWait time.Duration) (how Ending, leftovers bool) {
 	exited := time.Now()
 	a.settle(a.grace)
 	a.ended.Group = time.Since(exited)
-	leftovers = groupAlive(a.pgid)
+	leftovers = groupAlive(a.pgid, &a.member)
 	deadline := time.Now().Add(a.grace)
 	a.sweep(deadline)
 	a.drain(deadline)
@@ -339,7 +340,7 @@ func (a *Agent) Shutdown(eofWait time.Duration) (how Ending, leftovers bool) {
 // server over stdio, the acpsnap mcp-cassette proxy publishing its
 // cassette, an npm launcher's child cleaning up) are not leftovers.
 func (a *Agent) settle(d time.Duration) {
-	for deadline := time.Now().Add(d); groupAlive(a.pgid) && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(d); groupAlive(a.pgid, &a.member) && time.Now().Before(deadline); {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
@@ -357,7 +358,7 @@ func diedOf(ps *os.ProcessState, sig syscall.Signal) bool {
 // deadline at most) until no live member remains.
 func (a *Agent) sweep(deadline time.Time) {
 	SignalGroup(a.pgid, syscall.SIGKILL)
-	for groupAlive(a.pgid) && time.Now().Before(deadline) {
+	for groupAlive(a.pgid, &a.member) && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
