@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Redacted replaces every secret in what a cassette stores.
@@ -24,18 +25,20 @@ var secretKeys = map[string]bool{
 // credentialPatterns are the built-in patterns for credentials inside any
 // string. Each is anchored on a vendor prefix or a PEM armour, so a
 // tool-call id ("call_0a1b…", "toolu_01…") or a "sha256:<hex>" digest does
-// not match.
-var credentialPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}`),
-	regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,}`),
-	regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,}`),
-	regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`),
-	regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`),
-	regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`),
-	regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`),
-	regexp.MustCompile(`(?i)\bbearer\s+[A-Za-z0-9._~+/-]{16,}=*`),
-	regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----`),
-}
+// not match. Compiled when first needed, not at every process's start.
+var credentialPatterns = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}`),
+		regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,}`),
+		regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,}`),
+		regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`),
+		regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`),
+		regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`),
+		regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`),
+		regexp.MustCompile(`(?i)\bbearer\s+[A-Za-z0-9._~+/-]{16,}=*`),
+		regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----`),
+	}
+})
 
 // structuralKeys are members redaction never rewrites: they say what a
 // value is, not what it holds. A pattern that matches one refuses the
@@ -122,7 +125,7 @@ func (r *redactor) object(m map[string]any) (any, bool, error) {
 func (r *redactor) text(s string) (string, bool) {
 	out := s
 	if r.on {
-		for _, re := range credentialPatterns {
+		for _, re := range credentialPatterns() {
 			out = re.ReplaceAllLiteralString(out, Redacted)
 		}
 	}
