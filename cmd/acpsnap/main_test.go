@@ -64,6 +64,7 @@ func fakeAgentMain() {
 // TestScripts runs one testscript per CLI behaviour from testdata/script. Each
 // script starts with a copy of the bundled corpus in $WORK/snapshots.
 func TestScripts(t *testing.T) {
+	inMemory(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
