@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-
-	"github.com/acpsnap/acpsnap/internal/fspath"
 )
 
 // Pool holds the roots of runs that ended cleanly, emptied, for the next
@@ -110,13 +108,4 @@ func (r *Roots) empty() error {
 		}
 	}
 	return nil
-}
-
-// removeAll is os.RemoveAll, and fspath.RemoveAll (read-only folders
-// made writable first) when that fails.
-func removeAll(p string) error {
-	if os.RemoveAll(p) == nil {
-		return nil
-	}
-	return fspath.RemoveAll(p)
 }

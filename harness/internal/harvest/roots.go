@@ -4,11 +4,11 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/internal/fspath"
 	"github.com/acpsnap/acpsnap/internal/lease"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -95,16 +95,16 @@ func copyTree(src, dst string) error {
 // read-only folders the workspace or the agent made cannot keep them alive.
 func (r *Roots) Remove() error {
 	defer r.lease.Release()
-	if err := os.RemoveAll(r.Base); err == nil {
+	return removeAll(r.Base)
+}
+
+// removeAll is os.RemoveAll, and fspath.RemoveAll (read-only folders
+// made writable first) when that fails.
+func removeAll(p string) error {
+	if os.RemoveAll(p) == nil {
 		return nil
 	}
-	filepath.WalkDir(r.Base, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			os.Chmod(path, 0o700)
-		}
-		return nil
-	})
-	return os.RemoveAll(r.Base)
+	return fspath.RemoveAll(p)
 }
 
 // Keep lets the roots of a failed run stand for inspection: renamed
