@@ -79,15 +79,8 @@ type canonical struct {
 
 // identify returns the fingerprint of q: SHA-256 of its method, path and
 // identity (see identity).
-func (p *Proxy) identify(q httplog.Request) string { return p.fingerprint(q, nil) }
-
-// fingerprint is identify with mask applied to the identity's headers and
-// body; nil: none.
-func (p *Proxy) fingerprint(q httplog.Request, mask func([]byte) []byte) string {
+func (p *Proxy) identify(q httplog.Request) string {
 	header, body := p.identity(q)
-	if mask != nil {
-		header, body = mask(header), mask(body)
-	}
 	return hash(q, header, body)
 }
 
