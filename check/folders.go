@@ -25,8 +25,8 @@ type Folders struct {
 }
 
 // ReadFolders reads the corpus at root: the scenario folders keep returns
-// true for (nil: every one; a folder not read here is read when first
-// needed). The error is for the corpus as a whole: its acpsnap.yml, or a
+// true for (nil: every one; a folder not read here is read from disk each
+// time it is needed). The error is for the corpus as a whole: its acpsnap.yml, or a
 // root that cannot be listed; what fails in a scenario folder stays beside
 // it in its scenario.Scenario, and a pins error in PinsErr.
 func ReadFolders(root string, keep func(name string) bool) (*Folders, error) {
