@@ -167,7 +167,6 @@ func config(p Params, s settings) (check.Config, error) {
 	}
 	cfg := check.Config{Settings: harness.Settings{Agent: argv, Mode: s.mode, StepTimeout: p.Timeout}, ScriptedSecrets: p.ScriptedEnv, Corpus: corpus, Redact: p.Redact, Folders: folders}
 	cfg.CI, cfg.DiffColor, cfg.Pending = s.ci, term.IsTerminal(os.Stdout) && os.Getenv("NO_COLOR") == "", s.pending
-	cfg.Claims = &check.Claims{} // one for the scenarios of this Run, each its own Check
 	if s.mode == check.Record {
 		if cfg.Secrets, err = recordSecrets(p, corpus); err != nil {
 			return check.Config{}, fmt.Errorf("acpsnaptest: -acpsnap.record: %w", err)

@@ -12,7 +12,6 @@ import (
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/llmreplay"
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -80,15 +79,13 @@ func render(ctx context.Context, dir string, cfg Config) Outcome {
 //
 // Both passes work in a private copy of the scenario, which is replayed
 // once as it stands at the end and takes dir's place only when that
-// replay passes: a recording that would not replay writes nothing.
+// replay passes: a recording that would not replay writes nothing, not
+// even its pins.
 func Scripted(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg Config) Outcome {
 	var o Outcome
-	if cfg.Claims == nil {
-		cfg.Claims = &Claims{} // both passes and the replay are one run
-	}
+	cfg.withPins(dir) // both passes pin into one overlay, which the replay reads
 	verify := verifier(ctx, dir, cfg)
 	cfg.root = cfg.corpusRoot(dir)
-	undo := pinsUndo(&httplog.Pins{Dir: filepath.Join(cfg.root, scenario.PinsDir), Class: scenario.PinClass})
 	err := atomicfile.Publish(dir, func(stage string) error {
 		o = scripted(ctx, stage, model, cfg)
 		if o.Status != Passed {
@@ -97,9 +94,6 @@ func Scripted(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg
 		return verify(stage)
 	})
 	o.Name = filepath.Base(dir)
-	if err != nil {
-		undo() // the recording's pins go with it
-	}
 	switch {
 	case errors.Is(err, errScripted):
 		o.Wrote = nil

@@ -1,9 +1,7 @@
 package check
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"io/fs"
@@ -100,11 +98,6 @@ type Config struct {
 	// CI refuses what a person must decide: Pending writes nothing, and a
 	// writing mode fails instead of removing an obsolete fixture.
 	CI bool
-	// Claims are the pin values the scenarios of one run set (Record, a
-	// native corpus): two scenarios that set one pin differently conflict.
-	// nil: the Check's own. Run shares one among its scenarios; a caller
-	// that calls Check per scenario passes one &Claims{} to each.
-	Claims *Claims
 	// Folders are the corpus's folders as read already (ReadFolders: the
 	// CLI reads them once for the guards and the run); nil: Check reads
 	// the scenario's folder itself. A folder must not change between its
@@ -121,6 +114,10 @@ type Config struct {
 	// root is the corpus root when the scenario folder is a staged copy
 	// outside it (publish); "": the folder's parent.
 	root string
+	// pins are the pins the scenario is checked with (withPins): an
+	// overlay of the corpus's that keeps the values this check pins until
+	// its write publishes them; nil: the check's own.
+	pins *httplog.Pins
 }
 
 // Outcome is the result of checking one scenario.
@@ -154,9 +151,7 @@ type Outcome struct {
 func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 	name := filepath.Base(dir)
 	o = Outcome{Name: name}
-	if cfg.Claims == nil {
-		cfg.Claims = &Claims{}
-	}
+	cfg.withPins(dir)
 	leaks := secretScan(cfg)
 	defer func() { o = shown(leaks, o) }()
 	s := cfg.Folders.load(dir)
@@ -231,31 +226,12 @@ func (o Outcome) ran(ctx context.Context, s *scenario.Scenario, cfg Config, r ru
 		err = leaked(leaks, dir, got, ws)
 	}
 	if err == nil {
-		err = leakedPins(leaks, res.Pins)
+		err = leakedPins(leaks, cfg.pins)
 	}
 	if err != nil {
 		return o.fail(err)
 	}
 	r.apply(got)
-	if res.Pins != nil && res.Pins.Changed() {
-		if cfg.Mode != Record {
-			o = o.fail(fmt.Errorf("the agent's system prompt or tool schemas differ from the corpus's pins (%s, %s): a changed request; only record accepts it",
-				res.Pins.SystemFile(), res.Pins.ToolsFile()))
-			o.Accept = rerecord(dir, m)
-			return o
-		}
-		// The pins are written before the replay that verifies the fixtures
-		// (they need them), and put back as they were unless those publish.
-		undo := pinsUndo(res.Pins)
-		if err := res.Pins.Write(); err != nil {
-			undo()
-			return o.fail(err)
-		}
-		if o = o.compare(ctx, s, got, cfg, r, ws); o.Status != Passed {
-			undo()
-		}
-		return o
-	}
 	o = o.compare(ctx, s, got, cfg, r, ws)
 	if o.Status == Failed {
 		o.Got = got
@@ -309,25 +285,11 @@ func skipReason(m *scenario.Manifest, mode Mode, allRecordings bool) string {
 // compare diffs the live transcript against the fixture and writes what the
 // mode allows. A scenario with no fixture yet (scaffolded by `new`) compares
 // against empty files in Record mode.
-func (o Outcome) compare(ctx context.Context, s *scenario.Scenario, got *scenario.Transcript, cfg Config, r rules, ws *workspace) (res Outcome) {
+func (o Outcome) compare(ctx context.Context, s *scenario.Scenario, got *scenario.Transcript, cfg Config, r rules, ws *workspace) Outcome {
 	dir, mode := s.Dir, cfg.Mode
 	var np *nativePins
 	if cfg.Corpus == nil || cfg.Corpus.Native() {
-		var err error
-		if np, err = loadNativePins(cfg.Folders, cfg.corpusRoot(dir), mode, cfg.Claims); err != nil {
-			return o.fail(err)
-		}
-		if np.claim {
-			// Record sets the pins before the replay that verifies the
-			// fixtures (it needs them): they are put back as they were
-			// unless the fixtures publish.
-			undo := pinsUndo(np.pins)
-			defer func() {
-				if res.Status != Passed && np.wrote {
-					undo()
-				}
-			}()
-		}
+		np = &nativePins{pins: cfg.pins}
 	}
 	want, stale, raw := &scenario.Transcript{}, Mode(""), &scenario.Transcript{}
 	if f := s.Fixture; f != nil {
@@ -345,24 +307,19 @@ func (o Outcome) compare(ctx context.Context, s *scenario.Scenario, got *scenari
 		return o.fail(s.FixtureErr)
 	} else {
 		if np != nil {
-			if err := np.live(got, nil); err != nil {
-				return o.fail(err)
-			}
+			np.live(got, nil)
 		}
 		return o.write(ctx, dir, got, cfg, ws) // nothing to compare with: no diff at all
 	}
 	if np != nil {
-		old := *np.pins
-		if err := np.live(got, want); err != nil {
-			return o.fail(err)
-		}
-		np.expandInline(want, got, old)
+		np.live(got, want)
 	}
-	if np != nil && len(np.drift) > 0 {
+	if np != nil && len(np.drift) > 0 && mode != Record {
 		pinFiles, d := np.driftDiff(cfg.diffConfig())
 		o.Status, o.Diff, o.Accept = Failed, d, Record
 		o.PinFiles, o.PinDrift = pinFiles, d
-		o.Reason = "the agent's request differs from the corpus's pin (" + strings.Join(pinFiles, ", ") + "): a changed model input, which only record accepts"
+		o.Reason = "the agent's request differs from the pin its recording names (" + strings.Join(pinFiles, ", ") + "): a changed model input, which only record accepts"
+		np.mask(got) // the change of the pins is shown once, above
 		if files := diffTranscripts(dir, want, got, cfg.diffConfig()); len(files) > 0 {
 			o.Diff += joinDiffs(files)
 		}
@@ -517,23 +474,6 @@ func leaked(leaks *secretscan.Set, dir string, got *scenario.Transcript, ws *wor
 		rel, _ := filepath.Rel(ws.snap(), p)
 		return leaks.Check(filepath.Join(ws.expected, rel), b)
 	})
-}
-
-// leakedPins refuses pins that hold a secret value: a composed log keeps a
-// placeholder where its system prompt or tool schemas were, so the value
-// would reach only the pin files (and every report that shows them).
-func leakedPins(leaks *secretscan.Set, p *httplog.Pins) error {
-	if !p.Changed() {
-		return nil
-	}
-	if p.System != nil {
-		if err := leaks.Check(p.SystemFile(), []byte(*p.System)); err != nil {
-			return err
-		}
-	}
-	var tools bytes.Buffer // as the file is written, so the line is right
-	json.Indent(&tools, p.Tools, "", "  ")
-	return leaks.Check(p.ToolsFile(), tools.Bytes())
 }
 
 // shown is o made fit to print: secret values redacted from everything

@@ -43,12 +43,7 @@ func applyCorpus(hc *harness.Config, cfg Config, m *scenario.Manifest, dir strin
 	if c.Native() {
 		return nil
 	}
-	pins, err := cfg.Folders.pins(root, cfg.Mode)
-	if err != nil {
-		return fmt.Errorf("check: %w", err)
-	}
-	pins.Update = true
-	hc.Model = &harness.Model{Dialect: c.Model.Dialect, Ignore: c.Model.Ignore, Pins: *pins}
+	hc.Model = &harness.Model{Dialect: c.Model.Dialect, Ignore: c.Model.Ignore, Pins: cfg.pins}
 	if len(r.scrub) > 0 {
 		hc.Model.Scrub = r.scrubLines
 	}

@@ -16,10 +16,9 @@ type Folders struct {
 	Root   string
 	Corpus *scenario.Corpus // acpsnap.yml (the default without one)
 	Names  []string         // the scenario folders, sorted (scenario.Corpus.Names)
-	// Pins are the corpus's pins/ as read; a writing mode reads them again
-	// for each scenario, since a scenario before it may have set them.
-	Pins    *httplog.Pins
-	PinsErr error
+	// Pins are the corpus's pins/, read as their values are needed: a pin
+	// file never changes, so every scenario of the run reads through them.
+	Pins *httplog.Pins
 
 	scenarios map[string]*scenario.Scenario
 }
@@ -28,7 +27,7 @@ type Folders struct {
 // true for (nil: every one; a folder not read here is read from disk each
 // time it is needed). The error is for the corpus as a whole: its acpsnap.yml, or a
 // root that cannot be listed; what fails in a scenario folder stays beside
-// it in its scenario.Scenario, and a pins error in PinsErr.
+// it in its scenario.Scenario.
 func ReadFolders(root string, keep func(name string) bool) (*Folders, error) {
 	f, v := readFolders(root, keep)
 	if v != nil {
@@ -48,7 +47,7 @@ func readFolders(root string, keep func(name string) bool) (*Folders, *folderErr
 		return nil, &folderError{Violation{root, err.Error()}}
 	}
 	f := &Folders{Root: root, Corpus: corpus, Names: names, scenarios: map[string]*scenario.Scenario{}}
-	f.Pins, f.PinsErr = httplog.LoadPins(filepath.Join(root, scenario.PinsDir), scenario.PinClass)
+	f.Pins = httplog.OpenPins(filepath.Join(root, scenario.PinsDir))
 	for _, n := range names {
 		if keep == nil || keep(n) {
 			f.scenarios[n] = scenario.Load(filepath.Join(root, n))
@@ -72,19 +71,6 @@ func (f *Folders) load(dir string) *scenario.Scenario {
 		}
 	}
 	return scenario.Load(dir)
-}
-
-// pins are the pins of the corpus at root for one scenario, its own copy:
-// f's when it read that corpus and the mode writes nothing, else read now.
-func (f *Folders) pins(root string, mode Mode) (*httplog.Pins, error) {
-	if f != nil && !mode.Writes() && filepath.Clean(f.Root) == filepath.Clean(root) {
-		if f.PinsErr != nil {
-			return nil, f.PinsErr
-		}
-		p := *f.Pins
-		return &p, nil
-	}
-	return httplog.LoadPins(filepath.Join(root, scenario.PinsDir), scenario.PinClass)
 }
 
 // names are the scenario folders of the corpus at root: f's when it read

@@ -59,8 +59,13 @@ type VerifyConfig struct {
 	Folders *Folders
 	// Only, when set, limits the guards to the scenarios it returns true
 	// for, and to their folders (a filtered test checks its own). nil:
-	// every scenario, and the corpus root's links.
+	// every scenario, and the corpus root's links and pins folder.
 	Only func(name string) bool
+	// Unreferenced reports the pin files no scenario names (acpsnap
+	// verify; `acpsnap pins prune` removes them). A run's guards leave
+	// them: a record that changed a prompt leaves the old pin behind, and
+	// it changes no verdict. Only without Only.
+	Unreferenced bool
 }
 
 // Verify runs the guards (docs/format.md, "Guards") over the corpus at root without running
@@ -73,13 +78,10 @@ func Verify(root string, cfg VerifyConfig) []Violation {
 			return []Violation{fe.v}
 		}
 	}
-	if f.PinsErr != nil {
-		return []Violation{{filepath.Join(root, scenario.PinsDir), f.PinsErr.Error()}}
-	}
 	names, pins, native := f.Names, f.Pins, f.Corpus.Native()
 	var out []Violation
 	if cfg.Only == nil {
-		out = linkedFolders(root)
+		out = append(linkedFolders(root), pinFolder(root, cfg.Unreferenced)...)
 	}
 	for _, name := range names {
 		if cfg.Only != nil && !cfg.Only(name) {
@@ -288,8 +290,9 @@ func checkCassettes(dir string, m *scenario.Manifest, unrecorded bool) []Violati
 	return vs
 }
 
-// missingPins reports the logs of a native scenario that hold a pin
-// placeholder whose pin file the corpus lacks.
+// missingPins reports the logs of a native scenario that name a pin the
+// corpus lacks (or whose file holds another value), or a pin of the old
+// form.
 func missingPins(s *scenario.Scenario, pins *httplog.Pins) []Violation {
 	if s.Fixture == nil {
 		return nil // its files are reported missing, or not recorded yet
@@ -297,15 +300,12 @@ func missingPins(s *scenario.Scenario, pins *httplog.Pins) []Violation {
 	var vs []Violation
 	for i, b := range s.Fixture.Logs {
 		p := s.Fixture.LogPaths[i]
-		for _, c := range []struct {
-			placeholder, file string
-			have              bool
-		}{
-			{"{{pin:" + scenario.PinClass + ":system}}", pins.SystemFile(), pins.System != nil},
-			{"{{pin:" + scenario.PinClass + ":tools}}", pins.ToolsFile(), pins.Tools != nil},
-		} {
-			if !c.have && bytes.Contains(b, []byte(c.placeholder)) {
-				vs = append(vs, Violation{p, fmt.Sprintf("holds %s but %s does not exist (record the scenario to write the pin)", c.placeholder, c.file)})
+		if old := httplog.LegacyRefs(b); len(old) > 0 {
+			vs = append(vs, Violation{p, pins.LegacyError(old[0]).Error()})
+		}
+		for _, ph := range httplog.Refs(b) {
+			if _, err := pins.Value(ph); err != nil {
+				vs = append(vs, Violation{p, err.Error()})
 			}
 		}
 	}

@@ -3,172 +3,151 @@ package check
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"os"
-	"sync"
+	"path/filepath"
+	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/jsondiff"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/secretscan"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
-// Native logs are pinned like composed ones: the system prompt and the
-// tool schemas of a request/header event that equal the corpus's pins
-// (pins/agent.system.md, pins/agent.tools.json) are stored as
-// {{pin:agent:system}} and {{pin:agent:tools}}, on both sides before they
-// are compared, so a change of either is one diff for the corpus (the pin
-// file) instead of one 4 KB line per scenario. Replay never reads them:
-// derivation ignores what a request/header holds.
+// Native logs are pinned like composed ones (httplog.Pins): the system
+// prompt and the tool schemas of a request/header event are stored as
+// {{pin:system:<hash>}} and {{pin:tools:<hash>}}, on both sides before
+// they are compared, so a long prompt is one file for the corpus instead
+// of one 4 KB line per scenario, and its change one new file. Replay never
+// reads them: derivation ignores what a request/header holds.
 //
-// A pin is set only in record mode, where the fixture used it or when the
-// corpus has none yet: a changed system prompt is a changed model input,
-// which refresh does not accept. Every scenario of a
-// run that uses the pin must then agree on its new value.
+// A changed prompt is a changed model input, which only record accepts:
+// outside record, a live request/header that names another pin than the
+// committed one at its place fails the scenario, and the change is shown
+// once, as a diff of the two values.
 
-const (
-	pinSystem = "{{pin:" + scenario.PinClass + ":system}}"
-	pinTools  = "{{pin:" + scenario.PinClass + ":tools}}"
-)
-
-// Claims are the pin values the scenarios of one run set, per pin file
-// (record mode, a native corpus): two that set one pin to different values
-// conflict. The zero value is ready; it is safe for concurrent use.
-type Claims struct {
-	mu sync.Mutex
-	m  map[string]string
+// pinStore is the pins of the corpus at root: f's when it read that
+// corpus, else opened now (nothing is read until a value is needed).
+func (f *Folders) pinStore(root string) *httplog.Pins {
+	if f != nil && f.Pins != nil && filepath.Clean(f.Root) == filepath.Clean(root) {
+		return f.Pins
+	}
+	return httplog.OpenPins(filepath.Join(root, scenario.PinsDir))
 }
 
-// claim sets file's value to v for this run, unless a scenario of the run
-// set it to another value already.
-func (c *Claims) claim(file, v string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if prev, ok := c.m[file]; ok && prev != v {
-		return false
+// withPins gives cfg the pins the scenario dir is checked with, unless it
+// has them (a scripted recording's passes share theirs): an overlay of
+// the corpus's, which keeps what this check pins until it is written.
+func (cfg *Config) withPins(dir string) {
+	if cfg.pins == nil {
+		cfg.pins = cfg.Folders.pinStore(cfg.corpusRoot(dir)).Overlay()
 	}
-	if c.m == nil {
-		c.m = map[string]string{}
-	}
-	c.m[file] = v
-	return true
 }
 
 // nativePins pins the request/header events of one scenario's logs.
 type nativePins struct {
-	pins   *httplog.Pins
-	claims *Claims // what the run's other scenarios set
-	claim  bool    // the mode may set the pins (record)
-	err    error   // a claim that failed
-	wrote  bool    // this scenario wrote the pin files
-	// drift holds, per kind ("system", "tools"), the one value the live
-	// side has instead of the pin where the fixture used the pin (not
-	// claiming): the live side is pinned with it, and the change is shown
-	// once, as a diff of the pin.
-	drift map[string]string
+	pins *httplog.Pins // the check's overlay
+	// drift holds, per kind, the first place where the live side names
+	// another pin than the committed side: the change is shown once, as a
+	// diff of the two values.
+	drift []pinDrift
 }
 
-// loadNativePins are the pins of the corpus root (as f read them, unless
-// the mode writes).
-func loadNativePins(f *Folders, root string, mode Mode, claims *Claims) (*nativePins, error) {
-	p, err := f.pins(root, mode)
-	if err != nil {
-		return nil, fmt.Errorf("check: %w", err)
-	}
-	return &nativePins{pins: p, claims: claims, claim: mode == Record}, nil
-}
+// pinDrift is a pin of kind the live side changed: the committed
+// placeholder and the live one.
+type pinDrift struct{ kind, want, got string }
 
-// fixture pins the committed side: inline values equal to the pins become
-// placeholders (pinning is normalization: idempotent).
+// fixture pins the committed side: inline values become placeholders
+// (pinning is normalization: idempotent).
 func (n *nativePins) fixture(t *scenario.Transcript) {
 	for i := range t.Logs {
-		t.Logs[i] = n.pinLog(t.Logs[i], nil, false)
+		t.Logs[i] = n.pinLog(t.Logs[i])
 	}
 }
 
-// live pins the run's side; want is the committed side (nil: none), whose
-// placeholders say where this scenario uses the pins.
-func (n *nativePins) live(t, want *scenario.Transcript) error {
+// live pins the run's side; want is the committed side (nil: none), with
+// whose pins it is compared.
+func (n *nativePins) live(t, want *scenario.Transcript) {
 	for i := range t.Logs {
-		var w []byte
+		t.Logs[i] = n.pinLog(t.Logs[i])
 		if want != nil && i < len(want.Logs) {
-			w = want.Logs[i]
+			n.compare(headers(want.Logs[i]), headers(t.Logs[i]))
 		}
-		t.Logs[i] = n.pinLog(t.Logs[i], headers(w), n.claim)
 	}
-	return n.err
+}
+
+// compare notes the first change of each kind of pin between the
+// request/header data want and got, pairwise.
+func (n *nativePins) compare(want, got [][]byte) {
+	for j := range min(len(want), len(got)) {
+		var wm, gm map[string]json.RawMessage
+		if json.Unmarshal(want[j], &wm) != nil || json.Unmarshal(got[j], &gm) != nil {
+			continue
+		}
+		for _, kind := range []string{httplog.PinSystem, httplog.PinTools} {
+			w, g := placeholder(wm[kind]), placeholder(gm[kind])
+			if w != "" && g != "" && w != g && !n.drifted(kind) {
+				n.drift = append(n.drift, pinDrift{kind, w, g})
+			}
+		}
+	}
+}
+
+func (n *nativePins) drifted(kind string) bool {
+	for _, d := range n.drift {
+		if d.kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// placeholder is the pin placeholder raw holds, or "".
+func placeholder(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	if _, ok := httplog.FileName(s); !ok {
+		return ""
+	}
+	return s
+}
+
+// mask makes the live logs t name the committed pins where they drifted,
+// so that the diff of the logs shows what else changed.
+func (n *nativePins) mask(t *scenario.Transcript) {
+	for i := range t.Logs {
+		for _, d := range n.drift {
+			t.Logs[i] = bytes.ReplaceAll(t.Logs[i], []byte(`"`+d.got+`"`), []byte(`"`+d.want+`"`))
+		}
+	}
 }
 
 // driftDiff is the change of each pin the live side drifted from, as a
-// JSON-aware diff of the pin file against the live value, or "".
+// JSON-aware diff of the committed pin file against the live value, and
+// the pin files.
 func (n *nativePins) driftDiff(cfg jsondiff.Config) (files []string, diff string) {
-	for _, kind := range []string{"system", "tools"} {
-		v, ok := n.drift[kind]
-		if !ok {
-			continue
-		}
-		file, old := n.pins.ToolsFile(), string(n.pins.Tools)
-		if kind == "system" {
-			q, _ := jsonl.Value(*n.pins.System)
-			file, old = n.pins.SystemFile(), string(q)
-			w, _ := jsonl.Value(v)
-			v = string(w)
-		}
+	for _, d := range n.drift {
+		name, _ := httplog.FileName(d.want)
+		file := n.pins.File(name)
 		files = append(files, file)
 		// As one-member objects, so that the diff names the JSON path.
-		wrap := func(x string) []byte { return []byte(`{"` + kind + `":` + x + "}\n") }
-		diff += jsondiff.Files(file, "live "+kind, wrap(old), wrap(v), cfg)
+		diff += jsondiff.Files(file, "live "+d.kind, n.pinned(d.kind, d.want), n.pinned(d.kind, d.got), cfg)
 	}
 	return files, diff
 }
 
-// expandInline puts the pin's value back on the committed side wherever
-// the live side could not use the pin (its value differs), so that the
-// diff shows what changed inside the value, not a placeholder against it.
-func (n *nativePins) expandInline(want, got *scenario.Transcript, old httplog.Pins) {
-	for i := range want.Logs {
-		if i >= len(got.Logs) {
-			return
-		}
-		g := headers(got.Logs[i])
-		lines := bytes.SplitAfter(want.Logs[i], []byte("\n"))
-		j := 0
-		for k, line := range lines {
-			data, ok := headerData(bytes.TrimSuffix(line, []byte("\n")))
-			if !ok {
-				continue
-			}
-			if j < len(g) {
-				if x := expandData(data, g[j], old); !bytes.Equal(x, data) {
-					lines[k] = bytes.Replace(line, data, x, 1)
-				}
-			}
-			j++
-		}
-		want.Logs[i] = bytes.Join(lines, nil)
+// pinned is the value of the placeholder ph as the line {"<kind>": value};
+// a pin that cannot be read shows as its error.
+func (n *nativePins) pinned(kind, ph string) []byte {
+	v, err := n.pins.Value(ph)
+	switch {
+	case err != nil:
+		v, _ = jsonl.Value(err.Error())
+	case kind == httplog.PinSystem:
+		v, _ = jsonl.Value(string(v))
 	}
-}
-
-// expandData expands the placeholders of data whose member in live is not
-// a placeholder.
-func expandData(data, live []byte, old httplog.Pins) []byte {
-	var m, lm map[string]json.RawMessage
-	if json.Unmarshal(data, &m) != nil || json.Unmarshal(live, &lm) != nil {
-		return data
-	}
-	changed := false
-	if string(m["system"]) == `"`+pinSystem+`"` && string(lm["system"]) != `"`+pinSystem+`"` && old.System != nil {
-		b, _ := jsonl.Value(*old.System)
-		m["system"], changed = b, true
-	}
-	if string(m["tools"]) == `"`+pinTools+`"` && string(lm["tools"]) != `"`+pinTools+`"` && old.Tools != nil {
-		m["tools"], changed = old.Tools, true
-	}
-	if !changed {
-		return data
-	}
-	return encode(m)
+	return []byte(`{"` + kind + `":` + string(v) + "}\n")
 }
 
 // headers are the data of a log's request/header events, in order.
@@ -197,47 +176,39 @@ func headerData(line []byte) ([]byte, bool) {
 	return ev.Data, true
 }
 
-// pinLog rewrites the request/header lines of log. With claim, the j-th
-// header may set the pins where wantHeaders[j] used them (or no pin exists).
-func (n *nativePins) pinLog(log []byte, wantHeaders [][]byte, claim bool) []byte {
+// pinLog pins the request/header lines of log.
+func (n *nativePins) pinLog(log []byte) []byte {
 	lines := bytes.SplitAfter(log, []byte("\n"))
-	j := 0
 	for i, line := range lines {
 		data, ok := headerData(bytes.TrimSuffix(line, []byte("\n")))
 		if !ok {
 			continue
 		}
-		var w []byte
-		if j < len(wantHeaders) {
-			w = wantHeaders[j]
-		}
-		j++
-		pinned := n.pinData(data, w, claim)
-		if !bytes.Equal(pinned, data) {
+		if pinned := n.pinData(data); !bytes.Equal(pinned, data) {
 			lines[i] = bytes.Replace(line, data, pinned, 1)
 		}
 	}
 	return bytes.Join(lines, nil)
 }
 
-// pinData pins the system and tools members of one request/header data.
-func (n *nativePins) pinData(data, want []byte, claim bool) []byte {
+// pinData pins the system and tools members of one request/header data:
+// a prompt that is a non-empty string, a tools value that is not empty,
+// neither a placeholder already (of either form: an old one stays, for
+// the guards to name).
+func (n *nativePins) pinData(data []byte) []byte {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(data, &m) != nil {
 		return data
 	}
-	var wm map[string]json.RawMessage
-	_ = json.Unmarshal(want, &wm)
 	changed := false
-	if sys, ok := m["system"]; ok && string(sys) != `"`+pinSystem+`"` {
-		var s string
-		if json.Unmarshal(sys, &s) == nil && n.pinValue("system", s, string(wm["system"]) == `"`+pinSystem+`"`, claim) {
-			m["system"], changed = json.RawMessage(`"`+pinSystem+`"`), true
-		}
+	var s string
+	if raw, ok := m["system"]; ok && json.Unmarshal(raw, &s) == nil && s != "" && !strings.HasPrefix(s, "{{pin:") {
+		m["system"], changed = quoted(n.pins.Pin(httplog.PinSystem, []byte(s))), true
 	}
-	if tools, ok := m["tools"]; ok && string(tools) != `"`+pinTools+`"` {
-		if n.pinValue("tools", string(tools), string(wm["tools"]) == `"`+pinTools+`"`, claim) {
-			m["tools"], changed = json.RawMessage(`"`+pinTools+`"`), true
+	if raw, ok := m["tools"]; ok && !emptyTools(raw) && !strings.HasPrefix(string(raw), `"{{pin:`) {
+		var c bytes.Buffer
+		if json.Compact(&c, raw) == nil {
+			m["tools"], changed = quoted(n.pins.Pin(httplog.PinTools, c.Bytes())), true
 		}
 	}
 	if !changed {
@@ -246,54 +217,18 @@ func (n *nativePins) pinData(data, want []byte, claim bool) []byte {
 	return encode(m)
 }
 
-// pinValue reports whether v is (or, claiming, becomes) the pin of kind.
-func (n *nativePins) pinValue(kind, v string, wantUsed, claim bool) bool {
-	cur := n.current(kind)
-	switch {
-	case cur != nil && *cur == v:
+// emptyTools reports whether a tools value pins nothing.
+func emptyTools(raw json.RawMessage) bool {
+	switch string(bytes.TrimSpace(raw)) {
+	case "null", "[]", "{}", `""`:
 		return true
-	case !claim && cur != nil && wantUsed:
-		if d, ok := n.drift[kind]; ok {
-			return d == v // one new value is shown once; another stays inline
-		}
-		if n.drift == nil {
-			n.drift = map[string]string{}
-		}
-		n.drift[kind] = v
-		return true
-	case !claim || cur != nil && !wantUsed:
-		return false
 	}
-	file := n.pins.SystemFile()
-	if kind == "tools" {
-		file = n.pins.ToolsFile()
-	}
-	if !n.claims.claim(file, v) {
-		n.err = fmt.Errorf("check: scenarios of this run that share %s set it to different values; record them one at a time or make them agree", file)
-		return false
-	}
-	if kind == "tools" {
-		n.pins.Tools = []byte(v)
-	} else {
-		n.pins.System = &v
-	}
-	n.wrote = true
-	if err := n.pins.Write(); err != nil {
-		n.err = err
-		return false
-	}
-	return true
+	return false
 }
 
-func (n *nativePins) current(kind string) *string {
-	if kind == "system" {
-		return n.pins.System
-	}
-	if n.pins.Tools == nil {
-		return nil
-	}
-	s := string(n.pins.Tools)
-	return &s
+func quoted(s string) json.RawMessage {
+	b, _ := jsonl.Value(s)
+	return b
 }
 
 // encode writes m as compact JSON with sorted keys and its values as they
@@ -303,30 +238,18 @@ func encode(m map[string]json.RawMessage) []byte {
 	return b
 }
 
-// pinsUndo returns what puts the pin files of p back as they are now
-// (their bytes, or their absence, and the pins folder's).
-func pinsUndo(p *httplog.Pins) func() {
-	_, dirErr := os.Stat(p.Dir)
-	type was struct {
-		path string
-		b    []byte
-		err  error
+// leakedPins refuses pins the check made that hold a secret value: a log
+// keeps a placeholder where its system prompt or tool schemas were, so
+// the value would reach only the pin files (and every report that shows
+// them). The pins the corpus holds already were scanned when written.
+func leakedPins(leaks *secretscan.Set, p *httplog.Pins) error {
+	if leaks.Len() == 0 {
+		return nil
 	}
-	var files []was
-	for _, f := range []string{p.SystemFile(), p.ToolsFile()} {
-		b, err := os.ReadFile(f)
-		files = append(files, was{f, b, err})
-	}
-	return func() {
-		for _, f := range files {
-			if f.err == nil {
-				atomicfile.Write(f.path, f.b, 0o644)
-			} else {
-				os.Remove(f.path)
-			}
-		}
-		if dirErr != nil {
-			os.Remove(p.Dir) // only when empty
+	for _, f := range p.Fresh() {
+		if err := leaks.Check(f.Path, f.Data); err != nil {
+			return err
 		}
 	}
+	return nil
 }

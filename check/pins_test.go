@@ -1,52 +1,80 @@
 package check
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/acpsnap/acpsnap/internal/jsondiff"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
-// TestClaimsConflict: two scenarios of one record run that set the
-// corpus's system-prompt pin to different values conflict; the same two in
-// separate runs (each its own Claims) do not: no state outlives a run.
-func TestClaimsConflict(t *testing.T) {
-	header := func(system string) []byte {
-		return []byte(`{"type":"request/header","data":{"system":"` + system + `"}}` + "\n")
+// header is a request/header event line of a native log.
+func header(system, tools string) []byte {
+	return []byte(`{"data":{"model":"m","system":` + system + `,"tools":` + tools + `},"seq":0,"time":0,"type":"request/header"}` + "\n")
+}
+
+// TestNativePinsEveryPrompt: every prompt and tools value of a native
+// log's request/header events is pinned to the file its content names,
+// two scenarios with different prompts each keep theirs, an empty value
+// stays inline, and pinning a pinned log changes nothing.
+func TestNativePinsEveryPrompt(t *testing.T) {
+	store := httplog.OpenPins(t.TempDir())
+	a, b := &nativePins{pins: store.Overlay()}, &nativePins{pins: store.Overlay()}
+	logA := a.pinLog(header(`"You list a.txt."`, `[{"name":"ls"}]`))
+	logB := b.pinLog(append(header(`"You list b.txt."`, `[{"name":"ls"}]`), header(`""`, `[]`)...))
+	want := `{"data":{"model":"m","system":"` + httplog.Placeholder(httplog.PinSystem, []byte("You list a.txt.")) +
+		`","tools":"` + httplog.Placeholder(httplog.PinTools, []byte(`[{"name":"ls"}]`)) + `"},"seq":0,"time":0,"type":"request/header"}` + "\n"
+	if d := cmp.Diff(want, string(logA)); d != "" {
+		t.Errorf("pinned log (-want +got):\n%s", d)
 	}
-	usesPin := &scenario.Transcript{Logs: [][]byte{header(pinSystem)}}
-	for _, tc := range []struct {
-		name    string
-		shared  bool
-		wantErr string
-	}{
-		{"one run", true, "set it to different values"},
-		{"two runs", false, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			root := t.TempDir()
-			claims := &Claims{}
-			set := func(system string, want *scenario.Transcript) error {
-				c := claims
-				if !tc.shared {
-					c = &Claims{}
-				}
-				np, err := loadNativePins(nil, root, Record, c)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return np.live(&scenario.Transcript{Logs: [][]byte{header(system)}}, want)
+	if !bytes.HasSuffix(logB, header(`""`, `[]`)) {
+		t.Errorf("an empty prompt and tool list were pinned:\n%s", logB)
+	}
+	if again := a.pinLog(logA); !bytes.Equal(again, logA) {
+		t.Errorf("pinning again changed the log:\n%s", again)
+	}
+	for _, p := range []*nativePins{a, b} {
+		if _, err := p.pins.Write(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, log := range [][]byte{logA, logB} {
+		for _, ph := range httplog.Refs(log) {
+			if _, err := store.Value(ph); err != nil {
+				t.Errorf("%s: %v", ph, err)
 			}
-			if err := set("first prompt", nil); err != nil {
-				t.Fatalf("the first scenario: %v", err)
-			}
-			err := set("second prompt", usesPin)
-			switch {
-			case tc.wantErr == "" && err != nil:
-				t.Errorf("the second scenario: %v, want no conflict", err)
-			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
-				t.Errorf("the second scenario: %v, want an error containing %q", err, tc.wantErr)
-			}
-		})
+		}
+	}
+}
+
+// TestNativePinDrift: a live request/header that names another pin than
+// the committed one at its place is one change per kind, shown as a diff
+// of the committed pin file against the live value.
+func TestNativePinDrift(t *testing.T) {
+	store := httplog.OpenPins(t.TempDir())
+	rec := &nativePins{pins: store.Overlay()}
+	want := &scenario.Transcript{Logs: [][]byte{rec.pinLog(append(header(`"You are terse."`, `[{"name":"ls"}]`), header(`"You are terse."`, `[{"name":"ls"}]`)...))}}
+	if _, err := rec.pins.Write(); err != nil {
+		t.Fatal(err)
+	}
+	run := &nativePins{pins: store.Overlay()}
+	got := &scenario.Transcript{Logs: [][]byte{append(header(`"You are verbose."`, `[{"name":"ls"}]`), header(`"You are verbose."`, `[{"name":"ls"}]`)...)}}
+	run.live(got, want)
+	if len(run.drift) != 1 || run.drift[0].kind != httplog.PinSystem {
+		t.Fatalf("drift = %+v, want one change of the system prompt", run.drift)
+	}
+	files, diff := run.driftDiff(jsondiff.Config{})
+	name, _ := httplog.FileName(httplog.Placeholder(httplog.PinSystem, []byte("You are terse.")))
+	if len(files) != 1 || !strings.HasSuffix(files[0], name) {
+		t.Errorf("files = %q, want the committed pin %s", files, name)
+	}
+	for _, w := range []string{"--- want: " + files[0], `-   "You are terse."`, `+   "You are verbose."`} {
+		if !strings.Contains(diff, w) {
+			t.Errorf("the diff lacks %q:\n%s", w, diff)
+		}
 	}
 }

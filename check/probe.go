@@ -67,6 +67,7 @@ func Probe(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg Co
 	}
 	defer srv.Close()
 	r := rulesFor(cfg.Corpus, m)
+	cfg.withPins(dir) // what the log pins stays in memory: a probe writes nothing
 	hc, err := harnessConfig(s, cfg, r)
 	if err != nil {
 		return Probed{Err: err}
@@ -94,7 +95,7 @@ func Probe(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg Co
 	r.apply(got)
 	p.Stdout = got.Stdout
 	if len(got.Logs) > 0 {
-		_, xs, err := httplog.Decompose(got.Logs[0], "live "+scenario.SessionFile, p.Result.Pins)
+		_, xs, err := httplog.Decompose(got.Logs[0], "live "+scenario.SessionFile, cfg.pins)
 		if err != nil {
 			p.Err = errors.Join(p.Err, fmt.Errorf("check: probe: %w", err))
 		}

@@ -33,9 +33,6 @@ func Run(ctx context.Context, rc RunConfig) ([]Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rc.Claims == nil {
-		rc.Claims = &Claims{} // one for the run's scenarios
-	}
 	if rc.Pool == nil {
 		// The private roots of a scenario that ended cleanly serve the next
 		// one, emptied; they are removed before Run returns.

@@ -89,19 +89,28 @@ func (u *unverified) Error() string {
 }
 
 // verifier replays a staged copy of the scenario dir with cfg's agent and
-// corpus, as a plain run would replay the published one. A refusal names
-// dir, never the hidden stage (.<name>.publish-<pid>-<random>/<name>).
+// corpus, as a plain run would replay the published one, and then writes
+// the pins the check made (cfg.pins), before the copy is published: a
+// published log never names a pin the corpus lacks, and a refused one
+// writes no pin. A refusal names dir, never the hidden stage
+// (.<name>.publish-<pid>-<random>/<name>).
 func verifier(ctx context.Context, dir string, cfg Config) func(stage string) error {
+	cfg.withPins(dir)
+	pins := cfg.pins
 	cfg.Mode, cfg.Pending, cfg.AfterRun, cfg.OnStart, cfg.replayOnly = Replay, false, nil, nil, false
 	cfg.root = cfg.corpusRoot(dir)
-	// The stage replays against the corpus as it is now: the write may
-	// have set the pins since the run read the folders.
+	// The stage is another folder than the one the run read.
 	cfg.Folders = nil
 	return func(stage string) error {
-		if o := Check(ctx, stage, cfg); o.Status != Passed {
+		c := cfg
+		c.pins = pins.Overlay() // what the replay pins is the write's already
+		if o := Check(ctx, stage, c); o.Status != Passed {
 			o.Reason = strings.ReplaceAll(o.Reason, stage, dir)
 			o.Diff = strings.ReplaceAll(o.Diff, stage, dir)
 			return &unverified{o}
+		}
+		if _, err := pins.Write(); err != nil {
+			return fmt.Errorf("check: %w", err)
 		}
 		return nil
 	}

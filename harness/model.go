@@ -25,11 +25,12 @@ type Model struct {
 	// Scrub is applied to every normalized payload the proxy keeps and
 	// matches (the corpus's scrub rules); nil: nothing.
 	Scrub func([]byte) []byte
-	// Pins are the corpus's pins of system prompts and tool schemas (the
-	// zero value, no Class, pins nothing). The harness replays and composes
-	// with a copy and returns it as Result.Pins (with Update set, a changed
-	// prompt changes that copy: Result.Pins.Changed); these stay as given.
-	Pins httplog.Pins
+	// Pins are the corpus's pins of system prompts and tool schemas: the
+	// committed log is read through them, and the values the composed
+	// log's placeholders stand for are kept in them (the caller's overlay,
+	// httplog.Pins.Overlay, which it writes or drops); nil: nothing is
+	// pinned.
+	Pins *httplog.Pins
 }
 
 // startModel starts the proxy of the run (package relay): in replay it
@@ -54,7 +55,7 @@ func (r *run) startModel(ctx context.Context) (*relay.Model, error) {
 }
 
 // compose ends the proxy and puts the composed session log of the run,
-// its pins, token context and drifts into res.
+// its token context and drifts into res.
 func (r *run) compose(res *Result) []error {
 	primary := ""
 	if len(r.sessions) > 0 {
@@ -64,7 +65,7 @@ func (r *run) compose(res *Result) []error {
 	res.RequestDrift, res.Drifts = c.RequestDrift, c.Drifts
 	if c.Log != nil {
 		res.Logs = []Log{{Raw: c.Log}}
-		res.Pins, res.Tokens = c.Pins, c.Tokens
+		res.Tokens = c.Tokens
 	}
 	return errs
 }

@@ -23,7 +23,6 @@ import (
 	"github.com/acpsnap/acpsnap/harness/internal/relay"
 	"github.com/acpsnap/acpsnap/internal/envscrub"
 	"github.com/acpsnap/acpsnap/internal/visible"
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/normalize"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -141,10 +140,6 @@ type Result struct {
 	// Drifts are those requests, each with the nearest recorded call and
 	// where it differs.
 	Drifts []proxy.Drift
-	// Pins are a copy of Config.Model.Pins after composing (Changed: the
-	// prompt or tools differ from the corpus's pins; Write stores them);
-	// nil: a native run.
-	Pins *httplog.Pins
 	// Tokens is the live side's token context of a run with an HTTP model,
 	// which numbered every payload of the run: normalize the run's logs and
 	// stdout with it, so a value the agent repeats keeps its token. nil:

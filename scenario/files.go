@@ -33,13 +33,10 @@ const (
 	PendingSuffix = ".new"
 )
 
-// The pins of a corpus (docs/format.md, "Composed log"): the system prompt
-// and tool schemas its composed logs share, stored once, at
-// <corpus>/pins/agent.system.md and <corpus>/pins/agent.tools.json.
-const (
-	PinsDir  = "pins"
-	PinClass = "agent"
-)
+// PinsDir is the pins folder of a corpus (docs/format.md, "Composed
+// log"): the system prompts and tool schemas its logs name, each stored
+// once, in a file named by its content.
+const PinsDir = "pins"
 
 // Recording values (Manifest.Recording).
 const (

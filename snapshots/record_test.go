@@ -1,18 +1,21 @@
 package snapshots_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -135,27 +138,35 @@ func mustScript(t *testing.T, s string) llmreplay.Script {
 }
 
 // TestPinnedPromptChange: a changed system prompt of the reference agent is
-// one diff for the corpus, the pin file, not one per scenario: replay fails
-// naming record; record rewrites the pin and leaves the log's placeholders
-// as they are.
+// one new pin file for the corpus and a one-line change of each log that
+// names it: replay fails naming the pin the recording names and record;
+// record makes the log name the agent's pin and leaves the older pin file
+// as it was, which then no scenario names, and pins prune removes.
 func TestPinnedPromptChange(t *testing.T) {
 	dir := copyScenario(t, "text-turn")
-	pin := filepath.Join(filepath.Dir(dir), scenario.PinsDir, scenario.PinClass+".system.md")
-	old, err := os.ReadFile(pin)
+	root := filepath.Dir(dir)
+	log := filepath.Join(dir, scenario.SessionFile)
+	before, err := os.ReadFile(log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, _ := os.ReadFile(filepath.Join(dir, scenario.SessionFile))
-	if !strings.Contains(string(before), "{{pin:agent:system}}") {
-		t.Fatalf("the committed log is not pinned:\n%s", before)
+	current := systemPin(t, before)
+	// The recording names a prompt the agent no longer says.
+	older := httplog.OpenPins(filepath.Join(root, scenario.PinsDir)).Overlay()
+	ph := older.Pin(httplog.PinSystem, []byte("An older system prompt."))
+	wrote, err := older.Write()
+	if err != nil {
+		t.Fatal(err)
 	}
-	// The corpus's pin says something the agent no longer says.
-	if err := os.WriteFile(pin, []byte("An older system prompt."), 0o644); err != nil {
+	if err := os.WriteFile(log, bytes.ReplaceAll(before, []byte(current), []byte(ph)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	o := check.Check(context.Background(), dir, check.Config{Settings: harness.Settings{Agent: agentCommand}})
-	if o.Status != check.Failed || o.Accept != check.Record {
-		t.Fatalf("replay with a stale pin: %s, accept %q: %s\n%s", o.Status, o.Accept, o.Reason, o.Diff)
+	if o.Status != check.Failed || o.Accept != check.Record || !strings.Contains(o.Reason, wrote[0]) {
+		t.Fatalf("replay against an older prompt: %s, accept %q: %s\n%s", o.Status, o.Accept, o.Reason, o.Diff)
+	}
+	if !strings.Contains(o.PinDrift, "[-older-]") || !strings.Contains(o.PinDrift, "reference coding agent") {
+		t.Errorf("the change is not shown as a diff of the two prompts:\n%s", o.PinDrift)
 	}
 	if _, o := recordScripted(t, dir, `[{"kind":"chunks","chunks":[
 		{"type":"block-start","index":0,"blockType":"text"},
@@ -165,17 +176,45 @@ func TestPinnedPromptChange(t *testing.T) {
 		{"type":"finish","reason":"stop"}]}]`); o.Status != check.Passed {
 		t.Fatalf("record: %s: %s", o.Status, o.Reason)
 	}
-	if now, _ := os.ReadFile(pin); string(now) != string(old) {
-		t.Errorf("record did not rewrite the pin to the agent's prompt:\n%s", now)
+	if after, _ := os.ReadFile(log); systemPin(t, after) != current {
+		t.Errorf("the re-recorded log does not name the agent's prompt %s:\n%s", current, after)
 	}
-	if after, _ := os.ReadFile(filepath.Join(dir, scenario.SessionFile)); !strings.Contains(string(after), "{{pin:agent:system}}") {
-		t.Errorf("the re-recorded log lost its placeholder:\n%s", after)
+	if b, err := os.ReadFile(wrote[0]); err != nil || string(b) != "An older system prompt." {
+		t.Errorf("record changed the older pin: %q, %v", b, err)
+	}
+	// (The copy holds the pins of the whole bundled corpus; text-turn
+	// names two of them.)
+	currentFile, _ := httplog.FileName(current)
+	unused, err := check.UnreferencedPins(root)
+	if err != nil || !slices.Contains(unused, wrote[0]) || slices.Contains(unused, filepath.Join(root, scenario.PinsDir, currentFile)) {
+		t.Errorf("unreferenced pins: %q, %v; want %s among them, not %s", unused, err, wrote[0], currentFile)
+	}
+	if removed, err := check.PrunePins(root); err != nil || !slices.Equal(removed, unused) {
+		t.Errorf("prune removed %q (%v), want %q", removed, err, unused)
+	}
+	if o := check.Check(context.Background(), dir, check.Config{Settings: harness.Settings{Agent: agentCommand}}); o.Status != check.Passed {
+		t.Errorf("replay after the prune: %s: %s\n%s", o.Status, o.Reason, o.Diff)
 	}
 }
 
+// systemPin is the one system-prompt placeholder log names.
+func systemPin(t *testing.T, log []byte) string {
+	t.Helper()
+	var sys []string
+	for _, ph := range httplog.Refs(log) {
+		if strings.HasPrefix(ph, "{{pin:"+httplog.PinSystem+":") {
+			sys = append(sys, ph)
+		}
+	}
+	if len(sys) != 1 {
+		t.Fatalf("the log names the system pins %q, want one:\n%s", sys, log)
+	}
+	return sys[0]
+}
+
 // TestRecordRefusedLeavesPins: a record whose fixtures would not replay (a
-// tool result that differs on every run) writes nothing, and the pins it
-// set for a corpus that had none are gone again with the rest.
+// tool result that differs on every run) writes nothing, not even the pins
+// its logs would name.
 func TestRecordRefusedLeavesPins(t *testing.T) {
 	dir := copyScenario(t, "tool-bash")
 	pins := filepath.Join(filepath.Dir(dir), scenario.PinsDir)

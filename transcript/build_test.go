@@ -122,8 +122,8 @@ func TestBuildErrors(t *testing.T) {
 		{"log without header", lines(initOK), [][]byte{[]byte("\n")}, "session.jsonl"},
 		{"composed log naming a missing pin", lines(initOK),
 			[][]byte{[]byte(`{"agent":{"name":"a","version":"1"},"createdAt":0,"cwd":"{{cwd}}","dialect":"openai-responses","id":"s","type":"session","version":1}` + "\n" +
-				`{"data":{"body":{"input":[],"instructions":"{{pin:agent:system}}","model":"m"},"call":1,"method":"POST","path":"/v1/responses"},"seq":0,"time":0,"type":"model/request"}` + "\n")},
-			"pin"},
+				`{"data":{"body":{"input":[],"instructions":"{{pin:system:0123456789ab}}","model":"m"},"call":1,"method":"POST","path":"/v1/responses"},"seq":0,"time":0,"type":"model/request"}` + "\n")},
+			"pins/system-0123456789ab.md: missing pin"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Build(Source{Input: steps(), Stdout: tc.stdout, Logs: tc.logs})

@@ -31,10 +31,7 @@ func FromRun(dir string, got *scenario.Transcript, source string) (*Transcript, 
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
-	pins, err := httplog.LoadPins(filepath.Join(filepath.Dir(dir), scenario.PinsDir), scenario.PinClass)
-	if err != nil {
-		return nil, fmt.Errorf("transcript: %w", err)
-	}
+	pins := httplog.OpenPins(filepath.Join(filepath.Dir(dir), scenario.PinsDir))
 	src := Source{Name: filepath.Base(dir), Input: in, Stdout: got.Stdout, Logs: got.Logs, Pins: pins}
 	for i := range got.Logs {
 		src.LogNames = append(src.LogNames, filepath.Join(dir, scenario.LogName(i)))

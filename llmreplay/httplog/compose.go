@@ -79,9 +79,8 @@ func convMember(d *dialect.Dialect) string {
 }
 
 // Compose renders exchanges as a composed session log under header h.
-// pins nil: nothing is pinned. With pins.Update, the log's requests set
-// the pins, the turn's and not a side call's whatever their arrival order
-// (Pins.Update; pins.Changed tells whether to write them back).
+// pins nil: nothing is pinned; else pins keeps the values the log's
+// placeholders stand for (Pins.Write stores them).
 //
 // An agent that speaks to its model over HTTP writes no session log of its
 // own; acpsnap composes one from the model exchanges it relayed (Compose)
@@ -119,10 +118,10 @@ func convMember(d *dialect.Dialect) string {
 // is exact. Child conversations (subagents) are told apart by this prefix
 // chain, never by arrival order.
 //
-// Pins: see Pins. A full body whose system prompt or tool schemas equal
-// the corpus pin holds "{{pin:<class>:system}}" / "{{pin:<class>:tools}}"
-// in their place; a body that holds such a string of its own is stored as
-// bodyText, which reading never expands.
+// Pins: see Pins. A full body holds "{{pin:system:<hash>}}" and
+// "{{pin:tools:<hash>}}" in place of its system prompt and tool schemas; a
+// body that holds such a string of its own is stored as bodyText, which
+// reading never expands.
 func Compose(exchanges []Exchange, h ComposedHeader, pins *Pins) ([]byte, error) {
 	h.Type = "session"
 	if h.Version == 0 {
@@ -134,18 +133,11 @@ func Compose(exchanges []Exchange, h ComposedHeader, pins *Pins) ([]byte, error)
 	}
 	d := lookup(h.Dialect)
 	c := composer{dialect: d, conv: convMember(d), pins: pins, out: out}
-	// A follow-up depends only on the calls before it, never on the pins:
-	// the whole bodies are known before the pins are chosen from them.
+	// A follow-up depends only on the calls before it, never on the pins.
 	ups := make([][]member, len(exchanges))
-	var whole [][]byte
 	for i, x := range exchanges {
-		if ups[i] = c.followUp(x.Request); ups[i] == nil {
-			whole = append(whole, x.Request.Body)
-		}
+		ups[i] = c.followUp(x.Request)
 		c.bodies = append(c.bodies, x.Request)
-	}
-	if pins != nil && pins.Update {
-		pins.choose(d, whole)
 	}
 	for i, x := range exchanges {
 		if err := c.exchange(i+1, x, ups[i]); err != nil {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -95,7 +96,8 @@ func header(dialect string) ComposedHeader {
 func TestComposeRoundTripPerDialect(t *testing.T) {
 	for _, c := range conversations {
 		t.Run(c.dialect, func(t *testing.T) {
-			pins := &Pins{Dir: t.TempDir(), Class: c.dialect, Update: true}
+			dir := t.TempDir()
+			pins := OpenPins(dir).Overlay()
 			xs := c.exchanges()
 			log, err := Compose(xs, header(c.dialect), pins)
 			if err != nil {
@@ -111,28 +113,21 @@ func TestComposeRoundTripPerDialect(t *testing.T) {
 			if len(requests) != 3 {
 				t.Fatalf("got %d model/request lines, want 3:\n%s", len(requests), log)
 			}
-			for i, want := range []string{`"{{pin:` + c.dialect + `:system}}"`, `"base":1,"append":[`, `"base":2,"append":[`} {
+			for i, want := range []string{`"{{pin:system:`, `"base":1,"append":[`, `"base":2,"append":[`} {
 				if !strings.Contains(requests[i], want) {
 					t.Errorf("call %d: line lacks %s:\n%s", i+1, want, requests[i])
 				}
 			}
-			if !strings.Contains(requests[0], `"tools":"{{pin:`+c.dialect+`:tools}}"`) {
+			if !strings.Contains(requests[0], `"tools":"{{pin:tools:`) {
 				t.Errorf("call 1: tools not pinned:\n%s", requests[0])
 			}
 			if strings.Contains(requests[1], "thanks") || strings.Contains(requests[1], `"list the files"`) {
 				t.Errorf("call 2 repeats items of call 1:\n%s", requests[1])
 			}
-			if !pins.Changed() || pins.System == nil || pins.Tools == nil {
-				t.Fatalf("pins not taken: %+v", pins)
+			if wrote, err := pins.Write(); err != nil || len(wrote) != 2 {
+				t.Fatalf("wrote %q (%v), want the system and the tools pin", wrote, err)
 			}
-			if err := pins.Write(); err != nil {
-				t.Fatal(err)
-			}
-			loaded, err := LoadPins(pins.Dir, c.dialect)
-			if err != nil {
-				t.Fatal(err)
-			}
-			h, got, err := Decompose(log, "session.jsonl", loaded)
+			h, got, err := Decompose(log, "session.jsonl", OpenPins(dir))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -215,7 +210,7 @@ func TestComposeEndsAndPayloadForms(t *testing.T) {
 		{Request: Request{Method: "POST", Path: "/x", Body: []byte("{\n \"a\": 1}")}, Response: Response{Status: 200, Stream: true, Events: []SSEEvent{{Event: "e", ID: "7", Data: []byte("\xff")}}, End: EndDisconnect}},
 		{Request: Request{Method: "POST", Path: "/x", Body: []byte(`{"a":"{{pin:x:system}}"}`)}, Response: Response{Status: 200, Stream: true, End: EndHang}},
 	}
-	log, err := Compose(xs, header("openai-chat"), &Pins{Class: "x", System: new(string)})
+	log, err := Compose(xs, header("openai-chat"), &Pins{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,8 +225,7 @@ func TestComposeEndsAndPayloadForms(t *testing.T) {
 
 func TestDecomposeErrors(t *testing.T) {
 	c := conversations[0]
-	pins := &Pins{Dir: "corpus/pins", Class: "chat", Update: true}
-	log, err := Compose(c.exchanges(), header(c.dialect), pins)
+	log, err := Compose(c.exchanges(), header(c.dialect), OpenPins("corpus/pins").Overlay())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,8 +235,9 @@ func TestDecomposeErrors(t *testing.T) {
 		pins      *Pins
 		want      string
 	}{
-		{"missing pin", string(log), &Pins{Dir: "corpus/pins", Class: "chat"}, "corpus/pins/chat.system.md: missing pin"},
-		{"other class", string(log), &Pins{Dir: "corpus/pins", Class: "other", System: new(string)}, "corpus/pins/chat.system.md: missing pin"},
+		{"missing pin", string(log), OpenPins("corpus/pins"), ".md: missing pin (the log refers to {{pin:system:"},
+		{"old form", regexp.MustCompile(`\{\{pin:system:[0-9a-f]{12}\}\}`).ReplaceAllString(string(log), "{{pin:agent:system}}"), OpenPins("corpus/pins"),
+			"{{pin:agent:system}} is a pin of the old form, one file the whole corpus shared: convert the corpus with: acpsnap pins migrate -dir corpus"},
 		{"seq gap", hdr + `{"type":"model/request","seq":1,"time":0,"data":{"call":1,"method":"GET","path":"/"}}`, nil, "s.jsonl:2: $.seq: is 1, want 0"},
 		{"status 0", hdr + `{"type":"model/request","seq":0,"time":0,"data":{"call":1,"method":"GET","path":"/"}}` + "\n" + `{"type":"model/status","seq":1,"time":0,"data":{"call":1,"status":0}}`, nil, "s.jsonl:3: $.data.status: is 0, want an HTTP status (100 to 599)"},
 		{"status 1000", hdr + `{"type":"model/request","seq":0,"time":0,"data":{"call":1,"method":"GET","path":"/"}}` + "\n" + `{"type":"model/status","seq":1,"time":0,"data":{"call":1,"status":1000}}`, nil, "s.jsonl:3: $.data.status: is 1000, want an HTTP status (100 to 599)"},
@@ -264,11 +259,11 @@ func TestDecomposeErrors(t *testing.T) {
 
 func TestLoadPinsStrict(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "c.tools.json"), []byte(`[{"a":1,"a":2}]`), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "tools-22d9ac5f42c9.json"), []byte(`[{"a":1,"a":2}]`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := LoadPins(dir, "c")
-	if err == nil || !strings.Contains(err.Error(), "c.tools.json:1: $[0].a: duplicate key") {
+	_, err := OpenPins(dir).Value("{{pin:tools:22d9ac5f42c9}}")
+	if err == nil || !strings.Contains(err.Error(), "tools-22d9ac5f42c9.json:1: $[0].a: duplicate key") {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -286,7 +281,7 @@ func FuzzComposeRoundTrip(f *testing.F) {
 				Response: Response{Status: 200 + i, Stream: i != 1, Events: events(i != 1, ev), Body: body(i == 1, ev)},
 			})
 		}
-		pins := &Pins{Class: "c", Update: true}
+		pins := &Pins{}
 		log, err := Compose(xs, header(name), pins)
 		if err != nil {
 			t.Fatal(err)
@@ -366,7 +361,10 @@ func TestComposeRoundTripRandom(t *testing.T) {
 			}
 			xs = append(xs, Exchange{Request: Request{Method: "POST", Path: "/p", Body: body}, Response: resp})
 		}
-		pins := &Pins{Class: "c", Update: rng.IntN(2) == 0}
+		var pins *Pins
+		if rng.IntN(2) == 0 {
+			pins = &Pins{}
+		}
 		log, err := Compose(xs, header(d.Name), pins)
 		if err != nil {
 			t.Fatal(err)
@@ -412,77 +410,4 @@ func FuzzDecompose(f *testing.F) {
 			t.Errorf("(-first +second):\n%s", diff)
 		}
 	})
-}
-
-// TestComposePinsTheTurn: with Update, the pins are the turn's system
-// prompt and tools whichever call came first, when a side call (a title:
-// an empty or short prompt, fewer tools) raced it; a pin a request still
-// carries stays. Before, the first call set them, so a title that won
-// the race pinned its empty prompt.
-func TestComposePinsTheTurn(t *testing.T) {
-	const (
-		turnSystem = "You are the turn's agent."
-		turnTools  = `[{"name":"read"},{"name":"write"}]`
-	)
-	turn := `{"model":"m","system":"` + turnSystem + `","messages":[{"role":"user","content":"hi"}],"tools":` + turnTools + `}`
-	bodies := map[string]string{
-		"turn":       turn,
-		"untitled":   `{"model":"m","system":"","messages":[{"role":"user","content":"Title this: hi"}],"tools":[]}`,
-		"summarizer": `{"model":"m","system":"Summarize.","messages":[{"role":"user","content":"Summarize: hi"}],"tools":[{"name":"read"}]}`,
-		"also":       `{"model":"m","system":"Another long prompt, not the turn's one.","messages":[{"role":"user","content":"hi"}]}`,
-	}
-	type want struct{ system, tools string }
-	type testCase struct {
-		name    string
-		order   []string // the calls, in arrival order
-		current *want    // the pins before ("" tools: none); nil: none
-		want    want
-		changed bool
-	}
-	pinned := &want{turnSystem, turnTools}
-	cases := []testCase{
-		{"side call first", []string{"untitled", "turn"}, nil, *pinned, true},
-		{"turn first", []string{"turn", "untitled"}, nil, *pinned, true},
-		{"two side calls first", []string{"summarizer", "untitled", "turn"}, nil, *pinned, true},
-		{"refresh, side call first", []string{"untitled", "turn"}, pinned, *pinned, false},
-		{"a pin still carried stays", []string{"also", "turn"}, pinned, *pinned, false},
-		{"an empty pin is replaced", []string{"untitled", "turn"}, &want{"", turnTools}, *pinned, true},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			var xs []Exchange
-			for _, name := range c.order {
-				xs = append(xs, Exchange{Request: Request{Method: "POST", Path: "/v1/messages", Body: []byte(bodies[name])},
-					Response: Response{Status: 200, Body: []byte(`{}`)}})
-			}
-			pins := &Pins{Class: "c", Update: true}
-			if c.current != nil {
-				pins.System = &c.current.system
-				if c.current.tools != "" {
-					pins.Tools = []byte(c.current.tools)
-				}
-			}
-			log, err := Compose(xs, header("anthropic-messages"), pins)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got want
-			if pins.System != nil {
-				got.system = *pins.System
-			}
-			got.tools = string(pins.Tools)
-			if d := cmp.Diff(c.want, got, cmp.AllowUnexported(want{})); d != "" {
-				t.Errorf("pins (-want +got):\n%s", d)
-			}
-			if pins.Changed() != c.changed {
-				t.Errorf("Changed() = %v, want %v", pins.Changed(), c.changed)
-			}
-			if n := strings.Count(string(log), `"{{pin:c:system}}"`); n != 1 {
-				t.Errorf("the log holds the system placeholder %d times, want once (the turn's):\n%s", n, log)
-			}
-			if _, got, err := Decompose(log, "f.jsonl", pins); err != nil || !cmp.Equal(xs, got) {
-				t.Errorf("Decompose: %v; round trip (-want +got):\n%s", err, cmp.Diff(xs, got))
-			}
-		})
-	}
 }

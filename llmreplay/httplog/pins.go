@@ -2,300 +2,381 @@ package httplog
 
 import (
 	"bytes"
-	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/acpsnap/acpsnap/internal/safefile"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/jsonpos"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 )
 
-// Pins are the system prompt and tool schemas of one pin class of a
-// corpus, stored once in <Dir>/<Class>.system.md (the prompt text,
-// verbatim) and <Dir>/<Class>.tools.json (the tools value, indented), so
-// that a prompt or schema change is one reviewable diff for the corpus.
-// A log stores "{{pin:<class>:system}}" / "{{pin:<class>:tools}}" in their
-// place; reading it with the pins (Expand) restores the full value.
+// Pins are the pins of a corpus: the system prompts and tool schemas its
+// logs carry, each stored once, in a file of the corpus's pins folder
+// named by its content (docs/format.md, "Composed log"):
 //
-// Where the values sit in a request body: the "tools" member in every
-// dialect; the system prompt where the dialect table says
-// (dialect.Dialect.System: messages[0].content of a system or developer
-// message in openai-chat, "instructions" in openai-responses), when it is
-// a JSON string. A value is
-// pinned only when its bytes are exactly what the pin restores (a compact
-// tools value, a string in its plain JSON encoding) and it occurs once in
-// the body; anything else stays inline, so reading is always exact.
+//	pins/system-<hash>.md    a system prompt, verbatim
+//	pins/tools-<hash>.json   a tools value, indented
+//
+// <hash> is the first 12 hexadecimal digits of the SHA-256 of the file
+// (what sha256sum prints for it). A log holds
+// "{{pin:system:<hash>}}" or "{{pin:tools:<hash>}}" in the value's place,
+// and reading it with the pins (Expand) restores the value exactly.
+//
+// A pin file is written once and never changed: another value is another
+// file. So a scenario's log means the same whatever another scenario
+// writes, two scenarios with different prompts each keep theirs, and two
+// that write the same pin at once write the same bytes.
+//
+// A Pins reads the files of Dir when a value is first needed (checking
+// that each file holds the value its name says) and keeps what it read. An
+// Overlay reads through its base and keeps what it pins (Pin, Compose) its
+// own until Write puts it in Dir. The zero value holds values only (no
+// Dir). A Pins is safe for concurrent use.
 type Pins struct {
-	Dir    string  // the corpus pins folder (the files' directory)
-	Class  string  // the pin class chosen by the caller (a dialect or an agent name); "": pin nothing
-	System *string // nil: no system pin
-	Tools  []byte  // compact JSON; nil: no tools pin
-	// Update: Compose takes the pins from the log's requests, whatever
-	// order they arrived in (see choose): record and refresh rewrite the
-	// pin once.
-	Update bool
+	Dir string // the pins folder; "": no files, the values pinned only
 
-	changed bool
+	base  *Pins // an Overlay's: where values not its own are read
+	mu    sync.Mutex
+	own   map[string][]byte // the values pinned through this Pins, by file name
+	added []string          // their names, in the order they were pinned
+	disk  map[string][]byte // the files read from Dir (no base), by name
 }
 
-// SystemFile and ToolsFile are the paths of the pin files.
-func (p *Pins) SystemFile() string { return filepath.Join(p.Dir, p.Class+".system.md") }
+// Pin kinds: the second part of a placeholder and the first of a file name.
+const (
+	PinSystem = "system"
+	PinTools  = "tools"
+)
 
-// ToolsFile is the path of the tool-schema pin.
-func (p *Pins) ToolsFile() string { return filepath.Join(p.Dir, p.Class+".tools.json") }
-
-// maxPinBytes caps a pin file (LoadPins reads only regular files, never
-// through a final link): 16 MiB.
+// maxPinBytes caps a pin file (read only as a regular file, never through
+// a final link): 16 MiB.
 const maxPinBytes = 16 << 20
 
-// LoadPins reads the pins of class from dir; a missing file is a missing
-// pin, not an error (a log that needs it fails on reading).
-func LoadPins(dir, class string) (*Pins, error) {
-	p := &Pins{Dir: dir, Class: class}
-	if b, err := safefile.Read(p.SystemFile(), maxPinBytes); err == nil {
-		s := string(b)
-		p.System = &s
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("sessionlog: pins: %w", err)
+// hashLen is the hexadecimal digits of a pin's hash.
+const hashLen = 12
+
+// OpenPins is the pins of the folder dir; nothing is read yet.
+func OpenPins(dir string) *Pins { return &Pins{Dir: dir} }
+
+// Overlay is a Pins that reads through p and keeps what it pins to
+// itself: one run's, which that run writes (Write) or drops.
+func (p *Pins) Overlay() *Pins { return &Pins{Dir: p.Dir, base: p} }
+
+var (
+	// pinRef is a placeholder as it sits in JSON: a string.
+	pinRef = regexp.MustCompile(`"\{\{pin:(system|tools):([0-9a-f]{12})\}\}"`)
+	// legacyRef is a placeholder of the old form, which named a pin
+	// file the whole corpus shared: "{{pin:agent:system}}" (a hash is
+	// never "system" or "tools", so no placeholder is of both forms).
+	legacyRef = regexp.MustCompile(`"\{\{pin:([^:{}"\\]*):(system|tools)\}\}"`)
+	pinFile   = regexp.MustCompile(`^(system-[0-9a-f]{12}\.md|tools-[0-9a-f]{12}\.json)$`)
+)
+
+// Placeholder is the string a log holds in place of the value v of kind
+// (a prompt's text; a compact tools value): {{pin:<kind>:<hash>}}.
+func Placeholder(kind string, v []byte) string {
+	return "{{pin:" + kind + ":" + fileHash(fileBytes(kind, v)) + "}}"
+}
+
+// fileHash is the hash a pin file's name holds: of its bytes.
+func fileHash(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])[:hashLen]
+}
+
+// FileName is the name of the pin file of a placeholder, and whether s
+// is one (without its JSON quotes).
+func FileName(s string) (string, bool) {
+	m := pinRef.FindStringSubmatch(`"` + s + `"`)
+	if m == nil || m[0] != `"`+s+`"` {
+		return "", false
 	}
-	b, err := safefile.Read(p.ToolsFile(), maxPinBytes)
+	return fileName(m[1], m[2]), true
+}
+
+func fileName(kind, hash string) string {
+	if kind == PinSystem {
+		return "system-" + hash + ".md"
+	}
+	return "tools-" + hash + ".json"
+}
+
+// IsPinFile reports whether name is the name of a pin file.
+func IsPinFile(name string) bool { return pinFile.MatchString(name) }
+
+// Refs are the placeholders b (a log, or any JSON text) holds, sorted,
+// each once.
+func Refs(b []byte) []string {
+	var out []string
+	for _, m := range pinRef.FindAll(b, -1) {
+		out = append(out, string(m[1:len(m)-1]))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// LegacyRefs are the placeholders of the old form in b
+// ("{{pin:agent:system}}"), each once, in order of first appearance.
+func LegacyRefs(b []byte) []string {
+	var out []string
+	for _, m := range legacyRef.FindAll(b, -1) {
+		if s := string(m[1 : len(m)-1]); !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Pin is the placeholder of the value v of kind (a prompt's text; a
+// compact tools value), which p keeps from now on as its own.
+func (p *Pins) Pin(kind string, v []byte) string {
+	ph := Placeholder(kind, v)
+	name, _ := FileName(ph)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.own[name]; !ok {
+		if p.own == nil {
+			p.own = map[string][]byte{}
+		}
+		p.own[name] = bytes.Clone(v)
+		p.added = append(p.added, name)
+	}
+	return ph
+}
+
+// Value is the value of the placeholder s (without its JSON quotes): the
+// prompt's text, or the compact tools value.
+func (p *Pins) Value(s string) ([]byte, error) {
+	name, ok := FileName(s)
+	if !ok {
+		return nil, fmt.Errorf("sessionlog: %q is not a pin placeholder", s)
+	}
+	v, err := p.value(name)
 	if errors.Is(err, fs.ErrNotExist) {
-		return p, nil
-	} else if err != nil {
+		return nil, fmt.Errorf("%s: missing pin (the log refers to %s)", p.File(name), s)
+	}
+	return v, err
+}
+
+// File is the path of the pin file name.
+func (p *Pins) File(name string) string {
+	if p == nil || p.Dir == "" {
+		return filepath.Join("pins", name)
+	}
+	return filepath.Join(p.Dir, name)
+}
+
+// value is the pin file name's value: p's own, else its base's, else
+// read from Dir. A missing pin is fs.ErrNotExist.
+func (p *Pins) value(name string) ([]byte, error) {
+	if p == nil {
+		return nil, fs.ErrNotExist
+	}
+	p.mu.Lock()
+	v, ok := p.own[name]
+	p.mu.Unlock()
+	if ok {
+		return v, nil
+	}
+	if p.base != nil {
+		return p.base.value(name)
+	}
+	return p.stored(name)
+}
+
+// stored is the value of the pin file name in Dir, read once.
+func (p *Pins) stored(name string) ([]byte, error) {
+	if p.Dir == "" {
+		return nil, fs.ErrNotExist
+	}
+	p.mu.Lock()
+	v, ok := p.disk[name]
+	p.mu.Unlock()
+	if ok {
+		return v, nil
+	}
+	v, err := readPin(p.File(name), name)
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	if p.disk == nil {
+		p.disk = map[string][]byte{}
+	}
+	p.disk[name] = v
+	p.mu.Unlock()
+	return v, nil
+}
+
+// readPin reads the pin file path and checks that it holds the value its
+// name says.
+func readPin(path, name string) ([]byte, error) {
+	b, err := safefile.Read(path, maxPinBytes)
+	if err != nil {
 		return nil, fmt.Errorf("sessionlog: pins: %w", err)
 	}
-	if _, _, err := jsonpos.Parse(b, p.ToolsFile(), 0, "$"); err != nil {
+	if h := fileHash(b); !strings.Contains(name, "-"+h+".") {
+		return nil, fmt.Errorf("%s: holds another value than its name says (its SHA-256 starts %s): a pin file is never edited; a changed prompt or tool schema is recorded as a new pin", path, h)
+	}
+	if !strings.HasPrefix(name, PinTools) {
+		return b, nil
+	}
+	if _, _, err := jsonpos.Parse(b, path, 0, "$"); err != nil {
 		return nil, fmt.Errorf("sessionlog: pins: %w", err)
 	}
 	var c bytes.Buffer
 	_ = json.Compact(&c, b) // valid: checked above
-	p.Tools = c.Bytes()
-	return p, nil
+	return c.Bytes(), nil
 }
 
-// Changed reports whether Compose (with Update) changed a pin.
-func (p *Pins) Changed() bool { return p != nil && p.changed }
+// fileBytes are the bytes of a pin file of kind (or a name that starts
+// with it) holding v: a prompt verbatim, a tools value indented.
+func fileBytes(kind string, v []byte) []byte {
+	if !strings.HasPrefix(kind, PinTools) {
+		return v
+	}
+	var b bytes.Buffer
+	_ = json.Indent(&b, v, "", "  ")
+	b.WriteByte('\n')
+	return b.Bytes()
+}
 
-// Write writes the pin files that are set.
-func (p *Pins) Write() error {
+// PinFile is a pin file as Write writes it.
+type PinFile struct {
+	Path string
+	Data []byte
+}
+
+// Fresh are the pins p pinned that Dir does not hold yet, as their files
+// would be written, in the order they were pinned.
+func (p *Pins) Fresh() []PinFile {
+	if p == nil {
+		return nil
+	}
+	root := p
+	for root.base != nil {
+		root = root.base
+	}
+	p.mu.Lock()
+	names := slices.Clone(p.added)
+	vals := make([][]byte, len(names))
+	for i, n := range names {
+		vals[i] = p.own[n]
+	}
+	p.mu.Unlock()
+	var out []PinFile
+	for i, name := range names {
+		if _, err := root.stored(name); err == nil {
+			continue
+		}
+		out = append(out, PinFile{p.File(name), fileBytes(name, vals[i])})
+	}
+	return out
+}
+
+// Write puts the fresh pins (Fresh) in Dir and returns their paths. Each
+// file is created whole or not at all, and never replaces one: when
+// another writer made it first, its bytes must be these.
+func (p *Pins) Write() ([]string, error) {
+	fresh := p.Fresh()
+	if len(fresh) == 0 {
+		return nil, nil
+	}
 	if err := os.MkdirAll(p.Dir, 0o755); err != nil {
-		return fmt.Errorf("sessionlog: pins: %w", err)
+		return nil, fmt.Errorf("sessionlog: pins: %w", err)
 	}
-	if p.System != nil {
-		if err := atomicfile.Write(p.SystemFile(), []byte(*p.System), 0o644); err != nil {
-			return fmt.Errorf("sessionlog: pins: %w", err)
+	var wrote []string
+	for _, f := range fresh {
+		if err := create(f.Path, f.Data); err != nil {
+			return wrote, fmt.Errorf("sessionlog: pins: %w", err)
+		}
+		wrote = append(wrote, f.Path)
+	}
+	return wrote, nil
+}
+
+// create makes the file path holding data, atomically and only once: the
+// data is staged beside it and linked into place, which fails when path
+// exists. An existing file must hold data already.
+func create(path string, data []byte) error {
+	tmp, err := atomicfile.Stage(filepath.Dir(path), filepath.Base(path), data, 0o644)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	err = os.Link(tmp, path)
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		// No hard links here: a rename, only while path does not exist (two
+		// writers of one pin write the same bytes).
+		if _, serr := os.Lstat(path); errors.Is(serr, fs.ErrNotExist) {
+			err = os.Rename(tmp, path)
 		}
 	}
-	if p.Tools != nil {
-		var b bytes.Buffer
-		_ = json.Indent(&b, p.Tools, "", "  ")
-		b.WriteByte('\n')
-		if err := atomicfile.Write(p.ToolsFile(), b.Bytes(), 0o644); err != nil {
-			return fmt.Errorf("sessionlog: pins: %w", err)
-		}
+	if err == nil || !errors.Is(err, fs.ErrExist) {
+		return err
 	}
-	p.changed = false
-	return nil
+	old, rerr := safefile.Read(path, maxPinBytes)
+	if rerr == nil && !bytes.Equal(old, data) {
+		return fmt.Errorf("%s exists with other bytes: a pin file is never edited", path)
+	}
+	return rerr
 }
-
-func (p *Pins) placeholder(kind string) []byte {
-	return quote("{{pin:" + p.Class + ":" + kind + "}}")
-}
-
-// pinnable returns the system prompt and the tools value of body in the
-// form a pin restores exactly (the prompt as a string in its plain JSON
-// encoding, the tools compact), each nil when body has none in that form,
-// or the body cannot be pinned at all.
-func (p *Pins) pinnable(d *dialect.Dialect, body []byte) (system *string, tools []byte) {
-	// Only a body stored as JSON is expanded on reading, and one with a
-	// placeholder of its own would not expand exactly.
-	if p == nil || p.Class == "" || !embeddable(body) || bytes.Contains(body, pinMark) {
-		return nil, nil
-	}
-	ms, ok := objectMembers(body)
-	if !ok {
-		return nil, nil
-	}
-	var s string
-	if raw := systemValue(d, body); raw != nil && json.Unmarshal(raw, &s) == nil && bytes.Equal(quote(s), raw) {
-		system = &s
-	}
-	var c bytes.Buffer
-	if raw := memberValue(ms, "tools"); raw != nil && json.Compact(&c, raw) == nil && bytes.Equal(c.Bytes(), raw) {
-		tools = raw
-	}
-	return system, tools
-}
-
-// pin replaces the system prompt and tools of body by their placeholders
-// where they equal the pins.
-func (p *Pins) pin(d *dialect.Dialect, body []byte) []byte {
-	system, tools := p.pinnable(d, body)
-	if system != nil && p.System != nil && *p.System == *system {
-		body = replaceOnce(body, quote(*system), p.placeholder("system"))
-	}
-	if tools != nil && bytes.Equal(p.Tools, tools) {
-		body = replaceOnce(body, tools, p.placeholder("tools"))
-	}
-	return body
-}
-
-// choose sets the pins (Update) from the bodies of a log's requests (the
-// ones stored whole), whatever order they arrived in: for the system
-// prompt and for the tools, the current pin while a request still carries
-// it, else the longest value one carries (the turn's: a side call made in
-// parallel with it, a title or a summary, carries a shorter prompt or
-// none, and fewer tools), the least in byte order on a tie. An empty
-// prompt or tool list is never chosen: it would pin nothing. (The value
-// of whichever call came first let a racing side call rewrite the pin.)
-func (p *Pins) choose(d *dialect.Dialect, bodies [][]byte) {
-	var systems, tools []string
-	for _, b := range bodies {
-		s, t := p.pinnable(d, b)
-		if s != nil && *s != "" {
-			systems = append(systems, *s)
-		}
-		if t != nil && string(t) != "[]" {
-			tools = append(tools, string(t))
-		}
-	}
-	var cur *string
-	if p.Tools != nil {
-		t := string(p.Tools)
-		cur = &t
-	}
-	if v, ok := pick(p.System, systems); ok {
-		p.changed = p.changed || p.System == nil || *p.System != v
-		p.System = &v
-	}
-	if v, ok := pick(cur, tools); ok {
-		p.changed = p.changed || cur == nil || *cur != v
-		p.Tools = []byte(v)
-	}
-}
-
-// pick is the pin value among vals (see choose); false when vals is empty.
-func pick(cur *string, vals []string) (string, bool) {
-	if cur != nil && slices.Contains(vals, *cur) {
-		return *cur, true
-	}
-	if len(vals) == 0 {
-		return "", false
-	}
-	return slices.MaxFunc(vals, func(a, b string) int {
-		if len(a) != len(b) {
-			return cmp.Compare(len(a), len(b))
-		}
-		return strings.Compare(b, a) // the least bytes is the greatest
-	}), true
-}
-
-// replaceOnce replaces old by repl in b when old occurs exactly once and
-// repl not at all, so that the inverse replacement is exact.
-func replaceOnce(b, old, repl []byte) []byte {
-	if bytes.Count(b, old) != 1 || bytes.Contains(b, repl) {
-		return b
-	}
-	return bytes.Replace(b, old, repl, 1)
-}
-
-func memberValue(ms []member, key string) []byte {
-	for _, m := range ms {
-		if m.Key == key {
-			return m.Raw
-		}
-	}
-	return nil
-}
-
-// systemValue returns the raw system prompt of a request body where d
-// keeps it (Dialect.System, SystemRoles), or nil.
-func systemValue(d *dialect.Dialect, body []byte) []byte {
-	if d == nil || d.System == "" {
-		return nil
-	}
-	steps := strings.Split(d.System[1:], "/")
-	holder := body
-	for _, step := range steps[:len(steps)-1] {
-		if holder = childValue(holder, step); holder == nil {
-			return nil
-		}
-	}
-	ms, ok := objectMembers(holder)
-	if !ok {
-		return nil
-	}
-	if len(d.SystemRoles) > 0 && !slices.Contains(d.SystemRoles, unquoted(memberValue(ms, "role"))) {
-		return nil
-	}
-	return memberValue(ms, steps[len(steps)-1])
-}
-
-// childValue is the member key of an object, or the element at index key
-// of an array; nil when there is none.
-func childValue(raw []byte, key string) []byte {
-	if ms, ok := objectMembers(raw); ok {
-		return memberValue(ms, key)
-	}
-	i, err := strconv.Atoi(key)
-	es, ok := arrayElements(raw)
-	if err != nil || !ok || i < 0 || i >= len(es) {
-		return nil
-	}
-	return es[i]
-}
-
-// unquoted is the string a raw JSON string holds; "" for any other value.
-func unquoted(raw []byte) string {
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return ""
-	}
-	return s
-}
-
-var pinRef = regexp.MustCompile(`"\{\{pin:([^:{}"\\]*):(system|tools)\}\}"`)
 
 // Expand restores the pinned values in b (a request body, or any JSON
-// that holds pin placeholders). A placeholder whose pin is missing, or of
-// another class than p's, is an error naming the pin file.
+// that holds placeholders). A placeholder whose pin is missing, or whose
+// file holds another value, is an error naming the file; so is one of the
+// old form, naming the command that converts the corpus.
 func (p *Pins) Expand(b []byte) ([]byte, error) {
-	if !bytes.Contains(b, []byte(`"{{pin:`)) {
+	if !bytes.Contains(b, pinMark) {
 		return b, nil
+	}
+	if old := LegacyRefs(b); len(old) > 0 {
+		return b, p.LegacyError(old[0])
 	}
 	var err error
 	out := pinRef.ReplaceAllFunc(b, func(ref []byte) []byte {
-		m := pinRef.FindSubmatch(ref)
-		class, kind := string(m[1]), string(m[2])
-		q := &Pins{Dir: "pins", Class: class}
-		if p != nil {
-			q.Dir = p.Dir
+		s := string(ref[1 : len(ref)-1])
+		v, verr := p.Value(s)
+		if verr != nil {
+			if err == nil {
+				err = verr
+			}
+			return ref
 		}
-		file := q.SystemFile()
-		if kind == "tools" {
-			file = q.ToolsFile()
+		if bytes.HasPrefix(ref, []byte(`"{{pin:`+PinSystem)) {
+			return quote(string(v))
 		}
-		switch {
-		case p == nil || p.Class != class:
-		case kind == "system" && p.System != nil:
-			return quote(*p.System)
-		case kind == "tools" && p.Tools != nil:
-			return p.Tools
-		}
-		if err == nil {
-			err = fmt.Errorf("%s: missing pin (the log refers to {{pin:%s:%s}})", file, class, kind)
-		}
-		return ref
+		return v
 	})
 	return out, err
+}
+
+// LegacyError says that the placeholder old is of the old form and how to
+// convert the corpus.
+func (p *Pins) LegacyError(old string) error {
+	dir := ""
+	if p != nil {
+		dir = p.Dir
+	}
+	return fmt.Errorf("%s is a pin of the old form, one file the whole corpus shared: %s", old, MigrateHint(dir))
+}
+
+// MigrateHint says how to convert the corpus whose pins folder is dir
+// ("": the default corpus) to pins named by their content.
+func MigrateHint(dir string) string {
+	cmd := "acpsnap pins migrate"
+	if dir != "" {
+		cmd += " -dir " + filepath.Dir(dir)
+	}
+	return "convert the corpus with: " + cmd
 }

@@ -314,12 +314,12 @@ func TestRecordComposeReplay(t *testing.T) {
 		resp.Body.Close()
 	}
 	rec.Close()
-	pins := &httplog.Pins{Dir: t.TempDir(), Class: "chat", Update: true}
+	pins := httplog.OpenPins(t.TempDir()).Overlay()
 	log, err := httplog.Compose(rec.Report().Exchanges, httplog.ComposedHeader{Dialect: "openai-chat"}, pins)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !contains(log, `"base":1`) || !contains(log, `{{pin:chat:system}}`) || contains(log, realKey) {
+	if !contains(log, `"base":1`) || !contains(log, httplog.Placeholder(httplog.PinSystem, []byte("sys"))) || contains(log, realKey) {
 		t.Errorf("log:\n%s", log)
 	}
 	h, xs, err := httplog.Decompose(log, "session.jsonl", pins)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/wire"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/anthropic"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/gemini"
@@ -176,7 +177,7 @@ const sideModel = `[{"kind":"chunks","match":"Title this conversation","chunks":
 	`{"type":"block-start","index":0,"blockType":"text"},{"type":"text-delta","index":0,"text":"Hello."},{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]}]`
 
 // systemPrompt is the system prompt of the agent's turns (a side call has
-// none): the corpus's pin.
+// none): a pin of the corpus.
 const systemPrompt = "You are the conformance agent."
 
 // cancelInput prompts and cancels at the proxy's hang point.
@@ -241,7 +242,7 @@ func scenes(t *testing.T, dialect string) []scene {
 			want: []string{`{{cwdRel}}/notes.txt`}},
 		{name: "tool-token-id", model: toolRead("{{toolCall:1}}", "notes.txt")},
 		// A side call (a title) in parallel with the turn: its entry says
-		// which request it answers, and the pins are the turn's.
+		// which request it answers, and each call names its own pins.
 		{name: "side-call", env: map[string]string{"CONF_SIDE": "1"}, racing: true, model: sideModel,
 			want: []string{`"title":"Milk"`, `"text":"Hello."`}},
 		// The side call arriving first, every time (the race's other order).
@@ -319,7 +320,8 @@ func conform(t *testing.T, d string, sc scene) {
 		}
 	}
 	pins := filepath.Join(root, scenario.PinsDir)
-	if b, err := os.ReadFile(filepath.Join(pins, scenario.PinClass+".system.md")); string(b) != systemPrompt {
+	name, _ := httplog.FileName(httplog.Placeholder(httplog.PinSystem, []byte(systemPrompt)))
+	if b, err := os.ReadFile(filepath.Join(pins, name)); string(b) != systemPrompt {
 		t.Errorf("new -model pinned the system prompt %q (%v), want the turn's %q", b, err, systemPrompt)
 	}
 	replays(t, dir, 3, "new -model")

@@ -29,8 +29,10 @@ type ModelConfig struct {
 	Ignore        []string // request parts that are not part of a request's identity
 	// Scrub is applied to every normalized payload; nil: nothing.
 	Scrub func([]byte) []byte
-	// Pins are the corpus's pins; the run replays and composes with a copy.
-	Pins   httplog.Pins
+	// Pins are the corpus's pins: the committed log's placeholders are
+	// read through them, and the composed log's values kept in them (an
+	// overlay the caller writes or drops); nil: nothing is pinned.
+	Pins   *httplog.Pins
 	Record bool           // relay to Upstream; false: serve Source.Exchanges
 	Roots  *harvest.Roots // the run's paths, the live side's tokens
 }
@@ -45,10 +47,10 @@ type Source struct {
 // LoadSource reads the replay source of the scenario s in dir with pins:
 // in Record, only the overrides. Its errors are about the scenario's own
 // files.
-func LoadSource(s *scenario.Scenario, dir string, pins httplog.Pins, record bool) (Source, error) {
+func LoadSource(s *scenario.Scenario, dir string, pins *httplog.Pins, record bool) (Source, error) {
 	var src Source
 	if !record {
-		xs, err := fixtureExchanges(s, &pins)
+		xs, err := fixtureExchanges(s, pins)
 		if err != nil {
 			return Source{}, err
 		}
@@ -164,10 +166,10 @@ func liveContext(rts *harvest.Roots) *normalize.Context {
 }
 
 // Composed is what the model side of a run returns: its composed session
-// log, its pins and its token context (nil on failure), its drifts.
+// log and its token context (nil on failure), its drifts. The values of
+// the log's pins are in ModelConfig.Pins.
 type Composed struct {
 	Log    []byte             // the composed session log, its payloads normalized in Tokens
-	Pins   *httplog.Pins      // the run's copy of the pins after composing (Changed: they differ)
 	Tokens *normalize.Context // the live side's token context
 	// RequestDrift: a request the recording does not have; Drifts are
 	// those requests, each with the nearest recorded call.
@@ -191,12 +193,11 @@ func (m *Model) Compose(primary string, agent sessionlog.AgentInfo) (Composed, [
 		}
 	}
 	h := httplog.ComposedHeader{ID: primary, Cwd: m.cfg.Roots.Cwd, Dialect: m.cfg.Dialect, Agent: agent}
-	pins := m.cfg.Pins // composing may change them: the run's own copy
-	log, err := httplog.Compose(rep.Exchanges, h, &pins)
+	log, err := httplog.Compose(rep.Exchanges, h, m.cfg.Pins)
 	if err != nil {
 		return out, append(errs, err)
 	}
-	out.Log, out.Pins, out.Tokens = log, &pins, m.tok
+	out.Log, out.Tokens = log, m.tok
 	return out, errs
 }
 

@@ -45,6 +45,7 @@ commands:
   refresh  replay; accept stdout and session-log changes
   record   re-record recording: live scenarios against the live model
   verify   check the corpus guards without running agents
+  pins     prune the pin files no scenario names, or migrate a corpus's pins (acpsnap pins -h)
   review   walk the pending files (-pending) one at a time: accept, reject, skip
   accept   accept every pending file (-run to choose scenarios)
   reject   remove every pending file (-run to choose scenarios)
@@ -78,6 +79,8 @@ func (e *env) main(args []string) int {
 		return e.run(cmd, rest)
 	case "verify":
 		err = e.verify(rest)
+	case "pins":
+		err = e.pinsCmd(rest)
 	case "review":
 		err = e.review(rest)
 	case "accept", "reject":

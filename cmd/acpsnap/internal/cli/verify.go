@@ -21,7 +21,7 @@ func (e *env) verify(args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	vs := check.Verify(*dir, check.VerifyConfig{})
+	vs := check.Verify(*dir, check.VerifyConfig{Unreferenced: true})
 	for _, v := range vs {
 		fmt.Fprintln(e.stderr, v)
 	}
