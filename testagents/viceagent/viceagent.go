@@ -17,7 +17,9 @@
 //
 // With VICE_SYSTEM_FILE set it opens each prompt's conversation with a
 // system message holding that file's text: an agent that puts what it read
-// into its prompt, for the secret scan's tests.
+// into its prompt, for the secret scan's tests. With VICE_SYSTEM_LS=1 that
+// message then lists the session's cwd, as mistral-vibe and kimi do: a
+// system prompt that differs per workspace, for the pins' tests.
 //
 // Main runs it on stdin and stdout; the test binary of cmd/acpsnap runs it
 // as the command viceagent.
@@ -63,6 +65,7 @@ type agent struct {
 	baseURL string
 	key     string
 	client  *http.Client
+	cwd     string // the last session/new's
 }
 
 // Main runs the agent until stdin ends (then ExitDelay) or SIGTERM, and
@@ -116,6 +119,11 @@ func (a *agent) handle(m message) error {
 				c.Close()
 			}
 		}
+		var p struct {
+			Cwd string `json:"cwd"`
+		}
+		json.Unmarshal(m.Params, &p)
+		a.cwd = p.Cwd
 		return a.reply(m.ID, map[string]any{"sessionId": "vice-session"})
 	case "session/prompt":
 		return a.prompt(m)
@@ -136,9 +144,8 @@ func (a *agent) prompt(m message) error {
 		text += b.Text
 	}
 	msgs := []map[string]string{{"role": "user", "content": text}}
-	if name := os.Getenv("VICE_SYSTEM_FILE"); name != "" {
-		b, _ := os.ReadFile(name)
-		msgs = append([]map[string]string{{"role": "system", "content": string(b)}}, msgs...)
+	if system := a.system(); system != "" {
+		msgs = append([]map[string]string{{"role": "system", "content": system}}, msgs...)
 	}
 	answer, err := a.complete(msgs)
 	if err != nil {
@@ -156,6 +163,25 @@ func (a *agent) prompt(m message) error {
 		a.complete([]map[string]string{{"role": "system", "content": "Generate a short title for this conversation."}, {"role": "user", "content": text}})
 	}
 	return nil
+}
+
+// system is the system message of a prompt's conversation: the text of
+// VICE_SYSTEM_FILE, then, with VICE_SYSTEM_LS=1, the cwd's entries.
+func (a *agent) system() string {
+	var s string
+	if name := os.Getenv("VICE_SYSTEM_FILE"); name != "" {
+		b, _ := os.ReadFile(name)
+		s = string(b)
+	}
+	if os.Getenv("VICE_SYSTEM_LS") == "1" {
+		entries, _ := os.ReadDir(a.cwd)
+		s += "The workspace holds:"
+		for _, e := range entries {
+			s += " " + e.Name()
+		}
+		s += "."
+	}
+	return s
 }
 
 // complete is one chat completion (not streamed); its text.
