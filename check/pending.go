@@ -44,10 +44,18 @@ func writePending(dir string, files []fileDiff, ws *workspace, wsDiffers bool) (
 }
 
 // pending writes the pending files of a differing scenario when cfg asks
-// for them (never under CI).
+// for them (never under CI), and the pins a pending log names: a pin file
+// never changes, so writing it can spoil nothing, and accepting the log
+// later needs it. (The passes of a scripted recording work in a private
+// copy; their pins are Scripted's to write.)
 func (o Outcome) pending(dir string, files []fileDiff, ws *workspace, wsDiffers bool, cfg Config) Outcome {
 	if !cfg.Pending || cfg.CI {
 		return o
+	}
+	if !cfg.direct {
+		if _, err := cfg.pins.Write(); err != nil {
+			return o.fail(fmt.Errorf("check: %w", err))
+		}
 	}
 	wrote, err := writePending(dir, files, ws, wsDiffers)
 	o.Pending = wrote
