@@ -200,3 +200,36 @@ func TestMigrateComposedLog(t *testing.T) {
 		})
 	}
 }
+
+// FuzzRepin: pinning a composed log again (Repin) never changes what it
+// reads back as, and is idempotent.
+func FuzzRepin(f *testing.F) {
+	for _, c := range conversations {
+		log, err := Compose(c.exchanges(), header(c.dialect), nil)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(log)
+	}
+	f.Fuzz(func(t *testing.T, log []byte) {
+		_, want, err := Decompose(log, "f.jsonl", nil)
+		if err != nil {
+			return
+		}
+		pins := &Pins{}
+		once, err := Repin(log, pins)
+		if err != nil {
+			return
+		}
+		_, got, err := Decompose(once, "g.jsonl", pins)
+		if err != nil {
+			t.Fatalf("a repinned log does not read: %v\n%s", err, once)
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("(-log +repinned):\n%s", d)
+		}
+		if twice, err := Repin(once, pins); err != nil || !bytes.Equal(once, twice) {
+			t.Errorf("Repin is not idempotent: %v\n%s\n%s", err, once, twice)
+		}
+	})
+}
