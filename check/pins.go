@@ -202,10 +202,10 @@ func (n *nativePins) pinData(data []byte) []byte {
 	}
 	changed := false
 	var s string
-	if raw, ok := m["system"]; ok && json.Unmarshal(raw, &s) == nil && s != "" && !strings.HasPrefix(s, "{{pin:") {
+	if raw, ok := m["system"]; ok && json.Unmarshal(raw, &s) == nil && !httplog.EmptyValue(raw) && !strings.HasPrefix(s, "{{pin:") {
 		m["system"], changed = quoted(n.pins.Pin(httplog.PinSystem, []byte(s))), true
 	}
-	if raw, ok := m["tools"]; ok && !emptyTools(raw) && !strings.HasPrefix(string(raw), `"{{pin:`) {
+	if raw, ok := m["tools"]; ok && !httplog.EmptyValue(raw) && !strings.HasPrefix(string(raw), `"{{pin:`) {
 		var c bytes.Buffer
 		if json.Compact(&c, raw) == nil {
 			m["tools"], changed = quoted(n.pins.Pin(httplog.PinTools, c.Bytes())), true
@@ -215,15 +215,6 @@ func (n *nativePins) pinData(data []byte) []byte {
 		return data
 	}
 	return encode(m)
-}
-
-// emptyTools reports whether a tools value pins nothing.
-func emptyTools(raw json.RawMessage) bool {
-	switch string(bytes.TrimSpace(raw)) {
-	case "null", "[]", "{}", `""`:
-		return true
-	}
-	return false
 }
 
 func quoted(s string) json.RawMessage {

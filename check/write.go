@@ -99,7 +99,7 @@ func verifier(ctx context.Context, dir string, cfg Config) func(stage string) er
 	pins := cfg.pins
 	cfg.Mode, cfg.Pending, cfg.AfterRun, cfg.OnStart, cfg.replayOnly = Replay, false, nil, nil, false
 	cfg.root = cfg.corpusRoot(dir)
-	// The stage is another folder than the one the run read.
+	// The stage is read from disk: it is not among the folders the run read.
 	cfg.Folders = nil
 	return func(stage string) error {
 		c := cfg

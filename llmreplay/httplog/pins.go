@@ -292,6 +292,9 @@ func (p *Pins) Write() ([]string, error) {
 	if len(fresh) == 0 {
 		return nil, nil
 	}
+	if p.Dir == "" {
+		return nil, errors.New("sessionlog: pins: no pins folder to write to")
+	}
 	if err := os.MkdirAll(p.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("sessionlog: pins: %w", err)
 	}

@@ -60,19 +60,20 @@ func pinnable(d *dialect.Dialect, body []byte) (system *string, tools []byte) {
 		return nil, nil
 	}
 	var s string
-	if raw := systemValue(d, body); raw != nil && json.Unmarshal(raw, &s) == nil && s != "" && bytes.Equal(quote(s), raw) {
+	if raw := systemValue(d, body); raw != nil && json.Unmarshal(raw, &s) == nil && !EmptyValue(raw) && bytes.Equal(quote(s), raw) {
 		system = &s
 	}
 	var c bytes.Buffer
-	if raw := memberValue(ms, "tools"); raw != nil && json.Compact(&c, raw) == nil && bytes.Equal(c.Bytes(), raw) && !emptyValue(raw) {
+	if raw := memberValue(ms, "tools"); raw != nil && json.Compact(&c, raw) == nil && bytes.Equal(c.Bytes(), raw) && !EmptyValue(raw) {
 		tools = raw
 	}
 	return system, tools
 }
 
-// emptyValue reports whether raw pins nothing: null, [], {} or "".
-func emptyValue(raw []byte) bool {
-	switch string(raw) {
+// EmptyValue reports whether the JSON value raw is one a pin never holds:
+// null, [], {} or "" (it would pin nothing).
+func EmptyValue(raw []byte) bool {
+	switch string(bytes.TrimSpace(raw)) {
 	case "null", "[]", "{}", `""`:
 		return true
 	}
