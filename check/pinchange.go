@@ -54,7 +54,7 @@ func (p *PinChanges) Changes() []PinChange {
 	return out
 }
 
-// String is "pins/agent.system.md changed; 6 scenarios affected".
+// String is "pins/system-4796ef22d6bf.md changed; 6 scenario(s) affected".
 func (c PinChange) String() string {
 	return fmt.Sprintf("%s changed; %d scenario(s) affected", strings.Join(c.Files, " and "), len(c.Names))
 }

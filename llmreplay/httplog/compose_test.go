@@ -257,7 +257,7 @@ func TestDecomposeErrors(t *testing.T) {
 	}
 }
 
-func TestLoadPinsStrict(t *testing.T) {
+func TestPinFileStrict(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "tools-22d9ac5f42c9.json"), []byte(`[{"a":1,"a":2}]`), 0o644); err != nil {
 		t.Fatal(err)
