@@ -14,6 +14,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/term"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -76,6 +77,7 @@ func Run(t *testing.T, p Params) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	safefile.Trust(s.runfiles...) // a corpus given as Bazel data is links
 	cfg, err := config(p, s)
 	if err != nil {
 		t.Fatal(err)

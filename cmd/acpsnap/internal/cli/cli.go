@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/acpsnap/acpsnap/internal/bazel"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/secretscan"
 )
 
@@ -71,6 +73,9 @@ func (e *env) main(args []string) int {
 	if len(args) == 0 {
 		fmt.Fprint(e.stderr, usage)
 		return ExitUsage
+	}
+	if b, _ := bazel.Read(e.getenv); len(b.Runfiles) > 0 {
+		safefile.Trust(b.Runfiles...) // a corpus given as Bazel data is links
 	}
 	var err error
 	switch cmd, rest := args[0], args[1:]; cmd {
