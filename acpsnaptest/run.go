@@ -99,11 +99,14 @@ func Run(t *testing.T, p Params) {
 	t.Cleanup(func() { cfg.Pool.Close() })
 	declareInputs(cfg.Agent, p.Dir)
 	cl := newCommandLine(t.Name(), p.Dir)
-	suite := newSuite(t, s, cl)
+	suite := newSuite(t, s, cl, p.Dir)
 	t.Cleanup(func() { writeHTML(t, p.Dir, suite.s) })
 	corpusGuards := false
 	if s.shard.k <= 1 { // the corpus's guards once, not once per shard
-		t.Run("guards", func(t *testing.T) { corpusGuards = true; guards(t, p.Dir, s.mode, cfg.Folders, nil) })
+		t.Run(check.GuardsName, func(t *testing.T) {
+			corpusGuards = true
+			suite.add(check.GuardsOutcome(check.GuardsName, guards(t, p.Dir, s.mode, cfg.Folders, nil)))
+		})
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
@@ -113,8 +116,11 @@ func Run(t *testing.T, p Params) {
 			// Without the corpus's guards (another shard's, or filtered
 			// out by -run) the scenario checks its own folder first: a
 			// stray file must not drive its replay unseen.
-			if !corpusGuards && !guards(t, p.Dir, s.mode, cfg.Folders, func(n string) bool { return n == name }) {
-				return
+			if !corpusGuards {
+				if vs := guards(t, p.Dir, s.mode, cfg.Folders, func(n string) bool { return n == name }); len(vs) > 0 {
+					suite.add(check.GuardsOutcome(name, vs))
+					return
+				}
 			}
 			o := check.Check(t.Context(), filepath.Join(p.Dir, name), cfg)
 			suite.add(o)
@@ -201,11 +207,12 @@ func recordSecrets(p Params, corpus *scenario.Corpus) (map[string]string, error)
 }
 
 // guards runs the corpus guards over its folders as read (only: those of
-// the scenarios it keeps; nil: all) and reports whether they passed. A
+// the scenarios it keeps; nil: all), fails t with each violation and
+// returns them. A
 // scenario not recorded yet is its own subtest's failure, not the
 // guards'; in a writing mode the fixtures about to be rewritten in normal
 // form may be out of it.
-func guards(t *testing.T, dir string, mode check.Mode, folders *check.Folders, only func(string) bool) bool {
+func guards(t *testing.T, dir string, mode check.Mode, folders *check.Folders, only func(string) bool) []check.Violation {
 	all := func(string) bool { return true }
 	vc := check.VerifyConfig{Unrecorded: all, Folders: folders, Only: only}
 	if mode.Writes() {
@@ -215,7 +222,7 @@ func guards(t *testing.T, dir string, mode check.Mode, folders *check.Folders, o
 	for _, v := range vs {
 		t.Error(v)
 	}
-	return len(vs) == 0
+	return vs
 }
 
 // report turns one outcome into the subtest's verdict and output.
