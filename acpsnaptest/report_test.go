@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/acpsnap/acpsnap/transcript"
 )
 
 // junitDoc is what a JUnit report says of its suites and cases.
@@ -59,7 +61,7 @@ func TestReportOfManyBinaries(t *testing.T) {
 		copyTree(t, "testdata/example", filepath.Join(root, pkg, "testdata", "example"))
 	}
 	writeFile(t, filepath.Join(root, "b", "testdata", "example", "hello", "stray.txt"), "not a fixture\n")
-	report := filepath.Join(root, "report.xml")
+	report, page := filepath.Join(root, "report.xml"), filepath.Join(root, "report.html")
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +78,7 @@ func TestReportOfManyBinaries(t *testing.T) {
 				}
 				cmd := exec.Command(argv[0], argv[1:]...)
 				cmd.Dir = filepath.Join(root, pkg)
-				cmd.Env = append(os.Environ(), "XML_OUTPUT_FILE="+report, "ACPSNAP_SHARD=", "TEST_TOTAL_SHARDS=")
+				cmd.Env = append(os.Environ(), "XML_OUTPUT_FILE="+report, "ACPSNAP_HTML="+page, "ACPSNAP_SHARD=", "TEST_TOTAL_SHARDS=")
 				out, err := cmd.CombinedOutput()
 				if failed := err != nil; failed != (pkg == "b") {
 					t.Errorf("package %s: %v\n%s", pkg, err, out)
@@ -117,8 +119,33 @@ func TestReportOfManyBinaries(t *testing.T) {
 			}
 		}
 	}
+	if diff := cmp.Diff([]string{"b/testdata/example/guards failed", "a/testdata/example/hello passed", "b/testdata/example/hello passed"}, pageScenarios(t, page)); diff != "" {
+		t.Errorf("one HTML report of both binaries (-want +got):\n%s", diff)
+	}
 	run(true, "a") // a later go test: what the earlier one wrote goes
 	if diff := cmp.Diff([]string{"a/testdata/example guards", "a/testdata/example hello"}, read().cases()); diff != "" {
 		t.Errorf("a later run (-want +got):\n%s", diff)
 	}
+	if diff := cmp.Diff([]string{"/hello passed"}, pageScenarios(t, page)); diff != "" {
+		t.Errorf("the HTML report of a later run (-want +got):\n%s", diff)
+	}
+}
+
+// pageScenarios lists the scenarios of an HTML report as "corpus/name
+// status" (no corpus: the report is of one).
+func pageScenarios(t *testing.T, page string) []string {
+	t.Helper()
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := transcript.ReadHTML(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, s := range r.Scenarios {
+		out = append(out, s.Corpus+"/"+s.Name+" "+s.Status)
+	}
+	return out
 }

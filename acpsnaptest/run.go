@@ -100,7 +100,7 @@ func Run(t *testing.T, p Params) {
 	declareInputs(cfg.Agent, p.Dir)
 	cl := newCommandLine(t.Name(), p.Dir)
 	suite := newSuite(t, s, cl, p.Dir)
-	t.Cleanup(func() { writeHTML(t, p.Dir, suite.s) })
+	t.Cleanup(func() { writeHTML(t, p.Dir, suite) })
 	corpusGuards := false
 	if s.shard.k <= 1 { // the corpus's guards once, not once per shard
 		t.Run(check.GuardsName, func(t *testing.T) {
