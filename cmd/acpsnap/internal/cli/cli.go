@@ -51,6 +51,7 @@ commands:
   accept   accept every pending file (-run to choose scenarios)
   reject   remove every pending file (-run to choose scenarios)
   show     print a scenario's transcript from its fixtures (show [-dir D] NAME)
+  report   merge reports into one HTML report (report merge -o FILE REPORT...)
   new      scaffold a scenario (with -model FILE: author it, FILE kept as model.json)
   init     start a corpus for an agent: acpsnap.yml and a first text-turn scenario
   probe    run a scenario N times offline and report what makes the agent nondeterministic
@@ -89,6 +90,8 @@ func (e *env) main(args []string) int {
 		err = e.settle(cmd, rest)
 	case "show":
 		err = e.show(rest)
+	case "report":
+		return e.reportCmd(rest)
 	case "new":
 		return e.newScenario(rest)
 	case "init":

@@ -149,15 +149,18 @@ func (e *env) runParsed(cmd string, f *runFlags) int {
 	}
 	leaks := secretscan.New(rc.Secrets, rc.Environ) // what the reports hold passes the scan too
 	if f.junit != "" {
+		cases := outs
 		if filtered(rc) == nil { // the whole corpus's guards were checked, and passed
-			outs = append([]check.Outcome{check.GuardsOutcome(check.GuardsName, nil)}, outs...)
+			cases = append([]check.Outcome{check.GuardsOutcome(check.GuardsName, nil)}, outs...)
 		}
-		if err := writeJUnit(f, outs, p.accept, leaks.Check); err != nil {
+		if err := writeJUnit(f, cases, p.accept, leaks.Check); err != nil {
 			return e.exit(err)
 		}
 	}
 	if f.html != "" {
-		if err := transcript.WriteFile(f.html, transcript.NewReport(f.dir, outs, p.accept), leaks.Check); err != nil {
+		r := transcript.NewReport(f.dir, outs, p.accept)
+		r.Corpus = check.CorpusName(f.dir, "", f.bazel.Runfiles)
+		if err := transcript.WriteFile(f.html, r, leaks.Check); err != nil {
 			return e.exit(err)
 		}
 	}
