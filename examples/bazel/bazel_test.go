@@ -24,9 +24,9 @@ var targets = []string{"replay", "gotest"}
 
 const shards = 4
 
-// TestBazel runs this folder's Bazel workspace offline as docs/ci.md
-// shows it ("Bazel"), in a copy: go builds bin/, then bazel test //...
-// passes with every scenario in exactly one shard's test.xml, the
+// TestBazel runs this folder's Bazel workspace offline in a copy, with
+// the commands of docs/ci.md ("Bazel"): go builds bin/, then bazel test
+// //... passes with every scenario in exactly one shard's test.xml, the
 // corpus's guards in the first, and no absolute path in any; then a
 // scenario is broken and exactly its shard fails, in both tests.
 func TestBazel(t *testing.T) {
@@ -39,11 +39,20 @@ func TestBazel(t *testing.T) {
 	if _, err := exec.LookPath("bazel"); err != nil {
 		t.Skipf("bazel is not installed (install it with: %s)", installBazel)
 	}
-	ws := workspace(t)
-	b := &bazelRun{t: t, ws: ws, root: t.TempDir()}
+	doc := docs(t)
+	build(t, doc)
+	b := &bazelRun{t: t, ws: workspace(t), root: t.TempDir()}
+	ws := b.ws
 	t.Cleanup(b.shutdown)
-	if out, err := b.run("test", "//..."); err != nil {
-		t.Fatalf("bazel test //...: %v\n%s", err, out)
+	// The output root of this test and a server that stops soon after,
+	// as startup options of the copy's .bazelrc: the commands stay the
+	// page's.
+	rc := fmt.Sprintf("\nstartup --output_user_root=%s --max_idle_secs=15\n", b.root)
+	if err := os.WriteFile(filepath.Join(ws, ".bazelrc"), append(readFile(t, ".bazelrc"), rc...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := b.shell(doc.bazel); err != nil {
+		t.Fatalf("%s: %v\n%s", doc.bazel, err, out)
 	}
 	names, err := scenario.Names(filepath.Join(ws, "corpus"))
 	if err != nil {
@@ -78,7 +87,7 @@ func TestBazel(t *testing.T) {
 	if err := os.WriteFile(stdout, []byte(strings.ReplaceAll(string(b2), "nice", "NICE")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := b.run("test", "//..."); err == nil {
+	if out, err := b.shell(doc.bazel); err == nil {
 		t.Fatalf("bazel test //... passed with %s broken:\n%s", broken, out)
 	}
 	for _, target := range targets {
@@ -94,45 +103,81 @@ func TestBazel(t *testing.T) {
 	}
 }
 
-// workspace copies this folder's Bazel workspace (not its bin/) to a new
-// folder and builds bin/ there as docs/ci.md says.
+// page is what docs/ci.md shows of this example: the go commands that
+// build bin/ in this folder, then the bazel command.
+type page struct {
+	build []string
+	bazel string
+}
+
+// docs reads the Bazel section of docs/ci.md and checks that the BUILD it
+// shows is this folder's, from CORPUS on.
+func docs(t *testing.T) page {
+	t.Helper()
+	md := string(readFile(t, "../../docs/ci.md"))
+	_, section, ok := strings.Cut(md, "\n## Bazel\n")
+	if !ok {
+		t.Fatal("docs/ci.md has no section ## Bazel")
+	}
+	blocks := strings.Split(section, "```")
+	var p page
+	var build string
+	for i := 1; i < len(blocks); i += 2 {
+		lang, body, _ := strings.Cut(blocks[i], "\n")
+		switch {
+		case lang == "python" && build == "":
+			build = body
+		case lang == "sh" && p.bazel == "":
+			lines := strings.Split(strings.TrimSpace(body), "\n")
+			if len(lines) < 3 || lines[0] != "cd examples/bazel" {
+				t.Fatalf("docs/ci.md's Bazel commands %q do not start in examples/bazel", lines)
+			}
+			p.build, p.bazel = lines[1:len(lines)-1], lines[len(lines)-1]
+		}
+	}
+	_, tail, _ := strings.Cut(string(readFile(t, "BUILD")), "\nCORPUS = ")
+	if build != "CORPUS = "+tail {
+		t.Errorf("docs/ci.md shows another BUILD than examples/bazel's:\n%s\nexamples/bazel/BUILD from CORPUS on:\nCORPUS = %s", build, tail)
+	}
+	if p.bazel != "bazel test //..." {
+		t.Fatalf("docs/ci.md's Bazel commands end in %q, not bazel test //...", p.bazel)
+	}
+	return p
+}
+
+// build runs the go commands of the page in this folder, as a user does:
+// they build bin/, which the copy of the workspace then gets (bin/ is
+// removed again unless it was here before).
+func build(t *testing.T, p page) {
+	t.Helper()
+	if _, err := os.Stat("bin"); os.IsNotExist(err) {
+		t.Cleanup(func() { os.RemoveAll("bin") })
+	}
+	for _, line := range p.build {
+		if out, err := exec.Command("sh", "-c", line).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", line, err, out)
+		}
+	}
+}
+
+func readFile(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// workspace copies this folder's Bazel workspace, bin/ included, to a new
+// folder.
 func workspace(t *testing.T) string {
 	t.Helper()
 	ws := t.TempDir()
-	entries, err := os.ReadDir(".")
-	if err != nil {
+	if err := os.CopyFS(ws, os.DirFS(".")); err != nil {
 		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if e.Name() == "bin" {
-			continue
-		}
-		if err := os.CopyFS(filepath.Join(ws, e.Name()), os.DirFS(e.Name())); err != nil && e.IsDir() {
-			t.Fatal(err)
-		} else if !e.IsDir() {
-			copyFile(t, e.Name(), filepath.Join(ws, e.Name()))
-		}
-	}
-	for _, argv := range [][]string{
-		{"go", "build", "-o", filepath.Join(ws, "bin", "acpsnap"), "github.com/acpsnap/acpsnap/cmd/acpsnap"},
-		{"go", "test", "-c", "-o", filepath.Join(ws, "bin", "corpus.test"), "."},
-	} {
-		if out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err != nil {
-			t.Fatalf("%s: %v\n%s", strings.Join(argv, " "), err, out)
-		}
 	}
 	return ws
-}
-
-func copyFile(t *testing.T, from, to string) {
-	t.Helper()
-	b, err := os.ReadFile(from)
-	if err == nil {
-		err = os.WriteFile(to, b, 0o644)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // bazelRun runs bazel in the workspace ws with an output root of its own.
@@ -141,12 +186,17 @@ type bazelRun struct {
 	ws, root string
 }
 
-// run runs bazel with the startup options of a hermetic run: an output
-// root of its own, no rc file of the user's (the system's and the
-// workspace's are read), a server that stops soon after.
+// shell runs a command line of the page in the workspace.
+func (b *bazelRun) shell(line string) (string, error) {
+	cmd := exec.Command("sh", "-c", line)
+	cmd.Dir = b.ws
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// run runs bazel with the output root of the test.
 func (b *bazelRun) run(args ...string) (string, error) {
-	startup := []string{"--output_user_root=" + b.root, "--nohome_rc", "--max_idle_secs=15"}
-	cmd := exec.Command("bazel", append(startup, args...)...)
+	cmd := exec.Command("bazel", append([]string{"--output_user_root=" + b.root}, args...)...)
 	cmd.Dir = b.ws
 	out, err := cmd.CombinedOutput()
 	return string(out), err
@@ -187,12 +237,17 @@ type report struct {
 }
 
 // reports reads the test.xml of every shard of target, checking that it
-// names the corpus as the workspace does and holds no absolute path.
+// names the corpus as the workspace does and holds no absolute path, and
+// that the shard touched its status file (test.shard).
 func (b *bazelRun) reports(logs, target string) []report {
 	b.t.Helper()
 	var out []report
 	for k := 1; k <= shards; k++ {
-		p := filepath.Join(logs, target, fmt.Sprintf("shard_%d_of_%d", k, shards), "test.xml")
+		dir := filepath.Join(logs, target, fmt.Sprintf("shard_%d_of_%d", k, shards))
+		if _, err := os.Stat(filepath.Join(dir, "test.shard")); err != nil {
+			b.t.Errorf("%s shard %d: the shard status file was not touched: %v", target, k, err)
+		}
+		p := filepath.Join(dir, "test.xml")
 		data, err := os.ReadFile(p)
 		if err != nil {
 			b.t.Fatal(err)
