@@ -104,12 +104,14 @@ func Run(t *testing.T, p Params) {
 	corpusGuards := false
 	if s.shard.k <= 1 { // the corpus's guards once, not once per shard
 		t.Run(check.GuardsName, func(t *testing.T) {
+			t.Helper() // a failure is reported at the user's call of Run
 			corpusGuards = true
 			suite.add(check.GuardsOutcome(check.GuardsName, guards(t, p.Dir, s.mode, cfg.Folders, nil)))
 		})
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
+			t.Helper() // a failure is reported at the user's call of Run
 			if s.mode != check.Record {
 				t.Parallel()
 			}
@@ -213,6 +215,7 @@ func recordSecrets(p Params, corpus *scenario.Corpus) (map[string]string, error)
 // guards'; in a writing mode the fixtures about to be rewritten in normal
 // form may be out of it.
 func guards(t *testing.T, dir string, mode check.Mode, folders *check.Folders, only func(string) bool) []check.Violation {
+	t.Helper()
 	all := func(string) bool { return true }
 	vc := check.VerifyConfig{Unrecorded: all, Folders: folders, Only: only}
 	if mode.Writes() {
