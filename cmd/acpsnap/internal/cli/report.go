@@ -156,7 +156,7 @@ func (e *env) guardsFailed(f *runFlags, rc *check.RunConfig, vs []check.Violatio
 	for _, v := range vs {
 		fmt.Fprintln(e.stderr, v)
 	}
-	err := usagef("%d guard violation(s) in %s; fix them (or run 'acpsnap verify -dir %s')", len(vs), f.dir, f.dir)
+	err := usagef("%d guard violation(s) in %s; fix them (or run '%s')", len(vs), f.dir, commandFor("verify", f.dir, ""))
 	if f.junit == "" {
 		return err
 	}

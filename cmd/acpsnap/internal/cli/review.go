@@ -27,7 +27,7 @@ func (e *env) review(args []string) error {
 	}
 	in, ok := e.stdin.(*os.File)
 	if !ok || !term.IsTerminal(in) {
-		return usagef("review reads one key per pending file and stdin is not a terminal; use 'acpsnap accept' or 'acpsnap reject' (with -run to choose scenarios) to act on all of them")
+		return usagef("review reads one key per pending file and stdin is not a terminal; use '%s accept' or '%s reject' (with -run to choose scenarios) to act on all of them", invocation(), invocation())
 	}
 	files, err := pendingFiles(dir, re)
 	if err != nil {

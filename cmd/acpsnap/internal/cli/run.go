@@ -337,11 +337,12 @@ func acceptCommand(o check.Outcome, f *runFlags) string {
 	return commandFor(string(o.Accept), f.dir, f.agent, "-run", shellQuote("^"+regexp.QuoteMeta(o.Name)+"$"))
 }
 
-// commandFor is "acpsnap CMD [-dir DIR] [-agent AGENT] ARGS…", with -dir
-// unless the command finds DIR without it (./snapshots, the current
-// folder) and -agent when it is given.
+// commandFor is "acpsnap CMD [-dir DIR] [-agent AGENT] ARGS…", acpsnap
+// spelled as the user ran it (invocation: go tool acpsnap, go run
+// ./cmd/acpsnap), with -dir unless the command finds DIR without it
+// (./snapshots, the current folder) and -agent when it is given.
 func commandFor(cmd, dir, agent string, args ...string) string {
-	parts := []string{"acpsnap", cmd}
+	parts := []string{invocation(), cmd}
 	if dir = filepath.Clean(dir); dir != defaultCorpus && dir != "." {
 		parts = append(parts, "-dir", shellQuote(dir))
 	}
