@@ -118,7 +118,7 @@ func readKey(w io.Writer, r *bufio.Reader) (byte, error) {
 // pendingDiff is the diff from a fixture to its pending version.
 func (e *env) pendingDiff(p string) string {
 	target := scenario.PendingTarget(p)
-	cfg := jsondiff.Config{Color: e.colour(e.stdout)}
+	cfg := jsondiff.Config{Color: e.colour(e.stdout), Width: e.width(e.stdout)}
 	if st, err := os.Lstat(p); err == nil && st.IsDir() { // never through a planted link
 		if err := treediff.Check(p, treediff.Config{}); err != nil {
 			return fmt.Sprintf("refused: %s: %v\n", p, err)
