@@ -205,3 +205,29 @@ func TestCorpusName(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMergeJUnit: whatever the file a report is merged into holds, the
+// merge never fails, is one report that parses, counts what it holds, and
+// keeps the new suites.
+func FuzzMergeJUnit(f *testing.F) {
+	outs := junitOutcomes()
+	f.Add(JUnit([]Suite{{Corpus: "a", Outcomes: outs, Run: "r"}}))
+	f.Add(JUnit([]Suite{{Corpus: "b", Outcomes: outs[:2], Run: "other"}}))
+	f.Add([]byte(`<testsuites><testsuite name="x"><properties><property name="acpsnap.run" value="r"/></properties><testcase name="y"/></testsuite></testsuites>`))
+	f.Add([]byte("<html>"))
+	f.Fuzz(func(t *testing.T, old []byte) {
+		b := MergeJUnit(old, []Suite{{Corpus: "new", Outcomes: outs[:3], Run: "r"}})
+		var doc junitSuites
+		if err := xml.Unmarshal(b, &doc); err != nil {
+			t.Fatalf("the merged report does not parse: %v\n%s", err, b)
+		}
+		tests, names := 0, map[string]bool{}
+		for _, s := range doc.Suites {
+			tests += s.Tests
+			names[s.Name] = true
+		}
+		if doc.Tests != tests || !names["new"] {
+			t.Fatalf("<testsuites tests=%d> over suites of %d tests, suites %v; want the new suite kept:\n%s", doc.Tests, tests, names, b)
+		}
+	})
+}
