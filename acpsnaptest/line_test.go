@@ -1,9 +1,7 @@
 package acpsnaptest_test
 
 import (
-	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -16,14 +14,7 @@ import (
 // at the line of the user's test that called Run, not at a line of
 // acpsnaptest's own source.
 func TestFailureLine(t *testing.T) {
-	dir := t.TempDir()
-	copyTree(t, "testdata/example", dir)
-	stdout := filepath.Join(dir, "hello", "stdout.expected.jsonl")
-	b, err := os.ReadFile(stdout)
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, stdout, string(bytes.Replace(b, []byte(`"text":"ok"`), []byte(`"text":"fine"`), 1)))
+	dir := brokenExample(t)
 	writeFile(t, filepath.Join(dir, "hello", "stray.txt"), "not a fixture\n")
 	var line int
 	passed, out := runTest("TestBroken", func(t *testing.T) {

@@ -5,9 +5,6 @@
 package bazel_test
 
 import (
-	"context"
-	"fmt"
-	"os"
 	"testing"
 
 	"github.com/acpsnap/acpsnap/acpsnaptest"
@@ -17,16 +14,7 @@ import (
 // TestMain serves the reference agent as the command acpsnap-agent: the
 // test binary is the agent, so Bazel needs nothing else to run it.
 func TestMain(m *testing.M) {
-	acpsnaptest.Main(m, map[string]func() int{
-		"acpsnap-agent": func() int {
-			err := launch.Main(context.Background(), launch.Process{Getenv: os.Getenv, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
-			if err != nil {
-				fmt.Fprintln(os.Stderr, "acpsnap agent:", err)
-				return 1
-			}
-			return 0
-		},
-	})
+	acpsnaptest.Main(m, map[string]func() int{"acpsnap-agent": launch.Command})
 }
 
 // TestCorpus checks corpus/, as Bazel runs it: under Bazel, its shard of

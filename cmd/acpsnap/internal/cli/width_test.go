@@ -24,7 +24,7 @@ func TestDiffFillsTerminal(t *testing.T) {
 		want    int // the widest context line
 	}
 	for _, tc := range []testCase{{cols: 200, want: 200}, {cols: 90, want: 90}, {cols: 200, columns: "120", want: 120}} {
-		out := runOnSizedTerminal(t, tc.cols, map[string]string{"TERM": "xterm", "NO_COLOR": "1", "COLUMNS": tc.columns}, "run", "-dir", dir)
+		out, _ := runOnSizedTerminal(t, tc.cols, map[string]string{"TERM": "xterm", "NO_COLOR": "1", "COLUMNS": tc.columns}, "run", "-dir", dir)
 		widest := 0
 		for _, l := range strings.Split(strings.ReplaceAll(out, "\r", ""), "\n") {
 			if strings.Contains(l, "bytes unchanged…") && strings.HasPrefix(strings.TrimSpace(l), "{") {
@@ -38,16 +38,19 @@ func TestDiffFillsTerminal(t *testing.T) {
 }
 
 // runOnSizedTerminal runs the command line with stdout a terminal of cols
-// columns and returns what it printed there.
-func runOnSizedTerminal(t *testing.T, cols uint16, vars map[string]string, args ...string) string {
+// columns (0: as the terminal opens) and returns what it printed there and
+// its exit code.
+func runOnSizedTerminal(t *testing.T, cols uint16, vars map[string]string, args ...string) (string, int) {
 	t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
 		t.Skipf("no pseudo-terminal: %v", err)
 	}
 	defer ptmx.Close()
-	if err := pty.Setsize(ptmx, &pty.Winsize{Rows: 50, Cols: cols}); err != nil {
-		t.Fatal(err)
+	if cols > 0 {
+		if err := pty.Setsize(ptmx, &pty.Winsize{Rows: 50, Cols: cols}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	got := make(chan string)
 	go func() {
@@ -56,7 +59,7 @@ func runOnSizedTerminal(t *testing.T, cols uint16, vars map[string]string, args 
 		got <- b.String()
 	}()
 	e := &env{stdout: tty, stderr: &bytes.Buffer{}, getenv: func(k string) string { return vars[k] }, environ: os.Environ()}
-	e.main(args)
+	code := e.main(args)
 	tty.Close()
-	return <-got
+	return <-got, code
 }
