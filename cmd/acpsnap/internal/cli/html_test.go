@@ -136,12 +136,6 @@ func checkSearch(t *testing.T, browser, report string) {
 	if !strings.Contains(dom, `<span id="search-count">1 of `) {
 		t.Errorf("the page does not say how many scenarios match")
 	}
-	png := filepath.Join(t.TempDir(), "search.png")
-	render(t, browser, report+"?q=permission", "--screenshot="+png, "--window-size=1200,900", "--hide-scrollbars")
-	if *screenshot != "" {
-		b, _ := os.ReadFile(png)
-		os.WriteFile(strings.TrimSuffix(*screenshot, ".png")+"-search.png", b, 0o644)
-	}
 }
 
 // text is what a DOM fragment reads as: tags dropped, entities decoded,
