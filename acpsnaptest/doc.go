@@ -33,8 +33,10 @@
 //
 // In CI (a CI variable other than "", "0" and "false") they refuse unless
 // forced. ACPSNAP_SHARD=K/N (or Bazel's shard variables) runs a stable
-// shard of every corpus, and XML_OUTPUT_FILE gets a JUnit report
-// (docs/ci.md). Params.Scrub, Params.Ignore and Params.Redact add rules
+// shard of every corpus, XML_OUTPUT_FILE gets a JUnit report and
+// ACPSNAP_HTML an HTML one, both shared by the test binaries of one go
+// test ./..., and a corpus given as Bazel data (runfile links) is read
+// through Bazel's links only (docs/ci.md). Params.Scrub, Params.Ignore and Params.Redact add rules
 // from Go. go test caches a passing result against the files the test
 // opened, so Run opens the agent's executable and every file its arguments
 // name: an edit of agent.py reruns the test (pass -count=1 after editing

@@ -3,7 +3,6 @@ package acpsnaptest
 import (
 	"os"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/acpsnap/acpsnap/check"
@@ -13,22 +12,25 @@ import (
 
 // HTMLEnv names a file to write the HTML report of a Run to (docs/format.md,
 // "Transcripts"), relative to the test's package folder: a CI artifact.
-// Each Run writes it once its scenarios are done; "": no report.
+// Each Run adds its corpus once its scenarios are done, keeping what the
+// other Runs and test binaries of the same go test run wrote there
+// (transcript.MergeFile); "": no report.
 const HTMLEnv = "ACPSNAP_HTML"
 
-// writeHTML writes the HTML report of one Run's suite (the corpus folder
-// dir), its scenarios in name order, to the file HTMLEnv names; nothing
-// when it names none. Run calls it once its subtests are done.
-func writeHTML(t *testing.T, dir string, s check.Suite) {
+// writeHTML adds the HTML report of one Run's suite (the corpus folder
+// dir), its scenarios in name order and the guards only when they failed,
+// to the file HTMLEnv names; nothing when it names none. Run calls it once
+// its subtests are done.
+func writeHTML(t *testing.T, dir string, su *suite) {
 	path := os.Getenv(HTMLEnv)
 	if path == "" {
 		return
 	}
-	outs := slices.Clone(s.Outcomes)
-	slices.SortFunc(outs, func(a, b check.Outcome) int { return strings.Compare(a.Name, b.Name) })
+	s := su.sorted()
+	outs := slices.DeleteFunc(s.Outcomes, func(o check.Outcome) bool { return o.Name == check.GuardsName && o.Status == check.Passed })
 	r := transcript.NewReport(dir, outs, s.Accept)
-	r.Corpus = s.Corpus
-	if err := transcript.WriteFile(path, r, secretscan.New(nil, os.Environ()).Check); err != nil {
+	r.Corpus, r.Run = s.Corpus, s.Run
+	if err := transcript.MergeFile(path, r, secretscan.New(nil, os.Environ()).Check); err != nil {
 		t.Errorf("acpsnaptest: %s: %v", HTMLEnv, err)
 		return
 	}

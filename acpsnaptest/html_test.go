@@ -14,14 +14,7 @@ import (
 // scenarios once they are done: a failure with what the run produced and
 // the go test command that accepts it; unset, nothing is written.
 func TestHTMLEnv(t *testing.T) {
-	dir := t.TempDir()
-	copyTree(t, "testdata/example", dir)
-	stdout := filepath.Join(dir, "hello", "stdout.expected.jsonl")
-	b, err := os.ReadFile(stdout)
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, stdout, string(bytes.Replace(b, []byte(`"text":"ok"`), []byte(`"text":"fine"`), 1)))
+	dir := brokenExample(t)
 	page := filepath.Join(t.TempDir(), "report.html")
 	t.Setenv(acpsnaptest.HTMLEnv, page)
 	passed, out := runTest("TestBroken", func(t *testing.T) { acpsnaptest.Run(t, acpsnaptest.Params{Dir: dir}) })
@@ -49,4 +42,19 @@ func TestHTMLEnv(t *testing.T) {
 	if _, err := os.Stat(page); err == nil {
 		t.Errorf("ACPSNAP_HTML unset, yet %s was written", page)
 	}
+}
+
+// brokenExample is a copy of the example corpus whose hello fixture says
+// "fine" where the agent says "ok".
+func brokenExample(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	copyTree(t, "testdata/example", dir)
+	stdout := filepath.Join(dir, "hello", "stdout.expected.jsonl")
+	b, err := os.ReadFile(stdout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, stdout, string(bytes.Replace(b, []byte(`"text":"ok"`), []byte(`"text":"fine"`), 1)))
+	return dir
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/internal/bazel"
 )
 
 // WriteEnv is the environment variable that selects a writing mode for
@@ -60,12 +61,19 @@ type settings struct {
 	ci    bool
 	shard shard
 	junit string // XML_OUTPUT_FILE: write a JUnit report there; "": none
+	// runfiles are Bazel's runfiles trees, whose links a corpus given as
+	// Bazel data is read through (safefile.Trust); none outside Bazel.
+	runfiles []string
 }
 
 // readSettings reads the writing flags of fs and the environment; it
 // refuses two writing modes at once and a writing mode in CI unless forced.
 func readSettings(fs *flag.FlagSet, getenv func(string) string) (settings, error) {
-	s := settings{write: write{mode: check.Replay}, force: boolFlag(fs, forceFlag), ci: check.CI(getenv("CI")), junit: getenv("XML_OUTPUT_FILE")}
+	b, err := bazel.Read(getenv)
+	if err != nil {
+		return settings{}, fmt.Errorf("acpsnaptest: %w", err)
+	}
+	s := settings{write: write{mode: check.Replay}, force: boolFlag(fs, forceFlag), ci: check.CI(getenv("CI")), junit: b.XMLOutput, runfiles: b.Runfiles}
 	for _, w := range writes {
 		if !boolFlag(fs, "acpsnap."+w.name) {
 			continue
@@ -88,8 +96,7 @@ func readSettings(fs *flag.FlagSet, getenv func(string) string) (settings, error
 	if (s.mode.Writes() || s.pending) && s.ci && !s.force {
 		return s, fmt.Errorf("acpsnaptest: %s writes fixtures and CI is set (CI=%q): refusing (add -acpsnap.force to write anyway)", s.name, getenv("CI"))
 	}
-	var err error
-	s.shard, err = readShard(getenv)
+	s.shard, err = readShard(getenv, b)
 	return s, err
 }
 

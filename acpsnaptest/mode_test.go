@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/internal/bazel"
 )
 
 func TestReadSettings(t *testing.T) {
@@ -39,7 +40,7 @@ func TestReadSettings(t *testing.T) {
 		{name: "ACPSNAP_SHARD", env: map[string]string{"ACPSNAP_SHARD": "2/3"}, want: check.Replay, shard: shard{k: 2, n: 3}},
 		{name: "bad ACPSNAP_SHARD", env: map[string]string{"ACPSNAP_SHARD": "4/3"}, wantErr: `ACPSNAP_SHARD: invalid shard "4/3"`},
 		{name: "Bazel shards from 0", env: map[string]string{"TEST_TOTAL_SHARDS": "4", "TEST_SHARD_INDEX": "0", "TEST_SHARD_STATUS_FILE": "/tmp/s"},
-			want: check.Replay, shard: shard{k: 1, n: 4, status: "/tmp/s"}},
+			want: check.Replay, shard: shard{k: 1, n: 4, bazel: bazel.Test{StatusFile: "/tmp/s"}}},
 		{name: "Bazel index out of range", env: map[string]string{"TEST_TOTAL_SHARDS": "4", "TEST_SHARD_INDEX": "4"}, wantErr: "want 0 <= index < total"},
 		{name: "ACPSNAP_SHARD wins over Bazel", env: map[string]string{"ACPSNAP_SHARD": "1/2", "TEST_TOTAL_SHARDS": "4", "TEST_SHARD_INDEX": "3"},
 			want: check.Replay, shard: shard{k: 1, n: 2}},
@@ -76,8 +77,8 @@ func TestReadSettings(t *testing.T) {
 				Status  string
 				JUnit   string
 			}
-			want := got{tc.want, tc.pending, tc.only, [2]int{tc.shard.k, tc.shard.n}, tc.shard.status, tc.junit}
-			if d := cmp.Diff(want, got{s.mode, s.pending, s.only, [2]int{s.shard.k, s.shard.n}, s.shard.status, s.junit}); d != "" {
+			want := got{tc.want, tc.pending, tc.only, [2]int{tc.shard.k, tc.shard.n}, tc.shard.bazel.StatusFile, tc.junit}
+			if d := cmp.Diff(want, got{s.mode, s.pending, s.only, [2]int{s.shard.k, s.shard.n}, s.shard.bazel.StatusFile, s.junit}); d != "" {
 				t.Errorf("settings (-want +got):\n%s", d)
 			}
 		})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/term"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -76,6 +77,7 @@ func Run(t *testing.T, p Params) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	safefile.Trust(s.runfiles...) // a corpus given as Bazel data is links
 	cfg, err := config(p, s)
 	if err != nil {
 		t.Fatal(err)
@@ -97,22 +99,30 @@ func Run(t *testing.T, p Params) {
 	t.Cleanup(func() { cfg.Pool.Close() })
 	declareInputs(cfg.Agent, p.Dir)
 	cl := newCommandLine(t.Name(), p.Dir)
-	suite := newSuite(t, s, cl)
-	t.Cleanup(func() { writeHTML(t, p.Dir, suite.s) })
+	suite := newSuite(t, s, cl, p.Dir)
+	t.Cleanup(func() { writeHTML(t, p.Dir, suite) })
 	corpusGuards := false
 	if s.shard.k <= 1 { // the corpus's guards once, not once per shard
-		t.Run("guards", func(t *testing.T) { corpusGuards = true; guards(t, p.Dir, s.mode, cfg.Folders, nil) })
+		t.Run(check.GuardsName, func(t *testing.T) {
+			t.Helper() // a failure is reported at the user's call of Run
+			corpusGuards = true
+			suite.add(check.GuardsOutcome(check.GuardsName, guards(t, p.Dir, s.mode, cfg.Folders, nil)))
+		})
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
+			t.Helper() // a failure is reported at the user's call of Run
 			if s.mode != check.Record {
 				t.Parallel()
 			}
 			// Without the corpus's guards (another shard's, or filtered
 			// out by -run) the scenario checks its own folder first: a
 			// stray file must not drive its replay unseen.
-			if !corpusGuards && !guards(t, p.Dir, s.mode, cfg.Folders, func(n string) bool { return n == name }) {
-				return
+			if !corpusGuards {
+				if vs := guards(t, p.Dir, s.mode, cfg.Folders, func(n string) bool { return n == name }); len(vs) > 0 {
+					suite.add(check.GuardsOutcome(name, vs))
+					return
+				}
 			}
 			o := check.Check(t.Context(), filepath.Join(p.Dir, name), cfg)
 			suite.add(o)
@@ -198,11 +208,13 @@ func recordSecrets(p Params, corpus *scenario.Corpus) (map[string]string, error)
 }
 
 // guards runs the corpus guards over its folders as read (only: those of
-// the scenarios it keeps; nil: all) and reports whether they passed. A
+// the scenarios it keeps; nil: all), fails t with each violation and
+// returns them. A
 // scenario not recorded yet is its own subtest's failure, not the
 // guards'; in a writing mode the fixtures about to be rewritten in normal
 // form may be out of it.
-func guards(t *testing.T, dir string, mode check.Mode, folders *check.Folders, only func(string) bool) bool {
+func guards(t *testing.T, dir string, mode check.Mode, folders *check.Folders, only func(string) bool) []check.Violation {
+	t.Helper()
 	all := func(string) bool { return true }
 	vc := check.VerifyConfig{Unrecorded: all, Folders: folders, Only: only}
 	if mode.Writes() {
@@ -212,7 +224,7 @@ func guards(t *testing.T, dir string, mode check.Mode, folders *check.Folders, o
 	for _, v := range vs {
 		t.Error(v)
 	}
-	return len(vs) == 0
+	return vs
 }
 
 // report turns one outcome into the subtest's verdict and output.

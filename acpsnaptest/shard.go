@@ -2,26 +2,26 @@ package acpsnaptest
 
 import (
 	"fmt"
-	"os"
-	"strconv"
 
 	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/internal/bazel"
 )
 
 // ShardEnv selects a stable shard of every corpus, K/N (1 ≤ K ≤ N), the
 // same partition as acpsnap run -shard K/N.
 const ShardEnv = "ACPSNAP_SHARD"
 
-// shard is the shard a run checks: k of n (1-based), n 0 for all; status
-// is Bazel's TEST_SHARD_STATUS_FILE, touched to say sharding is honoured.
+// shard is the shard a run checks: k of n (1-based), n 0 for all; bazel
+// is Bazel's test protocol, whose status file is touched to say sharding
+// is honoured.
 type shard struct {
-	k, n   int
-	status string
+	k, n  int
+	bazel bazel.Test
 }
 
-// readShard reads ACPSNAP_SHARD, else Bazel's test-sharding protocol
-// (TEST_TOTAL_SHARDS, TEST_SHARD_INDEX from 0, TEST_SHARD_STATUS_FILE).
-func readShard(getenv func(string) string) (shard, error) {
+// readShard reads ACPSNAP_SHARD, else Bazel's test-sharding protocol (b:
+// TEST_TOTAL_SHARDS, TEST_SHARD_INDEX from 0, TEST_SHARD_STATUS_FILE).
+func readShard(getenv func(string) string, b bazel.Test) (shard, error) {
 	if v := getenv(ShardEnv); v != "" {
 		k, n, err := check.ParseShard(v)
 		if err != nil {
@@ -29,16 +29,7 @@ func readShard(getenv func(string) string) (shard, error) {
 		}
 		return shard{k: k, n: n}, nil
 	}
-	total, index := getenv("TEST_TOTAL_SHARDS"), getenv("TEST_SHARD_INDEX")
-	if total == "" {
-		return shard{}, nil
-	}
-	n, err1 := strconv.Atoi(total)
-	i, err2 := strconv.Atoi(index)
-	if err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return shard{}, fmt.Errorf("acpsnaptest: TEST_TOTAL_SHARDS=%q, TEST_SHARD_INDEX=%q: want 0 <= index < total", total, index)
-	}
-	return shard{k: i + 1, n: n, status: getenv("TEST_SHARD_STATUS_FILE")}, nil
+	return shard{k: b.Shard, n: b.Shards, bazel: b}, nil
 }
 
 // selection is the check selection of s (everything when unsharded).
@@ -49,12 +40,8 @@ func (s shard) selection() check.Selection {
 // honour touches Bazel's shard status file, which tells Bazel the test
 // runner shards (else Bazel warns that it does not).
 func (s shard) honour() error {
-	if s.status == "" {
-		return nil
+	if err := s.bazel.Touch(); err != nil {
+		return fmt.Errorf("acpsnaptest: %w", err)
 	}
-	f, err := os.OpenFile(s.status, os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return fmt.Errorf("acpsnaptest: touch TEST_SHARD_STATUS_FILE: %w", err)
-	}
-	return f.Close()
+	return nil
 }

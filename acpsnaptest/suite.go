@@ -3,20 +3,24 @@ package acpsnaptest
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/secretscan"
 )
 
-// report is the JUnit report of this test binary (XML_OUTPUT_FILE, as
-// Bazel sets it): every Run of the binary adds its corpus's suite, and
-// the file is rewritten whole, atomically, as each Run ends. It is the
-// one process-wide state of the package, because the file is one.
+// junitReport holds the suites of this test binary for its JUnit report
+// (XML_OUTPUT_FILE, as Bazel sets it): every Run adds its corpus's suite
+// as it ends, and the file is rewritten with them, under a lock, keeping
+// what the other test binaries of the same go test run added
+// (check.MergeJUnit). It is the one process-wide state of the package,
+// because the file is one.
 var junitReport struct {
 	mu     sync.Mutex
 	suites []check.Suite
@@ -32,11 +36,11 @@ type suite struct {
 	pins    check.PinChanges
 }
 
-// newSuite starts the suite of one Run, written when its subtests are
-// done (a parallel subtest ends after Run returns; a cleanup of t runs
-// after all of them).
-func newSuite(t *testing.T, s settings, cl commandLine) *suite {
-	su := &suite{path: s.junit, s: check.Suite{Corpus: cl.dir, Accept: func(o check.Outcome) string {
+// newSuite starts the suite of one Run of the corpus at dir, written when
+// its subtests are done (a parallel subtest ends after Run returns; a
+// cleanup of t runs after all of them).
+func newSuite(t *testing.T, s settings, cl commandLine, dir string) *suite {
+	su := &suite{path: s.junit, s: check.Suite{Corpus: corpusName(dir, s.runfiles), Started: time.Now(), Run: runID(), Accept: func(o check.Outcome) string {
 		if o.Accept == "" {
 			return ""
 		}
@@ -64,6 +68,16 @@ func newSuite(t *testing.T, s settings, cl commandLine) *suite {
 	return su
 }
 
+// corpusName is the name of the corpus at dir in reports: its path from
+// the module root (check.CorpusName).
+func corpusName(dir string, runfiles []string) string {
+	module := ""
+	if wd, err := os.Getwd(); err == nil {
+		module, _ = moduleRoot(wd)
+	}
+	return check.CorpusName(dir, module, runfiles)
+}
+
 func (su *suite) add(o check.Outcome) {
 	su.mu.Lock()
 	su.s.Outcomes = append(su.s.Outcomes, o)
@@ -71,21 +85,53 @@ func (su *suite) add(o check.Outcome) {
 	su.mu.Unlock()
 }
 
-// write adds the suite, its outcomes in name order, to the binary's
-// report and rewrites the file.
-func (su *suite) write() error {
+// sorted is the suite with its outcomes in name order, the guards first.
+func (su *suite) sorted() check.Suite {
 	su.mu.Lock()
-	slices.SortFunc(su.s.Outcomes, func(a, b check.Outcome) int { return strings.Compare(a.Name, b.Name) })
+	defer su.mu.Unlock()
+	s := su.s
+	s.Outcomes = slices.Clone(s.Outcomes)
+	slices.SortFunc(s.Outcomes, func(a, b check.Outcome) int {
+		if (a.Name == check.GuardsName) != (b.Name == check.GuardsName) {
+			if a.Name == check.GuardsName {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return s
+}
+
+// write adds the suite to the binary's report and rewrites the file,
+// keeping the suites the other binaries of the run wrote there.
+func (su *suite) write() error {
 	junitReport.mu.Lock()
 	defer junitReport.mu.Unlock()
-	junitReport.suites = append(junitReport.suites, su.s)
-	su.mu.Unlock()
-	b := check.JUnit(junitReport.suites)
-	if err := secretscan.New(nil, os.Environ()).Check(su.path, b); err != nil {
-		return fmt.Errorf("acpsnaptest: write the JUnit report (XML_OUTPUT_FILE): %w", err)
-	}
-	if err := atomicfile.Write(su.path, b, 0o644); err != nil {
+	junitReport.suites = append(junitReport.suites, su.sorted())
+	leaks := secretscan.New(nil, os.Environ())
+	err := atomicfile.Update(su.path, 0o644, func(old []byte) ([]byte, error) {
+		b := check.MergeJUnit(old, junitReport.suites)
+		return b, leaks.Check(su.path, b)
+	})
+	if err != nil {
 		return fmt.Errorf("acpsnaptest: write the JUnit report (XML_OUTPUT_FILE): %w", err)
 	}
 	return nil
+}
+
+// runID names the go test run this test binary is part of, for the
+// reports several binaries add to: its parent process (go test runs every
+// test binary itself) and, where /proc says, when that process started (a
+// process id is reused).
+func runID() string {
+	ppid := os.Getppid()
+	id := fmt.Sprintf("pid %d", ppid)
+	b, err := os.ReadFile(filepath.Join("/proc", fmt.Sprint(ppid), "stat"))
+	if i := strings.LastIndexByte(string(b), ')'); err == nil && i >= 0 {
+		if f := strings.Fields(string(b[i+1:])); len(f) > 19 {
+			id += " started " + f[19] // starttime, field 22 of proc(5)
+		}
+	}
+	return id
 }

@@ -68,6 +68,9 @@ func TestModuleWorkflow(t *testing.T) {
 			want := []suite{}
 			for _, corpus := range []string{"acp/native", "acp/http"} {
 				s := suite{Name: corpus}
+				if i == 0 { // the corpus's guards, checked in the first shard
+					s.Cases = append(s.Cases, testCase{Name: "guards", Class: corpus})
+				}
 				for _, name := range shardOf(i+1, 2, "hello", "multi-turn") {
 					s.Cases = append(s.Cases, testCase{Name: name, Class: corpus})
 				}

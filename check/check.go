@@ -87,6 +87,9 @@ type Config struct {
 	DiffColor bool
 	// DiffMaxBytes caps each printed file diff; 0: 8192.
 	DiffMaxBytes int
+	// DiffWidth is the width of the terminal diffs are printed on: their
+	// context lines fill it. 0: not a terminal (cut at 48 bytes).
+	DiffWidth int
 	// Pending makes a differing scenario write <file>.new beside each
 	// differing fixture (never the fixture itself) for `acpsnap review`;
 	// the scenario still fails. false: nothing is written for review.

@@ -23,7 +23,7 @@ const contextElide = 48
 
 // diffConfig is how the diffs of a check are rendered.
 func (c Config) diffConfig() jsondiff.Config {
-	return jsondiff.Config{Color: c.DiffColor, MaxBytes: c.DiffMaxBytes, Elide: contextElide}
+	return jsondiff.Config{Color: c.DiffColor, MaxBytes: c.DiffMaxBytes, Elide: contextElide, Width: c.DiffWidth}
 }
 
 // diffTranscripts lists the differing files, logs first (paired by

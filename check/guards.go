@@ -13,6 +13,7 @@ import (
 	"github.com/acpsnap/acpsnap/cassette/tool"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/jsondiff"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -107,8 +108,9 @@ func linkedFolders(root string) []Violation {
 	entries, _ := os.ReadDir(root)
 	var vs []Violation
 	for _, e := range entries {
-		if e.Type()&os.ModeSymlink != 0 {
-			vs = append(vs, Violation{filepath.Join(root, e.Name()), "symbolic link: a scenario must be a real folder under the corpus (a linked one is never run)"})
+		p := filepath.Join(root, e.Name())
+		if info, err := safefile.Info(p, e); err == nil && info.Mode()&os.ModeSymlink != 0 { // a Bazel runfile is the file it mirrors
+			vs = append(vs, Violation{p, "symbolic link: a scenario must be a real folder under the corpus (a linked one is never run)"})
 		}
 	}
 	return vs

@@ -14,6 +14,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/fromrequest"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -52,7 +53,11 @@ func checkExpected(dir string) []Violation {
 
 // expectedEntry checks one entry of an expected tree; "" when it is fine.
 func expectedEntry(p, rel string, d fs.DirEntry) string {
-	switch t := d.Type(); {
+	t := d.Type()
+	if info, err := safefile.Info(p, d); err == nil { // a Bazel runfile is the file it mirrors
+		t = info.Mode().Type()
+	}
+	switch {
 	case strings.HasSuffix(d.Name(), scenario.PendingSuffix):
 		return "pending file inside the expected workspace: review it with 'acpsnap review', or 'acpsnap accept'/'acpsnap reject'"
 	case t&fs.ModeSymlink != 0:

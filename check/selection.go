@@ -13,6 +13,8 @@ import (
 type Selection struct {
 	// Run filters by name; nil: all.
 	Run *regexp.Regexp
+	// Skip leaves out the names it matches (as go test -skip); nil: none.
+	Skip *regexp.Regexp
 	// Shard K of Shards (1-based); Shards 0: no sharding. A scenario's shard
 	// depends only on its own name (FNV-1a), so adding scenarios never moves
 	// the others between CI machines.
@@ -34,7 +36,7 @@ func ParseShard(s string) (k, n int, err error) {
 
 // Match reports whether the selection includes name.
 func (s Selection) Match(name string) bool {
-	if s.Run != nil && !s.Run.MatchString(name) || s.Only != nil && !s.Only[name] {
+	if s.Run != nil && !s.Run.MatchString(name) || s.Skip != nil && s.Skip.MatchString(name) || s.Only != nil && !s.Only[name] {
 		return false
 	}
 	if s.Shards > 1 {

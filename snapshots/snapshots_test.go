@@ -1,8 +1,6 @@
 package snapshots_test
 
 import (
-	"context"
-	"fmt"
 	"os"
 	"testing"
 
@@ -19,16 +17,7 @@ var agentCommand = []string{"acpsnap-agent"}
 // the scenarios that declare MCP servers itself, as it does in a user's
 // module).
 func TestMain(m *testing.M) {
-	acpsnaptest.Main(m, map[string]func() int{
-		agentCommand[0]: func() int {
-			err := launch.Main(context.Background(), launch.Process{Getenv: os.Getenv, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
-			if err != nil {
-				fmt.Fprintln(os.Stderr, "acpsnap agent:", err)
-				return 1
-			}
-			return 0
-		},
-	})
+	acpsnaptest.Main(m, map[string]func() int{agentCommand[0]: launch.Command})
 }
 
 // TestSnapshots checks the bundled corpus the way a user checks theirs:

@@ -42,12 +42,16 @@ var page = sync.OnceValue(func() *template.Template {
 		"text":     func(s string) string { return visible.Text(s) },
 		"id":       anchor,
 		"count":    count,
+		"data":     data,
 	}).Parse(reportTemplate))
 })
 
-// WriteHTML writes r as one self-contained HTML page: CSS inline, no
-// script and nothing fetched; the filter by status is radio buttons and
-// CSS, long values are folded in <details> under their size.
+// WriteHTML writes r as one self-contained HTML page: CSS inline, nothing
+// fetched; the filter by status is radio buttons and CSS, long values are
+// folded in <details> under their size. A small inline script searches
+// the page (?q= fills the box); without scripts the page reads the same,
+// without the search box. The report's data rides along, as JSON no
+// browser runs (ReadHTML).
 func WriteHTML(w io.Writer, r Report) error {
 	if r.Title == "" {
 		r.Title = "acpsnap report"
@@ -87,7 +91,12 @@ func runeCutAt(s string, n int) int {
 }
 
 // anchor is the element id of a scenario's section.
-func anchor(name string) string { return "s-" + name }
+func anchor(s Scenario) string {
+	if s.Corpus != "" {
+		return "s-" + s.Corpus + "/" + s.Name
+	}
+	return "s-" + s.Name
+}
 
 // count is how many scenarios of r have status.
 func count(r Report, status string) int {

@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -16,12 +17,17 @@ import (
 // outcome, in the order given.
 type Report struct {
 	Title     string // the page title; "": "acpsnap report"
-	Corpus    string // the corpus folder, as the user named it
+	Corpus    string // the corpus folder, as the user named it; "": several (Scenario.Corpus)
 	Scenarios []Scenario
+	// Run names the run that wrote the report, for MergeFile ("": none).
+	Run string
 }
 
 // Scenario is one scenario of a report: its outcome and its transcript.
 type Scenario struct {
+	// Corpus is the scenario's corpus in a report of several corpora
+	// (Merge); "": the report's.
+	Corpus   string
 	Name     string
 	Status   string // check.Status: passed, failed, skipped, unrecorded
 	Duration time.Duration
@@ -48,7 +54,7 @@ func FromOutcome(root string, o check.Outcome, accept string) Scenario {
 	var err error
 	if o.Got != nil {
 		s.Transcript, err = FromRun(dir, o.Got, "run")
-	} else if o.Status != check.Unrecorded {
+	} else if o.Status != check.Unrecorded && !errors.Is(o.Err, check.ErrGuards) {
 		s.Transcript, err = Load(dir)
 	}
 	if err != nil {
@@ -82,17 +88,27 @@ func rank(status string) int {
 // scan (nil: none) refuses the page, which may show fixtures (the
 // secret scan's Check: a report never holds a key).
 func WriteFile(path string, r Report, scan func(file string, b []byte) error) error {
-	var buf bytes.Buffer
-	if err := WriteHTML(&buf, r); err != nil {
-		return err
+	b, err := encode(r, path, scan)
+	if err == nil {
+		err = atomicfile.Write(path, b, 0o644)
 	}
-	if scan != nil {
-		if err := scan(path, buf.Bytes()); err != nil {
-			return fmt.Errorf("transcript: write report: %w", err)
-		}
-	}
-	if err := atomicfile.Write(path, buf.Bytes(), 0o644); err != nil {
+	if err != nil {
 		return fmt.Errorf("transcript: write report: %w", err)
 	}
 	return nil
+}
+
+// encode is the page of r, once scan (nil: none) passes it as the file
+// path.
+func encode(r Report, path string, scan func(file string, b []byte) error) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := WriteHTML(&buf, r); err != nil {
+		return nil, err
+	}
+	if scan != nil {
+		if err := scan(path, buf.Bytes()); err != nil {
+			return nil, err
+		}
+	}
+	return buf.Bytes(), nil
 }

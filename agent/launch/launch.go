@@ -71,6 +71,17 @@ type UsageError struct{ Err error }
 func (e *UsageError) Error() string { return e.Err.Error() }
 func (e *UsageError) Unwrap() error { return e.Err }
 
+// Command serves the reference agent on this process's stdio and
+// environment, and returns the exit code: a command a test binary serves
+// (acpsnaptest.Main), so that a corpus needs no agent built beforehand.
+func Command() int {
+	if err := Main(context.Background(), Process{Getenv: os.Getenv, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}); err != nil {
+		fmt.Fprintln(os.Stderr, "acpsnap agent:", err)
+		return 1
+	}
+	return 0
+}
+
 // Main serves the reference agent until stdin ends or ctx is cancelled.
 func Main(ctx context.Context, p Process) error {
 	contract, err := agentenv.Load(p.Getenv)

@@ -1,8 +1,12 @@
 package atomicfile
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -41,5 +45,40 @@ func TestWriteFailsCleanly(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("%d entries left, want only the folder", len(entries))
+	}
+}
+
+// TestUpdate: writers that Update one file at once each add to what the
+// others left; none is lost.
+func TestUpdate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "report.txt")
+	const writers = 16
+	var wg sync.WaitGroup
+	for i := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := Update(path, 0o644, func(old []byte) ([]byte, error) {
+				return append(old, fmt.Sprintf("writer %d\n", i)...), nil
+			})
+			if err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "\n"); n != writers {
+		t.Errorf("%d lines after %d updates, want one each:\n%s", n, writers, b)
+	}
+	wantErr := errors.New("refused")
+	if err := Update(path, 0o644, func([]byte) ([]byte, error) { return nil, wantErr }); !errors.Is(err, wantErr) {
+		t.Errorf("Update with a failing change = %v, want its error", err)
+	}
+	if b2, _ := os.ReadFile(path); string(b2) != string(b) {
+		t.Error("a failed change rewrote the file")
 	}
 }

@@ -25,7 +25,15 @@ type Config struct {
 	// shortened to its start and a "…N bytes unchanged…" note; a changed
 	// span longer than 4×Elide is cut to 2×Elide. 0: 80.
 	Elide int
+	// Width is the width of the terminal the diff is printed on: Elide
+	// becomes what fills a line of it (Width less the indentation and the
+	// elision note). 0: Elide as set.
+	Width int
 }
+
+// widthMargin is what a line keeps beside its elided text: the
+// indentation and the "…N bytes unchanged…" note.
+const widthMargin = 30
 
 func (c Config) withDefaults() Config {
 	if c.MaxBytes == 0 {
@@ -33,6 +41,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Context <= 0 {
 		c.Context = 5
+	}
+	if c.Width > 0 {
+		c.Elide = max(c.Width-widthMargin, minElide)
 	}
 	if c.Elide <= 0 {
 		c.Elide = 80

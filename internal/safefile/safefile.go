@@ -2,7 +2,9 @@
 // FIFO must not block the harness, a symbolic link to /dev/zero or a
 // 20 GB file must not exhaust its memory. Only regular files are read;
 // the open never blocks (O_NONBLOCK) and, with Read, never follows a final
-// symbolic link (O_NOFOLLOW); the size is capped with a clear error.
+// symbolic link (O_NOFOLLOW); the size is capped with a clear error. The
+// one exception is a Bazel test's data: the links of a runfiles tree the
+// front end trusts (Trust) are read as the files they mirror (Mirrored).
 //
 //	b, err := safefile.Read("sessions/x/session.jsonl", 256<<20)
 //	// "safefile: sessions/x/session.jsonl: not a regular file (named pipe)"
@@ -46,9 +48,15 @@ func ReadAs(path, name string, max int64) ([]byte, error) {
 }
 
 // open opens path for reading without blocking and without following a
-// final symbolic link.
+// final symbolic link, unless Bazel made it (Mirrored): then the file it
+// mirrors.
 func open(path, name string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		if real, ok := Mirrored(path); ok {
+			f, err = os.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+		}
+	}
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
 			return nil, fmt.Errorf("safefile: %s: %w (a symbolic link)", name, ErrNotRegular)

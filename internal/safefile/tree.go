@@ -47,7 +47,8 @@ func (c TreeConfig) max() int64 {
 // folders with their modes (set last, deepest first, so that a read-only
 // one is still filled; dst's own mode is left alone), regular files with
 // their modes, read without following links or blocking and capped,
-// symbolic links recreated as written (never followed). Anything else (a
+// symbolic links recreated as written (never followed; a link Bazel made
+// is copied as the file it mirrors, Mirrored). Anything else (a
 // FIFO, a socket, a device) is refused, named by its path in the tree. On
 // an error dst is left partly filled: the caller removes it.
 func CopyTree(src, dst string, cfg TreeConfig) error {
@@ -67,7 +68,7 @@ func CopyTree(src, dst string, cfg TreeConfig) error {
 			}
 			return nil
 		}
-		info, err := d.Info()
+		info, err := Info(p, d)
 		if err != nil {
 			return err
 		}

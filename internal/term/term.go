@@ -1,8 +1,10 @@
-// Package term answers the two questions the command line asks of a
+// Package term answers the questions the command line asks of a
 // terminal: is this file one (so output may redraw a line and use colour),
-// and can keys be read as they are typed (acpsnap review).
+// how wide is it (diffs and transcripts fill it), and can keys be read as
+// they are typed (acpsnap review).
 //
 //	if term.IsTerminal(os.Stdout) && os.Getenv("NO_COLOR") == "" { … }
+//	cols := term.Width(os.Stdout) // 0: not a terminal
 //	restore := term.KeyMode(os.Stdin)
 //	defer restore()
 //

@@ -31,6 +31,16 @@ func KeyMode(f *os.File) (restore func()) {
 	return func() { termios(f, syscall.TCSETS, &old) }
 }
 
+// Width is the number of columns of the terminal f; 0 when f is not a
+// terminal or does not say (TIOCGWINSZ).
+func Width(f *os.File) int {
+	var ws struct{ Row, Col, X, Y uint16 }
+	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TIOCGWINSZ, uintptr(unsafe.Pointer(&ws))); errno != 0 {
+		return 0
+	}
+	return int(ws.Col)
+}
+
 func termios(f *os.File, req uintptr, t *syscall.Termios) error {
 	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), req, uintptr(unsafe.Pointer(t))); errno != 0 {
 		return errno

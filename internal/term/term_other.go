@@ -11,5 +11,8 @@ func IsTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
+// Width is 0: the width of a terminal is not known here.
+func Width(*os.File) int { return 0 }
+
 // KeyMode leaves the terminal in line mode: a key is read with its Enter.
 func KeyMode(*os.File) (restore func()) { return func() {} }

@@ -36,4 +36,13 @@ func TestIsTerminalAndKeyMode(t *testing.T) {
 	}
 	restore()
 	KeyMode(f)() // not a terminal: nothing to set or restore
+	if err := pty.Setsize(ptmx, &pty.Winsize{Rows: 40, Cols: 173}); err != nil {
+		t.Fatal(err)
+	}
+	if w := Width(tty); w != 173 {
+		t.Errorf("Width(pty of 173 columns) = %d", w)
+	}
+	if w := Width(f); w != 0 {
+		t.Errorf("Width(regular file) = %d, want 0", w)
+	}
 }

@@ -121,7 +121,7 @@ func scan(root string, norm func(rel string, data []byte) []byte, max int64) (ma
 		if err != nil {
 			return err
 		}
-		info, err := d.Info()
+		info, err := safefile.Info(p, d) // a Bazel runfile is the file it mirrors
 		if err != nil {
 			return err
 		}

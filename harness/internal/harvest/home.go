@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/acpsnap/acpsnap/internal/safefile"
 )
 
 // Cassette is where the agent (or an MCP proxy) finds the cassette name:
@@ -26,7 +28,7 @@ func (r *Roots) SeedHome(src string, fill func(string) string) error {
 		}
 		rel, _ := filepath.Rel(src, path)
 		dst := filepath.Join(r.Home, rel)
-		info, err := d.Info()
+		info, err := safefile.Info(path, d) // a Bazel runfile is the file it mirrors
 		if err != nil {
 			return err
 		}

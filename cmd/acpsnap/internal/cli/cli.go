@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/acpsnap/acpsnap/internal/bazel"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/secretscan"
 )
 
@@ -50,6 +52,7 @@ commands:
   accept   accept every pending file (-run to choose scenarios)
   reject   remove every pending file (-run to choose scenarios)
   show     print a scenario's transcript from its fixtures (show [-dir D] NAME)
+  report   merge reports into one HTML report (report merge -o FILE REPORT...)
   new      scaffold a scenario (with -model FILE: author it, FILE kept as model.json)
   init     start a corpus for an agent: acpsnap.yml and a first text-turn scenario
   probe    run a scenario N times offline and report what makes the agent nondeterministic
@@ -73,6 +76,9 @@ func (e *env) main(args []string) int {
 		fmt.Fprint(e.stderr, usage)
 		return ExitUsage
 	}
+	if b, _ := bazel.Read(e.getenv); len(b.Runfiles) > 0 {
+		safefile.Trust(b.Runfiles...) // a corpus given as Bazel data is links
+	}
 	var err error
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "run", "update", "refresh", "record":
@@ -87,6 +93,8 @@ func (e *env) main(args []string) int {
 		err = e.settle(cmd, rest)
 	case "show":
 		err = e.show(rest)
+	case "report":
+		return e.reportCmd(rest)
 	case "new":
 		return e.newScenario(rest)
 	case "init":

@@ -57,6 +57,7 @@ func TestHTMLReportInBrowser(t *testing.T) {
 	}
 	dom := render(t, browser, report, "--dump-dom")
 	checkReport(t, dom, corpus)
+	checkSearch(t, browser, report)
 	png := filepath.Join(t.TempDir(), "report.png")
 	render(t, browser, report, "--screenshot="+png, "--window-size=1200,2000", "--hide-scrollbars")
 	if b, err := os.ReadFile(png); err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
@@ -111,8 +112,31 @@ var (
 	markRE    = regexp.MustCompile(`<mark class="(del|ins)">([^<]*)</mark>`)
 	// outsideRE finds what would make a page load or run something from
 	// elsewhere (content text that merely names a URL is fine).
-	outsideRE = regexp.MustCompile(`<script|<link|<iframe|<img|<object|\bsrc="|href="[a-z]+:|url\(|@import`)
+	outsideRE = regexp.MustCompile(`<link|<iframe|<img|<object|\bsrc="|href="[a-z]+:|url\(|@import`)
+	scriptRE  = regexp.MustCompile(`<script[^>]*>`)
 )
+
+// checkSearch loads the report with a search in its address (?q=, as the
+// search box fills it) and checks what stays shown: the scenarios whose
+// page text holds the words, in the summary and below it.
+func checkSearch(t *testing.T, browser, report string) {
+	t.Helper()
+	dom := render(t, browser, report+"?q=FEED+the+Cat", "--dump-dom")
+	shown := map[string]bool{}
+	for _, m := range sectionRE.FindAllStringSubmatch(dom, -1) {
+		shown[m[2]] = true
+	}
+	hidden := regexp.MustCompile(`<section class="scenario \w+ miss" id="s-([^"]+)">`).FindAllStringSubmatch(dom, -1)
+	if d := len(shown) + len(hidden); len(shown) != 1 || !shown["subagent-spawn"] || d < 40 {
+		t.Errorf("searching \"FEED the Cat\" shows %v and hides %d of %d; want subagent-spawn alone shown", shown, len(hidden), d)
+	}
+	if rows := strings.Count(dom, `<tr class="row `) - strings.Count(dom, ` miss"><td>`); rows != 1 {
+		t.Errorf("searching \"FEED the Cat\" leaves %d summary rows, want 1", rows)
+	}
+	if !strings.Contains(dom, `<span id="search-count">1 of `) {
+		t.Errorf("the page does not say how many scenarios match")
+	}
+}
 
 // text is what a DOM fragment reads as: tags dropped, entities decoded,
 // white space runs made one space.
@@ -171,5 +195,8 @@ func checkReport(t *testing.T, dom, corpus string) {
 	}
 	if m := outsideRE.FindString(dom); m != "" {
 		t.Errorf("the page holds %q: it must need nothing from outside itself", m)
+	}
+	if scripts := scriptRE.FindAllString(dom, -1); len(scripts) != 2 || scripts[0] != "<script>" || scripts[1] != `<script type="application/json" id="acpsnap-report">` {
+		t.Errorf("the page's scripts are %q; want the inline search and the report's data, nothing else", scripts)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/acpsnap/acpsnap/check"
@@ -34,6 +35,19 @@ func (e *env) colour(w io.Writer) bool {
 	return isTerminalWriter(w) && e.getenv("NO_COLOR") == ""
 }
 
+// width is how many columns the terminal w has: $COLUMNS, else what the
+// terminal says; 0 when w is not a terminal (the caller's default).
+func (e *env) width(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(f) {
+		return 0
+	}
+	if n, err := strconv.Atoi(e.getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	return term.Width(f)
+}
+
 // isTerminalWriter reports whether w is a terminal that can redraw a line.
 func isTerminalWriter(w io.Writer) bool {
 	f, ok := w.(*os.File)
@@ -52,7 +66,7 @@ func (e *env) workflow(cmd string, f *runFlags, rc *check.RunConfig) error {
 		return usagef("record -pending: not supported (record spends live model calls; use refresh -pending)")
 	}
 	rc.Pending = f.pending
-	rc.DiffColor = e.colour(e.stdout)
+	rc.DiffColor, rc.DiffWidth = e.colour(e.stdout), e.width(e.stdout)
 	return nil
 }
 

@@ -4,15 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-
-	"github.com/creack/pty"
 
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -35,21 +32,7 @@ func copyScenarios(t *testing.T, names ...string) string {
 // returns what the terminal received.
 func runOnTerminal(t *testing.T, vars map[string]string, args ...string) (string, int) {
 	t.Helper()
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	defer ptmx.Close()
-	got := make(chan string)
-	go func() {
-		var b bytes.Buffer
-		io.Copy(&b, ptmx) // ends with EIO once tty is closed
-		got <- b.String()
-	}()
-	e := &env{stdout: tty, stderr: &bytes.Buffer{}, getenv: func(k string) string { return vars[k] }, environ: os.Environ()}
-	code := e.main(args)
-	tty.Close()
-	return <-got, code
+	return runOnSizedTerminal(t, 0, vars, args...)
 }
 
 // TestProgressOnTerminal: on a terminal the run draws a live count line in

@@ -1,14 +1,18 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/secretscan"
 )
 
 // printer writes one progress record per finished scenario.
@@ -130,16 +134,69 @@ func indent(s string) string {
 	return strings.Join(lines, "")
 }
 
-// writeJUnit writes the outcomes of the corpus at dir as a JUnit XML file
+// writeJUnit writes the outcomes of f's corpus as a JUnit XML file
 // (atomically; check.JUnit says what it holds), once scan (secretscan's
 // Check) passes it; else nothing.
-func writeJUnit(path, dir string, outs []check.Outcome, accept func(check.Outcome) string, scan func(string, []byte) error) error {
-	b := check.JUnit([]check.Suite{{Corpus: dir, Outcomes: outs, Accept: accept}})
-	if err := scan(path, b); err != nil {
+func writeJUnit(f *runFlags, outs []check.Outcome, accept func(check.Outcome) string, scan func(string, []byte) error) error {
+	suite := check.Suite{Corpus: check.CorpusName(f.dir, "", f.bazel.Runfiles), Outcomes: outs, Accept: accept, Started: f.started}
+	b := check.JUnit([]check.Suite{suite})
+	if err := scan(f.junit, b); err != nil {
 		return fmt.Errorf("write junit report: %w", err)
 	}
-	if err := atomicfile.Write(path, b, 0o644); err != nil {
+	if err := atomicfile.Write(f.junit, b, 0o644); err != nil {
 		return fmt.Errorf("write junit report: %w", err)
 	}
 	return nil
+}
+
+// guardsFailed prints the guard violations vs of a run, writes the JUnit
+// report that shows them as failing test cases, and returns the error
+// that ends the run before any agent starts.
+func (e *env) guardsFailed(f *runFlags, rc *check.RunConfig, vs []check.Violation) error {
+	for _, v := range vs {
+		fmt.Fprintln(e.stderr, v)
+	}
+	err := usagef("%d guard violation(s) in %s; fix them (or run '%s')", len(vs), f.dir, commandFor("verify", f.dir, ""))
+	if f.junit == "" {
+		return err
+	}
+	names, serr := rc.Selected()
+	outs := guardOutcomes(f.dir, names, vs, filtered(rc) == nil)
+	if werr := errors.Join(serr, writeJUnit(f, outs, func(check.Outcome) string { return "" }, secretscan.New(rc.Secrets, rc.Environ).Check)); werr != nil {
+		return errors.Join(err, werr)
+	}
+	return err
+}
+
+// guardOutcomes are the test cases of a run its guard violations vs
+// stopped: the corpus's "guards" case when the whole corpus was checked
+// (whole), else each scenario of names with its own violations (and the
+// "guards" case with those of no scenario); every other scenario of names
+// skipped, as never run.
+func guardOutcomes(dir string, names []string, vs []check.Violation, whole bool) []check.Outcome {
+	own := map[string][]check.Violation{}
+	var rest []check.Violation
+	for _, v := range vs {
+		name := ""
+		if rel, err := filepath.Rel(dir, v.Path); err == nil && !whole {
+			name, _, _ = strings.Cut(filepath.ToSlash(rel), "/")
+		}
+		if slices.Contains(names, name) {
+			own[name] = append(own[name], v)
+		} else {
+			rest = append(rest, v)
+		}
+	}
+	var outs []check.Outcome
+	if len(rest) > 0 || whole {
+		outs = append(outs, check.GuardsOutcome(check.GuardsName, rest))
+	}
+	for _, n := range names {
+		if len(own[n]) > 0 {
+			outs = append(outs, check.GuardsOutcome(n, own[n]))
+			continue
+		}
+		outs = append(outs, check.Outcome{Name: n, Status: check.Skipped, Reason: fmt.Sprintf("not run: %d guard violation(s) in the corpus", len(vs))})
+	}
+	return outs
 }

@@ -31,7 +31,7 @@ func TestWriteJUnit(t *testing.T) {
 		t.Fatal(err)
 	}
 	accept := func(o check.Outcome) string { return acceptCommand(o, &runFlags{dir: "testdata/acp"}) }
-	if err := writeJUnit(path, "testdata/acp", outcomes, accept, noScan); err != nil {
+	if err := writeJUnit(&runFlags{junit: path, dir: "testdata/acp"}, outcomes, accept, noScan); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)
@@ -53,7 +53,7 @@ func TestWriteJUnit(t *testing.T) {
 
 func TestWriteJUnitNoFolder(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "missing", "report.xml")
-	err := writeJUnit(path, "snapshots", outcomes, func(check.Outcome) string { return "" }, noScan)
+	err := writeJUnit(&runFlags{junit: path, dir: "snapshots"}, outcomes, func(check.Outcome) string { return "" }, noScan)
 	if err == nil || !strings.Contains(err.Error(), "write junit report") {
 		t.Errorf("writeJUnit into a missing folder = %v, want an error saying what was written", err)
 	}
@@ -66,7 +66,7 @@ func TestWriteJUnitScanned(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "report.xml")
 	leaks := secretscan.New(map[string]string{"X_API_KEY": "sk-test-0123456789"}, nil)
 	accept := func(check.Outcome) string { return "acpsnap record -agent 'x --key sk-test-0123456789'" }
-	err := writeJUnit(path, "snapshots", outcomes, accept, leaks.Check)
+	err := writeJUnit(&runFlags{junit: path, dir: "snapshots"}, outcomes, accept, leaks.Check)
 	if err == nil || !strings.Contains(err.Error(), path+":") || !strings.Contains(err.Error(), "holds the value of X_API_KEY") || strings.Contains(err.Error(), "sk-test") {
 		t.Errorf("writeJUnit = %v, want the place named without the value", err)
 	}

@@ -27,7 +27,7 @@ func (e *env) review(args []string) error {
 	}
 	in, ok := e.stdin.(*os.File)
 	if !ok || !term.IsTerminal(in) {
-		return usagef("review reads one key per pending file and stdin is not a terminal; use 'acpsnap accept' or 'acpsnap reject' (with -run to choose scenarios) to act on all of them")
+		return usagef("review reads one key per pending file and stdin is not a terminal; use '%s accept' or '%s reject' (with -run to choose scenarios) to act on all of them", invocation(), invocation())
 	}
 	files, err := pendingFiles(dir, re)
 	if err != nil {
@@ -118,7 +118,7 @@ func readKey(w io.Writer, r *bufio.Reader) (byte, error) {
 // pendingDiff is the diff from a fixture to its pending version.
 func (e *env) pendingDiff(p string) string {
 	target := scenario.PendingTarget(p)
-	cfg := jsondiff.Config{Color: e.colour(e.stdout)}
+	cfg := jsondiff.Config{Color: e.colour(e.stdout), Width: e.width(e.stdout)}
 	if st, err := os.Lstat(p); err == nil && st.IsDir() { // never through a planted link
 		if err := treediff.Check(p, treediff.Config{}); err != nil {
 			return fmt.Sprintf("refused: %s: %v\n", p, err)

@@ -17,6 +17,7 @@ import (
 	"github.com/acpsnap/acpsnap/agent/launch"
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/bazel"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/internal/secretscan"
 	"github.com/acpsnap/acpsnap/internal/shellquote"
@@ -26,25 +27,28 @@ import (
 
 // runFlags are the flags of run, update, refresh and record.
 type runFlags struct {
-	dir, run, shard, agent, junit string
-	html                          string
-	parallel                      int
-	json, force, keep, offline    bool
-	missing, drifted              bool // record -missing, -drifted
-	timeout, grace                time.Duration
+	dir, run, skip, shard, agent, junit string
+	html                                string
+	parallel                            int
+	json, force, keep, offline          bool
+	missing, drifted                    bool // record -missing, -drifted
+	timeout, grace                      time.Duration
+	bazel                               bazel.Test // Bazel's test protocol: its shard, XML_OUTPUT_FILE
+	started                             time.Time  // when the run began: the report's timestamp
 	workflowFlags
 }
 
 func (e *env) parseRun(cmd string, args []string) (*runFlags, error) {
-	f := &runFlags{}
+	f := &runFlags{started: time.Now()}
 	fs := e.flags(cmd)
 	fs.StringVar(&f.dir, "dir", "", dirUsage)
 	fs.StringVar(&f.run, "run", "", "only scenarios whose name matches this `regexp`")
+	fs.StringVar(&f.skip, "skip", "", "leave out scenarios whose name matches this `regexp` (as go test -skip)")
 	fs.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "scenarios run at once (record: always 1)")
-	fs.StringVar(&f.shard, "shard", "", "run shard `K/N` of a stable split by name")
+	fs.StringVar(&f.shard, "shard", "", "run shard `K/N` of a stable split by name (default: Bazel's TEST_SHARD_INDEX+1 of TEST_TOTAL_SHARDS)")
 	fs.StringVar(&f.agent, "agent", "", "the agent `command` line (default: the bundled agent, this binary's 'agent')")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per scenario, then a summary object")
-	fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `file`")
+	fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `file` (default: Bazel's XML_OUTPUT_FILE)")
 	fs.StringVar(&f.html, "html", "", "also write a self-contained HTML report (transcripts, diffs) to `file`")
 	fs.BoolVar(&f.force, "force", false, "write fixtures even when CI is set")
 	fs.DurationVar(&f.timeout, "timeout", 0, "default wait of a step (0: 10s)")
@@ -70,8 +74,14 @@ func (e *env) parseRun(cmd string, args []string) (*runFlags, error) {
 	if f.offline && cmd == "record" {
 		return nil, usagef("record: -offline: recording needs the live model")
 	}
+	var err error
+	if f.bazel, err = bazel.Read(e.getenv); err != nil {
+		return nil, usagef("%s: %v", cmd, err)
+	}
+	if f.junit == "" {
+		f.junit = f.bazel.XMLOutput
+	}
 	if f.dir == "" {
-		var err error
 		if f.dir, err = findCorpus(); err != nil {
 			return nil, err
 		}
@@ -100,8 +110,15 @@ func (e *env) runParsed(cmd string, f *runFlags) int {
 	if err == nil {
 		err = e.workflow(cmd, f, rc)
 	}
+	if err == nil && f.shard == "" {
+		err = f.bazel.Touch() // the run shards as Bazel asks
+	}
+	var vs []check.Violation
 	if err == nil {
-		err = e.preflight(f, rc)
+		vs, err = e.preflight(f, rc)
+	}
+	if err == nil && len(vs) > 0 {
+		err = e.guardsFailed(f, rc, vs)
 	}
 	if err != nil {
 		return e.exit(err)
@@ -132,12 +149,18 @@ func (e *env) runParsed(cmd string, f *runFlags) int {
 	}
 	leaks := secretscan.New(rc.Secrets, rc.Environ) // what the reports hold passes the scan too
 	if f.junit != "" {
-		if err := writeJUnit(f.junit, f.dir, outs, p.accept, leaks.Check); err != nil {
+		cases := outs
+		if filtered(rc) == nil { // the whole corpus's guards were checked, and passed
+			cases = append([]check.Outcome{check.GuardsOutcome(check.GuardsName, nil)}, outs...)
+		}
+		if err := writeJUnit(f, cases, p.accept, leaks.Check); err != nil {
 			return e.exit(err)
 		}
 	}
 	if f.html != "" {
-		if err := transcript.WriteFile(f.html, transcript.NewReport(f.dir, outs, p.accept), leaks.Check); err != nil {
+		r := transcript.NewReport(f.dir, outs, p.accept)
+		r.Corpus = check.CorpusName(f.dir, "", f.bazel.Runfiles)
+		if err := transcript.WriteFile(f.html, r, leaks.Check); err != nil {
 			return e.exit(err)
 		}
 	}
@@ -154,47 +177,45 @@ func interruptible() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 }
 
-// filtered is the selection of a -run: a run that names its scenarios
-// checks the guards of their folders only, as a filtered go test does, so
-// that running one scenario of a large corpus does not read all of it; nil
-// (every folder, and the corpus root's links) for a whole run or a shard,
-// which CI runs.
+// filtered is the selection of a -run, a -skip or a shard after the
+// first: a run that names its scenarios checks the guards of their
+// folders only, as a filtered go test does, so that running one scenario
+// of a large corpus does not read all of it, and the shards of a corpus
+// check its guards once (in shard 1, as under go test); nil (every
+// folder, and the corpus root's links) for a whole run or its first
+// shard.
 func filtered(rc *check.RunConfig) func(string) bool {
-	if rc.Selection.Run == nil {
+	sel := rc.Selection
+	if sel.Run == nil && sel.Skip == nil && sel.Shard <= 1 {
 		return nil
 	}
-	return rc.Selection.Match
+	return sel.Match
 }
 
 // preflight refuses a run that cannot be meaningful before any agent
-// starts: a corpus failing its guards (those of the selected folders for
-// a -run), a -run that selects nothing, a
-// -junit file whose folder does not exist. A scenario still being written
-// (not recorded yet, or with the scaffold's TODO reason) is no violation
-// here: it never stops a run of the others (an unrecorded one is its own
-// outcome, check.Unrecorded; acpsnap verify refuses both).
-func (e *env) preflight(f *runFlags, rc *check.RunConfig) error {
-	vc := check.VerifyConfig{Unrecorded: func(string) bool { return true }, Drafts: true, Pending: rc.Pending, DiffColor: rc.DiffColor, Folders: rc.Folders, Only: filtered(rc)}
-	if rc.Mode.Writes() {
-		vc.Rewritten = rc.Selection.Match
-	}
-	if vs := check.Verify(f.dir, vc); len(vs) > 0 {
-		for _, v := range vs {
-			fmt.Fprintln(e.stderr, v)
-		}
-		return usagef("%d guard violation(s) in %s; fix them (or run 'acpsnap verify -dir %s')", len(vs), f.dir, f.dir)
-	}
+// starts: a -run that selects nothing, a -junit file whose folder does not
+// exist; and returns the guard violations of the corpus (those of the
+// selected folders: filtered), which keep every agent from starting. A
+// scenario still being written (not recorded yet, or with the scaffold's
+// TODO reason) is no violation here: it never stops a run of the others
+// (an unrecorded one is its own outcome, check.Unrecorded; acpsnap verify
+// refuses both).
+func (e *env) preflight(f *runFlags, rc *check.RunConfig) ([]check.Violation, error) {
 	if re := rc.Selection.Run; re != nil {
 		if !slices.ContainsFunc(rc.Folders.Names, re.MatchString) {
-			return usagef("-run %q matches no scenario in %s", f.run, f.dir)
+			return nil, usagef("-run %q matches no scenario in %s", f.run, f.dir)
 		}
 	}
 	for flag, file := range map[string]string{"-junit": f.junit, "-html": f.html} {
 		if st, err := os.Stat(filepath.Dir(file)); file != "" && (err != nil || !st.IsDir()) {
-			return usagef("%s %s: folder %s does not exist", flag, file, filepath.Dir(file))
+			return nil, usagef("%s %s: folder %s does not exist", flag, file, filepath.Dir(file))
 		}
 	}
-	return nil
+	vc := check.VerifyConfig{Unrecorded: func(string) bool { return true }, Drafts: true, Pending: rc.Pending, DiffColor: rc.DiffColor, Folders: rc.Folders, Only: filtered(rc)}
+	if rc.Mode.Writes() {
+		vc.Rewritten = rc.Selection.Match
+	}
+	return check.Verify(f.dir, vc), nil
 }
 
 // summarize prints the closing line (and with -json the summary object)
@@ -245,13 +266,19 @@ func (e *env) runConfig(cmd string, f *runFlags) (*check.RunConfig, error) {
 	rc.Mode, rc.Environ, rc.StepTimeout = mode, e.scanEnviron(), f.timeout
 	rc.Grace, rc.Keep = f.grace, f.keep
 	rc.ScriptedSecrets = launch.ScriptedEnv
-	if f.run != "" {
-		re, err := regexp.Compile(f.run)
-		if err != nil {
-			return nil, usagef("-run: %v", err)
+	for _, re := range []struct {
+		flag, value string
+		to          **regexp.Regexp
+	}{{"-run", f.run, &rc.Selection.Run}, {"-skip", f.skip, &rc.Selection.Skip}} {
+		if re.value == "" {
+			continue
 		}
-		rc.Selection.Run = re
+		var err error
+		if *re.to, err = regexp.Compile(re.value); err != nil {
+			return nil, usagef("%s: %v", re.flag, err)
+		}
 	}
+	rc.Selection.Shard, rc.Selection.Shards = f.bazel.Shard, f.bazel.Shards
 	if f.shard != "" {
 		k, n, err := check.ParseShard(f.shard)
 		if err != nil {
@@ -310,11 +337,12 @@ func acceptCommand(o check.Outcome, f *runFlags) string {
 	return commandFor(string(o.Accept), f.dir, f.agent, "-run", shellQuote("^"+regexp.QuoteMeta(o.Name)+"$"))
 }
 
-// commandFor is "acpsnap CMD [-dir DIR] [-agent AGENT] ARGS…", with -dir
-// unless the command finds DIR without it (./snapshots, the current
-// folder) and -agent when it is given.
+// commandFor is "acpsnap CMD [-dir DIR] [-agent AGENT] ARGS…", acpsnap
+// spelled as the user ran it (invocation: go tool acpsnap, go run
+// ./cmd/acpsnap), with -dir unless the command finds DIR without it
+// (./snapshots, the current folder) and -agent when it is given.
 func commandFor(cmd, dir, agent string, args ...string) string {
-	parts := []string{"acpsnap", cmd}
+	parts := []string{invocation(), cmd}
 	if dir = filepath.Clean(dir); dir != defaultCorpus && dir != "." {
 		parts = append(parts, "-dir", shellQuote(dir))
 	}

@@ -15,7 +15,7 @@ import (
 func (e *env) show(args []string) error {
 	fs := e.flags("show")
 	dir := fs.String("dir", "snapshots", "the corpus `folder`")
-	width := fs.Int("width", 0, "wrap at `N` columns (0: $COLUMNS, else 100)")
+	width := fs.Int("width", 0, "wrap at `N` columns (0: $COLUMNS, else the terminal's width, else 100)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -37,6 +37,9 @@ func (e *env) show(args []string) error {
 	cfg := transcript.TextConfig{Color: e.colour(e.stdout), Width: *width}
 	if cfg.Width == 0 {
 		cfg.Width, _ = strconv.Atoi(e.getenv("COLUMNS"))
+	}
+	if cfg.Width == 0 {
+		cfg.Width = e.width(e.stdout) // the terminal's
 	}
 	var out bytes.Buffer
 	if err := transcript.WriteText(&out, t, cfg); err != nil {

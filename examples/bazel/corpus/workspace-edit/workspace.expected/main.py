@@ -1,0 +1,4 @@
+def hello():
+    return 'hi'
+
+print(hello())
