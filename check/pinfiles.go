@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -29,7 +30,7 @@ func pinFolder(root string, unreferenced bool) []Violation {
 		switch name := e.Name(); {
 		case strings.HasPrefix(name, "."):
 			// a killed write's leftover: pins prune removes it
-		case httplog.IsPinFile(name) && e.Type().IsRegular():
+		case httplog.IsPinFile(name) && regular(p, e):
 		case httplog.IsLegacyFile(name):
 			vs = append(vs, Violation{p, "a pin of the old form, one file the whole corpus shared: " + httplog.MigrateHint(dir)})
 		default:
@@ -47,6 +48,13 @@ func pinFolder(root string, unreferenced bool) []Violation {
 		vs = append(vs, Violation{p, "no scenario names this pin (remove it with: acpsnap pins prune -dir " + root + ")"})
 	}
 	return vs
+}
+
+// regular says whether the entry e at p is a regular file, or a link a
+// Bazel test's runfiles tree made to one (safefile.Info).
+func regular(p string, e os.DirEntry) bool {
+	info, err := safefile.Info(p, e)
+	return err == nil && info.Mode().IsRegular()
 }
 
 // UnreferencedPins lists the pin files of the corpus at root that no log
