@@ -233,6 +233,9 @@ func (o Outcome) ran(ctx context.Context, s *scenario.Scenario, cfg Config, r ru
 	if err == nil {
 		err = leakedPins(leaks, res.Pins)
 	}
+	if err == nil {
+		err = conformanceError(res, got, cfg.Corpus)
+	}
 	if err != nil {
 		return o.fail(err)
 	}

@@ -66,12 +66,17 @@ type Behaviour struct {
 	// loaded machine may; a text it would show once the turn is cancelled
 	// is dropped, as agents do.
 	SlowText time.Duration // CONF_SLOW_TEXT_MS
+	// Break breaks a rule of the protocol: "cancel-end-turn" answers a
+	// cancelled prompt with stopReason end_turn (an SDK whose stream ends
+	// quietly on abort), "unannounced" updates a tool call it never
+	// announced (no tool_call before the tool_call_update); "": none.
+	Break string // CONF_BREAK
 }
 
 func behaviour(getenv func(string) string) Behaviour {
 	b := Behaviour{Dialect: getenv("CONF_DIALECT"), URL: getenv("CONF_URL"), IDs: getenv("CONF_IDS"),
 		Paths: getenv("CONF_PATHS"), Ready: getenv("CONF_READY") == "1", Side: getenv("CONF_SIDE"), Noise: getenv("CONF_NOISE") == "1",
-		RequestID: getenv("CONF_REQUEST_ID") == "1"}
+		RequestID: getenv("CONF_REQUEST_ID") == "1", Break: getenv("CONF_BREAK")}
 	b.SlowExit = millis(getenv("CONF_SLOW_EXIT_MS"), 0)
 	b.SlowText = millis(getenv("CONF_SLOW_TEXT_MS"), 0)
 	b.ReadyAfter = millis(getenv("CONF_READY_MS"), 30*time.Millisecond)
@@ -257,6 +262,9 @@ func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 	for step := 0; step < 8; step++ {
 		reply, err := a.callThen(ctx, s.conversation("You are the conformance agent."), s, turned.fire)
 		turned.fire()
+		if ctx.Err() != nil && a.b.Break == "cancel-end-turn" {
+			return acp.PromptResponse{StopReason: acp.StopReasonEndTurn}, nil
+		}
 		if ctx.Err() != nil {
 			return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
 		}
@@ -336,9 +344,11 @@ func (a *agent) runTool(s *session, c toolCall) {
 		abs = filepath.Join(s.cwd, abs)
 	}
 	shown := a.spell(s.cwd, abs)
-	a.update(s, acp.StartToolCall(acp.ToolCallId(id), c.name+" "+shown, acp.WithStartKind(acp.ToolKindRead),
-		acp.WithStartStatus(acp.ToolCallStatusPending), acp.WithStartLocations([]acp.ToolCallLocation{{Path: abs}}),
-		acp.WithStartRawInput(json.RawMessage(c.args))))
+	if a.b.Break != "unannounced" {
+		a.update(s, acp.StartToolCall(acp.ToolCallId(id), c.name+" "+shown, acp.WithStartKind(acp.ToolKindRead),
+			acp.WithStartStatus(acp.ToolCallStatusPending), acp.WithStartLocations([]acp.ToolCallLocation{{Path: abs}}),
+			acp.WithStartRawInput(json.RawMessage(c.args))))
+	}
 	body, err := os.ReadFile(abs)
 	result, failed := string(body)+"(read "+shown+")", false
 	if err != nil {
