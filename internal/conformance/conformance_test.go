@@ -80,7 +80,10 @@ func TestCheck(t *testing.T) {
 			[]string{`update-after-cancelled@4: a agent_message_chunk after the agent answered the cancelled session/prompt (id 2) (line 3)`}},
 		{"an update after the next prompt", with(promptReq, cancel, cancelled, `> {"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`, chunk, `< {"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`), nil},
 		{"an unannounced tool call update", with(promptReq, toolDone, endTurn),
-			[]string{`announced-tool-call@3: tool_call_update of tool call "t1", which no tool_call of session "s1" announced before`}},
+			[]string{`announced-tool-call@3: tool_call_update of tool call "t1", which no tool_call (nor session/request_permission) of session "s1" announced before`}},
+		{"a tool call announced by its permission request", with(promptReq,
+			`< {"jsonrpc":"2.0","id":"p","method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"t1","title":"Edit"},"options":[{"optionId":"a","name":"A","kind":"allow_once"}]}}`,
+			`> {"jsonrpc":"2.0","id":"p","result":{"outcome":{"outcome":"selected","optionId":"a"}}}`, toolDone, endTurn), nil},
 		{"an update of an unknown session", with(`< {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s9","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}}}}`),
 			[]string{`known-session@3: session/update names session "s9", which the agent never created and the client never loaded or resumed`}},
 		{"an update before session/new answers", []string{initReq, initResp, newReq, chunk, newResp},
@@ -123,6 +126,8 @@ func TestCheck(t *testing.T) {
 		{"an extension method", with(`< {"jsonrpc":"2.0","method":"_x/y","params":{"any":1}}`), nil},
 		{"a custom field", with(promptReq, `< {"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn","tokens":3}}`),
 			[]string{`custom-field@3: result of session/prompt: $.tokens: "tokens" is not a member of PromptResponse (the schema: Response from processing a user prompt.)`}},
+		{"a member the newest schema adds", []string{initReq, `< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"sessionCapabilities":{"delete":{}}},"authMethods":[]}}`}, nil},
+		{"a member only the SDK's schema has", []string{initReq, initResp, newReq, `< {"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1","models":{"currentModelId":"m","availableModels":[{"modelId":"m","name":"M"}]}}}`}, nil},
 		{"_meta is open", with(promptReq, `< {"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn","_meta":{"tokens":3}}}`), nil},
 		{"fs without the capability", []string{`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`, initResp, newReq, newResp, promptReq,
 			`< {"jsonrpc":"2.0","id":"r","method":"fs/read_text_file","params":{"sessionId":"s1","path":"/w/a"}}`,
@@ -196,7 +201,7 @@ func TestSchemaIsTheSDKs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(sdk, schemaJSON) {
+	if !bytes.Equal(sdk, sdkSchema) {
 		t.Errorf("schema.json differs from %s: copy it again", filepath.Join(dir, "schema", "schema.unstable.json"))
 	}
 }

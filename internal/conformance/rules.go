@@ -53,7 +53,7 @@ var Rules = []*Rule{
 	{ID: "unique-session", URL: sessionURL + "#creating-a-session", check: checkUniqueSession,
 		Spec: "The Agent MUST respond with a unique Session ID that identifies this conversation."},
 	{ID: "announced-tool-call", URL: toolCallURL, check: checkAnnouncedToolCall,
-		Spec: "ToolCallUpdate: An update to an existing tool call. toolCallId: The ID of the tool call being updated."},
+		Spec: "ToolCallUpdate: An update to an existing tool call. toolCallId: The ID of the tool call being updated. (A tool call exists once a tool_call update, or a session/request_permission for it, announced it.)"},
 	{ID: "cancelled-stop-reason", URL: promptTurn, check: checkCancelled,
 		Spec: "After all ongoing operations have been successfully aborted and pending updates have been sent, the Agent MUST respond to the original session/prompt request with the cancelled stop reason. […] Agents MUST catch these errors and return the semantically meaningful cancelled stop reason. (session/close: The Agent MUST cancel any ongoing work for that session as if session/cancel had been called.)"},
 	{ID: "update-after-cancelled", URL: promptTurn, check: checkAfterCancelled,
@@ -67,7 +67,7 @@ var Rules = []*Rule{
 	{ID: "terminal-capability", URL: specURL + "terminals", check: checkTerminalCapability,
 		Spec: "If terminal is false or not present, the Agent MUST NOT attempt to call any terminal methods."},
 	{ID: "known-terminal", URL: specURL + "terminals#releasing-terminals", check: checkKnownTerminal,
-		Spec: "After release the terminal ID becomes invalid for all other terminal/* methods. (A terminal ID is one terminal/create returned.)"},
+		Spec: "Terminal: Embed a terminal created with terminal/create by its id. […] After release the terminal ID becomes invalid for all other terminal/* methods."},
 	{ID: "absolute-path", URL: specURL + "overview#argument-requirements", check: checkAbsolutePaths,
 		Spec: "All file paths in the protocol MUST be absolute."},
 	{ID: "permission-options", URL: specURL + "tool-calls#requesting-permission", check: checkPermissionOptions,
@@ -147,33 +147,71 @@ func checkJSONRPC(c *conversation) []finding {
 	return out
 }
 
-// schemaOf is the schema an agent's message must match, by its method or
-// the method of the request it answers, and what it is ("params of
-// fs/read_text_file"); nil with a finding for a method the protocol does
-// not have, nil alone for what the schema does not describe (an extension
-// method's params, a response to no request).
-func schemaOf(m *message) (n *node, what string, raw json.RawMessage, bad string) {
+// schemaOf is the schema of s an agent's message must match, by its
+// method or the method of the request it answers, and what it is ("params
+// of fs/read_text_file"); nil with bad for a method s does not have, nil
+// alone for what s does not describe (an extension method's params, a
+// response to no request).
+func (s *schema) schemaOf(m *message) (n *node, what string, raw json.RawMessage, bad string) {
 	switch m.kind {
 	case request, notification:
 		if isExtension(m.method) {
 			return nil, "", nil, ""
 		}
-		meth, ok := methods()[m.method]
+		meth, ok := s.methods[m.method]
 		if !ok || meth.params == "" || meth.side == "agent" {
 			return nil, "", nil, fmt.Sprintf("%q is no method a client serves (an extension method's name starts with \"_\")", m.method)
 		}
-		return defs()[meth.params], "params of " + m.method, m.params, ""
+		return s.defs[meth.params], "params of " + m.method, m.params, ""
 	case response:
 		if m.err != nil {
-			return defs()["Error"], "error", m.err, ""
+			return s.defs["Error"], "error", m.err, ""
 		}
-		meth := methods()[m.answered()]
+		meth := s.methods[m.answered()]
 		if meth.result == "" || meth.side == "client" {
 			return nil, "", nil, ""
 		}
-		return defs()[meth.result], "result of " + m.answered(), m.result, ""
+		return s.defs[meth.result], "result of " + m.answered(), m.result, ""
 	}
 	return nil, "", nil, ""
+}
+
+// verdict is what the schemas say of an agent's message: nil when one of
+// them accepts it, else the sentences of the first that rejects it. With
+// custom it judges only the fields a schema does not declare, and only by
+// the schemas the message is otherwise valid under (the rest is the schema
+// rule's).
+func verdict(m *message, custom bool) []string {
+	var first []string
+	for _, s := range schemas() {
+		n, what, raw, bad := s.schemaOf(m)
+		if bad != "" {
+			if !custom && first == nil {
+				first = []string{bad}
+			}
+			continue
+		}
+		if n == nil {
+			return nil
+		}
+		v := decode(raw)
+		ps := n.check(v, "$")
+		if custom {
+			if len(ps) > 0 {
+				continue
+			}
+			ps = n.custom(v, "$")
+		}
+		if len(ps) == 0 {
+			return nil
+		}
+		if first == nil {
+			for _, p := range ps {
+				first = append(first, problemText(what, p))
+			}
+		}
+	}
+	return first
 }
 
 // decode reads raw JSON with numbers kept as written; absent is null.
@@ -189,41 +227,21 @@ func decode(raw json.RawMessage) any {
 }
 
 func checkSchema(c *conversation) []finding {
-	var out []finding
-	for _, m := range c.msgs {
-		if !m.Agent || m.kind == invalid {
-			continue
-		}
-		n, what, raw, bad := schemaOf(m)
-		if bad != "" {
-			out = append(out, finding{m, bad})
-		}
-		if n == nil {
-			continue
-		}
-		for _, p := range n.check(decode(raw), "$") {
-			out = append(out, finding{m, problemText(what, p)})
-		}
-	}
-	return out
+	return schemaFindings(c, false)
 }
 
 func checkCustom(c *conversation) []finding {
+	return schemaFindings(c, true)
+}
+
+func schemaFindings(c *conversation, custom bool) []finding {
 	var out []finding
 	for _, m := range c.msgs {
 		if !m.Agent || m.kind == invalid {
 			continue
 		}
-		n, what, raw, _ := schemaOf(m)
-		if n == nil {
-			continue
-		}
-		v := decode(raw)
-		if len(n.check(v, "$")) > 0 {
-			continue // the schema rule reports it
-		}
-		for _, p := range n.custom(v, "$") {
-			out = append(out, finding{m, problemText(what, p)})
+		for _, msg := range verdict(m, custom) {
+			out = append(out, finding{m, msg})
 		}
 	}
 	return out
@@ -322,23 +340,35 @@ func checkUniqueSession(c *conversation) []finding {
 
 func checkAnnouncedToolCall(c *conversation) []finding {
 	announced := map[string]map[string]bool{} // session → tool call ids
-	var out []finding
-	for _, m := range c.agent(notification) {
-		if m.method != "session/update" {
-			continue
+	announce := func(s, id string) {
+		if announced[s] == nil {
+			announced[s] = map[string]bool{}
 		}
-		kind, u := updateOf(m)
-		id, _ := u["toolCallId"].(string)
-		s := sessionOf(m.params)
-		switch kind {
-		case "tool_call":
-			if announced[s] == nil {
-				announced[s] = map[string]bool{}
+		announced[s][id] = true
+	}
+	var out []finding
+	for _, m := range c.msgs {
+		switch {
+		case m.Agent && m.kind == request && m.method == "session/request_permission":
+			// The client learns of a tool call from the permission asked
+			// for it too (Zed shows it from there).
+			var p struct {
+				SessionID string `json:"sessionId"`
+				ToolCall  struct {
+					ID string `json:"toolCallId"`
+				} `json:"toolCall"`
 			}
-			announced[s][id] = true
-		case "tool_call_update":
-			if !announced[s][id] {
-				out = append(out, finding{m, fmt.Sprintf("tool_call_update of tool call %q, which no tool_call of session %q announced before", id, s)})
+			json.Unmarshal(m.params, &p)
+			announce(p.SessionID, p.ToolCall.ID)
+		case m.Agent && m.kind == notification && m.method == "session/update":
+			kind, u := updateOf(m)
+			id, _ := u["toolCallId"].(string)
+			s := sessionOf(m.params)
+			switch {
+			case kind == "tool_call":
+				announce(s, id)
+			case kind == "tool_call_update" && !announced[s][id]:
+				out = append(out, finding{m, fmt.Sprintf("tool_call_update of tool call %q, which no tool_call (nor session/request_permission) of session %q announced before", id, s)})
 			}
 		}
 	}

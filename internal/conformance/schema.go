@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -11,14 +12,78 @@ import (
 	"sync"
 )
 
-// schemaJSON is the ACP JSON Schema the SDK acpsnap speaks ships
-// (github.com/coder/acp-go-sdk v0.13.0, schema/schema.unstable.json): the
-// stable protocol and the unstable methods its client also speaks
-// (session/fork, session/set_model, …). TestSchemaIsTheSDKs keeps it the
-// SDK's.
-//
-//go:embed schema.json
-var schemaJSON []byte
+// The ACP JSON Schemas a message is checked against: it is valid when one
+// of them accepts it, so an agent written to either protocol version is
+// judged by its own. sdkSchema is the one the SDK acpsnap's client speaks
+// ships (github.com/coder/acp-go-sdk v0.13.0, schema/schema.unstable.json:
+// the stable protocol and the unstable methods its client also speaks,
+// session/fork, session/set_model, …; TestSchemaIsTheSDKs keeps it the
+// SDK's). latestSchema is the newest published v1 schema
+// (github.com/agentclientprotocol/agent-client-protocol,
+// schema/v1/schema.unstable.json at bb2ef8f7, August 2026), which knows
+// what the protocol added since (sessionCapabilities.delete, …).
+var (
+	//go:embed schema.json
+	sdkSchema []byte
+	//go:embed schema.latest.json
+	latestSchema []byte
+)
+
+// schema is one compiled schema file: its $defs by name, and the $defs of
+// each method's params and result.
+type schema struct {
+	defs    map[string]*node
+	methods map[string]method
+}
+
+// method names the $defs of a method's params and its result, from the
+// schema's x-method annotations: side is "agent" for the methods the agent
+// serves (the client calls them), "client" for those the client serves.
+type method struct {
+	side           string
+	params, result string
+}
+
+// schemas are the compiled schemas, the SDK's first.
+var schemas = sync.OnceValue(func() []*schema {
+	return []*schema{compileSchema(sdkSchema), compileSchema(latestSchema)}
+})
+
+// compileSchema compiles a schema file, which must be valid (it is
+// embedded).
+func compileSchema(b []byte) *schema {
+	var raw struct {
+		Defs map[string]any `json:"$defs"`
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if err := d.Decode(&raw); err != nil {
+		panic("conformance: embedded schema: " + err.Error())
+	}
+	s := &schema{defs: map[string]*node{}, methods: map[string]method{}}
+	for name, v := range raw.Defs {
+		n := compile(v)
+		n.def = name
+		s.defs[name] = n
+		m, _ := v.(map[string]any)
+		meth, _ := m["x-method"].(string)
+		if meth == "" {
+			continue
+		}
+		mm := s.methods[meth]
+		mm.side, _ = m["x-side"].(string)
+		if strings.HasSuffix(name, "Response") {
+			mm.result = name
+		} else {
+			mm.params = name
+		}
+		s.methods[meth] = mm
+	}
+	for _, n := range s.defs {
+		n.link(s.defs, map[*node]bool{})
+	}
+	return s
+}
 
 // node is one compiled schema of schema.json. It holds only the keywords
 // the file uses; a keyword it does not know is ignored (never a false
@@ -44,63 +109,6 @@ type node struct {
 	desc     string
 	title    string
 }
-
-// defs are the compiled $defs of schemaJSON, by name.
-var defs = sync.OnceValue(func() map[string]*node {
-	var raw struct {
-		Defs map[string]any `json:"$defs"`
-	}
-	d := json.NewDecoder(strings.NewReader(string(schemaJSON)))
-	d.UseNumber()
-	if err := d.Decode(&raw); err != nil {
-		panic("conformance: schema.json: " + err.Error())
-	}
-	out := map[string]*node{}
-	for name, v := range raw.Defs {
-		out[name] = compile(v)
-		out[name].def = name
-	}
-	for _, n := range out {
-		n.link(out, map[*node]bool{})
-	}
-	return out
-})
-
-// methods maps a method to the $defs of its params and its result, from
-// the schema's x-method annotations: side is "agent" for the methods the
-// agent serves (the client calls them), "client" for those the client
-// serves.
-type method struct {
-	side           string
-	params, result string
-}
-
-var methods = sync.OnceValue(func() map[string]method {
-	var raw struct {
-		Defs map[string]struct {
-			Method string `json:"x-method"`
-			Side   string `json:"x-side"`
-		} `json:"$defs"`
-	}
-	if err := json.Unmarshal(schemaJSON, &raw); err != nil {
-		panic("conformance: schema.json: " + err.Error())
-	}
-	out := map[string]method{}
-	for name, d := range raw.Defs {
-		if d.Method == "" {
-			continue
-		}
-		m := out[d.Method]
-		m.side = d.Side
-		if strings.HasSuffix(name, "Response") {
-			m.result = name
-		} else {
-			m.params = name
-		}
-		out[d.Method] = m
-	}
-	return out
-})
 
 func compile(v any) *node {
 	m, ok := v.(map[string]any)
