@@ -116,8 +116,9 @@ func Run(t *testing.T, p Params) {
 			}
 			o := check.Check(t.Context(), filepath.Join(p.Dir, name), cfg)
 			suite.add(o)
-			if first := suite.pins.Add(o); first != "" {
-				o.Reason, o.Diff, o.Accept = check.SamePinChange(o, first), strings.TrimPrefix(o.Diff, o.PinDrift), ""
+			if first := suite.changes.Add(o); first != "" {
+				o.Reason, o.Diff = check.SameChange(o, first)
+				o.Accept = ""
 			}
 			report(t, cl, o, p.SkipUnrecorded)
 		})

@@ -143,6 +143,11 @@ type Outcome struct {
 	// changes, PinFiles their JSON paths.
 	PinDrift string
 	PinFiles []string
+	// Change is the change of the fixtures' lines a failed comparison
+	// showed, as a key that scenarios changed the same way share (Changes
+	// groups them), "" for none; ChangeFiles are the files it changed.
+	Change      string
+	ChangeFiles []string
 	// Got is what a failed run produced, normalized and with the corpus's
 	// rules applied (the side the diff calls "got"), for a report to show;
 	// nil when the scenario passed or its run produced nothing to compare.
@@ -363,7 +368,7 @@ func (o Outcome) compare(ctx context.Context, s *scenario.Scenario, got *scenari
 	}
 	if np != nil && len(np.drift) > 0 {
 		pinFiles, d := np.driftDiff(cfg.diffConfig())
-		o.Status, o.Diff, o.Accept = Failed, d, Record
+		o.Status, o.Diff, o.Accept = Failed, d, rerecord(dir, s.Manifest)
 		o.PinFiles, o.PinDrift = pinFiles, d
 		o.Reason = "the agent's request differs from the corpus's pin (" + strings.Join(pinFiles, ", ") + "): a changed model input, which only record accepts"
 		if files := diffTranscripts(dir, want, got, cfg.diffConfig()); len(files) > 0 {
@@ -377,6 +382,9 @@ func (o Outcome) compare(ctx context.Context, s *scenario.Scenario, got *scenari
 		return o.fail(err)
 	}
 	o.Diff = joinDiffs(files) + wsDiff
+	if wsDiff == "" {
+		o.Change, o.ChangeFiles = lineChange(want, got, files)
+	}
 	switch {
 	case wsDiff != "" || len(files) > 0 && files[0].log:
 		o.Accept = Refresh

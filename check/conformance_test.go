@@ -50,7 +50,7 @@ func TestBrokenMessage(t *testing.T) {
 	}
 	for _, want := range []string{
 		"the agent breaks the Agent Client Protocol (1 violation(s); no mode writes a fixture of it):",
-		`stdout line 2: rule announced-tool-call: tool_call_update of tool call "{{toolCall:1}}", which no tool_call of session "{{session:1}}" announced before`,
+		`stdout line 2: rule announced-tool-call: tool_call_update of tool call "{{toolCall:1}}", which no tool_call (nor session/request_permission) of session "{{session:1}}" announced before`,
 		`    {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"{{session:1}}"`,
 		`announced-tool-call, the spec: "ToolCallUpdate: An update to an existing tool call.`,
 		"conformance: {acknowledge: [{rule: announced-tool-call, reason: …}]}",
