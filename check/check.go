@@ -370,7 +370,7 @@ func (o Outcome) compare(ctx context.Context, s *scenario.Scenario, got *scenari
 		pinFiles, d := np.driftDiff(cfg.diffConfig())
 		o.Status, o.Diff, o.Accept = Failed, d, rerecord(dir, s.Manifest)
 		o.PinFiles, o.PinDrift = pinFiles, d
-		o.Reason = "the agent's request differs from the corpus's pin (" + strings.Join(pinFiles, ", ") + "): a changed model input, which only record accepts"
+		o.Reason = "the agent's request differs from the corpus's pin (" + strings.Join(pinFiles, ", ") + "): a changed model input, which only " + string(o.Accept) + " accepts"
 		if files := diffTranscripts(dir, want, got, cfg.diffConfig()); len(files) > 0 {
 			o.Diff += joinDiffs(files)
 		}

@@ -71,12 +71,21 @@ type Behaviour struct {
 	// quietly on abort), "unannounced" updates a tool call it never
 	// announced (no tool_call before the tool_call_update); "": none.
 	Break string // CONF_BREAK
+	// System is the system prompt of the agent's turns; "": "You are the
+	// conformance agent." (the corpus's pin).
+	System string // CONF_SYSTEM
+	// Thought starts every turn with an agent_thought_chunk of this text,
+	// as an agent that shows its thinking does; "": none.
+	Thought string // CONF_THOUGHT
 }
 
 func behaviour(getenv func(string) string) Behaviour {
 	b := Behaviour{Dialect: getenv("CONF_DIALECT"), URL: getenv("CONF_URL"), IDs: getenv("CONF_IDS"),
 		Paths: getenv("CONF_PATHS"), Ready: getenv("CONF_READY") == "1", Side: getenv("CONF_SIDE"), Noise: getenv("CONF_NOISE") == "1",
-		RequestID: getenv("CONF_REQUEST_ID") == "1", Break: getenv("CONF_BREAK")}
+		RequestID: getenv("CONF_REQUEST_ID") == "1", Break: getenv("CONF_BREAK"), System: getenv("CONF_SYSTEM"), Thought: getenv("CONF_THOUGHT")}
+	if b.System == "" {
+		b.System = "You are the conformance agent."
+	}
 	b.SlowExit = millis(getenv("CONF_SLOW_EXIT_MS"), 0)
 	b.SlowText = millis(getenv("CONF_SLOW_TEXT_MS"), 0)
 	b.ReadyAfter = millis(getenv("CONF_READY_MS"), 30*time.Millisecond)
@@ -258,9 +267,12 @@ func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 		<-titled.c
 	}
 	defer side.Wait()
+	if a.b.Thought != "" {
+		a.update(s, acp.UpdateAgentThoughtText(a.b.Thought))
+	}
 	retried := false
 	for step := 0; step < 8; step++ {
-		reply, err := a.callThen(ctx, s.conversation("You are the conformance agent."), s, turned.fire)
+		reply, err := a.callThen(ctx, s.conversation(a.b.System), s, turned.fire)
 		turned.fire()
 		if ctx.Err() != nil && a.b.Break == "cancel-end-turn" {
 			return acp.PromptResponse{StopReason: acp.StopReasonEndTurn}, nil
