@@ -1,10 +1,12 @@
 package check
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -57,5 +59,39 @@ func TestChanges(t *testing.T) {
 	reason, rest := SameChange(Outcome{Name: "b", ChangeFiles: []string{scenario.StdoutFile}}, "a")
 	if want := "the same change of stdout.expected.jsonl as a (its diff is shown there)"; reason != want || rest != "" {
 		t.Errorf("SameChange = %q, %q; want %q and nothing left", reason, rest, want)
+	}
+}
+
+func TestPointer(t *testing.T) {
+	for path, want := range map[string]string{
+		"$.metadata.trace_id":    "/metadata/trace_id",
+		`$.messages[0]["a/b~c"]`: "/messages/0/a~1b~0c",
+		"$.input[1→2].id":        "/input/2/id",
+		"$":                      "",
+		`$.x["unterminated`:      `/x/["unterminated`,
+	} {
+		if got := pointer(path); got != want {
+			t.Errorf("pointer(%q) = %q, want %q", path, got, want)
+		}
+	}
+	vary := driftValues([]proxy.Change{{Path: "$.metadata.trace_id", Recorded: `"17"`, Request: `"42"`}, {Path: "header:x-request-id", Recorded: `"a"`, Request: `"b"`}})
+	var got []string
+	for _, v := range vary {
+		got = append(got, v.Path+" "+v.Suggest.Key+" "+v.Suggest.Item)
+	}
+	want := []string{`$.metadata.trace_id scrub { pattern: '("trace_id":\s*")\d+(")', replace: '${1}{{trace_id}}${2}' }`, `header:x-request-id model.ignore "header:x-request-id"`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("driftValues (-want +got):\n%s", diff)
+	}
+	if got := driftValues([]proxy.Change{{Path: "path", Recorded: `"/a"`, Request: `"/b"`}}); got != nil {
+		t.Errorf("driftValues of a changed path = %v, want nil", got)
+	}
+	rec := `{"type":"session"}` + "\n" + `{"data":{"body":{"trace":"1"},"call":1},"type":"model/request"}` + "\n" + `{"data":{"call":1},"type":"model/end"}` + "\n"
+	rep := strings.Replace(rec, `"trace":"1"`, `"trace":"2"`, 1)
+	if got := requestValues([]byte(rec), []byte(rep)); len(got) != 1 || got[0].At != "call 1" || got[0].Path != "$.trace" {
+		t.Errorf("requestValues = %+v, want call 1 $.trace", got)
+	}
+	if got := requestValues([]byte(rec), []byte(strings.Replace(rep, "model/end", "model/status", 1))); got != nil {
+		t.Errorf("requestValues with another event changed = %+v, want nil", got)
 	}
 }

@@ -224,7 +224,7 @@ func (o Outcome) ran(ctx context.Context, s *scenario.Scenario, cfg Config, r ru
 		err = cfg.AfterRun()
 	}
 	if err != nil {
-		o = o.fail(err)
+		o = o.fail(withDrift(err, res))
 		if res != nil && res.RequestDrift {
 			o.Accept = rerecord(dir, m) // a recorded answer to a different question is no fixture
 			o.PinFiles, o.PinDrift = driftChange(res.Drifts)

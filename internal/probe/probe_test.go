@@ -61,10 +61,17 @@ func TestVariance(t *testing.T) {
 			want: []Variance{{Where: "stdout", At: "line 2 (session/update usage)", Values: []string{"absent", "present"}, Suggest: Setting{"floating", "usage"}}},
 		},
 		{
+			// A scrub, not model.ignore: the composed log holds the value too.
 			name: "request id",
 			runs: []Run{runWith(`{}`, `{"m":{"trace":"8f3a"}}`), runWith(`{}`, `{"m":{"trace":"c01d"}}`)},
 			want: []Variance{{Where: "request", At: "call 1 (POST /chat/completions)", Path: "$.m.trace", Values: []string{`"8f3a"`, `"c01d"`},
-				Suggest: Setting{"model.ignore", "/m/trace"}}},
+				Suggest: Setting{"scrub", `{ pattern: '("trace":\s*")[0-9a-f]+(")', replace: '${1}{{trace}}${2}' }`}}},
+		},
+		{
+			name: "a request list of another length: no scrub, ignore",
+			runs: []Run{runWith(`{}`, `{"m":[1,2]}`), runWith(`{}`, `{"m":[1,2,3]}`)},
+			want: []Variance{{Where: "request", At: "call 1 (POST /chat/completions)", Path: "$.m", Values: []string{`[1,2]`, `[1,2,3]`},
+				Suggest: Setting{"model.ignore", "/m"}}},
 		},
 		{
 			name:   "request id ignored",
@@ -201,7 +208,7 @@ func ExampleReport_WriteText() {
 	//     run 1: "0a1b"
 	//     run 2: "ffe2"
 	//     run 3: "9c00"
-	//     model.ignore: /trace
+	//     scrub: { pattern: '("trace":\s*")[0-9a-f]+(")', replace: '${1}{{trace}}${2}' }
 	// model calls beyond the script: none
 	// network beyond the model endpoint (all refused):
 	//   lookup telemetry.example (6×)
@@ -213,9 +220,35 @@ func ExampleReport_WriteText() {
 	// files written in HOME, outside the cwd (candidates for home/ seeding):
 	//   .agent/state.json (17 bytes)
 	// paste into acpsnap.yml (merge with what is there):
-	//   model:
-	//     ignore: [/trace]
+	//   scrub:
+	//     - { pattern: '("trace":\s*")[0-9a-f]+(")', replace: '${1}{{trace}}${2}' }
 	// not clean: 1 value(s) vary, 1 host(s) or address(es) tried
+}
+
+// TestRequestChanges: what differs between a recorded request and a
+// replay's, with the setting that settles each part.
+func TestRequestChanges(t *testing.T) {
+	got := RequestChanges([]byte(`{"a":1,"metadata":{"trace_id":"1796428785211701696"}}`), []byte(`{"a":1,"metadata":{"trace_id":"1796428785243244603"}}`))
+	want := []Variance{{Where: "request", Path: "$.metadata.trace_id", Values: []string{`"1796428785211701696"`, `"1796428785243244603"`},
+		Suggest: Setting{"scrub", `{ pattern: '("trace_id":\s*")\d+(")', replace: '${1}{{trace_id}}${2}' }`}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("RequestChanges (-want +got):\n%s", diff)
+	}
+	for _, c := range []struct {
+		part string
+		vals []string
+		want Setting
+	}{
+		{"header:x-request-id", []string{`"a"`, `"b"`}, Setting{"model.ignore", `"header:x-request-id"`}},
+		{"/metadata/trace_id", []string{`"17"`, `"42"`}, Setting{"scrub", `{ pattern: '("trace_id":\s*")\d+(")', replace: '${1}{{trace_id}}${2}' }`}},
+		{"/n", []string{`17`, `42`}, Setting{"scrub", `{ pattern: '("n":\s*)-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?', replace: '${1}0' }`}},
+		{"/m", []string{`[1]`, `[1,2]`}, Setting{"model.ignore", "/m"}},
+		{"/x", []string{`"a [-b-] c"`, `not json`}, Setting{}},
+	} {
+		if got := SettleRequest(c.part, c.vals); got != c.want {
+			t.Errorf("SettleRequest(%q, %q) = %+v, want %+v", c.part, c.vals, got, c.want)
+		}
+	}
 }
 
 // TestNetwork: loopback names are the model endpoint's own; the expected

@@ -77,12 +77,16 @@ type Behaviour struct {
 	// Thought starts every turn with an agent_thought_chunk of this text,
 	// as an agent that shows its thinking does; "": none.
 	Thought string // CONF_THOUGHT
+	// Trace gives every chat-completions request a trace id of its own in
+	// metadata.trace_id, the time it was sent in nanoseconds, as SDKs with
+	// tracing do ("1"): a value no normalization knows.
+	Trace bool // CONF_TRACE
 }
 
 func behaviour(getenv func(string) string) Behaviour {
 	b := Behaviour{Dialect: getenv("CONF_DIALECT"), URL: getenv("CONF_URL"), IDs: getenv("CONF_IDS"),
 		Paths: getenv("CONF_PATHS"), Ready: getenv("CONF_READY") == "1", Side: getenv("CONF_SIDE"), Noise: getenv("CONF_NOISE") == "1",
-		RequestID: getenv("CONF_REQUEST_ID") == "1", Break: getenv("CONF_BREAK"), System: getenv("CONF_SYSTEM"), Thought: getenv("CONF_THOUGHT")}
+		RequestID: getenv("CONF_REQUEST_ID") == "1", Break: getenv("CONF_BREAK"), System: getenv("CONF_SYSTEM"), Thought: getenv("CONF_THOUGHT"), Trace: getenv("CONF_TRACE") == "1"}
 	if b.System == "" {
 		b.System = "You are the conformance agent."
 	}
@@ -488,12 +492,12 @@ func (a *agent) request(conv []message) (string, []byte) {
 	case "gemini-generate-content":
 		return "/v1beta/models/conformance:streamGenerateContent?alt=sse", geminiRequest(conv)
 	}
-	return "/chat/completions", chatRequest(conv, a.b.RequestID)
+	return "/chat/completions", chatRequest(conv, a.b.RequestID, a.b.Trace)
 }
 
 type obj = map[string]any
 
-func chatRequest(conv []message, requestID bool) []byte {
+func chatRequest(conv []message, requestID, trace bool) []byte {
 	var msgs []obj
 	for _, m := range conv {
 		switch {
@@ -511,6 +515,9 @@ func chatRequest(conv []message, requestID bool) []byte {
 	}
 	req := obj{"model": "conformance", "stream": true, "messages": msgs,
 		"tools": []obj{{"type": "function", "function": obj{"name": "read", "description": "read a file", "parameters": toolSchema}}}}
+	if trace {
+		req["metadata"] = obj{"trace_id": fmt.Sprint(time.Now().UnixNano())}
+	}
 	if requestID {
 		h := randomHex(16)
 		req["user"] = h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
