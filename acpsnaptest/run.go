@@ -223,6 +223,9 @@ func report(t *testing.T, cl commandLine, o check.Outcome, skipUnrecorded bool) 
 	if len(o.Wrote) > 0 {
 		t.Logf("wrote %s", strings.Join(o.Wrote, ", "))
 	}
+	for _, n := range o.Notes {
+		t.Logf("note: %s", n)
+	}
 	if len(o.Pending) > 0 {
 		t.Logf("pending: %s (review with: %s)", strings.Join(o.Pending, ", "), cl.settle("review"))
 	}

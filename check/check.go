@@ -143,6 +143,9 @@ type Outcome struct {
 	// changes, PinFiles their JSON paths.
 	PinDrift string
 	PinFiles []string
+	// Notes are what a write tells beside the files it wrote: an error
+	// call the agent retried, so the scenario records the retry's answer.
+	Notes []string
 	// Change is the change of the fixtures' lines a failed comparison
 	// showed, as a key that scenarios changed the same way share (Changes
 	// groups them), "" for none; ChangeFiles are the files it changed.
@@ -262,13 +265,13 @@ func (o Outcome) ran(ctx context.Context, s *scenario.Scenario, cfg Config, r ru
 		if o = o.compare(ctx, s, got, cfg, r, ws); o.Status != Passed {
 			undo()
 		}
-		return o
+		return o.noted(res, got)
 	}
 	o = o.compare(ctx, s, got, cfg, r, ws)
 	if o.Status == Failed {
 		o.Got = got
 	}
-	return o
+	return o.noted(res, got)
 }
 
 // harnessConfig is how the harness runs the scenario in dir under cfg:

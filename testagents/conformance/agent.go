@@ -128,11 +128,11 @@ func Main() {
 
 // Serve speaks ACP on in and out until in ends.
 func Serve(ctx context.Context, b Behaviour, in io.Reader, out io.Writer) error {
-	a := &agent{b: b, sessions: map[string]*session{}}
+	a := &agent{b: b, sessions: map[string]*session{}, answered: map[string]func(){}}
 	// The connection reads requests as soon as it exists: a.conn is set
 	// under a.mu before the first handler can ask for it.
 	a.mu.Lock()
-	conn := acp.NewAgentSideConnection(a, out, in)
+	conn := acp.NewAgentSideConnection(a, &answerWatch{a: a, w: out}, in)
 	conn.SetLogger(slog.New(slog.DiscardHandler))
 	a.conn = conn
 	a.mu.Unlock()
@@ -147,6 +147,34 @@ type agent struct {
 	conn     *acp.AgentSideConnection // set once, under mu, by Serve
 	sessions map[string]*session
 	lastMs   int64 // the time of the last id minted, under mu
+	// answered are what to do once session/new's answer naming a session
+	// is written, by session id, under mu.
+	answered map[string]func()
+}
+
+// answerWatch is the agent's stdout: after it writes the answer that names
+// a new session, it runs what waits for that (the ready timer), so no
+// update can name the session before the client knows it.
+type answerWatch struct {
+	a *agent
+	w io.Writer
+}
+
+func (w *answerWatch) Write(p []byte) (int, error) {
+	n, err := w.w.Write(p)
+	w.a.mu.Lock()
+	var run []func()
+	for id, f := range w.a.answered {
+		if bytes.Contains(p, []byte(`"result":`)) && bytes.Contains(p, []byte(`"sessionId":"`+id+`"`)) && !bytes.Contains(p, []byte(`"method":`)) {
+			run = append(run, f)
+			delete(w.a.answered, id)
+		}
+	}
+	w.a.mu.Unlock()
+	for _, f := range run {
+		f()
+	}
+	return n, err
 }
 
 // mintMs is the Unix time in milliseconds for a minted tool-call id,
@@ -194,13 +222,15 @@ func (a *agent) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp.Ne
 	s := &session{id: "sess_" + randomHex(8), cwd: p.Cwd}
 	a.mu.Lock()
 	a.sessions[s.id] = s
-	a.mu.Unlock()
 	if a.b.Ready {
-		time.AfterFunc(a.b.ReadyAfter, func() {
-			a.update(s, acp.SessionUpdate{AvailableCommandsUpdate: &acp.SessionAvailableCommandsUpdate{
-				AvailableCommands: []acp.AvailableCommand{{Name: "title", Description: "name the session"}}}})
-		})
+		a.answered[s.id] = func() {
+			time.AfterFunc(a.b.ReadyAfter, func() {
+				a.update(s, acp.SessionUpdate{AvailableCommandsUpdate: &acp.SessionAvailableCommandsUpdate{
+					AvailableCommands: []acp.AvailableCommand{{Name: "title", Description: "name the session"}}}})
+			})
+		}
 	}
+	a.mu.Unlock()
 	return acp.NewSessionResponse{SessionId: acp.SessionId(s.id)}, nil
 }
 

@@ -84,6 +84,9 @@ func (p *printer) outcome(o check.Outcome) {
 		fmt.Fprintf(p.w, "skip  %s (%s)\n", o.Name, o.Reason)
 	case o.Status == check.Passed && len(o.Wrote) > 0:
 		fmt.Fprintf(p.w, "wrote %s %v: %s\n", o.Name, d, strings.Join(o.Wrote, ", "))
+		for _, n := range o.Notes {
+			fmt.Fprintf(p.w, "  note: %s\n", n)
+		}
 	case o.Status == check.Passed:
 		fmt.Fprintf(p.w, "ok    %s %v\n", o.Name, d)
 	default:
