@@ -1,9 +1,11 @@
 // Package probe is the analysis of `acpsnap probe`: given what N runs of
-// one scenario produced (normalized stdout, model requests, the calls the
-// scripted model received, step and shutdown timings, files written in
-// the private HOME) and what the sandbox saw on the network, it says what
-// makes the agent nondeterministic, with a line to paste into acpsnap.yml
-// for each finding. It is pure: no I/O, no clock.
+// each scenario produced (normalized stdout, model requests and their
+// statuses, the calls the scripted model received, step and shutdown
+// timings, files written in the private HOME) and what the sandbox saw on
+// the network, it says what makes the agent nondeterministic (what varies
+// between runs, today's date, a retried error call), with a line to paste
+// into acpsnap.yml for each finding. It is pure: no I/O, no clock (the
+// runs' time is Input.Now).
 //
 //	rep := probe.Analyze(probe.Input{Runs: runs, Ignore: corpus.Model.Ignore})
 //	rep.WriteText(os.Stdout)
