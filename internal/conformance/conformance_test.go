@@ -151,6 +151,9 @@ func TestCheck(t *testing.T) {
 			`> {"jsonrpc":"2.0","id":"k","result":{}}`, endTurn),
 			[]string{`known-terminal@4: terminal/output of terminal "term-2", which no terminal/create returned`,
 				`known-terminal@6: terminal/kill of terminal "term-1", released on line 5`}},
+		{"a terminal shown that was never created", with(promptReq, toolCall,
+			`< {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","content":[{"type":"terminal","terminalId":"toolu_01"}]}}}`, endTurn),
+			[]string{`known-terminal@4: tool call content shows terminal "toolu_01", which no terminal/create returned`}},
 		{"a permission request without options", with(promptReq, toolCall,
 			`< {"jsonrpc":"2.0","id":"p","method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"t1"},"options":[]}}`,
 			`> {"jsonrpc":"2.0","id":"p","result":{"outcome":{"outcome":"cancelled"}}}`,
@@ -260,4 +263,34 @@ func FuzzCheck(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestDocumented keeps docs/format.md's table of rules the table's: each
+// rule has its row.
+func TestDocumented(t *testing.T) {
+	b, err := os.ReadFile("../../docs/format.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range IDs() {
+		if !strings.Contains(string(b), "| `"+id+"` |") {
+			t.Errorf("docs/format.md (Conformance) has no row for rule %s", id)
+		}
+	}
+}
+
+func BenchmarkCheck(b *testing.B) {
+	script := append([]string{}, handshake...)
+	script = append(script, promptReq)
+	for range 5000 {
+		script = append(script, chunk)
+	}
+	script = append(script, toolCall, toolDone, endTurn)
+	lines := run(script...)
+	b.ResetTimer()
+	for range b.N {
+		if vs := Check(lines); len(vs) > 0 {
+			b.Fatal(vs)
+		}
+	}
 }

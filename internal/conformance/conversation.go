@@ -46,6 +46,51 @@ type message struct {
 	// pairing, within one incarnation
 	request *message   // a response: the request it answers; nil: none
 	answers []*message // a request: its responses, in order
+
+	decoded bool
+	val     any // params, or a response's result or error, decoded once (value)
+	// checked are the problems each schema found (by its place in
+	// schemas), computed once for the schema and the custom-field rules.
+	checked map[*schema][]problem
+}
+
+// problems are the problems schema n of s finds in the message's payload,
+// sorted, computed once.
+func (m *message) problems(s *schema, n *node) []problem {
+	if ps, ok := m.checked[s]; ok {
+		return ps
+	}
+	if m.checked == nil {
+		m.checked = map[*schema][]problem{}
+	}
+	ps := sortProblems(n.check(m.value(), "$"))
+	m.checked[s] = ps
+	return ps
+}
+
+// value is the message's payload decoded with numbers kept as written:
+// the params of a request or notification, the result or the error of a
+// response; nil when it has none. It is decoded once.
+func (m *message) value() any {
+	if !m.decoded {
+		m.decoded = true
+		raw := m.params
+		if m.kind == response {
+			raw = m.result
+			if m.err != nil {
+				raw = m.err
+			}
+		}
+		m.val = decode(raw)
+	}
+	return m.val
+}
+
+// session is the sessionId of the message's payload; "" when none.
+func (m *message) session() string {
+	p, _ := m.value().(map[string]any)
+	s, _ := p["sessionId"].(string)
+	return s
 }
 
 // conversation is a run's lines parsed and paired: what every rule reads.
@@ -146,26 +191,25 @@ func (m *message) answered() string {
 // ok reports whether m is a response with a result.
 func (m *message) ok() bool { return m.kind == response && m.result != nil }
 
-// sessionOf is the sessionId of params or result; "" when none.
-func sessionOf(raw json.RawMessage) string {
-	var p struct {
-		SessionID string `json:"sessionId"`
-	}
-	json.Unmarshal(raw, &p)
-	return p.SessionID
-}
-
 // updateOf is the update of a session/update notification: its kind
 // (sessionUpdate) and the whole update.
 func updateOf(m *message) (kind string, u map[string]any) {
-	var p struct {
-		Update map[string]any `json:"update"`
+	p, _ := m.value().(map[string]any)
+	u, _ = p["update"].(map[string]any)
+	kind, _ = u["sessionUpdate"].(string)
+	return kind, u
+}
+
+// decode reads raw JSON with numbers kept as written; absent is null.
+func decode(raw json.RawMessage) any {
+	if raw == nil {
+		return nil
 	}
-	if json.Unmarshal(m.params, &p) != nil || p.Update == nil {
-		return "", nil
-	}
-	kind, _ = p.Update["sessionUpdate"].(string)
-	return kind, p.Update
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	d.Decode(&v)
+	return v
 }
 
 // isExtension reports whether method is an extension method (its name

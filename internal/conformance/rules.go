@@ -184,7 +184,7 @@ func (s *schema) schemaOf(m *message) (n *node, what string, raw json.RawMessage
 func verdict(m *message, custom bool) []string {
 	var first []string
 	for _, s := range schemas() {
-		n, what, raw, bad := s.schemaOf(m)
+		n, what, _, bad := s.schemaOf(m)
 		if bad != "" {
 			if !custom && first == nil {
 				first = []string{bad}
@@ -194,13 +194,12 @@ func verdict(m *message, custom bool) []string {
 		if n == nil {
 			return nil
 		}
-		v := decode(raw)
-		ps := n.check(v, "$")
+		ps := m.problems(s, n)
 		if custom {
 			if len(ps) > 0 {
 				continue
 			}
-			ps = n.custom(v, "$")
+			ps = sortProblems(n.custom(m.value(), "$"))
 		}
 		if len(ps) == 0 {
 			return nil
@@ -214,17 +213,6 @@ func verdict(m *message, custom bool) []string {
 	return first
 }
 
-// decode reads raw JSON with numbers kept as written; absent is null.
-func decode(raw json.RawMessage) any {
-	if raw == nil {
-		return nil
-	}
-	d := json.NewDecoder(strings.NewReader(string(raw)))
-	d.UseNumber()
-	var v any
-	d.Decode(&v)
-	return v
-}
 
 func checkSchema(c *conversation) []finding {
 	return schemaFindings(c, false)
@@ -299,7 +287,7 @@ func checkKnownSession(c *conversation) []finding {
 		if !m.Agent || m.kind == invalid || m.kind == response || isExtension(m.method) {
 			continue
 		}
-		if id := sessionOf(m.params); id != "" && !known[id] {
+		if id := m.session(); id != "" && !known[id] {
 			out = append(out, finding{m, fmt.Sprintf("%s names session %q, which the agent never created and the client never loaded or resumed", m.method, id)})
 		}
 	}
@@ -312,9 +300,9 @@ func checkKnownSession(c *conversation) []finding {
 func introduced(m *message) string {
 	switch {
 	case m.Agent && m.ok() && (m.answered() == "session/new" || m.answered() == "session/fork"):
-		return sessionOf(m.result)
+		return m.session()
 	case !m.Agent && m.kind == request && (m.method == "session/load" || m.method == "session/resume"):
-		return sessionOf(m.params)
+		return m.session()
 	}
 	return ""
 }
@@ -363,7 +351,7 @@ func checkAnnouncedToolCall(c *conversation) []finding {
 		case m.Agent && m.kind == notification && m.method == "session/update":
 			kind, u := updateOf(m)
 			id, _ := u["toolCallId"].(string)
-			s := sessionOf(m.params)
+			s := m.session()
 			switch {
 			case kind == "tool_call":
 				announce(s, id)
@@ -389,14 +377,14 @@ func cancelledPrompts(c *conversation) map[*message]bool {
 	for _, m := range c.msgs {
 		switch {
 		case !m.Agent && m.kind == request && m.method == "session/prompt":
-			s := sessionOf(m.params)
+			s := m.session()
 			pending[s] = append(pending[s], m)
 		case !m.Agent && (m.method == "session/cancel" && m.kind == notification || m.method == "session/close" && m.kind == request):
-			for _, p := range pending[sessionOf(m.params)] {
+			for _, p := range pending[m.session()] {
 				out[p] = true
 			}
 		case m.Agent && m.kind == response && m.answered() == "session/prompt":
-			s := sessionOf(m.request.params)
+			s := m.request.session()
 			pending[s] = slices.DeleteFunc(pending[s], func(p *message) bool { return p == m.request })
 		}
 	}
@@ -437,14 +425,14 @@ func quietAfter(c *conversation, ends func(m *message) string, why func(kind str
 			continue
 		}
 		if !m.Agent && m.kind == request {
-			delete(quiet, sessionOf(m.params))
+			delete(quiet, m.session())
 			continue
 		}
 		if !m.Agent || m.method != "session/update" {
 			continue
 		}
 		kind, _ := updateOf(m)
-		if end := quiet[sessionOf(m.params)]; end != nil && slices.Contains(turnKinds, kind) {
+		if end := quiet[m.session()]; end != nil && slices.Contains(turnKinds, kind) {
 			out = append(out, finding{m, why(kind, end)})
 		}
 	}
@@ -455,7 +443,7 @@ func checkAfterCancelled(c *conversation) []finding {
 	cancelled := cancelledPrompts(c)
 	return quietAfter(c, func(m *message) string {
 		if m.Agent && m.kind == response && cancelled[m.request] {
-			return sessionOf(m.request.params)
+			return m.request.session()
 		}
 		return ""
 	}, func(kind string, end *message) string {
@@ -466,7 +454,7 @@ func checkAfterCancelled(c *conversation) []finding {
 func checkLoadReplay(c *conversation) []finding {
 	return quietAfter(c, func(m *message) string {
 		if m.Agent && m.ok() && m.answered() == "session/load" {
-			return sessionOf(m.request.params)
+			return m.request.session()
 		}
 		return ""
 	}, func(kind string, end *message) string {
@@ -480,12 +468,12 @@ func checkResume(c *conversation) []finding {
 	for _, m := range c.msgs {
 		switch {
 		case !m.Agent && m.kind == request && m.method == "session/resume":
-			resuming[sessionOf(m.params)] = m
+			resuming[m.session()] = m
 		case m.Agent && m.kind == response && m.answered() == "session/resume":
-			delete(resuming, sessionOf(m.request.params))
+			delete(resuming, m.request.session())
 		case m.Agent && m.method == "session/update":
 			kind, _ := updateOf(m)
-			if r := resuming[sessionOf(m.params)]; r != nil && slices.Contains(turnKinds, kind) {
+			if r := resuming[m.session()]; r != nil && slices.Contains(turnKinds, kind) {
 				out = append(out, finding{m, fmt.Sprintf("a %s before the agent answered %s: a replay of the history", kind, describe(r))})
 			}
 		}
@@ -709,7 +697,7 @@ func checkModes(c *conversation) []finding {
 			}
 			s := r.SessionID
 			if s == "" {
-				s = sessionOf(m.request.params)
+				s = m.request.session()
 			}
 			var ids []string
 			for _, a := range r.Modes.Available {
@@ -724,7 +712,7 @@ func checkModes(c *conversation) []finding {
 			}
 		case m.Agent && m.method == "session/update":
 			kind, u := updateOf(m)
-			ids, ok := available[sessionOf(m.params)]
+			ids, ok := available[m.session()]
 			if cur, _ := u["currentModeId"].(string); kind == "current_mode_update" && ok && !slices.Contains(ids, cur) {
 				out = append(out, finding{m, fmt.Sprintf("current_mode_update to %q, which is not one of the session's availableModes (%s)", cur, strings.Join(ids, ", "))})
 			}

@@ -236,11 +236,11 @@ func (n *node) check(v any, path string) []problem {
 				out = append(out, problem{path, fmt.Sprintf("%q is required", r), desc})
 			}
 		}
-		for _, k := range sortedKeys(v) {
+		for k, e := range v { // problems are sorted once, by whoever reports them
 			if p := n.props[k]; p != nil {
-				out = append(out, p.check(v[k], path+key(k))...)
+				out = append(out, p.check(e, path+key(k))...)
 			} else if n.addl != nil {
-				out = append(out, n.addl.check(v[k], path+key(k))...)
+				out = append(out, n.addl.check(e, path+key(k))...)
 			}
 		}
 	case []any:
@@ -497,13 +497,17 @@ func list(vs []any) string {
 	return strings.Join(s, ", ")
 }
 
-func sortedKeys(m map[string]any) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
+
+// sortProblems orders problems by place, then message: check walks
+// objects in map order.
+func sortProblems(ps []problem) []problem {
+	slices.SortStableFunc(ps, func(a, b problem) int {
+		if c := strings.Compare(a.path, b.path); c != 0 {
+			return c
+		}
+		return strings.Compare(a.msg, b.msg)
+	})
+	return ps
 }
 
 // key is the path step to member k: .name, or ["a b"] when k is not a
@@ -535,9 +539,9 @@ func (n *node) custom(v any, path string) []problem {
 		if !ok {
 			return nil
 		}
-		for _, k := range sortedKeys(v) {
+		for k, e := range v {
 			if s := decl[k]; s != nil {
-				out = append(out, s.custom(v[k], path+key(k))...)
+				out = append(out, s.custom(e, path+key(k))...)
 			} else if !open {
 				out = append(out, problem{path + key(k), fmt.Sprintf("%q is not a member of %s", k, owner.name()), owner.description()})
 			}
