@@ -213,7 +213,6 @@ func verdict(m *message, custom bool) []string {
 	return first
 }
 
-
 func checkSchema(c *conversation) []finding {
 	return schemaFindings(c, false)
 }

@@ -497,7 +497,6 @@ func list(vs []any) string {
 	return strings.Join(s, ", ")
 }
 
-
 // sortProblems orders problems by place, then message: check walks
 // objects in map order.
 func sortProblems(ps []problem) []problem {
