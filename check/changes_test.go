@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/acpsnap/acpsnap/internal/probe"
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -93,5 +94,20 @@ func TestPointer(t *testing.T) {
 	}
 	if got := requestValues([]byte(rec), []byte(strings.Replace(rep, "model/end", "model/status", 1))); got != nil {
 		t.Errorf("requestValues with another event changed = %+v, want nil", got)
+	}
+}
+
+// TestVolatileMessage names each value and what settles it, or, when no
+// rule can be written, says to scrub it.
+func TestVolatileMessage(t *testing.T) {
+	with := volatileMessage(driftValues([]proxy.Change{{Path: "$.metadata.trace_id", Recorded: `"17"`, Request: `"42"`}}))
+	without := volatileMessage([]probe.Variance{{Path: "$.m", Values: []string{`[1]`, `[1,2]`}}})
+	for _, c := range []struct{ msg, want string }{
+		{with, "\n  $.metadata.trace_id: recorded \"17\", replay \"42\"\n  they are no part of the question: settle them in acpsnap.yml (acpsnap probe finds such values):\n    scrub:\n      - { pattern: "},
+		{without, "\n  $.m: recorded [1], replay [1,2]\n  they are no part of the question: scrub them in acpsnap.yml (acpsnap probe finds such values and prints the rule)"},
+	} {
+		if !strings.Contains(c.msg, c.want) {
+			t.Errorf("the message lacks %q:\n%s", c.want, c.msg)
+		}
 	}
 }

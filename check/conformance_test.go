@@ -70,3 +70,20 @@ func TestBrokenMessage(t *testing.T) {
 		t.Error("the rule is gone")
 	}
 }
+
+// TestBrokenMessageCapped: past maxShown violations the rest are counted,
+// each rule's words shown once.
+func TestBrokenMessageCapped(t *testing.T) {
+	var stdout [][]byte
+	for range maxShown + 3 {
+		stdout = append(stdout, []byte(`{"jsonrpc":"1.0"}`))
+	}
+	err := conformanceError(&harness.Result{Stdout: stdout, Incarnations: []int{0}}, nil, nil)
+	if err == nil {
+		t.Fatal("no violation")
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "(11 violation(s);") || !strings.Contains(msg, "\n  … and 3 more") || strings.Count(msg, "jsonrpc, the spec:") != 1 {
+		t.Errorf("the message does not cap at %d, or repeats the spec's words:\n%s", maxShown, msg)
+	}
+}

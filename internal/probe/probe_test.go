@@ -411,3 +411,19 @@ func TestAllRunsFailed(t *testing.T) {
 		t.Errorf("clean %v, or a timing of nothing:\n%s", rep.Clean, b.String())
 	}
 }
+
+// TestSlowExitText: an exit over SlowExit that was not slow in every run
+// (or not beside its initialize) is shown as such, with no advice.
+func TestSlowExitText(t *testing.T) {
+	slow := runWith("", `{}`)
+	slow.Shutdown = Shutdown{How: shutdown.Exited, EOF: 900 * time.Millisecond}
+	quick := runWith("", `{}`)
+	quick.Shutdown = Shutdown{How: shutdown.Exited, EOF: 60 * time.Millisecond}
+	rep := Analyze(Input{Runs: []Run{slow, slow, quick}, Others: []Run{{Shutdown: Shutdown{How: shutdown.Terminated, Term: time.Millisecond}}}})
+	var b strings.Builder
+	rep.WriteText(&b)
+	want := "  after stdin EOF: exits in 900 ms (not slow in every run, or not beside its initialize: the machine was busy), the median of 3 run(s)\n"
+	if !strings.Contains(b.String(), want) || rep.Lifecycle.Suggest.Key != "" {
+		t.Errorf("the report lacks %q or suggests %v:\n%s", want, rep.Lifecycle.Suggest, b.String())
+	}
+}
