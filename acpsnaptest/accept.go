@@ -53,9 +53,10 @@ func (c commandLine) flagForm(name string, mode check.Mode) string {
 	return fmt.Sprintf("go test %s -run %s -args -acpsnap.%s", c.pkg, shellquote.Quote(c.pattern(name)), mode)
 }
 
-// groupForm is flagForm for the scenarios of a pin change.
-func (c commandLine) groupForm(pc check.PinChange, mode check.Mode) string {
-	return fmt.Sprintf("go test %s -run %s -args -acpsnap.%s", c.pkg, shellquote.Quote(c.patternOf(pc.Pattern())), mode)
+// groupForm is flagForm for the scenarios one command of a shared
+// change accepts.
+func (c commandLine) groupForm(a check.Command) string {
+	return fmt.Sprintf("go test %s -run %s -args -acpsnap.%s", c.pkg, shellquote.Quote(c.patternOf(a.Pattern)), a.Mode)
 }
 
 // envForm is the same with ACPSNAP_WRITE, for tools that cannot pass flags.

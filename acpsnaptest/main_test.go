@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -137,4 +138,48 @@ func runFiltered(t *testing.T, pattern, name string, f func(*testing.T)) (bool, 
 	}
 	defer run.Value.Set(old)
 	return runTestMatching(regexp.MatchString, name, f)
+}
+
+// TestSharedChange: a stdout change two scenarios share is shown once,
+// and the one line that says so names the go test command that accepts it
+// for both; run as printed (its -run pattern and its -args flag), it
+// writes them, and the next run passes.
+func TestSharedChange(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, "testdata/example", dir)
+	copyTree(t, filepath.Join(dir, "hello"), filepath.Join(dir, "hello2"))
+	writeFile(t, filepath.Join(dir, "hello2", "snapshot.yml"), strings.Replace(readFile(t, filepath.Join(dir, "hello", "snapshot.yml")), "scenario: hello", "scenario: hello2", 1))
+	for _, s := range []string{"hello", "hello2"} { // the chunk the agent sends is new to both
+		p := filepath.Join(dir, s, "stdout.expected.jsonl")
+		lines := strings.SplitAfter(readFile(t, p), "\n")
+		writeFile(t, p, strings.Join(slices.DeleteFunc(lines, func(l string) bool { return strings.Contains(l, "agent_message_chunk") }), ""))
+	}
+	run := func(t *testing.T) { acpsnaptest.Run(t, acpsnaptest.Params{Dir: dir}) }
+	passed, out := runTest("TestShared", run)
+	if passed || !regexp.MustCompile(`the same change of stdout.expected.jsonl as hello2? \(its diff is shown there\)`).MatchString(out) {
+		t.Fatalf("passed %v; want a failure naming the shared change once:\n%s", passed, out)
+	}
+	m := regexp.MustCompile(`stdout.expected.jsonl changed the same way in 2 scenarios; accept once with: go test \./acpsnaptest -run '([^']*)' -args -(acpsnap\.update)\n`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("the output lacks the accept-once line with go test … -acpsnap.update:\n%s", out)
+	}
+	write := flag.Lookup(m[2])
+	write.Value.Set("true")
+	passed, out = runFiltered(t, m[1], "TestShared", run)
+	write.Value.Set("false")
+	if !passed {
+		t.Fatalf("the printed command failed:\n%s", out)
+	}
+	if passed, out := runTest("TestShared", run); !passed {
+		t.Errorf("the run after the printed command failed:\n%s", out)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -126,8 +126,9 @@ func Run(t *testing.T, p Params) {
 			}
 			o := check.Check(t.Context(), filepath.Join(p.Dir, name), cfg)
 			suite.add(o)
-			if first := suite.pins.Add(o); first != "" {
-				o.Reason, o.Diff, o.Accept = check.SamePinChange(o, first), strings.TrimPrefix(o.Diff, o.PinDrift), ""
+			if first := suite.changes.Add(o); first != "" {
+				o.Reason, o.Diff = check.SameChange(o, first)
+				o.Accept = ""
 			}
 			report(t, cl, o, p.SkipUnrecorded)
 		})
@@ -232,6 +233,9 @@ func report(t *testing.T, cl commandLine, o check.Outcome, skipUnrecorded bool) 
 	t.Helper()
 	if len(o.Wrote) > 0 {
 		t.Logf("wrote %s", strings.Join(o.Wrote, ", "))
+	}
+	for _, n := range o.Notes {
+		t.Logf("note: %s", n)
 	}
 	if len(o.Pending) > 0 {
 		t.Logf("pending: %s (review with: %s)", strings.Join(o.Pending, ", "), cl.settle("review"))

@@ -33,7 +33,7 @@ type suite struct {
 	s       check.Suite
 	path    string
 	pending bool // some scenario wrote pending files
-	pins    check.PinChanges
+	changes check.Changes
 }
 
 // newSuite starts the suite of one Run of the corpus at dir, written when
@@ -47,9 +47,13 @@ func newSuite(t *testing.T, s settings, cl commandLine, dir string) *suite {
 		return cl.flagForm(o.Name, o.Accept)
 	}}}
 	t.Cleanup(func() {
-		for _, c := range su.pins.Changes() {
-			if len(c.Names) > 1 {
-				t.Logf("%s; accept once with: %s", c, cl.groupForm(c, check.Record))
+		for _, c := range su.changes.Shared() {
+			var cmds []string
+			for _, a := range c.Commands() {
+				cmds = append(cmds, cl.groupForm(a))
+			}
+			if len(cmds) > 0 {
+				t.Logf("%s; accept once with: %s", c, strings.Join(cmds, " and "))
 			}
 		}
 		if su.pending {

@@ -143,6 +143,14 @@ type Outcome struct {
 	// changes, PinFiles their JSON paths.
 	PinDrift string
 	PinFiles []string
+	// Notes are what a write tells beside the files it wrote: an error
+	// call the agent retried, so the scenario records the retry's answer.
+	Notes []string
+	// Change is the change of the fixtures' lines a failed comparison
+	// showed, as a key that scenarios changed the same way share (Changes
+	// groups them), "" for none; ChangeFiles are the files it changed.
+	Change      string
+	ChangeFiles []string
 	// Got is what a failed run produced, normalized and with the corpus's
 	// rules applied (the side the diff calls "got"), for a report to show;
 	// nil when the scenario passed or its run produced nothing to compare.
@@ -217,7 +225,7 @@ func (o Outcome) ran(ctx context.Context, s *scenario.Scenario, cfg Config, r ru
 		err = cfg.AfterRun()
 	}
 	if err != nil {
-		o = o.fail(err)
+		o = o.fail(withDrift(err, res))
 		if res != nil && res.RequestDrift {
 			o.Accept = rerecord(dir, m) // a recorded answer to a different question is no fixture
 			o.PinFiles, o.PinDrift = driftChange(res.Drifts)
@@ -231,6 +239,9 @@ func (o Outcome) ran(ctx context.Context, s *scenario.Scenario, cfg Config, r ru
 	if err == nil {
 		err = leakedPins(leaks, cfg.pins)
 	}
+	if err == nil {
+		err = conformanceError(res, got, cfg.Corpus)
+	}
 	if err != nil {
 		return o.fail(err)
 	}
@@ -239,7 +250,7 @@ func (o Outcome) ran(ctx context.Context, s *scenario.Scenario, cfg Config, r ru
 	if o.Status == Failed {
 		o.Got = got
 	}
-	return o
+	return o.noted(res, got, cfg.pins)
 }
 
 // harnessConfig is how the harness runs the scenario in dir under cfg:
@@ -319,9 +330,9 @@ func (o Outcome) compare(ctx context.Context, s *scenario.Scenario, got *scenari
 	}
 	if np != nil && len(np.drift) > 0 && mode != Record {
 		pinFiles, d := np.driftDiff(cfg.diffConfig())
-		o.Status, o.Diff, o.Accept = Failed, d, Record
+		o.Status, o.Diff, o.Accept = Failed, d, rerecord(dir, s.Manifest)
 		o.PinFiles, o.PinDrift = pinFiles, d
-		o.Reason = "the agent's request differs from the pin its recording names (" + strings.Join(pinFiles, ", ") + "): a changed model input, which only record accepts"
+		o.Reason = "the agent's request differs from the pin its recording names (" + strings.Join(pinFiles, ", ") + "): a changed model input, which only " + string(o.Accept) + " accepts"
 		np.mask(got) // the change of the pins is shown once, above
 		if files := diffTranscripts(dir, want, got, cfg.diffConfig()); len(files) > 0 {
 			o.Diff += joinDiffs(files)
@@ -334,6 +345,9 @@ func (o Outcome) compare(ctx context.Context, s *scenario.Scenario, got *scenari
 		return o.fail(err)
 	}
 	o.Diff = joinDiffs(files) + wsDiff
+	if wsDiff == "" {
+		o.Change, o.ChangeFiles = lineChange(want, got, files)
+	}
 	switch {
 	case wsDiff != "" || len(files) > 0 && files[0].log:
 		o.Accept = Refresh

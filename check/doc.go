@@ -14,13 +14,17 @@
 //		Config: check.Config{Settings: harness.Settings{Agent: argv}, Folders: folders}})
 //	passed, failed, skipped := check.Count(outs)
 //
-// Each Outcome says how the scenario ended (Passed, Failed, Skipped,
-// Unrecorded), why, the readable -want +got diff (internal/jsondiff, and
-// internal/treediff for an expected workspace), the Mode that would accept
-// it, what was written and which fixtures the run no longer produced. The
+// Every run is checked against the rules of the Agent Client Protocol
+// first (internal/conformance; a violation the corpus does not acknowledge
+// fails it, Broken). Each Outcome says how the scenario ended (Passed,
+// Failed, Skipped, Unrecorded), why, the readable -want +got diff
+// (internal/jsondiff, and internal/treediff for an expected workspace),
+// the Mode that would accept it, what was written and which fixtures the
+// run no longer produced; Changes groups the failures that share one
+// change, with the commands that accept it for all of them. The
 // modes, what each writes, pins, the expected workspace, pending files and
 // sharding are specified in docs/format.md ("Running", "Review",
-// "Expected workspace", "Composed log"); docs/architecture.md follows one
+// "Expected workspace", "Composed log", "Conformance"); docs/architecture.md follows one
 // scenario through this package. The CI guard (refuse to write when CI is
 // set, unless forced) belongs to the callers that read the environment;
 // they share one rule for the variable's value, CI.

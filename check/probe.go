@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/probe"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -28,8 +29,9 @@ type Probed struct {
 	// scenario's scrub and floating rules applied.
 	Stdout []byte
 	// Requests are the model requests as the composed log keeps them
-	// (normalized, scrubbed), in call order.
-	Requests []httplog.Request
+	// (normalized, scrubbed), in call order, each with the status it was
+	// answered with.
+	Requests []probe.Request
 	// Calls are the requests the scripted model received, in arrival
 	// order, raw (Served false: beyond the script).
 	Calls []llmreplay.RecordedRequest
@@ -99,9 +101,7 @@ func Probe(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg Co
 		if err != nil {
 			p.Err = errors.Join(p.Err, fmt.Errorf("check: probe: %w", err))
 		}
-		for _, x := range xs {
-			p.Requests = append(p.Requests, x.Request)
-		}
+		p.Requests = requestsOf(xs)
 	}
 	return p
 }

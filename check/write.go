@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/internal/probe"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -81,10 +82,17 @@ func cause(err error) error {
 }
 
 // unverified is a write refused because what it would publish does not
-// replay: the replay's outcome says why.
-type unverified struct{ o Outcome }
+// replay: the replay's outcome says why, and vary are the request values
+// it sent otherwise than the recording, when nothing else differed.
+type unverified struct {
+	o    Outcome
+	vary []probe.Variance
+}
 
 func (u *unverified) Error() string {
+	if len(u.vary) > 0 {
+		return volatileMessage(u.vary)
+	}
 	return "what this run would write does not replay, so nothing was written: " + u.o.Reason
 }
 
@@ -107,7 +115,7 @@ func verifier(ctx context.Context, dir string, cfg Config) func(stage string) er
 		if o := Check(ctx, stage, c); o.Status != Passed {
 			o.Reason = strings.ReplaceAll(o.Reason, stage, dir)
 			o.Diff = strings.ReplaceAll(o.Diff, stage, dir)
-			return &unverified{o}
+			return &unverified{o, varying(o, stage)}
 		}
 		if _, err := pins.Write(); err != nil {
 			return fmt.Errorf("check: %w", err)
@@ -123,6 +131,7 @@ func (o Outcome) refused(err error) Outcome {
 	var u *unverified
 	if errors.As(err, &u) {
 		o.Diff, o.Stderr = u.o.Diff, u.o.Stderr
+		o.Accept = "" // the same write would be refused again
 	}
 	return o
 }

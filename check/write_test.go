@@ -85,7 +85,7 @@ func TestWriteFixtureReplaysFirst(t *testing.T) {
 			w, _ := os.ReadFile(filepath.Join(stage, "workspace/a.txt"))
 			staged = string(b) + string(w)
 			if !pass {
-				return &unverified{Outcome{Reason: "output differs from the fixture"}}
+				return &unverified{o: Outcome{Reason: "output differs from the fixture"}}
 			}
 			return nil
 		})

@@ -26,7 +26,7 @@ func (r *run) launch() error {
 		return infrastructure(fmt.Errorf("start agent %q: %w", r.cfg.Agent[0], err))
 	}
 	r.agent = a
-	r.wire = client.NewWire(a.Stdin())
+	r.wire = client.NewWire(a.Stdin(), a.LineCount)
 	cl := &client.Client{Cwd: r.roots.Cwd, Root: r.root, Aliases: r.cwdAliases, Terms: r.terms, Flow: a.Flow(), Fail: r.fail, Book: r.book}
 	// The SDK starts reading at once; its first read waits until the logger
 	// is set, or an early end of stdout would log through a racing field.
@@ -70,6 +70,10 @@ func (r *run) end(failed bool) []error {
 	}
 	if len(escaped) > 0 {
 		errs = append(errs, fmt.Errorf("processes of the run outlived it outside the process groups of the agent and its terminals (%s); the harness killed them", strings.Join(escaped, ", ")))
+	}
+	r.incarnations = append(r.incarnations, len(r.stdout))
+	for _, s := range r.wire.Sent() {
+		r.sent = append(r.sent, Sent{Line: s.Line, After: len(r.stdout) + s.After, Incarnation: r.restarts})
 	}
 	r.stdout = append(r.stdout, a.StdoutLines()...)
 	r.stderr.WriteString(a.StderrText())

@@ -134,6 +134,12 @@ type Result struct {
 	RootAliases []string          // other spellings of Root
 	Duration    time.Duration     // agent start to harvest
 	Cassettes   map[string][]byte // record mode: the cassettes the agent wrote, by file name
+	// Sent is every message the client wrote to the agent's stdin, in
+	// order.
+	Sent []Sent
+	// Incarnations are the index in Stdout of the first line of each
+	// incarnation of the agent: [0], and one more per restartAgent step.
+	Incarnations []int
 	// RequestDrift: an HTTP-model run sent a request the recording does
 	// not have (only re-recording accepts that).
 	RequestDrift bool
@@ -150,6 +156,17 @@ type Result struct {
 	Shutdown Shutdown
 
 	kept *harvest.Roots // Config.Keep: the roots left for Release
+}
+
+// Sent is one message the client wrote to the agent: After of Stdout's
+// lines were recorded before it was written (what the agent wrote in
+// answer comes later), to the incarnation of the agent Incarnation
+// (0: the first). A message of more than 64 KiB keeps its id, method,
+// session and error, not its payload.
+type Sent struct {
+	Line        []byte
+	After       int
+	Incarnation int
 }
 
 // Release ends a run made with Config.Keep: keep leaves its private roots
@@ -236,6 +253,10 @@ type run struct {
 	stdout     [][]byte          // the stdout lines of every ended incarnation
 	stderr     strings.Builder   // the stderr of every ended incarnation
 	shutdown   Shutdown          // how the last ended incarnation ended
+	// sent is what the client wrote to every ended incarnation, and
+	// incarnations where each one's lines begin in stdout.
+	sent         []Sent
+	incarnations []int
 
 	sessions  []string             // ids from newSession and forkSession; the first is the primary
 	current   int                  // index of the current session in sessions
@@ -394,6 +415,7 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 	}
 	errs = append(errs, ended...)
 	res.Stdout, res.Stderr = r.stdout, r.stderr.String()
+	res.Sent, res.Incarnations = r.sent, r.incarnations
 	res.Steps = r.timing
 	errs = append(errs, r.collect(res)...)
 	cassettes, mcpErrs := r.mcp.Collect(r.in.MCPServers())

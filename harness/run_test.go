@@ -107,6 +107,39 @@ func TestRunDrivesEveryStep(t *testing.T) {
 			t.Errorf("agent stderr lacks %s\nstderr:\n%s", want, res.Stderr)
 		}
 	}
+	// What the client sent, each message placed before everything the
+	// agent wrote in answer.
+	if diff := cmp.Diff([]int{0}, res.Incarnations); diff != "" {
+		t.Errorf("Incarnations (-want +got):\n%s", diff)
+	}
+	var methods []string
+	for _, s := range res.Sent {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if err := json.Unmarshal(s.Line, &m); err != nil {
+			t.Fatalf("sent line %q: %v", s.Line, err)
+		}
+		if m.Method == "" {
+			continue
+		}
+		methods = append(methods, m.Method)
+		for i, line := range res.Stdout {
+			var a struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			json.Unmarshal(line, &a)
+			if m.ID != nil && a.Method == "" && string(a.ID) == string(m.ID) && i < s.After {
+				t.Errorf("%s (id %s) sent after %d stdout lines, but its answer is line %d", m.Method, m.ID, s.After, i+1)
+			}
+		}
+	}
+	if want := []string{"initialize", "session/new", "session/new", "session/prompt", "session/prompt", "session/prompt",
+		"session/prompt", "session/cancel", "session/prompt", "session/cancel", "session/prompt", "session/cancel"}; !cmp.Equal(want, methods) {
+		t.Errorf("methods sent (-want +got):\n%s", cmp.Diff(want, methods))
+	}
 	if filepath.Base(res.Cwd) != "workspace" {
 		t.Errorf("cwd %s: want base name workspace", res.Cwd)
 	}

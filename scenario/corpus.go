@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/agentenv"
+	"github.com/acpsnap/acpsnap/internal/conformance"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"go.yaml.in/yaml/v3"
 )
@@ -51,6 +52,8 @@ type Corpus struct {
 	Ready CorpusReady `yaml:"ready,omitempty"`
 	// Probe is what `acpsnap probe` knows of the agent already.
 	Probe CorpusProbe `yaml:"probe,omitempty"`
+	// Conformance is what the corpus acknowledges of the protocol's rules.
+	Conformance CorpusConformance `yaml:"conformance,omitempty"`
 
 	// Path is the file the configuration came from ("" for the default).
 	Path string `yaml:"-"`
@@ -224,6 +227,9 @@ func (c *Corpus) validate() (key, msg string) {
 	if key, msg := checkHosts("probe.expectHosts", c.Probe.ExpectHosts); msg != "" {
 		return key, msg
 	}
+	if key, msg := checkAcknowledged("conformance.acknowledge", c.Conformance.Acknowledge); msg != "" {
+		return key, msg
+	}
 	return checkFloating("floating", c.Floating)
 }
 
@@ -308,4 +314,41 @@ func checkAgentEnv(env map[string]string) string {
 		}
 	}
 	return ""
+}
+
+// CorpusConformance is what a corpus says about the protocol's rules
+// (docs/format.md, "Conformance").
+type CorpusConformance struct {
+	// Acknowledge lists the rules the agent is known to break, each with
+	// why: a run does not fail on them, and acpsnap verify lists them.
+	// nil: every rule holds.
+	Acknowledge []Acknowledgement `yaml:"acknowledge,omitempty"`
+}
+
+// Acknowledgement is one rule of internal/conformance (its id) the agent
+// is known to break, and why.
+type Acknowledgement struct {
+	Rule   string `yaml:"rule"`
+	Reason string `yaml:"reason"`
+}
+
+// Acknowledged reports whether the corpus acknowledges the rule with id.
+func (c *Corpus) Acknowledged(id string) bool {
+	return c != nil && slices.ContainsFunc(c.Conformance.Acknowledge, func(a Acknowledgement) bool { return a.Rule == id })
+}
+
+// checkAcknowledged refuses an unknown or repeated rule, or one without a
+// reason.
+func checkAcknowledged(key string, acks []Acknowledgement) (string, string) {
+	for i, a := range acks {
+		switch {
+		case conformance.Lookup(a.Rule) == nil:
+			return fmt.Sprintf("%s.%d", key, i), fmt.Sprintf("rule %q: want one of %s", a.Rule, strings.Join(conformance.IDs(), ", "))
+		case strings.TrimSpace(a.Reason) == "":
+			return fmt.Sprintf("%s.%d", key, i), fmt.Sprintf("rule %s: a reason is required (why the agent breaks it)", a.Rule)
+		case slices.ContainsFunc(acks[:i], func(b Acknowledgement) bool { return b.Rule == a.Rule }):
+			return fmt.Sprintf("%s.%d", key, i), fmt.Sprintf("rule %s is acknowledged twice", a.Rule)
+		}
+	}
+	return "", ""
 }

@@ -11,7 +11,7 @@
 //	acpsnap show    [-dir DIR] [-width N] NAME   a scenario's transcript from its fixtures
 //	acpsnap new     [-dir DIR] [-model FILE] [-agent CMD] [-force] [-offline] NAME
 //	acpsnap init    [-dir DIR] -dialect D -- COMMAND…   start a corpus for an agent
-//	acpsnap probe   [-dir DIR] [-n N] [-json] NAME      what makes the agent nondeterministic
+//	acpsnap probe   [-dir DIR] [-n N] [-json] [-run RE | NAME…]   what makes the agent nondeterministic
 //	acpsnap agent             the reference ACP agent on stdin/stdout
 //	acpsnap serve-model [-dialect D] [-requests FILE] FILE   a scripted model on 127.0.0.1
 //	acpsnap cassette verify|inspect|diff …                   cassettes (acpsnap cassette -h)

@@ -16,6 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/acpsnap/acpsnap/cmd/acpsnap/internal/cli"
+	"github.com/acpsnap/acpsnap/testagents/conformance"
 	"github.com/acpsnap/acpsnap/testagents/fakeagent"
 	"github.com/acpsnap/acpsnap/testagents/viceagent"
 )
@@ -25,6 +26,7 @@ func TestMain(m *testing.M) {
 		"acpsnap":   func() { os.Exit(cli.Main(os.Args[1:])) },
 		"fakeagent": fakeAgentMain,
 		"viceagent": func() { os.Exit(viceagent.Main()) },
+		"confagent": confAgentMain,
 	}
 	if commands[filepath.Base(os.Args[0])] == nil {
 		moreParallel()
@@ -59,6 +61,13 @@ func fakeAgentMain() {
 	}
 	os.Setenv(fakeagent.Env, string(b))
 	fakeagent.Main() // exits
+}
+
+// confAgentMain runs testagents/conformance, an HTTP agent whose behaviour
+// the corpus's agent.env sets (CONF_*).
+func confAgentMain() {
+	os.Setenv(conformance.Env, "1")
+	conformance.Main() // exits
 }
 
 // TestScripts runs one testscript per CLI behaviour from testdata/script. Each

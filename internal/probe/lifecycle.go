@@ -11,11 +11,20 @@ import (
 
 // SlowExit is how long an agent may take to exit after stdin EOF before
 // probe calls it slow and, when SIGTERM ends it sooner, suggests
-// shutdown: term.
+// shutdown: term: when it took longer in every run measured, and longer
+// than slowFactor times that run's initialize, so that a machine too busy
+// to answer initialize quickly makes no exit slow.
 const SlowExit = 500 * time.Millisecond
+
+// slowFactor is how many times its run's initialize an exit must take to
+// be slow.
+const slowFactor = 3
 
 // Lifecycle is how the agent starts and ends.
 type Lifecycle struct {
+	// Measured: a run ran its whole script; false: nothing below was
+	// measured.
+	Measured   bool    `json:"measured"`
 	Initialize Millis  `json:"initializeMs"` // the initialize step, median over the runs
 	NewSession Millis  `json:"newSessionMs"` // the first newSession step, median
 	EOF        Exit    `json:"eof"`          // after stdin EOF
@@ -31,8 +40,12 @@ type Lifecycle struct {
 // Exit is how the agent ended at one kind of shutdown.
 type Exit struct {
 	Measured bool   `json:"measured"` // a run ended this way
+	Runs     int    `json:"runs"`     // how many
 	Exited   bool   `json:"exited"`   // it exited by itself
 	After    Millis `json:"afterMs"`  // median time to exit, when it did
+	// Slow: in every run, longer than SlowExit and than slowFactor times
+	// the run's initialize (stdin EOF only).
+	Slow bool `json:"slow"`
 }
 
 // Millis is a duration shown in milliseconds (JSON: a number).
@@ -53,17 +66,10 @@ func fmtDuration(d time.Duration) string {
 }
 
 func lifecycle(in Input) Lifecycle {
-	l := Lifecycle{Initialize: stepMedian(in.Runs, "initialize"), NewSession: stepMedian(in.Runs, "newSession")}
-	eofRuns, termRuns := in.Runs, []Run(nil)
+	l := Lifecycle{Initialize: stepMedian(in.Runs, "initialize"), NewSession: stepMedian(in.Runs, "newSession"), Measured: len(in.Runs) > 0}
+	eofRuns, termRuns := in.Runs, in.Others
 	if in.Term {
-		eofRuns, termRuns = nil, in.Runs
-	}
-	if in.Other != nil {
-		if in.Term {
-			eofRuns = []Run{*in.Other}
-		} else {
-			termRuns = []Run{*in.Other}
-		}
+		eofRuns, termRuns = in.Others, in.Runs
 	}
 	l.EOF, l.Term = eofExit(eofRuns), termExit(termRuns)
 	for _, r := range in.Runs {
@@ -77,8 +83,8 @@ func lifecycle(in Input) Lifecycle {
 }
 
 // shutdownAdvice suggests shutdown: term for an agent that ignores stdin
-// EOF or exits slowly on it while SIGTERM ends it sooner, and names what
-// no setting fixes.
+// EOF, or exits slowly on it in every run (Exit.Slow) while SIGTERM ends
+// it sooner, and names what no setting fixes.
 func shutdownAdvice(l Lifecycle, term bool) (Setting, string) {
 	var problem string
 	switch {
@@ -91,7 +97,7 @@ func shutdownAdvice(l Lifecycle, term bool) (Setting, string) {
 		return Setting{}, problem
 	}
 	termBetter := l.Term.Measured && l.Term.Exited && (!l.EOF.Exited || l.Term.After < l.EOF.After/2)
-	if (!l.EOF.Exited || time.Duration(l.EOF.After) > SlowExit) && termBetter {
+	if (!l.EOF.Exited || l.EOF.Slow) && termBetter {
 		return Setting{Key: "agent.shutdown", Item: "term"}, problem
 	}
 	if !l.EOF.Exited && problem == "" {
@@ -105,14 +111,15 @@ const groupSettle = 500 * time.Millisecond
 
 // eofExit is how runs that closed stdin and waited ended.
 func eofExit(runs []Run) Exit {
-	var e Exit
+	e := Exit{Measured: len(runs) > 0, Runs: len(runs), Slow: len(runs) > 0}
 	var times []time.Duration
 	for _, r := range runs {
-		e.Measured = true
 		if r.Shutdown.How != shutdown.Exited {
-			return Exit{Measured: true} // it needed SIGTERM in at least one run
+			return Exit{Measured: true, Runs: len(runs)} // it needed SIGTERM in at least one run
 		}
 		times = append(times, r.Shutdown.EOF)
+		init := stepDuration(r, "initialize")
+		e.Slow = e.Slow && r.Shutdown.EOF > SlowExit && r.Shutdown.EOF > slowFactor*init
 	}
 	if e.Measured {
 		e.Exited, e.After = true, Millis(median(times))
@@ -122,17 +129,16 @@ func eofExit(runs []Run) Exit {
 
 // termExit is how runs that sent SIGTERM at stdin EOF ended.
 func termExit(runs []Run) Exit {
-	var e Exit
+	e := Exit{Measured: len(runs) > 0, Runs: len(runs)}
 	var times []time.Duration
 	for _, r := range runs {
-		e.Measured = true
 		switch r.Shutdown.How {
 		case shutdown.Terminated:
 			times = append(times, r.Shutdown.Term)
 		case shutdown.Exited:
 			times = append(times, r.Shutdown.EOF) // it beat the signal
 		default:
-			return Exit{Measured: true}
+			return Exit{Measured: true, Runs: len(runs)}
 		}
 	}
 	if e.Measured {
@@ -144,14 +150,21 @@ func termExit(runs []Run) Exit {
 func stepMedian(runs []Run, op string) Millis {
 	var times []time.Duration
 	for _, r := range runs {
-		for _, s := range r.Steps {
-			if s.Op == op {
-				times = append(times, s.End-s.Start)
-				break
-			}
+		if d := stepDuration(r, op); d > 0 {
+			times = append(times, d)
 		}
 	}
 	return Millis(median(times))
+}
+
+// stepDuration is how long the run's first step of op took; 0: none.
+func stepDuration(r Run, op string) time.Duration {
+	for _, s := range r.Steps {
+		if s.Op == op {
+			return s.End - s.Start
+		}
+	}
+	return 0
 }
 
 func median(ds []time.Duration) time.Duration {

@@ -1,9 +1,11 @@
 // Package probe is the analysis of `acpsnap probe`: given what N runs of
-// one scenario produced (normalized stdout, model requests, the calls the
-// scripted model received, step and shutdown timings, files written in
-// the private HOME) and what the sandbox saw on the network, it says what
-// makes the agent nondeterministic, with a line to paste into acpsnap.yml
-// for each finding. It is pure: no I/O, no clock.
+// each scenario produced (normalized stdout, model requests and their
+// statuses, the calls the scripted model received, step and shutdown
+// timings, files written in the private HOME) and what the sandbox saw on
+// the network, it says what makes the agent nondeterministic (what varies
+// between runs, today's date, a retried error call), with a line to paste
+// into acpsnap.yml for each finding. It is pure: no I/O, no clock (the
+// runs' time is Input.Now).
 //
 //	rep := probe.Analyze(probe.Input{Runs: runs, Ignore: corpus.Model.Ignore})
 //	rep.WriteText(os.Stdout)
@@ -20,12 +22,13 @@ import (
 
 // Input is what the runs produced.
 type Input struct {
-	// Runs are the N runs, in the corpus's shutdown policy.
+	// Runs are the N runs of each scenario probed, in the corpus's
+	// shutdown policy.
 	Runs []Run
-	// Other is one run with the other shutdown policy (SIGTERM at once
-	// when the corpus says eof, stdin EOF when it says term), for its
-	// shutdown only; nil: none.
-	Other *Run
+	// Others are runs with the other shutdown policy (SIGTERM at once
+	// when the corpus says eof, stdin EOF when it says term), one per
+	// scenario, for their shutdown only; nil: none.
+	Others []Run
 	// Term: the corpus says shutdown: term.
 	Term bool
 	// Ignore is the corpus's model.ignore: request parts already left out.
@@ -38,10 +41,15 @@ type Input struct {
 	// IPv4 addresses connected to that no setting stops, acknowledged
 	// rather than counted against a clean report.
 	ExpectHosts []string
+	// Now is when the runs ran: a date near it in a request or on stdout
+	// is today's, which the next day breaks. Zero: dates are not looked
+	// for.
+	Now time.Time
 }
 
-// Run is one run of the scenario.
+// Run is one run of a scenario.
 type Run struct {
+	Scenario string    // its name; runs of one scenario are compared with each other
 	Stdout   []byte    // normalized JSONL, the corpus's rules applied
 	Requests []Request // the model requests, normalized, in call order
 	Calls    []Call    // what the scripted model received, in arrival order
@@ -56,6 +64,7 @@ type Request struct {
 	Method, Path string
 	Header       map[string]string
 	Body         []byte
+	Status       int // the status it was answered with; 0: unknown
 }
 
 // Call is one request the scripted model received.
@@ -102,28 +111,36 @@ type Count struct {
 
 // Report is the analysis.
 type Report struct {
-	Runs int `json:"runs"`
+	// Scenarios are the scenarios probed, in order.
+	Scenarios []string `json:"scenarios"`
+	Runs      int      `json:"runs"`
 	// Compared is how many runs ran their whole script: the others (their
 	// errors are in Errors) are left out of every comparison.
-	Compared  int        `json:"compared"`
-	Varies    []Variance `json:"varies"`
+	Compared int        `json:"compared"`
+	Varies   []Variance `json:"varies"`
+	// Dates are the dates and times near Input.Now in a run's requests
+	// or stdout: the same in every run of a day, different the next.
+	Dates     []Variance `json:"dates"`
+	Retries   []Retry    `json:"retries"`
 	Extra     []Extra    `json:"extraCalls"`
 	Network   Network    `json:"network"`
 	Lifecycle Lifecycle  `json:"lifecycle"`
 	Files     []File     `json:"files"`
 	Errors    []string   `json:"errors"`
-	// Clean: nothing varies, no call beyond the script, no network
-	// attempt, no run failed, no shutdown change suggested or problem.
+	// Clean: nothing varies, no date, no retried error, no call beyond
+	// the script, no network attempt, no run failed, no shutdown change
+	// suggested or problem.
 	Clean bool `json:"clean"`
 }
 
 // Variance is one value that differs between runs.
 type Variance struct {
-	Where   string   `json:"where"` // "stdout" or "request"
-	At      string   `json:"at"`    // which line or call
-	Path    string   `json:"path"`  // the JSON path inside it; "": the line or call itself
-	Values  []string `json:"values"`
-	Suggest Setting  `json:"suggest"`
+	Scenario string   `json:"scenario,omitempty"` // when the report covers several
+	Where    string   `json:"where"`              // "stdout" or "request"
+	At       string   `json:"at"`                 // which line or call
+	Path     string   `json:"path"`               // the JSON path inside it; "": the line or call itself
+	Values   []string `json:"values"`
+	Suggest  Setting  `json:"suggest"`
 }
 
 // Setting is a line of acpsnap.yml that would settle a finding.
@@ -134,8 +151,9 @@ type Setting struct {
 
 // Extra is one model call the script did not have.
 type Extra struct {
-	Run      int    `json:"run"`      // from 1
-	Position int    `json:"position"` // its place among the run's calls, from 1
+	Scenario string `json:"scenario,omitempty"` // when the report covers several
+	Run      int    `json:"run"`                // from 1
+	Position int    `json:"position"`           // its place among the run's calls, from 1
 	Path     string `json:"path"`
 	Summary  string `json:"summary"`
 	When     string `json:"when"`       // the last step that began before it
@@ -155,28 +173,101 @@ type Network struct {
 	Unseen []string `json:"unseen"`
 }
 
-// Analyze compares the runs and builds the report.
+// Analyze compares the runs of each scenario and builds the report.
 func Analyze(in Input) Report {
 	r := Report{Runs: len(in.Runs), Files: files(in.Runs), Errors: errorsOf(in)}
+	groups := groupRuns(in.Runs)
 	var whole []Run
-	for _, run := range in.Runs {
-		if !run.stopped() {
-			whole = append(whole, run)
-		}
+	for _, g := range groups {
+		r.Scenarios = append(r.Scenarios, g.name)
+		whole = append(whole, g.runs...)
+		r.Varies = append(r.Varies, g.variance(in.Ignore)...)
+		r.Extra = append(r.Extra, g.extraCalls()...)
+		r.Retries = append(r.Retries, g.retries()...)
 	}
 	r.Compared = len(whole)
-	r.Varies = append(stdoutVariance(whole), requestVariance(whole, in.Ignore)...)
-	r.Extra = extraCalls(whole)
+	r.Dates = dates(groups, in.Now)
 	r.Network = network(in.Lookups, in.Connects, in.ExpectHosts)
 	in.Runs = whole
 	r.Lifecycle = lifecycle(in)
-	r.Varies, r.Extra, r.Files, r.Errors = nonNil(r.Varies), nonNil(r.Extra), nonNil(r.Files), nonNil(r.Errors)
+	r.Scenarios, r.Varies, r.Dates, r.Retries, r.Extra = nonNil(r.Scenarios), nonNil(r.Varies), nonNil(r.Dates), nonNil(r.Retries), nonNil(r.Extra)
+	r.Files, r.Errors = nonNil(r.Files), nonNil(r.Errors)
 	n := &r.Network
 	n.Lookups, n.Connects, n.ExpectedLookups, n.ExpectedConnects, n.Unseen = nonNil(n.Lookups), nonNil(n.Connects),
 		nonNil(n.ExpectedLookups), nonNil(n.ExpectedConnects), nonNil(n.Unseen)
-	r.Clean = len(r.Varies) == 0 && len(r.Extra) == 0 && len(r.Network.Lookups)+len(r.Network.Connects) == 0 &&
-		len(r.Errors) == 0 && r.Lifecycle.Suggest.Key == "" && r.Lifecycle.Problem == "" && r.Lifecycle.Leftovers == 0
+	r.Clean = len(r.Varies)+len(r.Dates)+len(r.Retries) == 0 && len(r.Extra) == 0 && len(r.Network.Lookups)+len(r.Network.Connects) == 0 &&
+		len(r.Errors) == 0 && r.Compared > 0 && r.Lifecycle.Suggest.Key == "" && r.Lifecycle.Problem == "" && r.Lifecycle.Leftovers == 0
 	return r
+}
+
+// group is the runs of one scenario that ran their whole script.
+type group struct {
+	name  string
+	runs  []Run
+	multi bool // the report covers several scenarios: findings name theirs
+}
+
+// groupRuns are the whole runs by scenario, in the order the scenarios
+// first come.
+func groupRuns(runs []Run) []group {
+	var out []group
+	index := map[string]int{}
+	for _, r := range runs {
+		i, ok := index[r.Scenario]
+		if !ok {
+			i = len(out)
+			index[r.Scenario] = i
+			out = append(out, group{name: r.Scenario})
+		}
+		if !r.stopped() {
+			out[i].runs = append(out[i].runs, r)
+		}
+	}
+	for i := range out {
+		out[i].multi = len(out) > 1
+	}
+	return out
+}
+
+// named is vs, each naming the scenario when the report covers several.
+func (g group) named(vs []Variance) []Variance {
+	for i := range vs {
+		if g.multi {
+			vs[i].Scenario = g.name
+		}
+	}
+	return vs
+}
+
+// variance is what differs between the runs of the scenario.
+func (g group) variance(ignore []string) []Variance {
+	return g.named(append(stdoutVariance(g.runs), requestVariance(g.runs, ignore)...))
+}
+
+// extraCalls are the scenario's calls beyond its script.
+func (g group) extraCalls() []Extra {
+	out := extraCalls(g.runs)
+	for i := range out {
+		if g.multi {
+			out[i].Scenario = g.name
+		}
+	}
+	return out
+}
+
+// retries are the scenario's retried error calls, by run.
+func (g group) retries() []Retry {
+	var out []Retry
+	for i, r := range g.runs {
+		for _, x := range Retries(r.Requests) {
+			x.Run = i + 1
+			if g.multi {
+				x.Scenario = g.name
+			}
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // files is the union of the files the runs wrote, by path (the largest
@@ -216,12 +307,18 @@ func files(runs []Run) []File {
 const filesDepth = 2
 
 // errorsOf lists each distinct error of the runs once (not the other
-// run's: its shutdown differs on purpose).
+// runs': their shutdown differs on purpose), with its scenario when there
+// are several.
 func errorsOf(in Input) []string {
 	var out []string
+	multi := len(groupRuns(in.Runs)) > 1
 	for _, run := range in.Runs {
-		if run.Err != "" && !contains(out, run.Err) {
-			out = append(out, run.Err)
+		e := run.Err
+		if multi && e != "" {
+			e = run.Scenario + ": " + e
+		}
+		if e != "" && !contains(out, e) {
+			out = append(out, e)
 		}
 	}
 	return out

@@ -61,10 +61,17 @@ func TestVariance(t *testing.T) {
 			want: []Variance{{Where: "stdout", At: "line 2 (session/update usage)", Values: []string{"absent", "present"}, Suggest: Setting{"floating", "usage"}}},
 		},
 		{
+			// A scrub, not model.ignore: the composed log holds the value too.
 			name: "request id",
 			runs: []Run{runWith(`{}`, `{"m":{"trace":"8f3a"}}`), runWith(`{}`, `{"m":{"trace":"c01d"}}`)},
 			want: []Variance{{Where: "request", At: "call 1 (POST /chat/completions)", Path: "$.m.trace", Values: []string{`"8f3a"`, `"c01d"`},
-				Suggest: Setting{"model.ignore", "/m/trace"}}},
+				Suggest: Setting{"scrub", `{ pattern: '("trace":\s*")[0-9a-f]+(")', replace: '${1}{{trace}}${2}' }`}}},
+		},
+		{
+			name: "a request list of another length: no scrub, ignore",
+			runs: []Run{runWith(`{}`, `{"m":[1,2]}`), runWith(`{}`, `{"m":[1,2,3]}`)},
+			want: []Variance{{Where: "request", At: "call 1 (POST /chat/completions)", Path: "$.m", Values: []string{`[1,2]`, `[1,2,3]`},
+				Suggest: Setting{"model.ignore", "/m"}}},
 		},
 		{
 			name:   "request id ignored",
@@ -136,6 +143,13 @@ func TestExtraCalls(t *testing.T) {
 	}
 }
 
+// initTook is r with its initialize step taking d.
+func initTook(r Run, d time.Duration) Run {
+	r.Steps = append([]Step(nil), r.Steps...)
+	r.Steps[0].End = d
+	return r
+}
+
 func TestLifecycle(t *testing.T) {
 	exits := func(how string, eof, term time.Duration) Run {
 		r := runWith("", `{}`)
@@ -149,13 +163,17 @@ func TestLifecycle(t *testing.T) {
 		problem string
 	}
 	for _, c := range []tc{
-		{name: "exits on EOF", in: Input{Runs: []Run{exits(shutdown.Exited, 10*time.Millisecond, 0)}, Other: ptr(exits(shutdown.Terminated, 0, 2*time.Millisecond))}},
-		{name: "slow on EOF, quick on SIGTERM", in: Input{Runs: []Run{exits(shutdown.Exited, 1500*time.Millisecond, 0)}, Other: ptr(exits(shutdown.Terminated, 0, 2*time.Millisecond))},
+		{name: "exits on EOF", in: Input{Runs: []Run{exits(shutdown.Exited, 10*time.Millisecond, 0)}, Others: []Run{exits(shutdown.Terminated, 0, 2*time.Millisecond)}}},
+		{name: "slow on EOF, quick on SIGTERM", in: Input{Runs: []Run{exits(shutdown.Exited, 1500*time.Millisecond, 0)}, Others: []Run{exits(shutdown.Terminated, 0, 2*time.Millisecond)}},
 			suggest: Setting{"agent.shutdown", "term"}},
-		{name: "slow on both", in: Input{Runs: []Run{exits(shutdown.Exited, 1500*time.Millisecond, 0)}, Other: ptr(exits(shutdown.Terminated, 0, 1400*time.Millisecond))}},
-		{name: "ignores EOF", in: Input{Runs: []Run{exits(shutdown.Terminated, 2*time.Second, 5*time.Millisecond)}, Other: ptr(exits(shutdown.Terminated, 0, 5*time.Millisecond))},
+		{name: "slow on EOF under load: slow beside a quick initialize only", in: Input{Runs: []Run{initTook(exits(shutdown.Exited, 900*time.Millisecond, 0), 400*time.Millisecond), exits(shutdown.Exited, 1500*time.Millisecond, 0)},
+			Others: []Run{exits(shutdown.Terminated, 0, 2*time.Millisecond)}}},
+		{name: "slow on EOF in one run of three", in: Input{Runs: []Run{exits(shutdown.Exited, 1500*time.Millisecond, 0), exits(shutdown.Exited, 1500*time.Millisecond, 0), exits(shutdown.Exited, 67*time.Millisecond, 0)},
+			Others: []Run{exits(shutdown.Terminated, 0, 2*time.Millisecond)}}},
+		{name: "slow on both", in: Input{Runs: []Run{exits(shutdown.Exited, 1500*time.Millisecond, 0)}, Others: []Run{exits(shutdown.Terminated, 0, 1400*time.Millisecond)}}},
+		{name: "ignores EOF", in: Input{Runs: []Run{exits(shutdown.Terminated, 2*time.Second, 5*time.Millisecond)}, Others: []Run{exits(shutdown.Terminated, 0, 5*time.Millisecond)}},
 			suggest: Setting{"agent.shutdown", "term"}},
-		{name: "term already", in: Input{Term: true, Runs: []Run{exits(shutdown.Terminated, 0, 5*time.Millisecond)}, Other: ptr(exits(shutdown.Terminated, 2*time.Second, 5*time.Millisecond))}},
+		{name: "term already", in: Input{Term: true, Runs: []Run{exits(shutdown.Terminated, 0, 5*time.Millisecond)}, Others: []Run{exits(shutdown.Terminated, 2*time.Second, 5*time.Millisecond)}}},
 		{name: "ignores SIGTERM", in: Input{Term: true, Runs: []Run{exits("killed with SIGKILL after ignoring SIGTERM", 0, 2*time.Second)}},
 			problem: "it ignores SIGTERM: the harness kills it with SIGKILL"},
 	} {
@@ -191,7 +209,7 @@ func ExampleReport_WriteText() {
 	}
 	rep := Analyze(Input{
 		Runs:    []Run{run("0a1b"), run("ffe2"), run("9c00")},
-		Other:   ptr(Run{Shutdown: Shutdown{How: shutdown.Terminated, Term: 3 * time.Millisecond}}),
+		Others:  []Run{{Shutdown: Shutdown{How: shutdown.Terminated, Term: 3 * time.Millisecond}}},
 		Lookups: []Count{{"localhost", 2}, {"telemetry.example", 6}},
 	})
 	rep.WriteText(os.Stdout)
@@ -201,21 +219,47 @@ func ExampleReport_WriteText() {
 	//     run 1: "0a1b"
 	//     run 2: "ffe2"
 	//     run 3: "9c00"
-	//     model.ignore: /trace
+	//     scrub: { pattern: '("trace":\s*")[0-9a-f]+(")', replace: '${1}{{trace}}${2}' }
 	// model calls beyond the script: none
 	// network beyond the model endpoint (all refused):
 	//   lookup telemetry.example (6×)
 	//   one that no setting stops: acknowledge it in acpsnap.yml, probe: { expectHosts: [HOST, …] }
-	// lifecycle: initialize 1 ms, session/new 1 ms
-	//   after stdin EOF: exits in 10 ms
-	//   after SIGTERM: exits in 3 ms
+	// lifecycle: initialize 1 ms, session/new 1 ms (medians)
+	//   after stdin EOF: exits in 10 ms, the median of 3 run(s)
+	//   after SIGTERM: exits in 3 ms, the median of 1 run(s)
 	//   its process group emptied within 0 ms of its exit
 	// files written in HOME, outside the cwd (candidates for home/ seeding):
 	//   .agent/state.json (17 bytes)
 	// paste into acpsnap.yml (merge with what is there):
-	//   model:
-	//     ignore: [/trace]
+	//   scrub:
+	//     - { pattern: '("trace":\s*")[0-9a-f]+(")', replace: '${1}{{trace}}${2}' }
 	// not clean: 1 value(s) vary, 1 host(s) or address(es) tried
+}
+
+// TestRequestChanges: what differs between a recorded request and a
+// replay's, with the setting that settles each part.
+func TestRequestChanges(t *testing.T) {
+	got := RequestChanges([]byte(`{"a":1,"metadata":{"trace_id":"1796428785211701696"}}`), []byte(`{"a":1,"metadata":{"trace_id":"1796428785243244603"}}`))
+	want := []Variance{{Where: "request", Path: "$.metadata.trace_id", Values: []string{`"1796428785211701696"`, `"1796428785243244603"`},
+		Suggest: Setting{"scrub", `{ pattern: '("trace_id":\s*")\d+(")', replace: '${1}{{trace_id}}${2}' }`}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("RequestChanges (-want +got):\n%s", diff)
+	}
+	for _, c := range []struct {
+		part string
+		vals []string
+		want Setting
+	}{
+		{"header:x-request-id", []string{`"a"`, `"b"`}, Setting{"model.ignore", `"header:x-request-id"`}},
+		{"/metadata/trace_id", []string{`"17"`, `"42"`}, Setting{"scrub", `{ pattern: '("trace_id":\s*")\d+(")', replace: '${1}{{trace_id}}${2}' }`}},
+		{"/n", []string{`17`, `42`}, Setting{"scrub", `{ pattern: '("n":\s*)-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?', replace: '${1}0' }`}},
+		{"/m", []string{`[1]`, `[1,2]`}, Setting{"model.ignore", "/m"}},
+		{"/x", []string{`"a [-b-] c"`, `not json`}, Setting{}},
+	} {
+		if got := SettleRequest(c.part, c.vals); got != c.want {
+			t.Errorf("SettleRequest(%q, %q) = %+v, want %+v", c.part, c.vals, got, c.want)
+		}
+	}
 }
 
 // TestNetwork: loopback names are the model endpoint's own; the expected
@@ -264,5 +308,122 @@ func TestStoppedRunsNotCompared(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"step 2 (newSession): timed out"}, rep.Errors); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}
+
+// TestDates: today's date and the time now, in a request or on stdout,
+// are found in one run, each with a scrub that settles it; a date far
+// from now (a fixed one, seeded) is not.
+func TestDates(t *testing.T) {
+	now := time.Date(2026, 12, 4, 23, 41, 5, 0, time.UTC)
+	r := runWith(`{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"agent_message_chunk","content":{"text":"It is December 4, 2026."}}}}`+"\n",
+		`{"system":"You are a helper.\nToday's date is 2026-12-04.","metadata":{"sent":1796428785,"first":"2026-01-01T00:00:00Z"}}`)
+	r.Scenario = "text-turn"
+	rep := Analyze(Input{Runs: []Run{r, r}, Now: now})
+	var got []string
+	for _, v := range rep.Dates {
+		got = append(got, v.Where+" "+v.Path+" "+v.Values[0]+" "+v.Suggest.Item)
+	}
+	want := []string{
+		`request $.metadata.sent 1796428785 { pattern: '("sent":\s*"?)1\d{9}', replace: '${1}{{time}}' }`,
+		`request $.system "You are a helper.\nToday's date is 2026-12-04." { pattern: '(Today''s date is )\d{4}-\d{2}-\d{2}', replace: '${1}{{date}}' }`,
+		`stdout $.params.update.content.text "It is December 4, 2026." { pattern: '("It is )(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}', replace: '${1}{{date}}' }`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("dates (-want +got):\n%s", diff)
+	}
+	if rep.Clean {
+		t.Error("a report with dates is clean")
+	}
+	// Each rule settles the text it came from and the same text on
+	// another day.
+	for _, v := range rep.Dates {
+		m := regexp.MustCompile(`^\{ pattern: '(.*)', replace: '(.*)' \}$`).FindStringSubmatch(v.Suggest.Item)
+		if m == nil {
+			t.Errorf("%s: no scrub rule", v.Path)
+			continue
+		}
+		re := regexp.MustCompile(strings.ReplaceAll(m[1], "''", "'"))
+		if !re.MatchString(string(r.Requests[0].Body) + string(r.Stdout)) {
+			t.Errorf("%s matches nothing of the run", v.Suggest.Item)
+		}
+	}
+	if got := Analyze(Input{Runs: []Run{r, r}}).Dates; len(got) != 0 {
+		t.Errorf("without Now: %d dates, want none", len(got))
+	}
+}
+
+// TestRetries: a call that repeats the one before right after its error
+// status, and is answered, is a retried error; every attempt patched (the
+// retry fails too) is not.
+func TestRetries(t *testing.T) {
+	q := func(status int, body string) Request {
+		return Request{Method: "POST", Path: "/v1/messages", Body: []byte(body), Status: status}
+	}
+	got := Retries([]Request{q(200, `{"a":1}`), q(429, `{"a":2}`), q(200, `{"a":2}`), q(500, `{"a":3}`), q(500, `{"a":3}`), q(200, `{"a":4}`)})
+	if diff := cmp.Diff([]Retry{{Call: 3, Status: 429}}, got); diff != "" {
+		t.Errorf("Retries (-want +got):\n%s", diff)
+	}
+	r := runWith("", `{}`)
+	r.Requests = []Request{q(429, `{"a":2}`), q(200, `{"a":2}`)}
+	var b strings.Builder
+	rep := Analyze(Input{Runs: []Run{r, r}})
+	rep.WriteText(&b)
+	for _, want := range []string{"error calls the agent retried (2):\n  run 1: call 2 repeats call 1 right after its status 429\n", "patch every attempt", "retry-after", "not clean: 2 retried error call(s)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// TestScenarios: the runs of several scenarios are compared scenario by
+// scenario, each finding naming its scenario, in one report.
+func TestScenarios(t *testing.T) {
+	a1, a2 := runWith(`{"id":1}`, `{"trace":"8f3a"}`), runWith(`{"id":1}`, `{"trace":"c01d"}`)
+	b := runWith(`{"id":2}`, `{"x":1}`)
+	a1.Scenario, a2.Scenario, b.Scenario = "a", "a", "b"
+	rep := Analyze(Input{Runs: []Run{a1, a2, b, b}})
+	if diff := cmp.Diff([]string{"a", "b"}, rep.Scenarios); diff != "" {
+		t.Errorf("scenarios (-want +got):\n%s", diff)
+	}
+	if len(rep.Varies) != 1 || rep.Varies[0].Scenario != "a" || rep.Varies[0].At != "call 1 (POST /chat/completions)" {
+		t.Errorf("varies = %+v, want a's request only, named", rep.Varies)
+	}
+}
+
+// TestAllRunsFailed: a report of runs that all stopped says so, with no
+// timings made of nothing.
+func TestAllRunsFailed(t *testing.T) {
+	stopped := runWith("", `{}`)
+	stopped.Steps = stopped.Steps[:1]
+	stopped.Steps[0].Failed = true
+	stopped.Err = "step 1 (initialize): agent exited"
+	rep := Analyze(Input{Runs: []Run{stopped, stopped}})
+	var b strings.Builder
+	rep.WriteText(&b)
+	for _, want := range []string{"what varies: not compared: none of the 2 runs ran its whole script", "lifecycle: not measured: no run ran its whole script",
+		"runs that failed:\n  step 1 (initialize): agent exited", "not clean: no run ran its whole script, 1 run error(s)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "0 ms") || rep.Clean {
+		t.Errorf("clean %v, or a timing of nothing:\n%s", rep.Clean, b.String())
+	}
+}
+
+// TestSlowExitText: an exit over SlowExit that was not slow in every run
+// (or not beside its initialize) is shown as such, with no advice.
+func TestSlowExitText(t *testing.T) {
+	slow := runWith("", `{}`)
+	slow.Shutdown = Shutdown{How: shutdown.Exited, EOF: 900 * time.Millisecond}
+	quick := runWith("", `{}`)
+	quick.Shutdown = Shutdown{How: shutdown.Exited, EOF: 60 * time.Millisecond}
+	rep := Analyze(Input{Runs: []Run{slow, slow, quick}, Others: []Run{{Shutdown: Shutdown{How: shutdown.Terminated, Term: time.Millisecond}}}})
+	var b strings.Builder
+	rep.WriteText(&b)
+	want := "  after stdin EOF: exits in 900 ms (not slow in every run, or not beside its initialize: the machine was busy), the median of 3 run(s)\n"
+	if !strings.Contains(b.String(), want) || rep.Lifecycle.Suggest.Key != "" {
+		t.Errorf("the report lacks %q or suggests %v:\n%s", want, rep.Lifecycle.Suggest, b.String())
 	}
 }

@@ -9,7 +9,12 @@ import (
 // WriteText prints the report for a person: each finding with its
 // setting, then every setting as one acpsnap.yml snippet, then the verdict.
 func (r Report) WriteText(w io.Writer) {
+	if len(r.Scenarios) > 1 {
+		fmt.Fprintf(w, "probed %d scenarios: %s\n", len(r.Scenarios), strings.Join(r.Scenarios, ", "))
+	}
 	r.writeVaries(w)
+	r.writeDates(w)
+	r.writeRetries(w)
 	r.writeExtra(w)
 	r.writeNetwork(w)
 	r.writeLifecycle(w)
@@ -37,7 +42,11 @@ func (r Report) WriteText(w io.Writer) {
 
 func (r Report) writeVaries(w io.Writer) {
 	runs := fmt.Sprintf("%d runs", r.Runs)
-	if r.Compared < r.Runs {
+	switch {
+	case r.Compared == 0:
+		fmt.Fprintf(w, "what varies: not compared: none of the %d runs ran its whole script (see the runs that failed)\n", r.Runs)
+		return
+	case r.Compared < r.Runs:
 		runs = fmt.Sprintf("%d of %d runs: the others stopped at a failed step", r.Compared, r.Runs)
 	}
 	if len(r.Varies) == 0 {
@@ -46,28 +55,68 @@ func (r Report) writeVaries(w io.Writer) {
 	}
 	fmt.Fprintf(w, "what varies (%d, in %s):\n", len(r.Varies), runs)
 	for _, v := range r.Varies {
-		fmt.Fprintf(w, "  %s\n", strings.TrimSpace(v.Where+" "+v.At+" "+v.Path))
-		for i, val := range v.Values {
-			fmt.Fprintf(w, "    run %d: %s\n", i+1, val)
-		}
-		if v.Suggest.Key != "" {
-			fmt.Fprintf(w, "    %s: %s\n", v.Suggest.Key, v.Suggest.Item)
-		}
+		writeFinding(w, v, func(i int) string { return fmt.Sprintf("run %d: ", i+1) })
 	}
+}
+
+// writeFinding prints one value with what it was in each run (each line
+// after label(i)) and its setting.
+func writeFinding(w io.Writer, v Variance, label func(i int) string) {
+	scenario := ""
+	if v.Scenario != "" {
+		scenario = v.Scenario + ": "
+	}
+	fmt.Fprintf(w, "  %s%s\n", scenario, strings.TrimSpace(v.Where+" "+v.At+" "+v.Path))
+	for i, val := range v.Values {
+		fmt.Fprintf(w, "    %s%s\n", label(i), val)
+	}
+	if v.Suggest.Key != "" {
+		fmt.Fprintf(w, "    %s: %s\n", v.Suggest.Key, v.Suggest.Item)
+	}
+}
+
+func (r Report) writeDates(w io.Writer) {
+	if len(r.Dates) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "today's date or the time now (the same in every run today; the fixtures break tomorrow) (%d):\n", len(r.Dates))
+	for _, v := range r.Dates {
+		writeFinding(w, v, func(int) string { return "" })
+	}
+}
+
+func (r Report) writeRetries(w io.Writer) {
+	if len(r.Retries) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "error calls the agent retried (%d):\n", len(r.Retries))
+	for _, x := range r.Retries {
+		scenario := ""
+		if x.Scenario != "" {
+			scenario = x.Scenario + ", "
+		}
+		fmt.Fprintf(w, "  %srun %d: call %d repeats call %d right after its status %d\n", scenario, x.Run, x.Call, x.Call-1, x.Status)
+	}
+	fmt.Fprintf(w, "  %s\n", RetryAdvice)
 }
 
 func (r Report) writeExtra(w io.Writer) {
 	if len(r.Extra) == 0 {
-		fmt.Fprintln(w, "model calls beyond the script: none")
+		if r.Compared > 0 {
+			fmt.Fprintln(w, "model calls beyond the script: none")
+		}
 		return
 	}
 	fmt.Fprintf(w, "model calls beyond the script (%d):\n", len(r.Extra))
 	for _, x := range r.Extra {
-		concurrent := ""
+		concurrent, scenario := "", ""
 		if x.WithTurn {
 			concurrent = ", concurrent with a call of the turn"
 		}
-		fmt.Fprintf(w, "  run %d, call %d: %s, %s%s\n    %s\n", x.Run, x.Position, x.Path, x.When, concurrent, x.Summary)
+		if x.Scenario != "" {
+			scenario = x.Scenario + ", "
+		}
+		fmt.Fprintf(w, "  %srun %d, call %d: %s, %s%s\n    %s\n", scenario, x.Run, x.Position, x.Path, x.When, concurrent, x.Summary)
 	}
 }
 
@@ -104,7 +153,11 @@ func writeCounts(w io.Writer, lookups, connects []Count) {
 
 func (r Report) writeLifecycle(w io.Writer) {
 	l := r.Lifecycle
-	fmt.Fprintf(w, "lifecycle: initialize %s, session/new %s\n", l.Initialize, l.NewSession)
+	if !l.Measured {
+		fmt.Fprintln(w, "lifecycle: not measured: no run ran its whole script")
+		return
+	}
+	fmt.Fprintf(w, "lifecycle: initialize %s, session/new %s (medians)\n", l.Initialize, l.NewSession)
 	for _, e := range []struct {
 		what string
 		x    Exit
@@ -115,10 +168,13 @@ func (r Report) writeLifecycle(w io.Writer) {
 			fmt.Fprintf(w, "  after %s: does not exit\n", e.what)
 		default:
 			slow := ""
-			if e.what == "stdin EOF" && e.x.After > Millis(SlowExit) {
-				slow = " (slow)"
+			switch {
+			case e.x.Slow:
+				slow = fmt.Sprintf(" (slow: over %s and %d× its initialize in every run)", fmtDuration(SlowExit), slowFactor)
+			case e.what == "stdin EOF" && e.x.After > Millis(SlowExit):
+				slow = " (not slow in every run, or not beside its initialize: the machine was busy)"
 			}
-			fmt.Fprintf(w, "  after %s: exits in %s%s\n", e.what, e.x.After, slow)
+			fmt.Fprintf(w, "  after %s: exits in %s%s, the median of %d run(s)\n", e.what, e.x.After, slow, e.x.Runs)
 		}
 	}
 	fmt.Fprintf(w, "  its process group emptied within %s of its exit", l.Group)
@@ -151,7 +207,7 @@ func (r Report) Snippet() string {
 			floating = appendNew(floating, s.Item)
 		}
 	}
-	for _, v := range r.Varies {
+	for _, v := range append(r.Varies, r.Dates...) {
 		add(v.Suggest)
 	}
 	add(r.Lifecycle.Suggest)
@@ -195,8 +251,17 @@ func (r Report) verdict() string {
 		return "clean: nothing varies, no model call beyond the script, " + network + ", a clean exit"
 	}
 	var parts []string
+	if r.Compared == 0 {
+		parts = append(parts, "no run ran its whole script")
+	}
 	if n := len(r.Varies); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d value(s) vary", n))
+	}
+	if n := len(r.Dates); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d date(s) or time(s)", n))
+	}
+	if n := len(r.Retries); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d retried error call(s)", n))
 	}
 	if n := len(r.Extra); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d model call(s) beyond the script", n))

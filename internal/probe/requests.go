@@ -76,20 +76,63 @@ func callVariance(runs []Run, c int, ig ignoreRules) []Variance {
 }
 
 // requestSetting is the setting for a request value that varies: a scrub
-// when the values share a part (a date inside a prompt: ignoring the
-// whole prompt would ignore the question), else ignoring its pointer.
+// rule when one can be written, since a scrub applies before a request is
+// matched and to the composed log alike, while model.ignore only leaves the
+// part out of the match and the log still holds the value; else ignoring
+// its pointer, which settles the match at least.
 func requestSetting(d diff) Setting {
-	if strs, ok := inners(d.vals); ok {
-		if pre, suf, _ := shared(strs); pre+suf != "" {
-			if s := scrubFor(d); s.Key != "" {
-				return s
-			}
-		}
+	if s := scrubFor(d); s.Key != "" {
+		return s
 	}
 	if len(d.segs) == 0 {
 		return Setting{}
 	}
 	return Setting{Key: "model.ignore", Item: d.pointer()}
+}
+
+// RequestChanges is what differs between two versions of one model
+// request's JSON (a recording's and a replay's), leaf by leaf, each with
+// the setting that settles it, as probe reports a request value that
+// varies between its runs. A text that is not JSON is one value.
+func RequestChanges(recorded, replayed []byte) []Variance {
+	vals := make([]any, 2)
+	for i, b := range [][]byte{recorded, replayed} {
+		v, err := decode(b)
+		if err != nil {
+			v = string(b)
+		}
+		vals[i] = v
+	}
+	var out []Variance
+	for _, d := range diffValues(vals) {
+		out = append(out, Variance{Where: "request", Path: d.path(), Values: shorten(d.vals), Suggest: requestSetting(d)})
+	}
+	return out
+}
+
+// SettleRequest is the setting that settles a request part whose value
+// differs between runs: part is "header:NAME" or the JSON pointer of a
+// body value ("/metadata/trace_id"), vals its JSON text in each run. A
+// header is left out of the match (model.ignore: the composed log keeps
+// only allowlisted headers); a body value as requestSetting says.
+func SettleRequest(part string, vals []string) Setting {
+	if strings.HasPrefix(part, "header:") {
+		return Setting{Key: "model.ignore", Item: strconv.Quote(part)}
+	}
+	d := diff{}
+	for _, s := range strings.Split(strings.TrimPrefix(part, "/"), "/") {
+		if part != "" {
+			d.segs = append(d.segs, strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~"))
+		}
+	}
+	for _, t := range vals {
+		v, err := decode([]byte(t))
+		if err != nil {
+			return Setting{}
+		}
+		d.vals = append(d.vals, v)
+	}
+	return requestSetting(d)
 }
 
 func headerNames(runs []Run, c int) []string {

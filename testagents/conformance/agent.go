@@ -66,12 +66,30 @@ type Behaviour struct {
 	// loaded machine may; a text it would show once the turn is cancelled
 	// is dropped, as agents do.
 	SlowText time.Duration // CONF_SLOW_TEXT_MS
+	// Break breaks a rule of the protocol: "cancel-end-turn" answers a
+	// cancelled prompt with stopReason end_turn (an SDK whose stream ends
+	// quietly on abort), "unannounced" updates a tool call it never
+	// announced (no tool_call before the tool_call_update); "": none.
+	Break string // CONF_BREAK
+	// System is the system prompt of the agent's turns; "": "You are the
+	// conformance agent." (the corpus's pin).
+	System string // CONF_SYSTEM
+	// Thought starts every turn with an agent_thought_chunk of this text,
+	// as an agent that shows its thinking does; "": none.
+	Thought string // CONF_THOUGHT
+	// Trace gives every chat-completions request a trace id of its own in
+	// metadata.trace_id, the time it was sent in nanoseconds, as SDKs with
+	// tracing do ("1"): a value no normalization knows.
+	Trace bool // CONF_TRACE
 }
 
 func behaviour(getenv func(string) string) Behaviour {
 	b := Behaviour{Dialect: getenv("CONF_DIALECT"), URL: getenv("CONF_URL"), IDs: getenv("CONF_IDS"),
 		Paths: getenv("CONF_PATHS"), Ready: getenv("CONF_READY") == "1", Side: getenv("CONF_SIDE"), Noise: getenv("CONF_NOISE") == "1",
-		RequestID: getenv("CONF_REQUEST_ID") == "1"}
+		RequestID: getenv("CONF_REQUEST_ID") == "1", Break: getenv("CONF_BREAK"), System: getenv("CONF_SYSTEM"), Thought: getenv("CONF_THOUGHT"), Trace: getenv("CONF_TRACE") == "1"}
+	if b.System == "" {
+		b.System = "You are the conformance agent."
+	}
 	b.SlowExit = millis(getenv("CONF_SLOW_EXIT_MS"), 0)
 	b.SlowText = millis(getenv("CONF_SLOW_TEXT_MS"), 0)
 	b.ReadyAfter = millis(getenv("CONF_READY_MS"), 30*time.Millisecond)
@@ -110,11 +128,11 @@ func Main() {
 
 // Serve speaks ACP on in and out until in ends.
 func Serve(ctx context.Context, b Behaviour, in io.Reader, out io.Writer) error {
-	a := &agent{b: b, sessions: map[string]*session{}}
+	a := &agent{b: b, sessions: map[string]*session{}, answered: map[string]func(){}}
 	// The connection reads requests as soon as it exists: a.conn is set
 	// under a.mu before the first handler can ask for it.
 	a.mu.Lock()
-	conn := acp.NewAgentSideConnection(a, out, in)
+	conn := acp.NewAgentSideConnection(a, &answerWatch{a: a, w: out}, in)
 	conn.SetLogger(slog.New(slog.DiscardHandler))
 	a.conn = conn
 	a.mu.Unlock()
@@ -129,6 +147,34 @@ type agent struct {
 	conn     *acp.AgentSideConnection // set once, under mu, by Serve
 	sessions map[string]*session
 	lastMs   int64 // the time of the last id minted, under mu
+	// answered are what to do once session/new's answer naming a session
+	// is written, by session id, under mu.
+	answered map[string]func()
+}
+
+// answerWatch is the agent's stdout: after it writes the answer that names
+// a new session, it runs what waits for that (the ready timer), so no
+// update can name the session before the client knows it.
+type answerWatch struct {
+	a *agent
+	w io.Writer
+}
+
+func (w *answerWatch) Write(p []byte) (int, error) {
+	n, err := w.w.Write(p)
+	w.a.mu.Lock()
+	var run []func()
+	for id, f := range w.a.answered {
+		if bytes.Contains(p, []byte(`"result":`)) && bytes.Contains(p, []byte(`"sessionId":"`+id+`"`)) && !bytes.Contains(p, []byte(`"method":`)) {
+			run = append(run, f)
+			delete(w.a.answered, id)
+		}
+	}
+	w.a.mu.Unlock()
+	for _, f := range run {
+		f()
+	}
+	return n, err
 }
 
 // mintMs is the Unix time in milliseconds for a minted tool-call id,
@@ -176,13 +222,15 @@ func (a *agent) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp.Ne
 	s := &session{id: "sess_" + randomHex(8), cwd: p.Cwd}
 	a.mu.Lock()
 	a.sessions[s.id] = s
-	a.mu.Unlock()
 	if a.b.Ready {
-		time.AfterFunc(a.b.ReadyAfter, func() {
-			a.update(s, acp.SessionUpdate{AvailableCommandsUpdate: &acp.SessionAvailableCommandsUpdate{
-				AvailableCommands: []acp.AvailableCommand{{Name: "title", Description: "name the session"}}}})
-		})
+		a.answered[s.id] = func() {
+			time.AfterFunc(a.b.ReadyAfter, func() {
+				a.update(s, acp.SessionUpdate{AvailableCommandsUpdate: &acp.SessionAvailableCommandsUpdate{
+					AvailableCommands: []acp.AvailableCommand{{Name: "title", Description: "name the session"}}}})
+			})
+		}
 	}
+	a.mu.Unlock()
 	return acp.NewSessionResponse{SessionId: acp.SessionId(s.id)}, nil
 }
 
@@ -253,10 +301,16 @@ func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 		<-titled.c
 	}
 	defer side.Wait()
+	if a.b.Thought != "" {
+		a.update(s, acp.UpdateAgentThoughtText(a.b.Thought))
+	}
 	retried := false
 	for step := 0; step < 8; step++ {
-		reply, err := a.callThen(ctx, s.conversation("You are the conformance agent."), s, turned.fire)
+		reply, err := a.callThen(ctx, s.conversation(a.b.System), s, turned.fire)
 		turned.fire()
+		if ctx.Err() != nil && a.b.Break == "cancel-end-turn" {
+			return acp.PromptResponse{StopReason: acp.StopReasonEndTurn}, nil
+		}
 		if ctx.Err() != nil {
 			return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
 		}
@@ -336,9 +390,11 @@ func (a *agent) runTool(s *session, c toolCall) {
 		abs = filepath.Join(s.cwd, abs)
 	}
 	shown := a.spell(s.cwd, abs)
-	a.update(s, acp.StartToolCall(acp.ToolCallId(id), c.name+" "+shown, acp.WithStartKind(acp.ToolKindRead),
-		acp.WithStartStatus(acp.ToolCallStatusPending), acp.WithStartLocations([]acp.ToolCallLocation{{Path: abs}}),
-		acp.WithStartRawInput(json.RawMessage(c.args))))
+	if a.b.Break != "unannounced" {
+		a.update(s, acp.StartToolCall(acp.ToolCallId(id), c.name+" "+shown, acp.WithStartKind(acp.ToolKindRead),
+			acp.WithStartStatus(acp.ToolCallStatusPending), acp.WithStartLocations([]acp.ToolCallLocation{{Path: abs}}),
+			acp.WithStartRawInput(json.RawMessage(c.args))))
+	}
 	body, err := os.ReadFile(abs)
 	result, failed := string(body)+"(read "+shown+")", false
 	if err != nil {
@@ -466,12 +522,12 @@ func (a *agent) request(conv []message) (string, []byte) {
 	case "gemini-generate-content":
 		return "/v1beta/models/conformance:streamGenerateContent?alt=sse", geminiRequest(conv)
 	}
-	return "/chat/completions", chatRequest(conv, a.b.RequestID)
+	return "/chat/completions", chatRequest(conv, a.b.RequestID, a.b.Trace)
 }
 
 type obj = map[string]any
 
-func chatRequest(conv []message, requestID bool) []byte {
+func chatRequest(conv []message, requestID, trace bool) []byte {
 	var msgs []obj
 	for _, m := range conv {
 		switch {
@@ -489,6 +545,9 @@ func chatRequest(conv []message, requestID bool) []byte {
 	}
 	req := obj{"model": "conformance", "stream": true, "messages": msgs,
 		"tools": []obj{{"type": "function", "function": obj{"name": "read", "description": "read a file", "parameters": toolSchema}}}}
+	if trace {
+		req["metadata"] = obj{"trace_id": fmt.Sprint(time.Now().UnixNano())}
+	}
 	if requestID {
 		h := randomHex(16)
 		req["user"] = h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]

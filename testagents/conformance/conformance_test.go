@@ -19,6 +19,7 @@ import (
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
+	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/llmreplay/wire"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/anthropic"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/gemini"
@@ -556,4 +557,78 @@ func TestSideCallOrder(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBrokenNeverWritten: an agent that breaks a rule of the protocol (a
+// cancel answered end_turn, an update of a tool call it never announced)
+// gets no fixture from new -model, refresh or record, and fails a replay
+// of the scenario it once passed; each failure names the rule. The same
+// scenarios of the agent that keeps the rule are written and replay.
+func TestBrokenNeverWritten(t *testing.T) {
+	cases := []struct {
+		name, rule string
+		scene      scene
+	}{
+		{"cancel-end-turn", "cancelled-stop-reason", cancelScene("cancel", firstContent(t, "openai-chat", "Once upon a time"), nil)},
+		{"unannounced", "announced-tool-call", scene{name: "tool", model: toolRead("call_1", "notes.txt")}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			root := corpus(t, "openai-chat", "", "")
+			broken := c.scene
+			broken.env = map[string]string{"CONF_BREAK": c.name}
+			dir := broken.write(t, root)
+			want := "rule " + c.rule + ": "
+			refused := func(mode string, o check.Outcome) {
+				t.Helper()
+				if o.Status != check.Failed || !strings.Contains(o.Reason, want) || !strings.Contains(o.Reason, "the spec: ") {
+					t.Errorf("%s: %s: %s; want a failure naming %q and the spec's words", mode, o.Status, o.Reason, want)
+				}
+			}
+			before := snapshot(t, dir)
+			refused("new -model", author(t, dir))
+			if d := cmp.Diff(before, snapshot(t, dir)); d != "" {
+				t.Errorf("new -model changed the scenario (-before +after):\n%s", d)
+			}
+
+			// Written while the agent kept the rule, then broken.
+			c.scene.write(t, root)
+			if o := author(t, dir); o.Status != check.Passed {
+				t.Fatalf("new -model of the conforming agent: %s: %s\n%s", o.Status, o.Reason, o.Diff)
+			}
+			replays(t, dir, 2, "new -model")
+			broken.write(t, root)
+			before = snapshot(t, dir)
+			refused("run", check.Check(context.Background(), dir, config(t, root, check.Replay)))
+			refused("refresh", check.Check(context.Background(), dir, config(t, root, check.Refresh)))
+			refused("record", recordLive(t, dir))
+			if d := cmp.Diff(before, snapshot(t, dir)); d != "" {
+				t.Errorf("a write mode changed the scenario of the broken agent (-before +after):\n%s", d)
+			}
+		})
+	}
+}
+
+// recordLive records dir as a live scenario (acpsnap record) against a
+// scripted upstream on 127.0.0.1 serving its model.json.
+func recordLive(t *testing.T, dir string) check.Outcome {
+	t.Helper()
+	manifest := filepath.Join(dir, scenario.ManifestFile)
+	b, _ := os.ReadFile(manifest)
+	write(t, manifest, strings.Replace(string(b), "recording: authored", "recording: live", 1))
+	defer write(t, manifest, string(b))
+	model, err := check.LoadModel(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model.Dialect = "openai-chat"
+	srv, err := llmreplay.NewServer(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	cfg := config(t, filepath.Dir(dir), check.Record)
+	cfg.Secrets = map[string]string{"OPENAI_BASE_URL": srv.URL(), "OPENAI_API_KEY": "sk-local"}
+	return check.Check(context.Background(), dir, cfg)
 }

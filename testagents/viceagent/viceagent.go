@@ -12,6 +12,10 @@
 //     VICE_UPDATES=0, so that no packet leaves the machine);
 //   - asks the model for a conversation title after each prompt's answer,
 //     unless VICE_TITLES=0;
+//   - puts today's date in a system message of every turn, unless
+//     VICE_DATE=0;
+//   - retries a model call answered 429 once, at once, as the OpenAI and
+//     Anthropic SDKs do;
 //   - takes ExitDelay to exit after stdin EOF (SIGTERM ends it at once);
 //   - writes $HOME/.vice/state.json at start.
 //
@@ -147,6 +151,9 @@ func (a *agent) prompt(m message) error {
 	if system := a.system(); system != "" {
 		msgs = append([]map[string]string{{"role": "system", "content": system}}, msgs...)
 	}
+	if os.Getenv("VICE_DATE") != "0" {
+		msgs = append([]map[string]string{{"role": "system", "content": "You are vice.\nToday's date is " + time.Now().Format("2006-01-02") + "."}}, msgs...)
+	}
 	answer, err := a.complete(msgs)
 	if err != nil {
 		return err
@@ -184,22 +191,18 @@ func (a *agent) system() string {
 	return s
 }
 
-// complete is one chat completion (not streamed); its text.
+// complete is one chat completion (not streamed); its text. A 429 is
+// retried once with the same request.
 func (a *agent) complete(msgs []map[string]string) (string, error) {
 	body, _ := json.Marshal(map[string]any{"model": "vice-1", "stream": false, "messages": msgs,
 		"metadata": map[string]any{"trace_id": random()}})
-	req, err := http.NewRequest(http.MethodPost, a.baseURL+"/chat/completions", bytes.NewReader(body))
+	status, b, err := a.post(body)
+	if status == http.StatusTooManyRequests {
+		status, b, err = a.post(body)
+	}
 	if err != nil {
 		return "", err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+a.key)
-	resp, err := a.client.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	var r struct {
 		Choices []struct {
 			Message struct {
@@ -207,10 +210,27 @@ func (a *agent) complete(msgs []map[string]string) (string, error) {
 			} `json:"message"`
 		} `json:"choices"`
 	}
-	if resp.StatusCode != http.StatusOK || json.Unmarshal(b, &r) != nil || len(r.Choices) == 0 {
-		return "", fmt.Errorf("model: %s: %.200s", resp.Status, b)
+	if status != http.StatusOK || json.Unmarshal(b, &r) != nil || len(r.Choices) == 0 {
+		return "", fmt.Errorf("model: status %d: %.200s", status, b)
 	}
 	return r.Choices[0].Message.Content, nil
+}
+
+// post sends one chat-completions request body; its status and body.
+func (a *agent) post(body []byte) (int, []byte, error) {
+	req, err := http.NewRequest(http.MethodPost, a.baseURL+"/chat/completions", bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+a.key)
+	resp, err := a.client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	return resp.StatusCode, b, nil
 }
 
 func random() string {

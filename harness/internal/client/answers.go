@@ -1,8 +1,10 @@
 package client
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/acpsnap/acpsnap/internal/jsonl"
@@ -11,20 +13,66 @@ import (
 
 // Wire is the agent's stdin, shared by the SDK and the raw ops (request,
 // notify, clientAnswers): each message goes out in one Write under its
-// lock, so two writers never interleave inside a line.
+// lock, so two writers never interleave inside a line. It keeps what it
+// wrote (Sent), for the protocol's checks.
 type Wire struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu   sync.Mutex
+	w    io.Writer
+	seen func() int // the agent's stdout lines so far
+	sent []Sent
 }
 
-// NewWire is the Wire that writes to w.
-func NewWire(w io.Writer) *Wire { return &Wire{w: w} }
+// Sent is one message the client wrote and where it falls among the
+// agent's stdout lines: After of them were recorded before it was written,
+// so everything the agent wrote in answer comes later.
+type Sent struct {
+	Line  []byte // the message, without "\n"; a large one without its payload (keep)
+	After int
+}
 
-// Write writes p in one Write under the lock.
+// NewWire is the Wire that writes to w; seen counts the agent's stdout
+// lines recorded so far.
+func NewWire(w io.Writer, seen func() int) *Wire { return &Wire{w: w, seen: seen} }
+
+// Write writes p, one message, in one Write under the lock, and keeps it.
 func (w *Wire) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.sent = append(w.sent, Sent{Line: keep(bytes.TrimSuffix(p, []byte("\n"))), After: w.seen()})
 	return w.w.Write(p)
+}
+
+// Sent are the messages written so far, in order.
+func (w *Wire) Sent() []Sent {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.sent)
+}
+
+// keepMax is the longest message Sent keeps whole.
+const keepMax = 64 << 10
+
+// keep is a copy of the message p, or for a message longer than keepMax
+// (a large file served to fs/read_text_file) the message without its
+// payload: its id, method and session, and an empty result or its error.
+func keep(p []byte) []byte {
+	if len(p) <= keepMax {
+		return bytes.Clone(p)
+	}
+	var m map[string]json.RawMessage
+	json.Unmarshal(p, &m)
+	if _, ok := m["result"]; ok {
+		m["result"] = json.RawMessage("{}")
+	}
+	if params, ok := m["params"]; ok {
+		var ps struct {
+			SessionID string `json:"sessionId,omitempty"`
+		}
+		json.Unmarshal(params, &ps)
+		m["params"], _ = json.Marshal(ps)
+	}
+	b, _ := json.Marshal(m)
+	return b
 }
 
 // Send writes one JSON-RPC message and "\n".

@@ -2,6 +2,7 @@ package client
 
 import (
 	stdcmp "cmp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -58,5 +59,31 @@ func TestTerminalOutputLimit(t *testing.T) {
 				t.Errorf("output %q truncated %v, want %q %v", got.Output, got.Truncated, tt.want, tt.truncated)
 			}
 		})
+	}
+}
+
+// TestWireKeeps keeps every message the client wrote, with the count of
+// the agent's lines before it; a large one without its payload.
+func TestWireKeeps(t *testing.T) {
+	var out strings.Builder
+	seen := 0
+	w := NewWire(&out, func() int { return seen })
+	w.Send(map[string]any{"id": 1, "method": "session/prompt", "params": map[string]any{"sessionId": "s"}})
+	seen = 3
+	big := strings.Repeat("x", keepMax)
+	w.Send(map[string]any{"id": "r", "result": map[string]any{"content": big}})
+	w.Send(map[string]any{"id": "q", "method": "session/prompt", "params": map[string]any{"sessionId": "s", "prompt": big}})
+	got := []string{}
+	for _, s := range w.Sent() {
+		got = append(got, strconv.Itoa(s.After)+" "+string(s.Line))
+	}
+	want := []string{`0 {"id":1,"jsonrpc":"2.0","method":"session/prompt","params":{"sessionId":"s"}}`,
+		`3 {"id":"r","jsonrpc":"2.0","result":{}}`,
+		`3 {"id":"q","jsonrpc":"2.0","method":"session/prompt","params":{"sessionId":"s"}}`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Sent (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(out.String(), big) {
+		t.Error("the large message did not reach the agent whole")
 	}
 }

@@ -55,7 +55,7 @@ commands:
   report   merge reports into one HTML report (report merge -o FILE REPORT...)
   new      scaffold a scenario (with -model FILE: author it, FILE kept as model.json)
   init     start a corpus for an agent: acpsnap.yml and a first text-turn scenario
-  probe    run a scenario N times offline and report what makes the agent nondeterministic
+  probe    run each scenario N times offline and report what makes the agent nondeterministic
   agent    run the reference ACP agent on stdin/stdout
   serve-model  serve a model file (as new -model reads) on 127.0.0.1 in -dialect D
   cassette verify, inspect or diff a cassette (acpsnap cassette -h)

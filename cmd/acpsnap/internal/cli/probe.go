@@ -11,6 +11,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/sandbox"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -21,12 +22,13 @@ import (
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
-// probeFlags are the flags and argument of probe.
+// probeFlags are the flags and arguments of probe.
 type probeFlags struct {
-	dir, agent, name string
-	n                int
-	json             bool
-	timeout, grace   time.Duration
+	dir, agent, run string
+	names           []string
+	n               int
+	json            bool
+	timeout, grace  time.Duration
 }
 
 func (e *env) parseProbe(args []string) (*probeFlags, error) {
@@ -34,21 +36,53 @@ func (e *env) parseProbe(args []string) (*probeFlags, error) {
 	fs := e.flags("probe")
 	fs.StringVar(&f.dir, "dir", "snapshots", "the corpus `folder` (its acpsnap.yml names the agent and its dialect)")
 	fs.StringVar(&f.agent, "agent", "", "the agent `command` line (default: acpsnap.yml's)")
-	fs.IntVar(&f.n, "n", 3, "how many runs to compare")
+	fs.StringVar(&f.run, "run", "", "probe only the scenarios whose name matches this `regexp` (without NAMEs)")
+	fs.IntVar(&f.n, "n", 3, "how many runs of each scenario to compare")
 	fs.BoolVar(&f.json, "json", false, "print the report as one JSON object")
 	fs.DurationVar(&f.timeout, "timeout", 0, "default wait of a step (0: 10s)")
 	fs.DurationVar(&f.grace, "grace", 0, "how long the agent gets to exit at each stage of shutdown (0: 2s)")
 	if err := parse(fs, args); err != nil {
 		return nil, err
 	}
-	if fs.NArg() != 1 {
-		return nil, usagef("probe: want exactly one scenario NAME, got %q", fs.Args())
-	}
 	if f.n < 2 {
 		return nil, usagef("probe: -n %d: want at least 2 runs to compare", f.n)
 	}
-	f.name = fs.Arg(0)
+	f.names = fs.Args()
+	if len(f.names) > 0 && f.run != "" {
+		return nil, usagef("probe: -run and scenario NAMEs: choose one")
+	}
 	return f, nil
+}
+
+// scenarios are the scenarios to probe: the NAMEs, else every scenario of
+// the corpus that -run selects.
+func (f *probeFlags) scenarios() ([]string, error) {
+	if len(f.names) > 0 {
+		for _, n := range f.names {
+			if _, err := os.Stat(filepath.Join(f.dir, n, scenario.ManifestFile)); err != nil {
+				return nil, usagef("probe: no scenario %s (%v)", filepath.Join(f.dir, n), err)
+			}
+		}
+		return f.names, nil
+	}
+	re, err := regexp.Compile(f.run)
+	if err != nil {
+		return nil, usagef("probe: -run: %v", err)
+	}
+	all, err := scenario.Names(f.dir)
+	if err != nil {
+		return nil, usagef("probe: %v", err)
+	}
+	var out []string
+	for _, n := range all {
+		if re.MatchString(n) {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		return nil, usagef("probe: no scenario of %s matches -run %q", f.dir, f.run)
+	}
+	return out, nil
 }
 
 // probeCmd runs probe in a loopback-only namespace: the runs inside it,
@@ -91,12 +125,12 @@ func (e *env) printProbe(rep probe.Report, asJSON bool) int {
 	return ExitOK
 }
 
-// probeRuns runs the scenario f.n times with the corpus's shutdown
+// probeRuns runs each scenario f.n times with the corpus's shutdown
 // policy, then once with the other.
 func (e *env) probeRuns(f *probeFlags) (probe.Input, error) {
-	sdir := filepath.Join(f.dir, f.name)
-	if _, err := os.Stat(filepath.Join(sdir, scenario.ManifestFile)); err != nil {
-		return probe.Input{}, usagef("probe: no scenario %s (%v)", sdir, err)
+	names, err := f.scenarios()
+	if err != nil {
+		return probe.Input{}, err
 	}
 	corpus, err := scenario.LoadCorpus(f.dir)
 	if err != nil {
@@ -105,10 +139,6 @@ func (e *env) probeRuns(f *probeFlags) (probe.Input, error) {
 	if corpus == nil || corpus.Native() {
 		return probe.Input{}, usagef("probe: %s has no acpsnap.yml naming a model dialect: probe serves the agent a scripted model over HTTP (start one with 'acpsnap init -dir %s -dialect D -- COMMAND…')", f.dir, f.dir)
 	}
-	model, err := probeModel(sdir)
-	if err != nil {
-		return probe.Input{}, err
-	}
 	agent, err := e.agentCommand(f.agent, corpus)
 	if err != nil {
 		return probe.Input{}, err
@@ -116,29 +146,38 @@ func (e *env) probeRuns(f *probeFlags) (probe.Input, error) {
 	ctx, stop := interruptible()
 	defer stop()
 	cfg := check.Config{Settings: harness.Settings{Agent: agent, Environ: e.scanEnviron(), StepTimeout: f.timeout, Grace: f.grace, Acpsnap: acpsnapBinary()}, Corpus: corpus}
-	in := probe.Input{Term: corpus.Agent.Shutdown == scenario.ShutdownTerm, Ignore: corpus.Model.Ignore, ExpectHosts: corpus.Probe.ExpectHosts}
-	for i := 0; i <= f.n; i++ {
-		if i == f.n { // the other shutdown policy, for its shutdown only
-			other := *corpus
-			other.Agent.Shutdown = scenario.ShutdownTerm
-			if in.Term {
-				other.Agent.Shutdown = scenario.ShutdownEOF
+	other := *corpus // the other shutdown policy, for its shutdown only
+	other.Agent.Shutdown = scenario.ShutdownTerm
+	if corpus.Agent.Shutdown == scenario.ShutdownTerm {
+		other.Agent.Shutdown = scenario.ShutdownEOF
+	}
+	in := probe.Input{Term: corpus.Agent.Shutdown == scenario.ShutdownTerm, Ignore: corpus.Model.Ignore, ExpectHosts: corpus.Probe.ExpectHosts, Now: time.Now()}
+	for _, name := range names {
+		sdir := filepath.Join(f.dir, name)
+		model, err := probeModel(sdir)
+		if err != nil {
+			return probe.Input{}, err
+		}
+		for i := 0; i <= f.n; i++ {
+			cfg.Corpus = corpus
+			if i == f.n {
+				cfg.Corpus = &other
 			}
-			cfg.Corpus = &other
-		}
-		fmt.Fprintf(e.stderr, "acpsnap: probe %s: run %d of %d\n", f.name, i+1, f.n+1)
-		p := check.Probe(ctx, sdir, model, cfg)
-		if p.Result == nil {
-			return probe.Input{}, fmt.Errorf("probe: %w", p.Err)
-		}
-		if ctx.Err() != nil {
-			return probe.Input{}, fmt.Errorf("probe: interrupted")
-		}
-		r := probeRun(p)
-		if i == f.n {
-			in.Other = &r
-		} else {
-			in.Runs = append(in.Runs, r)
+			fmt.Fprintf(e.stderr, "acpsnap: probe %s: run %d of %d\n", name, i+1, f.n+1)
+			p := check.Probe(ctx, sdir, model, cfg)
+			if p.Result == nil {
+				return probe.Input{}, fmt.Errorf("probe: %s: %w", name, p.Err)
+			}
+			if ctx.Err() != nil {
+				return probe.Input{}, fmt.Errorf("probe: interrupted")
+			}
+			r := probeRun(p)
+			r.Scenario = name
+			if i == f.n {
+				in.Others = append(in.Others, r)
+			} else {
+				in.Runs = append(in.Runs, r)
+			}
 		}
 	}
 	return in, nil
@@ -183,9 +222,7 @@ func probeRun(p check.Probed) probe.Run {
 		start := s.Start.Sub(res.Started)
 		r.Steps = append(r.Steps, probe.Step{Op: s.Op, Start: start, End: start + s.Duration, Failed: s.Failed})
 	}
-	for _, q := range p.Requests {
-		r.Requests = append(r.Requests, probe.Request{Method: q.Method, Path: q.Path, Header: q.Header, Body: q.Body})
-	}
+	r.Requests = p.Requests
 	for _, c := range p.Calls {
 		call := probe.Call{At: c.At.Sub(res.Started), Served: c.Served, Path: c.Path, Body: c.Body}
 		if !c.Done.IsZero() {

@@ -17,10 +17,10 @@ import (
 
 // printer writes one progress record per finished scenario.
 type printer struct {
-	w      io.Writer
-	json   bool
-	accept func(check.Outcome) string
-	pins   check.PinChanges // a pin change shared by scenarios is shown once
+	w       io.Writer
+	json    bool
+	accept  func(check.Outcome) string
+	changes check.Changes // a change shared by scenarios is shown once
 }
 
 // ordered passes outcomes that arrive as scenarios finish to print in
@@ -88,12 +88,16 @@ func (p *printer) outcome(o check.Outcome) {
 		fmt.Fprintf(p.w, "skip  %s (%s)\n", o.Name, o.Reason)
 	case o.Status == check.Passed && len(o.Wrote) > 0:
 		fmt.Fprintf(p.w, "wrote %s %v: %s\n", o.Name, d, strings.Join(o.Wrote, ", "))
+		for _, n := range o.Notes {
+			fmt.Fprintf(p.w, "  note: %s\n", n)
+		}
 	case o.Status == check.Passed:
 		fmt.Fprintf(p.w, "ok    %s %v\n", o.Name, d)
 	default:
-		if first := p.pins.Add(o); first != "" {
-			fmt.Fprintf(p.w, "FAIL  %s %v: %s\n", o.Name, d, check.SamePinChange(o, first))
-			if rest := strings.TrimPrefix(o.Diff, o.PinDrift); rest != "" {
+		if first := p.changes.Add(o); first != "" {
+			reason, rest := check.SameChange(o, first)
+			fmt.Fprintf(p.w, "FAIL  %s %v: %s\n", o.Name, d, reason)
+			if rest != "" {
 				fmt.Fprintf(p.w, "diff (-want +got):\n%s", indent(rest))
 			}
 			return
@@ -108,12 +112,18 @@ func (p *printer) outcome(o check.Outcome) {
 	}
 }
 
-// pinSummary prints, for each pin change more than one scenario failed
-// on, how many it affects and the one command that accepts it for all.
-func (p *printer) pinSummary(w io.Writer, f *runFlags) {
-	for _, c := range p.pins.Changes() {
-		if len(c.Names) > 1 {
-			fmt.Fprintf(w, "%s; accept once with: %s\n", c, commandFor("record", f.dir, f.agent, "-run", shellQuote(c.Pattern())))
+// changeSummary prints, for each change more than one scenario failed
+// on, how many it affects and the commands that accept it for all of
+// them: the mode each scenario needs (refresh for an authored one, record
+// for a live one, update for stdout alone).
+func (p *printer) changeSummary(w io.Writer, f *runFlags) {
+	for _, c := range p.changes.Shared() {
+		var cmds []string
+		for _, a := range c.Commands() {
+			cmds = append(cmds, commandFor(string(a.Mode), f.dir, f.agent, "-run", shellQuote(a.Pattern)))
+		}
+		if len(cmds) > 0 {
+			fmt.Fprintf(w, "%s; accept once with: %s\n", c, strings.Join(cmds, " and "))
 		}
 	}
 }

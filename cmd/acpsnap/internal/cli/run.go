@@ -140,7 +140,7 @@ func (e *env) runParsed(cmd string, f *runFlags) int {
 	}
 	progress.flush(outs)
 	e.finish(f, tr)
-	p.pinSummary(e.stdout, f)
+	p.changeSummary(e.stdout, f)
 	code := e.summarize(outs, f.json)
 	if !f.json && slices.ContainsFunc(outs, func(o check.Outcome) bool { return len(o.Pending) > 0 }) {
 		if hint := check.IgnoreHint(f.dir); hint != "" {

@@ -28,6 +28,11 @@ func (e *env) verify(args []string) error {
 	if len(vs) > 0 {
 		return usagef("%d guard violation(s) in %s", len(vs), *dir)
 	}
+	if c, err := scenario.LoadCorpus(*dir); err == nil {
+		for _, a := range c.Conformance.Acknowledge {
+			fmt.Fprintf(e.stdout, "acknowledged: the agent breaks ACP rule %s: %s\n", a.Rule, a.Reason)
+		}
+	}
 	fmt.Fprintf(e.stdout, "%s: %d scenarios verified\n", *dir, len(names))
 	return nil
 }

@@ -121,8 +121,11 @@ def prompt(sid, cwd, messages, turn):
                 break
             for c in tools:
                 path = json.loads(c["arguments"] or "{}").get("path", "")
+                # ACP paths are absolute: the location is the path resolved
+                # against the session's cwd, the title as the model wrote it.
+                where = path if os.path.isabs(path) else os.path.join(cwd, path)
                 update(sid, {"sessionUpdate": "tool_call", "toolCallId": c["id"], "title": "Read " + path,
-                             "kind": "read", "status": "pending", "locations": [{"path": path}]})
+                             "kind": "read", "status": "pending", "locations": [{"path": where}]})
                 text, status = read_file(cwd, path)
                 update(sid, {"sessionUpdate": "tool_call_update", "toolCallId": c["id"], "status": status,
                              "content": [{"type": "content", "content": {"type": "text", "text": text}}]})

@@ -1,0 +1,170 @@
+package check
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/conformance"
+	"github.com/acpsnap/acpsnap/scenario"
+)
+
+// wireLines are a run's messages, both sides, in the order the client saw
+// them: each message the client wrote placed before the first stdout line
+// recorded after it was written.
+func wireLines(res *harness.Result) []conformance.Line {
+	out := make([]conformance.Line, 0, len(res.Stdout)+len(res.Sent))
+	sent, start := 0, 0
+	for i, raw := range res.Stdout {
+		for sent < len(res.Sent) && res.Sent[sent].After <= i {
+			s := res.Sent[sent]
+			out = append(out, conformance.Line{Start: s.Incarnation, Raw: s.Line})
+			sent++
+		}
+		for start+1 < len(res.Incarnations) && res.Incarnations[start+1] <= i {
+			start++
+		}
+		out = append(out, conformance.Line{Agent: true, N: i + 1, Start: start, Raw: raw})
+	}
+	for _, s := range res.Sent[sent:] {
+		out = append(out, conformance.Line{Start: s.Incarnation, Raw: s.Line})
+	}
+	return out
+}
+
+// conformanceError is the protocol rules a run broke that its corpus does
+// not acknowledge; nil when none.
+func conformanceError(res *harness.Result, got *scenario.Transcript, corpus *scenario.Corpus) error {
+	var vs []conformance.Violation
+	for _, v := range conformance.Check(wireLines(res)) {
+		if !corpus.Acknowledged(v.Rule.ID) {
+			vs = append(vs, v)
+		}
+	}
+	if len(vs) == 0 {
+		return nil
+	}
+	return &Broken{Violations: vs, shown: shownLines(res, got)}
+}
+
+// shownLines are the stdout lines a violation shows: normalized (tokens
+// for the run's paths and ids, so the message is the same on every run)
+// when normalizing kept one line per line, else raw.
+func shownLines(res *harness.Result, got *scenario.Transcript) [][]byte {
+	if got != nil {
+		norm := bytes.Split(bytes.TrimSuffix(got.Stdout, []byte("\n")), []byte("\n"))
+		if len(norm) == len(res.Stdout) {
+			return norm
+		}
+	}
+	return res.Stdout
+}
+
+// Broken is the error of a run whose agent broke rules of the Agent Client
+// Protocol (internal/conformance) that the corpus does not acknowledge:
+// no mode writes it, and no replay passes.
+type Broken struct {
+	Violations []conformance.Violation
+	shown      [][]byte // the stdout lines to show, by line number - 1
+}
+
+// maxShown is how many violations a message shows; the rest are counted.
+const maxShown = 8
+
+func (b *Broken) Error() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "the agent breaks the Agent Client Protocol (%d violation(s); no mode writes a fixture of it):", len(b.Violations))
+	var rules []*conformance.Rule
+	for i, v := range b.Violations {
+		if i == maxShown {
+			fmt.Fprintf(&sb, "\n  … and %d more", len(b.Violations)-maxShown)
+			break
+		}
+		where := "the run"
+		if v.Line > 0 {
+			where = fmt.Sprintf("stdout line %d", v.Line)
+		}
+		msg, line := v.Msg, []byte(nil)
+		if v.Line > 0 && v.Line <= len(b.shown) {
+			line = b.shown[v.Line-1]
+			msg = tokenized(msg, v.Raw, line)
+		}
+		fmt.Fprintf(&sb, "\n  %s: rule %s: %s", where, v.Rule.ID, msg)
+		if line != nil {
+			fmt.Fprintf(&sb, "\n    %s", cut(line, 300))
+		}
+		if !containsRule(rules, v.Rule) {
+			rules = append(rules, v.Rule)
+		}
+	}
+	for _, r := range rules {
+		fmt.Fprintf(&sb, "\n  %s, the spec: %q (%s)", r.ID, r.Spec, r.URL)
+	}
+	sb.WriteString("\n  a violation the agent cannot fix yet is acknowledged in acpsnap.yml, with why: conformance: {acknowledge: [{rule: " + rules[0].ID + ", reason: …}]}")
+	return sb.String()
+}
+
+func containsRule(rs []*conformance.Rule, r *conformance.Rule) bool {
+	for _, x := range rs {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+// cut is b as text, cut at n bytes.
+func cut(b []byte, n int) string {
+	if len(b) > n {
+		return string(b[:n]) + "…"
+	}
+	return string(b)
+}
+
+// tokenized is msg with each quoted value of the raw line that the shown
+// (normalized) line spells as a token spelled as that token: a message
+// names "{{session:1}}", as the line below it does, never a run's own id.
+func tokenized(msg string, raw, shown []byte) string {
+	if bytes.Equal(raw, shown) {
+		return msg
+	}
+	var r, s any
+	if json.Unmarshal(raw, &r) != nil || json.Unmarshal(shown, &s) != nil {
+		return msg
+	}
+	pairs := map[string]string{}
+	pairStrings(r, s, pairs)
+	keys := slices.SortedFunc(maps.Keys(pairs), func(a, b string) int { return len(b) - len(a) })
+	for _, k := range keys {
+		msg = strings.ReplaceAll(msg, strconv.Quote(k), strconv.Quote(pairs[k]))
+	}
+	return msg
+}
+
+// pairStrings walks two decodings of one line side by side and records
+// each string that differs: raw → shown.
+func pairStrings(r, s any, pairs map[string]string) {
+	switch r := r.(type) {
+	case string:
+		if t, ok := s.(string); ok && t != r {
+			pairs[r] = t
+		}
+	case map[string]any:
+		if t, ok := s.(map[string]any); ok {
+			for k, v := range r {
+				pairStrings(v, t[k], pairs)
+			}
+		}
+	case []any:
+		if t, ok := s.([]any); ok && len(t) == len(r) {
+			for i := range r {
+				pairStrings(r[i], t[i], pairs)
+			}
+		}
+	}
+}
