@@ -36,7 +36,7 @@ import (
 type Settings struct {
 	Agent       []string          // agent command and arguments (required)
 	Mode        Mode              // "": Replay; the agent's model is live in Record only
-	Environ     []string          // where PATH and LANG are taken from; nil: os.Environ()
+	Environ     []string          // where PATH and GORACE are taken from; nil: os.Environ()
 	Secrets     map[string]string // reach the agent in record mode only
 	StepTimeout time.Duration     // 0: 10s (a step's timeoutMs wins)
 	Grace       time.Duration     // 0: 2s; stdin close → SIGTERM, SIGTERM → SIGKILL
@@ -153,6 +153,12 @@ type Result struct {
 	// Started is when the agent process was started; Shutdown how it ended.
 	Started  time.Time
 	Shutdown Shutdown
+	// Nonce is the part of Root's name that differs from run to run, of one
+	// length every run, and NonceFolders the run's folders besides Cwd,
+	// Home and Root that hold it (TMPDIR, the sessions folder): what
+	// normalize.Context.AddNonce takes.
+	Nonce        string
+	NonceFolders []string
 
 	kept *harvest.Roots // Config.Keep: the roots left for Release
 }
@@ -370,7 +376,8 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 	}
 	res := &Result{Cwd: r.roots.Cwd, CwdAliases: normalize.Aliases(r.roots.Cwd),
 		Home: r.roots.Home, HomeAliases: normalize.Aliases(r.roots.Home),
-		Root: r.roots.Base, RootAliases: normalize.Aliases(r.roots.Base)}
+		Root: r.roots.Base, RootAliases: normalize.Aliases(r.roots.Base),
+		Nonce: r.roots.Nonce, NonceFolders: r.roots.Others()}
 	root, err := os.OpenRoot(r.roots.Cwd)
 	if err != nil {
 		return nil, []error{infrastructure(fmt.Errorf("open the cwd: %w", err))}

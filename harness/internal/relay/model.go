@@ -160,6 +160,9 @@ func liveContext(rts *harvest.Roots) *normalize.Context {
 	c := normalize.NewContext(rts.Cwd, normalize.Aliases(rts.Cwd)...)
 	c.AddPath("home", rts.Home, normalize.Aliases(rts.Home)...)
 	c.AddPath("root", rts.Base, normalize.Aliases(rts.Base)...)
+	if rts.Nonce != "" {
+		c.AddNonce(rts.Nonce, rts.Others()...)
+	}
 	return c
 }
 
