@@ -38,8 +38,8 @@ type Settings struct {
 	Mode        Mode              // "": Replay; the agent's model is live in Record only
 	Environ     []string          // where PATH and GORACE are taken from; nil: os.Environ()
 	Secrets     map[string]string // reach the agent in record mode only
-	StepTimeout time.Duration     // 0: 10s (a step's timeoutMs wins)
-	Grace       time.Duration     // 0: 2s; stdin close → SIGTERM, SIGTERM → SIGKILL
+	StepTimeout time.Duration     // 0: DefaultStepTimeout (a step's timeoutMs wins)
+	Grace       time.Duration     // 0: DefaultGrace; stdin close → SIGTERM, SIGTERM → SIGKILL
 	TempDir     string            // existing folder where the private roots are made; "": os.TempDir()
 	OnStart     func(Roots)       // nil: nothing; called after the workspace is seeded, before the agent starts
 	// Keep keeps the private roots for inspection: a failed run's error says
@@ -53,6 +53,16 @@ type Settings struct {
 	// next run, emptied; nil: each run makes and removes its own.
 	Pool *RootPool
 }
+
+// The default waits hold for real agents on a busy 2-core CI machine: a
+// Node agent that starts in 1–2 s on a quiet one takes over 10 s to answer
+// initialize at a load of 8, and some take over 5 s to exit after a shell
+// command. A hung agent fails within a step's wait and five graces
+// (docs/format.md, "Running").
+const (
+	DefaultStepTimeout = 30 * time.Second // a step's wait (Settings.StepTimeout)
+	DefaultGrace       = 10 * time.Second // each stage of shutdown (Settings.Grace)
+)
 
 // RootPool keeps the private roots of runs that ended cleanly (no error,
 // no process left) for the next run in the same TempDir: emptied, not
@@ -289,8 +299,8 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if !cfg.Mode.known() {
 		return nil, fmt.Errorf("harness: mode %q, want replay, update, refresh or record", cfg.Mode)
 	}
-	cfg.StepTimeout = cmp.Or(cfg.StepTimeout, 10*time.Second)
-	cfg.Grace = cmp.Or(cfg.Grace, 2*time.Second)
+	cfg.StepTimeout = cmp.Or(cfg.StepTimeout, DefaultStepTimeout)
+	cfg.Grace = cmp.Or(cfg.Grace, DefaultGrace)
 	if cfg.Dir, err = filepath.Abs(cfg.Dir); err != nil {
 		return nil, fmt.Errorf("harness: %w", err)
 	}

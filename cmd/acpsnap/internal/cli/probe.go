@@ -36,8 +36,8 @@ func (e *env) parseProbe(args []string) (*probeFlags, error) {
 	fs.StringVar(&f.agent, "agent", "", "the agent `command` line (default: acpsnap.yml's)")
 	fs.IntVar(&f.n, "n", 3, "how many runs to compare")
 	fs.BoolVar(&f.json, "json", false, "print the report as one JSON object")
-	fs.DurationVar(&f.timeout, "timeout", 0, "default wait of a step (0: 10s)")
-	fs.DurationVar(&f.grace, "grace", 0, "how long the agent gets to exit at each stage of shutdown (0: 2s)")
+	fs.DurationVar(&f.timeout, "timeout", 0, fmt.Sprintf("default wait of a step (0: acpsnap.yml's agent.timeout, else %s)", harness.DefaultStepTimeout))
+	fs.DurationVar(&f.grace, "grace", 0, fmt.Sprintf("how long the agent gets to exit at each stage of shutdown (0: acpsnap.yml's agent.grace, else %s)", harness.DefaultGrace))
 	if err := parse(fs, args); err != nil {
 		return nil, err
 	}
