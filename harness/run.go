@@ -56,11 +56,11 @@ type Settings struct {
 
 // The default waits hold for real agents on a busy 2-core CI machine: a
 // Node agent that starts in 1–2 s on a quiet one takes over 10 s to answer
-// initialize at a load of 8, and some take over 5 s to exit after a shell
-// command. A hung agent fails within a step's wait and five graces
+// initialize at a load of 8 (Gemini CLI over 30 s at 14), and some take
+// over 5 s to exit after a shell command. A hung agent fails within a step's wait and five graces
 // (docs/format.md, "Running").
 const (
-	DefaultStepTimeout = 30 * time.Second // a step's wait (Settings.StepTimeout)
+	DefaultStepTimeout = 60 * time.Second // a step's wait (Settings.StepTimeout)
 	DefaultGrace       = 10 * time.Second // each stage of shutdown (Settings.Grace)
 )
 
