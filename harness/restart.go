@@ -21,7 +21,7 @@ import (
 // restartAgent step starts) in the run's cwd and private HOME, and opens
 // the ACP connection to it.
 func (r *run) launch() error {
-	a, err := proc.Start(r.argv, r.roots.Cwd, r.env, r.cfg.Grace, r.fail)
+	a, err := proc.Start(r.argv, r.roots.Cwd, r.env, r.cfg.Grace, r.cfg.OwnUserNS, r.fail)
 	if err != nil {
 		return infrastructure(fmt.Errorf("start agent %q: %w", r.cfg.Agent[0], err))
 	}

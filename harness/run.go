@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,6 +53,16 @@ type Settings struct {
 	// Pool keeps the private roots of a run that ended cleanly for the
 	// next run, emptied; nil: each run makes and removes its own.
 	Pool *RootPool
+	// OwnUserNS starts the agent and each of its terminals in a user
+	// namespace of its own (Linux, where the kernel allows one; the CLI
+	// sets it inside -offline's namespaces): none of them, nor their
+	// descendants, can read the environment or the memory of a process
+	// outside its own tree. false: they run in acpsnap's.
+	OwnUserNS bool
+	// UpstreamDial is how the model proxy of a Record run reaches the live
+	// model (from inside acpsnap's -offline namespace, its way out); nil:
+	// directly.
+	UpstreamDial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 // The default waits hold for real agents on a busy 2-core CI machine: a
@@ -394,7 +405,7 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 	}
 	defer root.Close()
 	r.argv, r.env, r.root, r.cwdAliases = argv, env, root, res.CwdAliases
-	r.terms = client.NewTerminals(terminalEnv(env, r.cfg.Secrets), r.cfg.Grace)
+	r.terms = client.NewTerminals(terminalEnv(env, r.cfg.Secrets), r.cfg.Grace, r.cfg.OwnUserNS)
 	r.book = client.NewBook(r.in)
 	start := time.Now()
 	if err := r.launch(); err != nil {

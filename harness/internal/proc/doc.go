@@ -5,7 +5,7 @@
 // process a run starts (the agent, the terminals of package client), the
 // start/track lock and the sweep of escapees that left their group.
 //
-//	a, err := proc.Start(argv, cwd, env, grace, fail)
+//	a, err := proc.Start(argv, cwd, env, grace, false, fail)
 //	conn := acp.NewClientSideConnection(cl, a.Stdin(), a.SDK())
 //	...
 //	how, leftovers := a.Shutdown(grace) // stdin EOF, SIGTERM, SIGKILL: three graces at most

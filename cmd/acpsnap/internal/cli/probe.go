@@ -59,7 +59,7 @@ func (e *env) probeCmd(args []string) int {
 		return e.exit(err)
 	}
 	var in probe.Input
-	return e.offlineThen(os.Args, func() int {
+	return e.offlineThen(os.Args, false, func() int {
 		var err error
 		if in, err = e.probeRuns(f); err != nil {
 			return e.exit(err)
@@ -116,6 +116,7 @@ func (e *env) probeRuns(f *probeFlags) (probe.Input, error) {
 	ctx, stop := interruptible()
 	defer stop()
 	cfg := check.Config{Settings: harness.Settings{Agent: agent, Environ: e.scanEnviron(), StepTimeout: f.timeout, Grace: f.grace, Acpsnap: acpsnapBinary()}, Corpus: corpus}
+	e.offlineSettings(&cfg.Settings, false)
 	in := probe.Input{Term: corpus.Agent.Shutdown == scenario.ShutdownTerm, Ignore: corpus.Model.Ignore, ExpectHosts: corpus.Probe.ExpectHosts}
 	for i := 0; i <= f.n; i++ {
 		if i == f.n { // the other shutdown policy, for its shutdown only

@@ -67,9 +67,6 @@ func (e *env) parseRun(cmd string, args []string) (*runFlags, error) {
 	if f.parallel < 1 {
 		return nil, usagef("%s: -parallel %d: want at least 1", cmd, f.parallel)
 	}
-	if f.offline && cmd == "record" {
-		return nil, usagef("record: -offline: recording needs the live model")
-	}
 	if f.dir == "" {
 		var err error
 		if f.dir, err = findCorpus(); err != nil {
@@ -86,7 +83,7 @@ func (e *env) run(cmd string, args []string) int {
 		return e.exit(err)
 	}
 	if f.offline {
-		return e.offline(os.Args, func() int { return e.runParsed(cmd, f) })
+		return e.offline(os.Args, cmd == "record", func() int { return e.runParsed(cmd, f) })
 	}
 	return e.runParsed(cmd, f)
 }
@@ -271,10 +268,14 @@ func (e *env) runConfig(cmd string, f *runFlags) (*check.RunConfig, error) {
 	}
 	rc.Agent, rc.Acpsnap = agent, acpsnapBinary()
 	if mode == check.Record {
+		if f.offline && corpus.Native() {
+			return nil, usagef("record -offline: a native agent reaches its live model itself, which the namespace refuses; -offline records an agent whose model acpsnap's proxy reaches (acpsnap.yml's model.dialect)")
+		}
 		if rc.Secrets, err = e.recordSecrets(corpus); err != nil {
 			return nil, err
 		}
 	}
+	e.offlineSettings(&rc.Settings, mode == check.Record)
 	return rc, nil
 }
 
