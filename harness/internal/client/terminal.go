@@ -118,6 +118,7 @@ func (ts *Terminals) release(id string) error {
 	}
 	t.kill()
 	<-t.done
+	proc.Forget(t.cmd.Process.Pid) // killed, its group with it
 	t.ptmx.Close()
 	ts.mu.Lock()
 	delete(ts.m, id)

@@ -14,8 +14,10 @@
 // Start wires the SDK's side through a Flow, which keeps the SDK's queue
 // of notifications from overflowing (the client acknowledges its barriers
 // with Flow.Ack). Linux gives the harness a child subreaper,
-// PR_SET_PDEATHSIG and /proc; elsewhere Escapees finds nothing and a
-// killed harness may leave its agent running. How an agent must end is in
+// PR_SET_PDEATHSIG, /proc and a watchdog shell that kills the process
+// groups of a harness that died (Forget a group once it is gone);
+// elsewhere Escapees finds nothing and a killed harness may leave its
+// agent running. How an agent must end is in
 // docs/agents.md ("Against a hostile agent") and docs/format.md
 // ("Running").
 package proc

@@ -332,6 +332,9 @@ func (a *Agent) Shutdown(eofWait time.Duration) (how Ending, leftovers bool) {
 	leftovers = groupAlive(a.pgid, &a.member)
 	deadline := time.Now().Add(a.grace)
 	a.sweep(deadline)
+	if !groupAlive(a.pgid, &a.member) {
+		Forget(a.pgid)
+	}
 	a.drain(deadline)
 	return how, leftovers
 }
