@@ -29,7 +29,7 @@ const offlineEnv = "ACPSNAP_OFFLINE_INSIDE"
 // process; inside, it prepares the namespace, runs inner and reports the
 // outbound attempts the run made.
 // With dial, the model proxy inside gets a way out to the live model
-// (e.upstreamDial).
+// (sandbox.Config.Dial; offlineSettings hands it to the harness).
 func (e *env) offline(argv []string, dial bool, inner func() int) int {
 	return e.offlineThen(argv, dial, inner, func(a sandbox.Attempts, code int) int {
 		report(e.stderr, a)
