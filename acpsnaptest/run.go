@@ -43,7 +43,8 @@ type Params struct {
 	// SkipUnrecorded reports a scenario that is scaffolded but not
 	// recorded yet as skipped; false: as failed.
 	SkipUnrecorded bool
-	// Timeout is the default wait of a step; 0: 10s.
+	// Timeout is the default wait of a step; 0: acpsnap.yml's
+	// agent.timeout, else harness.DefaultStepTimeout.
 	Timeout time.Duration
 	// Scrub are extra scrub rules, after acpsnap.yml's (docs/format.md,
 	// "scrub"): every match of Pattern in stdout and the session logs, on

@@ -121,12 +121,16 @@ type Harness struct {
 
 	Env     map[string]string // the scenario's extra variables; nil: none
 	Secrets map[string]string // passed in Record mode only; nil: none
-	From    []string          // where PATH and LANG come from; nil: os.Environ()
+	From    []string          // where PATH and GORACE come from; nil: os.Environ()
 }
 
-// Environ is the agent's whole environment, in a stable order: PATH, LANG
-// and GORACE, TZ, HOME, TMPDIR, the scenario's variables (sorted), the contract,
-// and in Record mode the secrets (sorted).
+// Lang is the agent's LANG, the same on every machine, as TZ is: a locale
+// the user's shell sets must not change what a run observes.
+const Lang = "C.UTF-8"
+
+// Environ is the agent's whole environment, in a stable order: PATH and
+// GORACE (from From), LANG, TZ, HOME, TMPDIR, the scenario's variables
+// (sorted), the contract, and in Record mode the secrets (sorted).
 func (h Harness) Environ() []string {
 	environ := h.From
 	if environ == nil {
@@ -134,11 +138,11 @@ func (h Harness) Environ() []string {
 	}
 	var env []string
 	for _, kv := range environ {
-		if strings.HasPrefix(kv, "PATH=") || strings.HasPrefix(kv, "LANG=") || strings.HasPrefix(kv, "GORACE=") {
+		if strings.HasPrefix(kv, "PATH=") || strings.HasPrefix(kv, "GORACE=") {
 			env = append(env, kv)
 		}
 	}
-	env = append(env, "TZ=UTC", "HOME="+h.Home, "TMPDIR="+h.TmpDir)
+	env = append(env, "LANG="+Lang, "TZ=UTC", "HOME="+h.Home, "TMPDIR="+h.TmpDir)
 	env = append(env, Sorted(h.Env)...)
 	mode := cmp.Or(h.Mode, Replay)
 	env = append(env, ModeVar+"="+mode, SessionsDirVar+"="+h.SessionsDir, PermissionVar+"="+cmp.Or(h.Permission, "auto"))
@@ -170,7 +174,7 @@ func (h Harness) Environ() []string {
 }
 
 // Foreign is the environment of an agent that is not native (it talks to
-// its model over HTTP through acpsnap's proxy): PATH and LANG, TZ, HOME,
+// its model over HTTP through acpsnap's proxy): PATH, LANG, TZ, HOME,
 // TMPDIR and the scenario's variables; no ACPSNAP_* variable and no secret.
 func (h Harness) Foreign() []string {
 	env := h.Environ()

@@ -19,7 +19,7 @@ func TestEnvironRoundTrip(t *testing.T) {
 		From:    []string{"PATH=/bin", "LANG=C", "DEEPSEEK_API_KEY=sk-host", "OTHER=x"},
 	}
 	env := h.Environ()
-	want := []string{"PATH=/bin", "LANG=C", "TZ=UTC", "HOME=/r/home", "TMPDIR=/r/tmp", "A=1", "B=2",
+	want := []string{"PATH=/bin", "LANG=C.UTF-8", "TZ=UTC", "HOME=/r/home", "TMPDIR=/r/tmp", "A=1", "B=2",
 		"ACPSNAP_MODE=replay", "ACPSNAP_SESSIONS_DIR=/r/sessions", "ACPSNAP_PERMISSION=ask",
 		"ACPSNAP_FIXTURE=/c/session.jsonl", "ACPSNAP_FIXTURE_CHILDREN=/c/session.1.jsonl:/c/session.2.jsonl",
 		"ACPSNAP_OVERRIDE=/c/replay.override.json"}

@@ -62,7 +62,7 @@ type Config struct {
 	// Settings are the agent and how each run of it goes (the mode, the
 	// environment, the waits, the private roots), handed to the harness as
 	// they are; with Corpus, an empty Agent is acpsnap.yml's agent.command
-	// and a zero Grace its agent.grace.
+	// a zero Grace its agent.grace and a zero StepTimeout its agent.timeout.
 	harness.Settings
 	// AllRecordings makes Record mode record authored scenarios too
 	// (`acpsnap new -model` records against a scripted model); false: only

@@ -38,7 +38,8 @@ func applyCorpus(hc *harness.Config, cfg Config, m *scenario.Manifest, dir strin
 		hc.HomeSeed = filepath.Join(root, c.Agent.Home)
 	}
 	hc.TermShutdown = c.Agent.Shutdown == scenario.ShutdownTerm
-	hc.Grace = cmp.Or(hc.Grace, c.Agent.Grace) // -grace wins
+	hc.Grace = cmp.Or(hc.Grace, c.Agent.Grace)               // -grace wins
+	hc.StepTimeout = cmp.Or(hc.StepTimeout, c.Agent.Timeout) // -timeout wins
 	hc.Settle, hc.Ready = c.Settle, c.Ready.Update
 	if c.Native() {
 		return nil

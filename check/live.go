@@ -24,6 +24,9 @@ func normalizeLive(res *harness.Result) (*scenario.Transcript, error) {
 		if res.Root != "" {
 			c.AddPath("root", res.Root, res.RootAliases...)
 		}
+		if res.Nonce != "" {
+			c.AddNonce(res.Nonce, res.NonceFolders...)
+		}
 	}
 	logs := make([][]byte, len(res.Logs))
 	names := make([]string, len(res.Logs))

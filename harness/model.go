@@ -47,7 +47,7 @@ func (r *run) startModel(ctx context.Context) (*relay.Model, error) {
 		return nil, invalidScenario(err)
 	}
 	m, err := relay.StartModel(ctx, relay.ModelConfig{Dialect: mc.Dialect, Upstream: mc.Upstream, Key: mc.Key,
-		Ignore: mc.Ignore, Scrub: mc.Scrub, Pins: mc.Pins, Record: record, Roots: r.roots}, src)
+		Ignore: mc.Ignore, Scrub: mc.Scrub, Pins: mc.Pins, Record: record, Roots: r.roots, Dial: r.cfg.UpstreamDial}, src)
 	if err != nil {
 		return nil, infrastructure(err)
 	}

@@ -21,7 +21,7 @@ import (
 // restartAgent step starts) in the run's cwd and private HOME, and opens
 // the ACP connection to it.
 func (r *run) launch() error {
-	a, err := proc.Start(r.argv, r.roots.Cwd, r.env, r.cfg.Grace, r.fail)
+	a, err := proc.Start(r.argv, r.roots.Cwd, r.env, r.cfg.Grace, r.cfg.OwnUserNS, r.fail)
 	if err != nil {
 		return infrastructure(fmt.Errorf("start agent %q: %w", r.cfg.Agent[0], err))
 	}
@@ -63,7 +63,7 @@ func (r *run) end(failed bool) []error {
 		errs = append(errs, fmt.Errorf("agent exited with %s after stdin was closed", a.ExitState()))
 	}
 	if ending != proc.ExitedOnEOF && !(r.cfg.TermShutdown && ending == proc.Terminated) {
-		errs = append(errs, fmt.Errorf("agent did not exit within %s of stdin closing (%s)", r.cfg.Grace, ending))
+		errs = append(errs, fmt.Errorf("agent did not exit within %s of stdin closing (%s); a corpus sets this grace with agent.grace in acpsnap.yml, a run with -grace", r.cfg.Grace, ending))
 	}
 	if leftovers {
 		errs = append(errs, fmt.Errorf("the agent left processes running in its process group for longer than the grace of %s after it ended (%s; a corpus sets agent.grace in acpsnap.yml, a run -grace); the harness killed the group", r.cfg.Grace, a.ExitState()))

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,10 +36,10 @@ import (
 type Settings struct {
 	Agent       []string          // agent command and arguments (required)
 	Mode        Mode              // "": Replay; the agent's model is live in Record only
-	Environ     []string          // where PATH and LANG are taken from; nil: os.Environ()
+	Environ     []string          // where PATH and GORACE are taken from; nil: os.Environ()
 	Secrets     map[string]string // reach the agent in record mode only
-	StepTimeout time.Duration     // 0: 10s (a step's timeoutMs wins)
-	Grace       time.Duration     // 0: 2s; stdin close → SIGTERM, SIGTERM → SIGKILL
+	StepTimeout time.Duration     // 0: DefaultStepTimeout (a step's timeoutMs wins)
+	Grace       time.Duration     // 0: DefaultGrace; stdin close → SIGTERM, SIGTERM → SIGKILL
 	TempDir     string            // existing folder where the private roots are made; "": os.TempDir()
 	OnStart     func(Roots)       // nil: nothing; called after the workspace is seeded, before the agent starts
 	// Keep keeps the private roots for inspection: a failed run's error says
@@ -51,7 +52,27 @@ type Settings struct {
 	// Pool keeps the private roots of a run that ended cleanly for the
 	// next run, emptied; nil: each run makes and removes its own.
 	Pool *RootPool
+	// OwnUserNS starts the agent and each of its terminals in a user
+	// namespace of its own (Linux, where the kernel allows one; the CLI
+	// sets it inside -offline's namespaces): none of them, nor their
+	// descendants, can read the environment or the memory of a process
+	// outside its own tree. false: they run in acpsnap's.
+	OwnUserNS bool
+	// UpstreamDial is how the model proxy of a Record run reaches the live
+	// model (from inside acpsnap's -offline namespace, its way out); nil:
+	// directly.
+	UpstreamDial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
+
+// The default waits hold for real agents on a busy 2-core CI machine: a
+// Node agent that starts in 1–2 s on a quiet one takes over 10 s to answer
+// initialize at a load of 8 (Gemini CLI over 30 s at 14), and some take
+// over 5 s to exit after a shell command. A hung agent fails within a step's wait and five graces
+// (docs/format.md, "Running").
+const (
+	DefaultStepTimeout = 60 * time.Second // a step's wait (Settings.StepTimeout)
+	DefaultGrace       = 10 * time.Second // each stage of shutdown (Settings.Grace)
+)
 
 // RootPool keeps the private roots of runs that ended cleanly (no error,
 // no process left) for the next run in the same TempDir: emptied, not
@@ -154,6 +175,12 @@ type Result struct {
 	// Started is when the agent process was started; Shutdown how it ended.
 	Started  time.Time
 	Shutdown Shutdown
+	// Nonce is the part of Root's name that differs from run to run, of one
+	// length every run, and NonceFolders the run's folders besides Cwd,
+	// Home and Root that hold it (TMPDIR, the sessions folder): what
+	// normalize.Context.AddNonce takes.
+	Nonce        string
+	NonceFolders []string
 
 	kept *harvest.Roots // Config.Keep: the roots left for Release
 }
@@ -299,8 +326,8 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if !cfg.Mode.known() {
 		return nil, fmt.Errorf("harness: mode %q, want replay, update, refresh or record", cfg.Mode)
 	}
-	cfg.StepTimeout = cmp.Or(cfg.StepTimeout, 10*time.Second)
-	cfg.Grace = cmp.Or(cfg.Grace, 2*time.Second)
+	cfg.StepTimeout = cmp.Or(cfg.StepTimeout, DefaultStepTimeout)
+	cfg.Grace = cmp.Or(cfg.Grace, DefaultGrace)
 	if cfg.Dir, err = filepath.Abs(cfg.Dir); err != nil {
 		return nil, fmt.Errorf("harness: %w", err)
 	}
@@ -386,14 +413,15 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 	}
 	res := &Result{Cwd: r.roots.Cwd, CwdAliases: normalize.Aliases(r.roots.Cwd),
 		Home: r.roots.Home, HomeAliases: normalize.Aliases(r.roots.Home),
-		Root: r.roots.Base, RootAliases: normalize.Aliases(r.roots.Base)}
+		Root: r.roots.Base, RootAliases: normalize.Aliases(r.roots.Base),
+		Nonce: r.roots.Nonce, NonceFolders: r.roots.Others()}
 	root, err := os.OpenRoot(r.roots.Cwd)
 	if err != nil {
 		return nil, []error{infrastructure(fmt.Errorf("open the cwd: %w", err))}
 	}
 	defer root.Close()
 	r.argv, r.env, r.root, r.cwdAliases = argv, env, root, res.CwdAliases
-	r.terms = client.NewTerminals(terminalEnv(env, r.cfg.Secrets), r.cfg.Grace)
+	r.terms = client.NewTerminals(terminalEnv(env, r.cfg.Secrets), r.cfg.Grace, r.cfg.OwnUserNS)
 	r.book = client.NewBook(r.in)
 	start := time.Now()
 	if err := r.launch(); err != nil {

@@ -36,12 +36,13 @@ const (
 // runSteps runs the steps in order and stops at the first failure.
 func (r *run) runSteps() error {
 	for i, s := range r.in.Steps {
-		timeout := r.cfg.StepTimeout
+		d := deadline{total: r.cfg.StepTimeout, by: "the run's wait for a step: agent.timeout in acpsnap.yml, -timeout, or timeoutMs on the step"}
 		if s.TimeoutMs > 0 {
-			timeout = time.Duration(s.TimeoutMs) * time.Millisecond
+			d.total, d.by = time.Duration(s.TimeoutMs)*time.Millisecond, "the step's timeoutMs"
 		}
 		start := time.Now()
-		err := r.step(s, time.Now().Add(timeout), timeout)
+		d.at = start.Add(d.total)
+		err := r.step(s, d)
 		r.timing = append(r.timing, StepTiming{Op: s.Op, Start: start, Duration: time.Since(start), Failed: err != nil})
 		if err != nil {
 			return &stepError{i + 1, s.Line, s.Op, err}
@@ -63,15 +64,15 @@ func (e *stepError) Error() string {
 }
 func (e *stepError) Unwrap() error { return e.err }
 
-// deadline is a step's time budget.
+// deadline is a step's time budget, and the setting that gave it.
 type deadline struct {
 	at    time.Time
 	total time.Duration
+	by    string
 }
 
 // step dispatches one op of docs/format.md, "Client script".
-func (r *run) step(s scenario.Step, at time.Time, total time.Duration) error {
-	d := deadline{at, total}
+func (r *run) step(s scenario.Step, d deadline) error {
 	switch s.Op {
 	case scenario.OpInitialize:
 		return r.initialize(d)
@@ -542,7 +543,7 @@ type waitError struct{ msg string }
 func (e *waitError) Error() string { return e.msg }
 
 func timedOut(d deadline, what string) error {
-	return &waitError{fmt.Sprintf("timed out after %s waiting for %s", d.total, what)}
+	return &waitError{fmt.Sprintf("timed out after %s waiting for %s (%s)", d.total, what, d.by)}
 }
 
 func (r *run) cancelled(what string) error {

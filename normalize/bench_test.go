@@ -14,7 +14,7 @@ import (
 // full of paths, ids and timestamps.
 func syntheticLog(tb testing.TB, turns int) []byte {
 	tb.Helper()
-	cwd := "/tmp/acpsnap-run-4f2a/wd"
+	cwd := benchRoot + "/wd"
 	uuid := func(n int) string { return fmt.Sprintf("%08x-1111-4222-8333-%012x", n, n*7) }
 	var b []byte
 	write := func(v any) {
@@ -58,13 +58,21 @@ func syntheticLog(tb testing.TB, turns int) []byte {
 	return b
 }
 
+// benchNonce and benchRoot are a run's nonce and root, as the harness
+// names them.
+const (
+	benchNonce = "0004211-k2m9q4xa"
+	benchRoot  = "/tmp/acpsnap-" + benchNonce
+)
+
 // benchContext is the live context the harness builds: the cwd inside the
 // run's private root, beside the home, each with its "/private" spelling.
 func benchContext() *Context {
-	const root = "/tmp/acpsnap-run-4f2a"
+	const root = benchRoot
 	c := NewContext(root+"/wd", "/private"+root+"/wd")
 	c.AddPath("home", root+"/home", "/private"+root+"/home")
 	c.AddPath("root", root, "/private"+root)
+	c.AddNonce(benchNonce, root+"/tmp", root+"/sessions")
 	return c
 }
 
@@ -81,11 +89,11 @@ func BenchmarkSession(b *testing.B) {
 
 func TestSyntheticLogIdempotent(t *testing.T) {
 	log := syntheticLog(t, 3)
-	once, err := Session(log, NewContext("/tmp/acpsnap-run-4f2a/wd"))
+	once, err := Session(log, NewContext(benchRoot+"/wd"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	twice, err := Session(once, NewContext("/tmp/acpsnap-run-4f2a/wd"))
+	twice, err := Session(once, NewContext(benchRoot+"/wd"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,18 +49,23 @@ type Context struct {
 	// see the Aliases function.
 	Aliases []string
 
-	paths    [numPaths][]string // AddPath's spellings by token
-	prepared bool
-	groups   []needleGroup         // all path spellings, see preparePaths
-	tokens   map[string]string     // raw value → token (session … id)
-	values   map[string]string     // token → the raw value it was given for
-	rawLens  [maxKnownLen + 1]bool // lengths of the raw values in tokens
-	rpc      map[string]string     // raw JSON of an agent request id → token
-	next     [numKinds]int         // last number handed out per kind
-	prov     bool                  // hand out provisional tokens (Provisional)
-	provNext [numKinds]int         // last provisional number handed out per kind, less provisionalBase
-	moved    map[string]string     // a renumbered provisional token → its token now
-	tree     tree                  // per-line scratch
+	paths        [numPaths][]string // AddPath's spellings by token
+	prepared     bool
+	groups       []needleGroup         // all path spellings, see preparePaths
+	nonce        []byte                // AddNonce's; nil: none
+	nonceFolders []string              // AddNonce's other folders that hold it
+	cuts         []cut                 // the spellings that hold the nonce, see prepareCuts
+	headKeys     []string              // what a head cut holds, see mayCut
+	rootTail     []byte                // the nonce's last minCut bytes
+	tokens       map[string]string     // raw value → token (session … id)
+	values       map[string]string     // token → the raw value it was given for
+	rawLens      [maxKnownLen + 1]bool // lengths of the raw values in tokens
+	rpc          map[string]string     // raw JSON of an agent request id → token
+	next         [numKinds]int         // last number handed out per kind
+	prov         bool                  // hand out provisional tokens (Provisional)
+	provNext     [numKinds]int         // last provisional number handed out per kind, less provisionalBase
+	moved        map[string]string     // a renumbered provisional token → its token now
+	tree         tree                  // per-line scratch
 }
 
 // NewContext returns a Context for cwd and its alias spellings. It reads
@@ -101,6 +106,7 @@ func (c *Context) prepare() {
 	c.rpc = make(map[string]string)
 	c.moved = make(map[string]string)
 	c.preparePaths()
+	c.prepareCuts()
 }
 
 // assign returns the token of raw, handing out the next number of k when

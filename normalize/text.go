@@ -14,7 +14,7 @@ func (c *Context) text(s []byte) []byte {
 	if len(s) == 0 {
 		return s
 	}
-	s = c.scrubPaths(s)
+	s = c.scrubNonce(c.scrubPaths(s))
 	c.observe(s)
 	return c.scrubIDs(s)
 }

@@ -74,8 +74,11 @@ type CorpusAgent struct {
 	// private HOME with its text files templated; "": none.
 	Home string `yaml:"home,omitempty"`
 	// Grace is how long the agent gets to exit at each stage of shutdown
-	// when the run sets none (-grace); 0: the harness's 2 s.
+	// when the run sets none (-grace); 0: the harness's default.
 	Grace time.Duration `yaml:"grace,omitempty"`
+	// Timeout is how long a step waits when the step sets no timeoutMs and
+	// the run no -timeout; 0: the harness's default.
+	Timeout time.Duration `yaml:"timeout,omitempty"`
 }
 
 // CorpusReady is the agent's sign that a new session is ready.
@@ -206,6 +209,8 @@ func (c *Corpus) validate() (key, msg string) {
 		return "settle", "settle must not be negative"
 	case c.Agent.Grace < 0:
 		return "agent.grace", "grace must not be negative"
+	case c.Agent.Timeout < 0:
+		return "agent.timeout", "timeout must not be negative"
 	}
 	if _, err := dialect.Lookup(c.Model.Dialect); err != nil && !c.Native() {
 		return "model.dialect", fmt.Sprintf("dialect is %q, want %s", c.Model.Dialect, dialect.List([]string{DialectNative}))

@@ -16,7 +16,10 @@
 package lease
 
 import (
+	"crypto/rand"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -31,11 +34,17 @@ type Lease struct {
 	f    *os.File // holds the lock; nil once released
 }
 
-// Dir creates a new folder in parent named prefix, this process's id, "-"
-// and a random suffix, and holds it until Release or until the process
-// ends.
+// NameLen is the length of the part of a folder's name Dir adds to the
+// prefix: the process id in 7 digits, "-" and 8 random letters and digits
+// ("0004211-k2m9q4xa"). It is the same for every folder, so a path through
+// one has the same length every run.
+const NameLen = 16
+
+// Dir creates a new folder (mode 0700) in parent named prefix, this
+// process's id in 7 digits, "-" and 8 random letters and digits, and holds
+// it until Release or until the process ends.
 func Dir(parent, prefix string) (*Lease, error) {
-	p, err := os.MkdirTemp(parent, prefix+strconv.Itoa(os.Getpid())+"-*")
+	p, err := mkdir(parent, prefix+fmt.Sprintf("%07d", os.Getpid())+"-")
 	if err != nil {
 		return nil, fmt.Errorf("lease: %w", err)
 	}
@@ -45,6 +54,24 @@ func Dir(parent, prefix string) (*Lease, error) {
 		return nil, fmt.Errorf("lease: %s: %w", p, err)
 	}
 	return &Lease{path: p, f: f}, nil
+}
+
+// mkdir creates a folder named start and 8 random characters in parent.
+func mkdir(parent, start string) (string, error) {
+	const alphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
+	for range 100 {
+		b := make([]byte, 8)
+		rand.Read(b)
+		for i := range b {
+			b[i] = alphabet[int(b[i])%len(alphabet)]
+		}
+		p := filepath.Join(parent, start+string(b))
+		err := os.Mkdir(p, 0o700)
+		if !errors.Is(err, fs.ErrExist) {
+			return p, err
+		}
+	}
+	return "", fmt.Errorf("mkdir %s: no free name", filepath.Join(parent, start+"*"))
 }
 
 // Path is the held folder.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -88,5 +89,28 @@ func TestReap(t *testing.T) {
 	want := []string{filepath.Join(parent, "other-1-x"), live.Path(), released.Path(), filepath.Join(parent, "run-notapid-x")}
 	if d := cmp.Diff(want, left, cmpopts.SortSlices(func(a, b string) bool { return a < b })); d != "" {
 		t.Errorf("left (-want +got):\n%s", d)
+	}
+}
+
+// TestDirNameLength: every folder Dir makes has a name of one length, the
+// process id in 7 digits and 8 random characters, so a path through it has
+// one length every run.
+func TestDirNameLength(t *testing.T) {
+	parent := t.TempDir()
+	seen := map[string]bool{}
+	for range 50 {
+		l, err := Dir(parent, "run-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(l.Path())
+		if !regexp.MustCompile(`^run-[0-9]{7}-[0-9a-z]{8}$`).MatchString(name) || len(name) != len("run-")+NameLen || seen[name] {
+			t.Errorf("name %q: want run-, 7 digits, -, 8 letters or digits, each once", name)
+		}
+		if pid, ok := owner(name, "run-"); !ok || pid != os.Getpid() {
+			t.Errorf("owner of %q: %d, %v", name, pid, ok)
+		}
+		seen[name] = true
+		l.Remove()
 	}
 }

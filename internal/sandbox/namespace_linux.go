@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -15,14 +18,16 @@ import (
 )
 
 // attrs are the ways to start a process in a loopback-only network
-// namespace, best first. Each makes a new user namespace with the network
-// and mount ones, so nothing inside holds a capability over the host's
-// namespaces (root inside could otherwise setns back out). Root's ids are
-// mapped to themselves (it still owns its files); another user's id is
-// mapped to 0 (agents then see uid 0: Claude Code, for one, needs
-// IS_SANDBOX=1 there as under root).
+// namespace, best first. Each makes a new user namespace with the network,
+// mount, PID and UTS ones, so nothing inside holds a capability over the
+// host's namespaces (root inside could otherwise setns back out), nothing
+// inside sees a process outside, and every process inside dies with the
+// one Reexec starts (it is their init, and it dies with its caller).
+// Root's ids are mapped to themselves (it still owns its files); another
+// user's id is mapped to 0 (agents then see uid 0: Claude Code, for one,
+// needs IS_SANDBOX=1 there as under root).
 func attrs() []*syscall.SysProcAttr {
-	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET | syscall.CLONE_NEWNS)
+	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWUTS)
 	single := &syscall.SysProcAttr{Cloneflags: flags, Pdeathsig: syscall.SIGKILL,
 		UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}},
 		GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}}
@@ -79,20 +84,126 @@ func Reexec(cfg Config) (int, error) {
 	for _, attr := range attrs() {
 		cmd := &exec.Cmd{Path: "/proc/self/exe", Args: cfg.Args, Stdin: cfg.Stdin, Stdout: cfg.Stdout, Stderr: cfg.Stderr,
 			Env: cfg.Env, SysProcAttr: attr}
+		h, err := handOver(cmd, cfg)
+		if err != nil {
+			return 0, err
+		}
 		if err := cmd.Start(); err != nil {
+			h.abandon()
 			tried = append(tried, fmt.Sprintf("%s: %v", describe(attr), err))
 			continue
 		}
+		h.started(cfg.Hidden)
+		defer h.ended()
 		return waitForwarding(cmd)
 	}
 	return 0, fmt.Errorf("%w (%s)%s", ErrUnavailable, strings.Join(tried, "; "), userNamespaceHint())
 }
 
+// fdsVar tells the process inside which descriptors Reexec handed it: the
+// pipe of Config.Hidden, then the way out of Config.Dial ("3" or "3,4").
+const fdsVar = "ACPSNAP_SANDBOX_FDS"
+
+// handover is what Reexec hands the process inside besides its command
+// line, and keeps of it.
+type handover struct {
+	env    *os.File      // the write end of the pipe of Config.Hidden
+	inside []*os.File    // the ends the process inside gets
+	ctl    *net.UnixConn // the way out, the outside's end; nil: none
+}
+
+// handOver adds the descriptors and fdsVar to cmd.
+func handOver(cmd *exec.Cmd, cfg Config) (*handover, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	h := &handover{env: w, inside: []*os.File{r}}
+	fds := "3"
+	if cfg.Dial {
+		ctl, f, err := wayOut()
+		if err != nil {
+			h.abandon()
+			return nil, err
+		}
+		h.ctl, h.inside, fds = ctl, append(h.inside, f), "3,4"
+	}
+	cmd.ExtraFiles = h.inside
+	cmd.Env = append(slices.Clip(cmd.Env), fdsVar+"="+fds)
+	return h, nil
+}
+
+// started closes what the process inside now holds, writes the hidden
+// variables and serves the way out.
+func (h *handover) started(hidden []string) {
+	for _, f := range h.inside {
+		f.Close()
+	}
+	go func() {
+		h.env.Write([]byte(strings.Join(hidden, "\x00")))
+		h.env.Close()
+	}()
+	if h.ctl != nil {
+		go serveDials(h.ctl)
+	}
+}
+
+// ended releases the way out once the process inside has ended.
+func (h *handover) ended() {
+	if h.ctl != nil {
+		h.ctl.Close()
+	}
+}
+
+// abandon closes everything of a process that did not start.
+func (h *handover) abandon() {
+	h.env.Close()
+	for _, f := range h.inside {
+		f.Close()
+	}
+	if h.ctl != nil {
+		h.ctl.Close()
+	}
+}
+
+// takeOver is handOver's other side, in the process inside: it sets the
+// hidden variables and returns the way out (nil: none), and leaves no
+// descriptor of it to an agent.
+func takeOver() (*net.UnixConn, error) {
+	fds := os.Getenv(fdsVar)
+	if fds == "" {
+		return nil, errors.New("sandbox: this process was not started by Reexec")
+	}
+	os.Unsetenv(fdsVar)
+	env := os.NewFile(3, "sandbox-env")
+	b, err := io.ReadAll(env)
+	env.Close()
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: read the hidden environment: %w", err)
+	}
+	for _, kv := range strings.Split(string(b), "\x00") {
+		if name, value, ok := strings.Cut(kv, "="); ok {
+			os.Setenv(name, value)
+		}
+	}
+	if fds != "3,4" {
+		return nil, nil
+	}
+	unix.CloseOnExec(4)
+	f := os.NewFile(4, "sandbox-dial")
+	defer f.Close()
+	c, err := net.FileConn(f)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: the way out: %w", err)
+	}
+	return c.(*net.UnixConn), nil
+}
+
 func describe(attr *syscall.SysProcAttr) string {
 	if attr.GidMappingsEnableSetgroups {
-		return "unshare(CLONE_NEWUSER|CLONE_NEWNET|CLONE_NEWNS), ids kept"
+		return "unshare(CLONE_NEWUSER|CLONE_NEWNET|CLONE_NEWNS|CLONE_NEWPID|CLONE_NEWUTS), ids kept"
 	}
-	return "unshare(CLONE_NEWUSER|CLONE_NEWNET|CLONE_NEWNS), uid mapped to 0"
+	return "unshare(CLONE_NEWUSER|CLONE_NEWNET|CLONE_NEWNS|CLONE_NEWPID|CLONE_NEWUTS), uid mapped to 0"
 }
 
 // userNamespaceHint names the sysctl that forbids unprivileged user
@@ -136,14 +247,42 @@ func waitForwarding(cmd *exec.Cmd) (int, error) {
 }
 
 // Enter makes the fresh namespace this process runs in usable and
-// watched: lo up, mounts private, DNS pointed at a responder on
-// 127.0.0.1:53, connects anywhere refused and counted.
+// watched: the hidden variables set, lo up, mounts private, a /proc of
+// the namespace's own processes, the host name "acpsnap", DNS pointed at a
+// responder on 127.0.0.1:53, connects anywhere refused and counted. It
+// must be called by the process Reexec started, before anything else
+// reads the environment.
 func Enter() (*Sandbox, error) {
+	ctl, err := takeOver()
+	if err != nil {
+		return nil, err
+	}
+	sb, err := enter()
+	if err != nil {
+		if ctl != nil {
+			ctl.Close()
+		}
+		return nil, err
+	}
+	sb.ctl = ctl
+	return sb, nil
+}
+
+// enter prepares and watches the namespace.
+func enter() (*Sandbox, error) {
 	if err := loopbackUp(); err != nil {
 		return nil, fmt.Errorf("sandbox: bring lo up: %w", err)
 	}
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return nil, fmt.Errorf("sandbox: make mounts private: %w", err)
+	}
+	// The host's /proc shows every process of the machine, and a process's
+	// environment to another of the same user: the namespace gets its own.
+	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return nil, fmt.Errorf("sandbox: mount a /proc of the namespace's processes: %w", err)
+	}
+	if err := unix.Sethostname([]byte("acpsnap")); err != nil {
+		return nil, fmt.Errorf("sandbox: set the host name: %w", err)
 	}
 	r, err := listenRefuser("127.0.0.1:53")
 	if err != nil {

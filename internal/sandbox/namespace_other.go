@@ -3,7 +3,9 @@
 package sandbox
 
 import (
+	"context"
 	"fmt"
+	"net"
 	"runtime"
 )
 
@@ -14,5 +16,10 @@ func Reexec(Config) (int, error) {
 
 // Enter is never reached off Linux: Reexec refuses first.
 func Enter() (*Sandbox, error) {
+	return nil, fmt.Errorf("sandbox: network namespaces are Linux only (this is %s)", runtime.GOOS)
+}
+
+// Dial is never reached off Linux: Reexec refuses first.
+func (s *Sandbox) Dial(context.Context, string, string) (net.Conn, error) {
 	return nil, fmt.Errorf("sandbox: network namespaces are Linux only (this is %s)", runtime.GOOS)
 }

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"errors"
 	"io"
+	"net"
 	"slices"
 	"strings"
 	"sync"
@@ -14,8 +15,17 @@ var ErrUnavailable = errors.New("cannot create a network namespace")
 
 // Config is how Reexec starts the process inside the namespace.
 type Config struct {
-	Args   []string  // the command line; Args[0] names the program (multi-call binaries), /proc/self/exe is what runs
-	Env    []string  // its environment (nil: none); the caller adds its own "you are inside" marker
+	Args []string // the command line; Args[0] names the program (multi-call binaries), /proc/self/exe is what runs
+	Env  []string // its environment (nil: none); the caller adds its own "you are inside" marker
+	// Hidden are more variables ("NAME=value") of its environment that
+	// reach it through a pipe, not execve: Enter sets them, and
+	// /proc/<pid>/environ of the process inside never shows them (a key of
+	// a record run). nil: none.
+	Hidden []string
+	// Dial gives the process inside a way out: Sandbox.Dial connects from
+	// the network of the process that called Reexec (a record run's live
+	// model). false: nothing inside reaches another network.
+	Dial   bool
 	Stdin  io.Reader // nil: /dev/null
 	Stdout io.Writer // nil: /dev/null
 	Stderr io.Writer // nil: /dev/null
@@ -26,13 +36,20 @@ type Sandbox struct {
 	dns      *refuser
 	connects *counter // nil: not watched
 	stop     func()   // stops the connect watcher
+
+	mu  sync.Mutex    // one Dial exchange at a time
+	ctl *net.UnixConn // the way out (Config.Dial); nil: none
 }
 
-// Close stops watching. Attempts after Close is final.
+// Close stops watching and closes the way out. Attempts after Close is
+// final.
 func (s *Sandbox) Close() {
 	s.dns.Close()
 	if s.stop != nil {
 		s.stop()
+	}
+	if s.ctl != nil {
+		s.ctl.Close()
 	}
 }
 

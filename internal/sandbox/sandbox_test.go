@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -8,8 +9,10 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -317,4 +320,109 @@ func TestNoWayOut(t *testing.T) {
 		t.Fatalf("inside the namespace: exit %d, %v\nstderr:\n%s", code, err, stderr.String())
 	}
 	t.Logf("inside: %s", stderr.String())
+}
+
+// reexec runs the named inside half of a test in a namespace and returns
+// its stderr; it skips where no namespace can be made.
+func reexec(t *testing.T, name string, cfg Config) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	cfg.Args = []string{os.Args[0], "-test.run=^" + t.Name() + "$"}
+	cfg.Stdout, cfg.Stderr = &stdout, &stderr
+	cfg.Env = append(append(os.Environ(), insideEnv+"="+name), cfg.Env...)
+	code, err := Reexec(cfg)
+	if errors.Is(err, ErrUnavailable) {
+		t.Skipf("no network namespace on this machine: %v", err)
+	}
+	if err != nil || code != 0 {
+		t.Fatalf("inside the namespace: exit %d, %v\nstdout:\n%s\nstderr:\n%s", code, err, stdout.String(), stderr.String())
+	}
+	return stderr.String()
+}
+
+// TestWayOut: with Config.Dial the process inside reaches a listener of
+// the outside's loopback through Sandbox.Dial, and only through it: a
+// plain connect to the same address meets the namespace's own loopback.
+func TestWayOut(t *testing.T) {
+	if os.Getenv(insideEnv) == "wayout-dial" {
+		sb, err := Enter()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		defer sb.Close()
+		addr := os.Getenv("SANDBOX_TEST_ADDR")
+		if _, err := net.DialTimeout("tcp", addr, 5*time.Second); !errors.Is(err, syscall.ECONNREFUSED) {
+			fmt.Fprintf(os.Stderr, "a plain connect to %s: %v; want refused\n", addr, err)
+			os.Exit(1)
+		}
+		for range 3 { // one after another on one way out
+			c, err := sb.Dial(context.Background(), "tcp", addr)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			c.Write([]byte("ping\n"))
+			line, err := bufio.NewReader(c).ReadString('\n')
+			c.Close()
+			if line != "pong\n" {
+				fmt.Fprintf(os.Stderr, "answer %q, %v\n", line, err)
+				os.Exit(1)
+			}
+		}
+		if _, err := sb.Dial(context.Background(), "udp", addr); err == nil || !strings.Contains(err.Error(), "only TCP goes out") {
+			fmt.Fprintf(os.Stderr, "a UDP dial: %v\n", err)
+			os.Exit(1)
+		}
+		fmt.Fprintln(os.Stderr, "dialled out")
+		os.Exit(0)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				if l, _ := bufio.NewReader(c).ReadString('\n'); l == "ping\n" {
+					c.Write([]byte("pong\n"))
+				}
+			}()
+		}
+	}()
+	got := reexec(t, "wayout-dial", Config{Dial: true, Env: []string{"SANDBOX_TEST_ADDR=" + ln.Addr().String()}})
+	if !strings.Contains(got, "dialled out") {
+		t.Errorf("inside: %s", got)
+	}
+}
+
+// TestHiddenAndAlone: a hidden variable reaches the process inside but
+// not its /proc/<pid>/environ; it is the namespace's init (PID 1), its
+// /proc lists no process of the host, and its host name is acpsnap.
+func TestHiddenAndAlone(t *testing.T) {
+	if os.Getenv(insideEnv) == "hidden" {
+		sb, err := Enter()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		sb.Close()
+		environ, _ := os.ReadFile("/proc/self/environ")
+		host, _ := os.Hostname()
+		pids, _ := filepath.Glob("/proc/[0-9]*")
+		fmt.Fprintf(os.Stderr, "value=%s pid=%d environ-holds-it=%v host=%s outside-pid-seen=%v procs=%d\n",
+			os.Getenv("SANDBOX_TEST_SECRET"), os.Getpid(), bytes.Contains(environ, []byte("s3cret")), host,
+			slices.Contains(pids, "/proc/"+os.Getenv("SANDBOX_TEST_OUTSIDE")), len(pids))
+		os.Exit(0)
+	}
+	got := reexec(t, "hidden", Config{Hidden: []string{"SANDBOX_TEST_SECRET=s3cret-0123"}, Env: []string{fmt.Sprintf("SANDBOX_TEST_OUTSIDE=%d", os.Getpid())}})
+	if !strings.Contains(got, "value=s3cret-0123 pid=1 environ-holds-it=false host=acpsnap outside-pid-seen=false") {
+		t.Errorf("inside: %s", got)
+	}
 }

@@ -58,21 +58,22 @@ func (p *Proxy) serveRecorded(w http.ResponseWriter, r *http.Request, call int, 
 		p.setResponse(x, seen)
 		panic(http.ErrAbortHandler) // before the status: the agent sees a broken connection
 	}
+	// What is served is the recording whatever the client does with the
+	// connection meanwhile: one that closes on the status line, reads
+	// slowly or has left gets the same writes (failing once it is gone),
+	// so the exchange kept never depends on when it left. Only a recorded
+	// cancel or a hang waits for it to leave.
 	w.WriteHeader(rec.Status)
-	flush(w)
 	events := rec.Events
-	if !rec.Stream {
+	if rec.Stream {
+		flush(w) // the headers now: a stream may stall before its first event
+	} else {
 		events = []httplog.SSEEvent{{Data: rec.Body}}
 	}
 	var sent [][]byte // the data of the events served, as served
 	for i, e := range events {
 		if i == limit {
 			break
-		}
-		if r.Context().Err() != nil {
-			seen.End = httplog.EndCancel
-			p.setResponse(x, seen)
-			return
 		}
 		if !rec.Stream {
 			w.Write(p.expand(rec.Body))

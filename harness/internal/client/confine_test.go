@@ -81,7 +81,7 @@ func TestClientConfinement(t *testing.T) {
 		{"terminal", "{{cwd}}/in", "", result{}},
 		{"terminal", "{{cwd}}", "", result{}},
 	}
-	ts := NewTerminals(nil, time.Second)
+	ts := NewTerminals(nil, time.Second, false)
 	defer ts.CloseAll()
 	c := &Client{Cwd: cwd, Root: openRoot(t, cwd), Aliases: []string{alias}, Terms: ts}
 	ctx := context.Background()

@@ -9,7 +9,7 @@
 //
 //	w := client.NewWire(agent.Stdin())
 //	book := client.NewBook(in)
-//	cl := &client.Client{Cwd: cwd, Root: root, Terms: client.NewTerminals(env, grace),
+//	cl := &client.Client{Cwd: cwd, Root: root, Terms: client.NewTerminals(env, grace, false),
 //		Flow: agent.Flow(), Fail: fail, Book: book}
 //	conn := acp.NewClientSideConnection(cl, w, book.Answering(agent.SDK(), w))
 //	...

@@ -22,8 +22,9 @@ import (
 // pty (creack/pty) in its own session, so its process group can be killed
 // as a whole; all are killed when the run ends.
 type Terminals struct {
-	env   []string      // the agent's environment less secrets and ACPSNAP_* (terminalEnv); a request's env is added
-	grace time.Duration // how long release waits for output after a kill
+	env       []string      // the agent's environment less secrets and ACPSNAP_* (terminalEnv); a request's env is added
+	grace     time.Duration // how long release waits for output after a kill
+	ownUserNS bool          // each in a user namespace of its own (proc.DieWithHarness)
 	// ceiling bounds the output a terminal keeps whatever outputByteLimit
 	// the agent asks for (0: maxOutputLimit).
 	ceiling int
@@ -34,9 +35,11 @@ type Terminals struct {
 }
 
 // NewTerminals is the terminals of one run: each command gets env and its
-// request's env; release waits grace at most for a killed one's output.
-func NewTerminals(env []string, grace time.Duration) *Terminals {
-	return &Terminals{env: env, grace: grace}
+// request's env, and with ownUserNS a user namespace of its own
+// (proc.DieWithHarness); release waits grace at most for a killed one's
+// output.
+func NewTerminals(env []string, grace time.Duration, ownUserNS bool) *Terminals {
+	return &Terminals{env: env, grace: grace, ownUserNS: ownUserNS}
 }
 
 // defaultOutputLimit is the output a terminal keeps when the request sets
@@ -66,7 +69,7 @@ func (ts *Terminals) create(req acp.CreateTerminalRequest, dir string) (string, 
 	for _, e := range req.Env {
 		cmd.Env = append(cmd.Env, e.Name+"="+e.Value)
 	}
-	cmd.SysProcAttr = proc.DieWithHarness(&syscall.SysProcAttr{})
+	cmd.SysProcAttr = proc.DieWithHarness(&syscall.SysProcAttr{}, ts.ownUserNS)
 	var ptmx *os.File
 	err := proc.StartTracked(func() (int, error) {
 		var err error
@@ -115,6 +118,7 @@ func (ts *Terminals) release(id string) error {
 	}
 	t.kill()
 	<-t.done
+	proc.Forget(t.cmd.Process.Pid) // killed, its group with it
 	t.ptmx.Close()
 	ts.mu.Lock()
 	delete(ts.m, id)

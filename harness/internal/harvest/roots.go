@@ -17,7 +17,8 @@ import (
 // rootPrefix starts the name of a run's root folder: acpsnap-<pid>-<random>,
 // held (internal/lease) for the run, so the next run removes the roots of
 // a killed one. Kept roots are renamed acpsnap-kept-<pid>-<random>, which
-// no run removes.
+// no run removes. The rest of the name has one length (lease.NameLen), so
+// every path through the roots has one length every run in one TempDir.
 const rootPrefix = "acpsnap-"
 
 // Roots are the private temporary directories of one run, all under one
@@ -25,6 +26,7 @@ const rootPrefix = "acpsnap-"
 type Roots struct {
 	lease    *lease.Lease
 	Base     string // <TempDir>/acpsnap-<pid>-<random>
+	Nonce    string // <pid>-<random>: what differs from run to run, of one length
 	Cwd      string // base/workspace: the scenario cwd, seeded from workspace/
 	Home     string // base/home: the agent's HOME
 	Sessions string // base/sessions: ACPSNAP_SESSIONS_DIR
@@ -63,7 +65,7 @@ func Make(pool *Pool, tempDir, seed string) (*Roots, error) {
 		return nil, err
 	}
 	base := l.Path()
-	r := &Roots{Base: base, lease: l, Cwd: filepath.Join(base, "workspace"), Home: filepath.Join(base, "home"),
+	r := &Roots{Base: base, Nonce: strings.TrimPrefix(filepath.Base(base), rootPrefix), lease: l, Cwd: filepath.Join(base, "workspace"), Home: filepath.Join(base, "home"),
 		Sessions: filepath.Join(base, "sessions"), Tmp: filepath.Join(base, "tmp")}
 	for _, d := range []string{r.Cwd, r.Home, r.Sessions, r.Tmp} {
 		if err := os.Mkdir(d, 0o700); err != nil {
@@ -77,6 +79,10 @@ func Make(pool *Pool, tempDir, seed string) (*Roots, error) {
 	}
 	return r, nil
 }
+
+// Others are the roots' folders besides the cwd and the home: the
+// agent's TMPDIR and the sessions folder.
+func (r *Roots) Others() []string { return []string{r.Tmp, r.Sessions} }
 
 // copyTree copies src into the existing dst (safefile.CopyTree: modes and
 // symbolic links kept, files capped like fixtures, anything else refused).

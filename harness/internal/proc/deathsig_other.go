@@ -6,4 +6,4 @@ import "syscall"
 
 // DieWithHarness: without PR_SET_PDEATHSIG the process outlives a killed
 // harness.
-func DieWithHarness(attr *syscall.SysProcAttr) *syscall.SysProcAttr { return attr }
+func DieWithHarness(attr *syscall.SysProcAttr, _ bool) *syscall.SysProcAttr { return attr }

@@ -40,14 +40,17 @@ func Untrack(pid int) { started.Delete(pid) }
 // then have no status to report ("killed by signal unknown").
 var spawning sync.RWMutex
 
-// StartTracked runs start, which starts a process, and tracks the pid it
-// returns, with no scan of Escapees in between.
+// StartTracked runs start, which starts a process that leads a process
+// group of its own, and tracks the pid it returns, with no scan of
+// Escapees in between; the watchdog kills its group should the harness die
+// before Forget.
 func StartTracked(start func() (int, error)) error {
 	spawning.RLock()
 	defer spawning.RUnlock()
 	pid, err := start()
 	if err == nil {
 		started.Store(pid, true)
+		watch(pid)
 	}
 	return err
 }

@@ -14,7 +14,7 @@ func TestEscapees(t *testing.T) {
 		t.Skip("no child subreaper on this machine")
 	}
 	base := t.TempDir()
-	a, err := Start([]string{"sh", "-c", `setsid sleep 30 & cat >/dev/null`}, base, []string{"PATH=/usr/bin:/bin", "HOME=" + base + "/home"}, 200*time.Millisecond, func(error) {})
+	a, err := Start([]string{"sh", "-c", `setsid sleep 30 & cat >/dev/null`}, base, []string{"PATH=/usr/bin:/bin", "HOME=" + base + "/home"}, 200*time.Millisecond, false, func(error) {})
 	if err != nil {
 		t.Fatal(err)
 	}

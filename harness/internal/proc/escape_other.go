@@ -12,7 +12,10 @@ func Untrack(int) {}
 
 // StartTracked runs start: there is no scan of Escapees to keep away.
 func StartTracked(start func() (int, error)) error {
-	_, err := start()
+	pid, err := start()
+	if err == nil {
+		watch(pid)
+	}
 	return err
 }
 

@@ -70,9 +70,10 @@ type Agent struct {
 	ended     Times // the timings of shutdown; set before shutdown returns
 }
 
-// Start starts argv in cwd with env, in its own process group.
-// fail is called (from the tee) when stdout breaks the protocol.
-func Start(argv []string, cwd string, env []string, grace time.Duration, fail func(error)) (*Agent, error) {
+// Start starts argv in cwd with env, in its own process group, and with
+// ownUserNS in a user namespace of its own (DieWithHarness). fail is
+// called (from the tee) when stdout breaks the protocol.
+func Start(argv []string, cwd string, env []string, grace time.Duration, ownUserNS bool, fail func(error)) (*Agent, error) {
 	becomeSubreaper()
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -96,7 +97,7 @@ func Start(argv []string, cwd string, env []string, grace time.Duration, fail fu
 	cmd := exec.CommandContext(ctx, name, argv[1:]...)
 	cmd.Dir, cmd.Env = cwd, env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.SysProcAttr = DieWithHarness(&syscall.SysProcAttr{Setpgid: true})
+	cmd.SysProcAttr = DieWithHarness(&syscall.SysProcAttr{Setpgid: true}, ownUserNS)
 	cmd.Cancel = func() error { return SignalGroup(cmd.Process.Pid, syscall.SIGTERM) }
 	cmd.WaitDelay = grace // after SIGTERM, Wait kills the leader and returns
 	if err := StartTracked(func() (int, error) {
@@ -331,6 +332,9 @@ func (a *Agent) Shutdown(eofWait time.Duration) (how Ending, leftovers bool) {
 	leftovers = groupAlive(a.pgid, &a.member)
 	deadline := time.Now().Add(a.grace)
 	a.sweep(deadline)
+	if !groupAlive(a.pgid, &a.member) {
+		Forget(a.pgid)
+	}
 	a.drain(deadline)
 	return how, leftovers
 }

@@ -34,7 +34,7 @@ func TestAgent(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var mu sync.Mutex
 			var fails []string
-			a, err := Start([]string{"sh", "-c", tc.script}, t.TempDir(), []string{"PATH=/usr/bin:/bin"}, 200*time.Millisecond, func(err error) {
+			a, err := Start([]string{"sh", "-c", tc.script}, t.TempDir(), []string{"PATH=/usr/bin:/bin"}, 200*time.Millisecond, false, func(err error) {
 				mu.Lock()
 				defer mu.Unlock()
 				fails = append(fails, err.Error())

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,6 +37,8 @@ type ModelConfig struct {
 	Pins   *httplog.Pins
 	Record bool           // relay to Upstream; false: serve Source.Exchanges
 	Roots  *harvest.Roots // the run's paths, the live side's tokens
+	// Dial connects to Upstream (Record); nil: net.Dialer.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 // Source is what a replay serves, read from the scenario's files: the
@@ -113,6 +117,11 @@ func StartModel(ctx context.Context, cfg ModelConfig, src Source) (*Model, error
 		// Payloads are kept as sent and normalized when the log is
 		// composed, in call order: the order replay numbers them in.
 		pc.Mode, pc.Upstream, pc.Key = proxy.Record, cfg.Upstream, cfg.Key
+		if cfg.Dial != nil {
+			t := http.DefaultTransport.(*http.Transport).Clone()
+			t.DialContext = cfg.Dial
+			pc.Client = &http.Client{Transport: t, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		}
 		if d, err := dialect.Lookup(cfg.Dialect); err == nil && pc.Upstream == "" {
 			pc.Upstream = d.Upstream // an unknown dialect fails in proxy.Start
 		}
@@ -162,6 +171,9 @@ func liveContext(rts *harvest.Roots) *normalize.Context {
 	c := normalize.NewContext(rts.Cwd, normalize.Aliases(rts.Cwd)...)
 	c.AddPath("home", rts.Home, normalize.Aliases(rts.Home)...)
 	c.AddPath("root", rts.Base, normalize.Aliases(rts.Base)...)
+	if rts.Nonce != "" {
+		c.AddNonce(rts.Nonce, rts.Others()...)
+	}
 	return c
 }
 

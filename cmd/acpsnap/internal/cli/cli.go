@@ -11,8 +11,10 @@ import (
 	"io"
 	"os"
 
+	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/bazel"
 	"github.com/acpsnap/acpsnap/internal/safefile"
+	"github.com/acpsnap/acpsnap/internal/sandbox"
 	"github.com/acpsnap/acpsnap/internal/secretscan"
 )
 
@@ -37,6 +39,22 @@ type env struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
 	environ        []string
+	// sandbox is -offline's namespace this process runs in; nil: none.
+	sandbox *sandbox.Sandbox
+}
+
+// offlineSettings are what -offline's namespace changes in the harness's
+// settings: each agent and terminal in a user namespace of its own, and
+// with a live model (record), the model proxy reaching it through the way
+// out (a scripted model is inside the namespace).
+func (e *env) offlineSettings(s *harness.Settings, liveModel bool) {
+	if e.sandbox == nil {
+		return
+	}
+	s.OwnUserNS = true
+	if liveModel {
+		s.UpstreamDial = e.sandbox.Dial
+	}
 }
 
 const usage = `usage: acpsnap <command> [flags]

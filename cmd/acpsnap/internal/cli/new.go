@@ -51,7 +51,7 @@ func (e *env) parseNew(args []string) (*newFlags, error) {
 	fset.StringVar(&f.model, "model", "", "record against this scripted model `file` (a JSON array of replay entries, or {\"primary\":[…],\"children\":{…}})")
 	fset.StringVar(&f.agent, "agent", "", "the agent `command` line (default: the bundled agent)")
 	fset.BoolVar(&f.force, "force", false, "with -model: re-author a scenario already recorded, and write even when CI is set")
-	fset.BoolVar(&f.offline, "offline", false, "record in a loopback-only network namespace (the scripted model is local) and report the lookups tried")
+	fset.BoolVar(&f.offline, "offline", false, "record in a loopback-only network namespace and report the lookups tried (without -model: say to record with record -offline)")
 	if err := parse(fset, args); err != nil {
 		return nil, err
 	}
@@ -64,9 +64,6 @@ func (e *env) parseNew(args []string) (*newFlags, error) {
 	}
 	if f.model != "" && check.CI(e.getenv("CI")) && !f.force {
 		return nil, usagef("new -model writes fixtures and CI is set: refusing (pass -force to write anyway)")
-	}
-	if f.offline && f.model == "" {
-		return nil, usagef("new: -offline needs -model (only the scripted model records without the network)")
 	}
 	return f, nil
 }
@@ -82,8 +79,8 @@ func (e *env) newScenario(args []string) int {
 	if err != nil {
 		return e.exit(err)
 	}
-	if f.offline {
-		return e.offline(os.Args, func() int { return e.newParsed(f) })
+	if f.offline && f.model != "" { // the scripted model is inside the namespace too
+		return e.offline(os.Args, false, func() int { return e.newParsed(f) })
 	}
 	return e.newParsed(f)
 }
@@ -107,9 +104,13 @@ func (e *env) newParsed(f *newFlags) int {
 		fmt.Fprintf(e.stdout, "scaffolded %s (edit the reason in %s, and %s)\n", sdir, scenario.ManifestFile, scenario.InputFile)
 	}
 	if f.model == "" {
+		var offline []string
+		if f.offline {
+			offline = []string{"-offline"}
+		}
 		fmt.Fprintf(e.stdout, "record it with: %s (or: %s)\n",
-			commandFor("record", f.dir, f.agent, "-run", shellQuote("^"+f.name+"$")),
-			commandFor("new", f.dir, f.agent, "-model", "FILE", f.name))
+			commandFor("record", f.dir, f.agent, append(offline, "-run", shellQuote("^"+f.name+"$"))...),
+			commandFor("new", f.dir, f.agent, append(offline, "-model", "FILE", f.name)...))
 		return ExitOK
 	}
 	if err := e.author(sdir, f, modelBytes); err != nil {
@@ -178,7 +179,9 @@ func (e *env) recordNew(sdir string, f *newFlags, model llmreplay.ServerConfig) 
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	o := check.Scripted(ctx, sdir, model, check.Config{Settings: harness.Settings{Agent: agent, Environ: e.scanEnviron(), Acpsnap: acpsnapBinary()}, Corpus: corpus, ScriptedSecrets: launch.ScriptedEnv})
+	cfg := check.Config{Settings: harness.Settings{Agent: agent, Environ: e.scanEnviron(), Acpsnap: acpsnapBinary()}, Corpus: corpus, ScriptedSecrets: launch.ScriptedEnv}
+	e.offlineSettings(&cfg.Settings, false)
+	o := check.Scripted(ctx, sdir, model, cfg)
 	p := &printer{w: e.stdout, accept: func(check.Outcome) string { return "" }}
 	p.outcome(o)
 	if o.Status != check.Passed {

@@ -4,14 +4,20 @@ package cli
 // (internal/sandbox). The acpsnap process re-executes itself there, marked
 // by offlineEnv; the inside prepares the namespace, runs, and reports the
 // outbound attempts (lookups and connects, all refused) to stderr.
+// Variables that look secret reach the inside through a pipe, never its
+// /proc/<pid>/environ. record -offline keeps a way out for the model
+// proxy alone (sandbox.Config.Dial): the agent reaches nothing but
+// acpsnap's proxy, and the proxy the live model.
 
 import (
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/sandbox"
+	"github.com/acpsnap/acpsnap/internal/secretscan"
 )
 
 // offlineEnv marks the re-executed acpsnap that runs inside the namespace.
@@ -22,8 +28,10 @@ const offlineEnv = "ACPSNAP_OFFLINE_INSIDE"
 // line, os.Args) inside a new one and returns the exit code of that
 // process; inside, it prepares the namespace, runs inner and reports the
 // outbound attempts the run made.
-func (e *env) offline(argv []string, inner func() int) int {
-	return e.offlineThen(argv, inner, func(a sandbox.Attempts, code int) int {
+// With dial, the model proxy inside gets a way out to the live model
+// (sandbox.Config.Dial; offlineSettings hands it to the harness).
+func (e *env) offline(argv []string, dial bool, inner func() int) int {
+	return e.offlineThen(argv, dial, inner, func(a sandbox.Attempts, code int) int {
 		report(e.stderr, a)
 		return code
 	})
@@ -32,12 +40,20 @@ func (e *env) offline(argv []string, inner func() int) int {
 // offlineThen is offline with what happens after inner in the namespace:
 // then gets the attempts the namespace saw, once it stopped watching, and
 // inner's exit code, and returns the exit code.
-func (e *env) offlineThen(argv []string, inner func() int, then func(a sandbox.Attempts, code int) int) int {
+func (e *env) offlineThen(argv []string, dial bool, inner func() int, then func(a sandbox.Attempts, code int) int) int {
 	if os.Getenv(offlineEnv) != "" {
 		return e.insideOffline(inner, then)
 	}
+	var plain, hidden []string
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); secretscan.LooksSecret(name) {
+			hidden = append(hidden, kv)
+		} else {
+			plain = append(plain, kv)
+		}
+	}
 	code, err := sandbox.Reexec(sandbox.Config{Args: argv, Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr,
-		Env: append(os.Environ(), offlineEnv+"=1")})
+		Env: append(plain, offlineEnv+"=1"), Hidden: hidden, Dial: dial})
 	if errors.Is(err, sandbox.ErrUnavailable) {
 		return e.exit(&usageError{"-offline: " + err.Error()})
 	}
@@ -55,6 +71,7 @@ func (e *env) insideOffline(inner func() int, then func(a sandbox.Attempts, code
 	if err != nil {
 		return e.exit(fmt.Errorf("-offline: %w", err))
 	}
+	e.environ, e.sandbox = os.Environ(), sb // the environment with the hidden variables
 	code := inner()
 	sb.Close()
 	return then(sb.Attempts(), code)

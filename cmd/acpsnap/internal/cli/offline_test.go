@@ -53,14 +53,6 @@ func add(cs []sandbox.Count, key string) []sandbox.Count {
 	return append(cs, sandbox.Count{Key: key, N: 1})
 }
 
-func TestRecordOfflineRefused(t *testing.T) {
-	var stderr bytes.Buffer
-	e := &env{stdout: &bytes.Buffer{}, stderr: &stderr, getenv: func(string) string { return "" }}
-	if code := e.main([]string{"record", "-offline"}); code != ExitUsage {
-		t.Errorf("record -offline: exit %d, want %d (stderr %q)", code, ExitUsage, stderr.String())
-	}
-}
-
 // TestRunOffline runs one scenario of the bundled corpus with run -offline,
 // through the flag wiring: the re-executed test binary is acpsnap inside
 // the namespace, and the bundled agent (this binary's "agent") runs there.
@@ -120,10 +112,16 @@ func TestNewOffline(t *testing.T) {
 	}
 }
 
-func TestNewOfflineNeedsModel(t *testing.T) {
-	var stderr bytes.Buffer
-	e := &env{stdout: &bytes.Buffer{}, stderr: &stderr, getenv: func(string) string { return "" }}
-	if code := e.main([]string{"new", "-offline", "x-y"}); code != ExitUsage {
-		t.Errorf("new -offline without -model: exit %d, want %d (stderr %q)", code, ExitUsage, stderr.String())
+// TestNewOfflineScaffolds: new -offline without -model scaffolds (nothing
+// to record yet) and names record -offline.
+func TestNewOfflineScaffolds(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	e := &env{stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}
+	dir := t.TempDir()
+	if code := e.main([]string{"new", "-offline", "-dir", dir, "x-y"}); code != ExitOK {
+		t.Fatalf("new -offline without -model: exit %d (stderr %q)", code, stderr.String())
+	}
+	if want := "record it with: acpsnap record -dir " + dir + " -offline -run '^x-y$'"; !strings.Contains(stdout.String(), want) {
+		t.Errorf("stdout %q, want it to contain %q", stdout.String(), want)
 	}
 }

@@ -39,8 +39,8 @@ func (e *env) parseProbe(args []string) (*probeFlags, error) {
 	fs.StringVar(&f.run, "run", "", "probe only the scenarios whose name matches this `regexp` (without NAMEs)")
 	fs.IntVar(&f.n, "n", 3, "how many runs of each scenario to compare")
 	fs.BoolVar(&f.json, "json", false, "print the report as one JSON object")
-	fs.DurationVar(&f.timeout, "timeout", 0, "default wait of a step (0: 10s)")
-	fs.DurationVar(&f.grace, "grace", 0, "how long the agent gets to exit at each stage of shutdown (0: 2s)")
+	fs.DurationVar(&f.timeout, "timeout", 0, fmt.Sprintf("default wait of a step (0: acpsnap.yml's agent.timeout, else %s)", harness.DefaultStepTimeout))
+	fs.DurationVar(&f.grace, "grace", 0, fmt.Sprintf("how long the agent gets to exit at each stage of shutdown (0: acpsnap.yml's agent.grace, else %s)", harness.DefaultGrace))
 	if err := parse(fs, args); err != nil {
 		return nil, err
 	}
@@ -93,7 +93,7 @@ func (e *env) probeCmd(args []string) int {
 		return e.exit(err)
 	}
 	var in probe.Input
-	return e.offlineThen(os.Args, func() int {
+	return e.offlineThen(os.Args, false, func() int {
 		var err error
 		if in, err = e.probeRuns(f); err != nil {
 			return e.exit(err)
@@ -146,6 +146,7 @@ func (e *env) probeRuns(f *probeFlags) (probe.Input, error) {
 	ctx, stop := interruptible()
 	defer stop()
 	cfg := check.Config{Settings: harness.Settings{Agent: agent, Environ: e.scanEnviron(), StepTimeout: f.timeout, Grace: f.grace, Acpsnap: acpsnapBinary()}, Corpus: corpus}
+	e.offlineSettings(&cfg.Settings, false)
 	other := *corpus // the other shutdown policy, for its shutdown only
 	other.Agent.Shutdown = scenario.ShutdownTerm
 	if corpus.Agent.Shutdown == scenario.ShutdownTerm {

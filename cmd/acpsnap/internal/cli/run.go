@@ -51,8 +51,8 @@ func (e *env) parseRun(cmd string, args []string) (*runFlags, error) {
 	fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `file` (default: Bazel's XML_OUTPUT_FILE)")
 	fs.StringVar(&f.html, "html", "", "also write a self-contained HTML report (transcripts, diffs) to `file`")
 	fs.BoolVar(&f.force, "force", false, "write fixtures even when CI is set")
-	fs.DurationVar(&f.timeout, "timeout", 0, "default wait of a step (0: 10s)")
-	fs.DurationVar(&f.grace, "grace", 0, "how long the agent gets to exit at each stage of shutdown (0: 2s)")
+	fs.DurationVar(&f.timeout, "timeout", 0, fmt.Sprintf("default wait of a step (0: acpsnap.yml's agent.timeout, else %s)", harness.DefaultStepTimeout))
+	fs.DurationVar(&f.grace, "grace", 0, fmt.Sprintf("how long the agent gets to exit at each stage of shutdown (0: acpsnap.yml's agent.grace, else %s)", harness.DefaultGrace))
 	fs.BoolVar(&f.keep, "keep", false, "keep the private folders of a failed scenario and print where they are")
 	fs.BoolVar(&f.offline, "offline", false, "run in a loopback-only network namespace and report the lookups tried")
 	f.workflowFlags.register(fs)
@@ -70,9 +70,6 @@ func (e *env) parseRun(cmd string, args []string) (*runFlags, error) {
 	}
 	if f.parallel < 1 {
 		return nil, usagef("%s: -parallel %d: want at least 1", cmd, f.parallel)
-	}
-	if f.offline && cmd == "record" {
-		return nil, usagef("record: -offline: recording needs the live model")
 	}
 	var err error
 	if f.bazel, err = bazel.Read(e.getenv); err != nil {
@@ -96,7 +93,7 @@ func (e *env) run(cmd string, args []string) int {
 		return e.exit(err)
 	}
 	if f.offline {
-		return e.offline(os.Args, func() int { return e.runParsed(cmd, f) })
+		return e.offline(os.Args, cmd == "record", func() int { return e.runParsed(cmd, f) })
 	}
 	return e.runParsed(cmd, f)
 }
@@ -298,10 +295,14 @@ func (e *env) runConfig(cmd string, f *runFlags) (*check.RunConfig, error) {
 	}
 	rc.Agent, rc.Acpsnap = agent, acpsnapBinary()
 	if mode == check.Record {
+		if f.offline && corpus.Native() {
+			return nil, usagef("record -offline: a native agent reaches its live model itself, which the namespace refuses; -offline records an agent whose model acpsnap's proxy reaches (acpsnap.yml's model.dialect)")
+		}
 		if rc.Secrets, err = e.recordSecrets(corpus); err != nil {
 			return nil, err
 		}
 	}
+	e.offlineSettings(&rc.Settings, mode == check.Record)
 	return rc, nil
 }
 

@@ -1,0 +1,49 @@
+package harness_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/testagents/fakeagent"
+)
+
+// TestSlowStartPassesWithDefaults: an agent that takes 15 s to answer
+// initialize (a Node agent's start on a busy 2-core machine) passes with
+// the default waits.
+func TestSlowStartPassesWithDefaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits 15 s")
+	}
+	t.Parallel()
+	dir := scenario{
+		script: fakeagent.Script{Initialize: []fakeagent.Action{{SleepMs: 15000}}},
+		input:  input(t, []map[string]any{op("initialize"), op("newSession")}, nil),
+	}.write(t)
+	if _, err := run(t, dir, func(c *harness.Config) { c.StepTimeout, c.Grace = 0, 0 }); err != nil {
+		t.Fatalf("a 15 s start failed with the default waits (%s a step): %v", harness.DefaultStepTimeout, err)
+	}
+}
+
+// TestTimeoutNamesTheSetting: a step that times out says which setting
+// gave it its time, so the user knows what to change.
+func TestTimeoutNamesTheSetting(t *testing.T) {
+	t.Parallel()
+	never := fakeagent.Script{Initialize: []fakeagent.Action{{NoReply: true}}}
+	for _, tc := range []struct {
+		name, want string
+		step       map[string]any
+	}{
+		{"the run's", "timed out after 300ms waiting for the initialize response (the run's wait for a step: agent.timeout in acpsnap.yml, -timeout, or timeoutMs on the step)", op("initialize")},
+		{"the step's", "timed out after 200ms waiting for the initialize response (the step's timeoutMs)", op("initialize", "timeoutMs", 200)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := scenario{script: never, input: input(t, []map[string]any{tc.step}, nil)}.write(t)
+			_, err := run(t, dir, func(c *harness.Config) { c.StepTimeout = 300 * time.Millisecond })
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v\nwant it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
