@@ -44,11 +44,15 @@ const Env = "FAKEAGENT_SCRIPT"
 
 // Script is what the fake agent does.
 type Script struct {
-	Start      []Action   `json:"start,omitempty"`      // at startup, before reading stdin
-	Initialize []Action   `json:"initialize,omitempty"` // then answers, unless an action did
-	NewSession []Action   `json:"newSession,omitempty"` // after the session exists, before answering
-	Prompts    [][]Action `json:"prompts,omitempty"`    // per session/prompt in order; beyond: the default prompt
-	AtEOF      []Action   `json:"atEOF"`                // at stdin EOF; nil: write an empty replay report
+	Start      []Action `json:"start,omitempty"`      // at startup, before reading stdin
+	Initialize []Action `json:"initialize,omitempty"` // then answers, unless an action did
+	NewSession []Action `json:"newSession,omitempty"` // after the session exists, before answering
+	// SessionReady runs once session/new is answered: what an agent sends
+	// for a session the client knows (an update to wait for with
+	// waitForUpdate).
+	SessionReady []Action   `json:"sessionReady,omitempty"`
+	Prompts      [][]Action `json:"prompts,omitempty"` // per session/prompt in order; beyond: the default prompt
+	AtEOF        []Action   `json:"atEOF"`             // at stdin EOF; nil: write an empty replay report
 	// Methods script the requests of any other method: the actions run,
 	// then the request is answered {} unless an action did. A method
 	// without an entry is answered -32601.
@@ -251,6 +255,9 @@ func (a *agent) handle(m message) {
 		out.Result = json.RawMessage("null")
 	}
 	a.send(out)
+	if m.Method == "session/new" && r.err == nil {
+		a.do(a.script.SessionReady)
+	}
 }
 
 // reply is how a request ends.
@@ -431,8 +438,10 @@ func (a *agent) act(act Action, r *reply) {
 		cmd.Dir, cmd.Stderr = cwd, a.stderr
 		out, _ := cmd.Output()
 		text, _ := json.Marshal(string(out))
-		a.act(Action{Update: json.RawMessage(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":` + string(text) + `}}`)}, r)
+		// logged before it is sent: a client that waits for the update
+		// then finds it in the log too
 		a.event("shell/output", map[string]string{"output": string(out)})
+		a.act(Action{Update: json.RawMessage(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":` + string(text) + `}}`)}, r)
 	case act.LongLine > 0:
 		line := make([]byte, act.LongLine)
 		for i := range line {
