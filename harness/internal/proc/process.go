@@ -58,6 +58,7 @@ type Agent struct {
 	teeDone chan struct{}
 	errDone chan struct{}
 	wrote   chan struct{} // gets a value (never blocking) after a stdout line; wakes the waits
+	each    func([]byte)  // StartRelay: gets every stdout line instead of the SDK; nil: Start
 
 	mu          sync.Mutex
 	lines       [][]byte
@@ -73,6 +74,19 @@ type Agent struct {
 // Start starts argv in cwd with env, in its own process group.
 // fail is called (from the tee) when stdout breaks the protocol.
 func Start(argv []string, cwd string, env []string, grace time.Duration, fail func(error)) (*Agent, error) {
+	return start(argv, cwd, env, grace, fail, nil)
+}
+
+// StartRelay is Start for an agent whose stdout goes on to another client
+// (acpsnap capture) instead of the SDK: the tee hands each line, as read
+// and without its "\n", to each before it records and checks it, in wire
+// order, on its one goroutine; each must not keep the slice. SDK reads
+// nothing and no flow barrier is written.
+func StartRelay(argv []string, cwd string, env []string, grace time.Duration, fail func(error), each func(line []byte)) (*Agent, error) {
+	return start(argv, cwd, env, grace, fail, each)
+}
+
+func start(argv []string, cwd string, env []string, grace time.Duration, fail func(error), each func([]byte)) (*Agent, error) {
 	becomeSubreaper()
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -113,7 +127,7 @@ func Start(argv []string, cwd string, env []string, grace time.Duration, fail fu
 	sdkR, sdkW := io.Pipe()
 	a := &Agent{cmd: cmd, pgid: cmd.Process.Pid, grace: grace, cancel: cancel,
 		stdin: inW, stdout: outR, stderr: errR, sdk: sdkR, flow: newFlow(), sdkGone: make(chan struct{}),
-		teeDone: make(chan struct{}), errDone: make(chan struct{}), wrote: make(chan struct{}, 1), exited: make(chan struct{})}
+		teeDone: make(chan struct{}), errDone: make(chan struct{}), wrote: make(chan struct{}, 1), exited: make(chan struct{}), each: each}
 	a.tail.Limit = stderrCap
 	go a.tee(sdkW, fail)
 	go a.readStderr()
@@ -143,6 +157,9 @@ func (a *Agent) tee(sdk *io.PipeWriter, fail func(error)) {
 	n := 0
 	for s.Scan() {
 		n++
+		if a.each != nil {
+			a.each(s.Bytes())
+		}
 		line := a.record(s.Bytes(), n, fail)
 		select {
 		case a.wrote <- struct{}{}:
@@ -155,7 +172,9 @@ func (a *Agent) tee(sdk *io.PipeWriter, fail func(error)) {
 			fail(err)
 			continue
 		}
-		a.forward(sdk, line, n, fail)
+		if a.each == nil {
+			a.forward(sdk, line, n, fail)
+		}
 	}
 	if err := s.Err(); err != nil && !isClosed(err) {
 		if errors.Is(err, bufio.ErrTooLong) {

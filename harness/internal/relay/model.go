@@ -143,6 +143,9 @@ func (m *Model) Sent() [][]byte { return m.sent }
 // Dialect is the model's dialect name.
 func (m *Model) Dialect() string { return m.cfg.Dialect }
 
+// Calls is how many model calls the agent has made so far.
+func (m *Model) Calls() int { return m.proxy.Calls() }
+
 // Close ends the proxy; Compose closes it too.
 func (m *Model) Close() { m.proxy.Close() }
 
