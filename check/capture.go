@@ -302,4 +302,3 @@ func listScenario(dir string) []string {
 	slices.Sort(names)
 	return names
 }
-
