@@ -124,6 +124,7 @@ func (r *run) capture(cc CaptureConfig) (*Captured, error) {
 	}
 	r.agent = a
 	errs := r.relay(cc.Client, out, rec)
+	rec.Disconnected()
 	ended := r.end(len(errs) > 0)
 	res := &Result{Cwd: r.roots.Cwd, CwdAliases: aliases, Home: r.roots.Home, HomeAliases: normalize.Aliases(r.roots.Home),
 		Root: r.roots.Base, RootAliases: normalize.Aliases(r.roots.Base), Started: start, Shutdown: r.shutdown}

@@ -223,6 +223,14 @@ func (r *Recorder) permission(a asked, m message) {
 	r.problem(fmt.Sprintf("the client chose the option %q, which the session/request_permission did not offer", resp.Outcome.OptionID))
 }
 
+// Disconnected says the client has gone: the requests it left without an
+// answer stay unanswered, whatever the agent answers as it ends.
+func (r *Recorder) Disconnected() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	clear(r.pending)
+}
+
 // Agent is a line the agent sent.
 func (r *Recorder) Agent(line []byte) {
 	var m message
