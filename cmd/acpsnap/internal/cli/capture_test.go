@@ -436,4 +436,3 @@ func waitFor(t *testing.T, path string) {
 	}
 	t.Fatalf("%s never appeared", path)
 }
-
