@@ -13,6 +13,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/internal/secretscan"
 	"github.com/acpsnap/acpsnap/internal/treediff"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -62,7 +63,7 @@ func Capture(ctx context.Context, dir string, cc CaptureConfig) (o Outcome, note
 		return o.fail(fmt.Errorf("check: capture: %w", err)), nil
 	}
 	defer os.RemoveAll(tmp)
-	c, err := cc.prepare(dir, tmp)
+	c, err := cc.prepare(dir, tmp, leaks)
 	if err != nil {
 		return o.fail(err), nil
 	}
@@ -79,7 +80,7 @@ func Capture(ctx context.Context, dir string, cc CaptureConfig) (o Outcome, note
 		return o.fail(err), nil
 	}
 	if cc.Expected {
-		if err := c.tree.copy(filepath.Join(tmp, "expected"), cwdTokens(cc.Cwd)); err != nil {
+		if err := c.tree.copy(filepath.Join(tmp, "expected"), cwdTokens(cc.Cwd), leaks); err != nil {
 			return o.fail(err), got.Notes
 		}
 	}
@@ -96,7 +97,7 @@ type capture struct {
 // prepare refuses what cannot be captured (a scenario that exists, the
 // corpus as the client's folder), copies the folder as it is now (the
 // seed) and makes the manifest the run reads.
-func (cc CaptureConfig) prepare(dir, tmp string) (*capture, error) {
+func (cc CaptureConfig) prepare(dir, tmp string, leaks *secretscan.Set) (*capture, error) {
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 && !cc.Force {
 		return nil, fmt.Errorf("check: capture: %s exists; capture another NAME, or replace it with -force", dir)
 	}
@@ -109,7 +110,7 @@ func (cc CaptureConfig) prepare(dir, tmp string) (*capture, error) {
 	}
 	c := &capture{tree: newCaptureTree(cwd, filepath.Dir(dir), cc.MaxFiles, cc.MaxBytes), name: filepath.Base(dir)}
 	if !cc.NoWorkspace {
-		if err := c.tree.copy(filepath.Join(tmp, "seed"), nil); err != nil {
+		if err := c.tree.copy(filepath.Join(tmp, "seed"), nil, leaks); err != nil {
 			return nil, err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/safefile"
+	"github.com/acpsnap/acpsnap/internal/secretscan"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -22,8 +23,9 @@ const (
 
 // captureTree is the client's folder as a capture copies it: bounded, its
 // links inside it, without what is not the project's (.git, whose
-// repository cannot live inside another one's; the corpus the capture
-// writes, when it is inside the folder; a write's leftovers).
+// repository cannot live inside another one's; .env, where keys live; the
+// corpus the capture writes, when it is inside the folder; a write's
+// leftovers), and without a secret value in any file.
 type captureTree struct {
 	cwd      string
 	corpus   string // the corpus root, relative to cwd ("" when outside it)
@@ -50,7 +52,7 @@ func newCaptureTree(cwd, corpus string, maxFiles int, maxBytes int64) captureTre
 // skip reports whether the entry at rel is left out.
 func (t captureTree) skip(rel string) bool {
 	base := rel[strings.LastIndex(rel, "/")+1:]
-	return base == ".git" || atomicfile.IsLeftover(base) || t.corpus != "" && rel == t.corpus
+	return base == ".git" || base == ".env" || atomicfile.IsLeftover(base) || t.corpus != "" && rel == t.corpus
 }
 
 // check walks the folder once and refuses it, before anything is copied,
@@ -108,8 +110,9 @@ func (t captureTree) check() error {
 }
 
 // copy checks the folder, then copies it into the new folder dst (modes
-// and links kept), each file through transform when it is not nil.
-func (t captureTree) copy(dst string, transform func(rel string, data []byte) []byte) error {
+// and links kept), each file through transform when it is not nil, and
+// refuses a copy in which a file holds a value of leaks.
+func (t captureTree) copy(dst string, transform func(rel string, data []byte) []byte, leaks *secretscan.Set) error {
 	if err := t.check(); err != nil {
 		return err
 	}
@@ -124,5 +127,27 @@ func (t captureTree) copy(dst string, transform func(rel string, data []byte) []
 		}
 		return fmt.Errorf("check: capture: copy the folder %s: %w", t.cwd, err)
 	}
-	return nil
+	return scanTree(dst, t.cwd, leaks)
+}
+
+// scanTree refuses a copied tree (of the folder cwd) in which a file holds
+// a value of leaks; the error names the file and the variable.
+func scanTree(root, cwd string, leaks *secretscan.Set) error {
+	if leaks.Len() == 0 {
+		return nil
+	}
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		if err := leaks.Check(filepath.Join(cwd, rel), b); err != nil {
+			return fmt.Errorf("check: capture: %w; a scenario's workspace must not hold it (remove it from the folder, or leave the folder out with -no-workspace)", err)
+		}
+		return nil
+	})
 }

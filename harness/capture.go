@@ -116,8 +116,8 @@ func (r *run) capture(cc CaptureConfig) (*Captured, error) {
 	r.terms = client.NewTerminals(terminalEnv(env, r.cfg.Secrets), r.cfg.Grace)
 	start := time.Now()
 	a, err := proc.StartRelay(argv, r.roots.Cwd, env, r.cfg.Grace, r.fail, func(line []byte) {
+		rec.Agent(line) // before the client can answer it
 		out.send(line)
-		rec.Agent(line)
 	})
 	if err != nil {
 		return nil, infrastructure(fmt.Errorf("start agent %q: %w", r.cfg.Agent[0], err))
