@@ -3,13 +3,19 @@ package cli
 import (
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/scenario"
 )
+
+// workerEnv marks the acpsnap process that does a capture's work
+// (detached).
+const workerEnv = "ACPSNAP_CAPTURE_WORKER"
 
 // captureFlags are the flags and argument of capture.
 type captureFlags struct {
@@ -60,6 +66,12 @@ func (e *env) capture(args []string) int {
 	f, err := e.parseCapture(args)
 	if err != nil {
 		return e.exit(err)
+	}
+	// Writing to a client that has gone fails (EPIPE) instead of killing
+	// the process: what was captured is still written.
+	signal.Ignore(syscall.SIGPIPE)
+	if os.Getenv(workerEnv) == "" && e.stdin == os.Stdin && canDetach {
+		return e.detached(os.Args)
 	}
 	if f.offline {
 		return e.offline(os.Args, func() int { return e.captureParsed(f) })

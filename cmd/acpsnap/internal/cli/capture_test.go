@@ -91,6 +91,7 @@ type captureRun struct {
 	stdin  io.WriteCloser
 	stderr bytes.Buffer
 	lines  *lineTap
+	tmp    string // capture's TMPDIR
 }
 
 // startCapture starts `acpsnap capture -dir corpus ARGS…` in proj with the
@@ -105,8 +106,9 @@ func startCapture(t *testing.T, corpus, proj, url string, args ...string) *captu
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	cmd.Env = append(cmd.Env, "OPENAI_BASE_URL="+url, "OPENAI_API_KEY="+captureKey, "TMPDIR="+t.TempDir())
-	c := &captureRun{cmd: cmd, client: &scriptedClient{cwd: proj, allow: "allow_once"}}
+	tmp := t.TempDir()
+	cmd.Env = append(cmd.Env, "OPENAI_BASE_URL="+url, "OPENAI_API_KEY="+captureKey, "TMPDIR="+tmp)
+	c := &captureRun{cmd: cmd, client: &scriptedClient{cwd: proj, allow: "allow_once"}, tmp: tmp}
 	cmd.Stderr = &c.stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -435,4 +437,28 @@ func waitFor(t *testing.T, path string) {
 		}
 	}
 	t.Fatalf("%s never appeared", path)
+}
+
+// TestCaptureClientKills: a client that stops its agent server by killing
+// the process it started (as Zed does) still gets its session written:
+// the capture's worker sees the client's stream end and writes it.
+func TestCaptureClientKills(t *testing.T) {
+	corpus, proj := captureCorpus(t)
+	srv := upstream(t, "["+say("Hi.")+"]", "")
+	c := startCapture(t, corpus, proj, srv.URL(), "killed")
+	id := c.initialize(t)
+	c.prompt(t, id, "Say hi.")
+	c.cmd.Process.Kill()
+	c.stdin.Close() // a client that kills its agent server closes its pipes
+	c.cmd.Wait()
+	waitFor(t, filepath.Join(corpus, "killed", scenario.StdoutFile))
+	assertReplays(t, corpus)
+	// The worker ends once it has written: its temporary folders go.
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
+		if entries, _ := os.ReadDir(c.tmp); len(entries) == 0 {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("the worker left %d entries in its TMPDIR", len(entries))
+		}
+	}
 }
