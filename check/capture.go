@@ -87,6 +87,23 @@ func Capture(ctx context.Context, dir string, cc CaptureConfig) (o Outcome, note
 	return o.publishCapture(ctx, dir, c.files(got, tmp, cc), got.Result, cfg), got.Notes
 }
 
+// CaptureRefusal says why the scenario dir cannot be captured from the
+// client's folder cwd, before anything starts: it exists (and force is
+// not given), or the folder is the corpus itself. nil: it can.
+func CaptureRefusal(dir, cwd string, force bool) error {
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 && !force {
+		return fmt.Errorf("capture: %s exists; capture another NAME, or replace it with -force", dir)
+	}
+	abs, err := filepath.Abs(cwd)
+	if err != nil {
+		return fmt.Errorf("capture: %w", err)
+	}
+	if root, err := filepath.Abs(filepath.Dir(dir)); err == nil && root == abs {
+		return fmt.Errorf("capture: the client's folder %s is the corpus; start the client in the project the agent works on", abs)
+	}
+	return nil
+}
+
 // capture is what a capture prepares before the agent starts.
 type capture struct {
 	tree     captureTree
@@ -98,15 +115,12 @@ type capture struct {
 // corpus as the client's folder), copies the folder as it is now (the
 // seed) and makes the manifest the run reads.
 func (cc CaptureConfig) prepare(dir, tmp string, leaks *secretscan.Set) (*capture, error) {
-	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 && !cc.Force {
-		return nil, fmt.Errorf("check: capture: %s exists; capture another NAME, or replace it with -force", dir)
+	if err := CaptureRefusal(dir, cc.Cwd, cc.Force); err != nil {
+		return nil, err
 	}
 	cwd, err := filepath.Abs(cc.Cwd)
 	if err != nil {
 		return nil, fmt.Errorf("check: capture: %w", err)
-	}
-	if root, err := filepath.Abs(filepath.Dir(dir)); err == nil && root == cwd {
-		return nil, fmt.Errorf("check: capture: the client's folder %s is the corpus; start the client in the project the agent works on", cwd)
 	}
 	c := &capture{tree: newCaptureTree(cwd, filepath.Dir(dir), cc.MaxFiles, cc.MaxBytes), name: filepath.Base(dir)}
 	if !cc.NoWorkspace {

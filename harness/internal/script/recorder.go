@@ -127,7 +127,7 @@ func (r *Recorder) clientRequest(m message) []byte {
 	}
 	json.Unmarshal(m.Params, &p)
 	if p.Cwd != nil && (m.Method == "session/new" || m.Method == "session/load" || m.Method == "session/resume" || m.Method == "session/fork") && !r.cwd.is(*p.Cwd) {
-		msg := fmt.Sprintf("acpsnap capture: %s for the folder %s: this capture records the folder it was started in, %s; start the client (or the agent server) there", m.Method, *p.Cwd, r.cwd.all[0])
+		msg := fmt.Sprintf("acpsnap capture: %s for the folder %s: this capture records the folder it was started in, %s; start the client (or the agent server) there", m.Method, *p.Cwd, r.cwd.main)
 		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": rpcError{Code: -32602, Message: msg}})
 		r.note(msg)
 		return b

@@ -9,8 +9,12 @@ import (
 	"strings"
 )
 
-// spellings are the client's folder in every spelling, longest first.
-type spellings struct{ all []string }
+// spellings are the client's folder as given (main) and in every
+// spelling, longest first (all).
+type spellings struct {
+	main string
+	all  []string
+}
 
 func newSpellings(cwd string, aliases []string) spellings {
 	all := []string{filepath.Clean(cwd)}
@@ -19,9 +23,8 @@ func newSpellings(cwd string, aliases []string) spellings {
 			all = append(all, a)
 		}
 	}
-	slices.SortStableFunc(all[1:], func(a, b string) int { return len(b) - len(a) })
 	slices.SortStableFunc(all, func(a, b string) int { return len(b) - len(a) })
-	return spellings{all: all}
+	return spellings{main: filepath.Clean(cwd), all: all}
 }
 
 // is reports whether path is the folder, in any spelling.

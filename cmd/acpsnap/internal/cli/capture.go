@@ -109,6 +109,13 @@ func (e *env) captureConfig(f *captureFlags) (check.CaptureConfig, error) {
 	if st, err := os.Stat(f.dir); err != nil || !st.IsDir() {
 		return check.CaptureConfig{}, usagef("corpus folder %s: not a directory", f.dir)
 	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return check.CaptureConfig{}, fmt.Errorf("capture: %w", err)
+	}
+	if err := check.CaptureRefusal(filepath.Join(f.dir, f.name), cwd, f.force); err != nil {
+		return check.CaptureConfig{}, usagef("%v", err)
+	}
 	corpus, err := scenario.LoadCorpus(f.dir)
 	if err != nil {
 		return check.CaptureConfig{}, usagef("%v", err)
@@ -123,10 +130,6 @@ func (e *env) captureConfig(f *captureFlags) (check.CaptureConfig, error) {
 	secrets, err := e.recordSecrets(corpus)
 	if err != nil {
 		return check.CaptureConfig{}, err
-	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		return check.CaptureConfig{}, fmt.Errorf("capture: %w", err)
 	}
 	settings := harness.Settings{Agent: agent, Environ: e.scanEnviron(), Secrets: secrets, Grace: f.grace,
 		StepTimeout: f.timeout, Acpsnap: acpsnapBinary()}

@@ -25,8 +25,9 @@ func (e *env) detached(argv []string) int {
 	if err != nil {
 		return e.exit(err)
 	}
-	cmd := exec.Command(exe, argv[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	// argv[0] as it was: a binary that dispatches on its name (a test
+	// binary standing in for acpsnap) is the same command again.
+	cmd := &exec.Cmd{Path: exe, Args: argv, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
 	cmd.Env = append(os.Environ(), workerEnv+"=1")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	sigs := make(chan os.Signal, 1)
