@@ -87,7 +87,9 @@ func TestScript(t *testing.T) {
 	prompt := func(id, text string) string {
 		return `> {"jsonrpc":"2.0","id":` + id + `,"method":"session/prompt","params":{"sessionId":"s-1","prompt":[{"type":"text","text":"` + text + `"}]}}`
 	}
-	done := func(id string) string { return `< {"jsonrpc":"2.0","id":` + id + `,"result":{"stopReason":"end_turn"}}` }
+	done := func(id string) string {
+		return `< {"jsonrpc":"2.0","id":` + id + `,"result":{"stopReason":"end_turn"}}`
+	}
 	cases := []testCase{
 		{name: "a prompt", wire: append(handshake[:4:4], prompt("2", "Say hello."), done("2")),
 			want: []string{`{"op":"initialize"}`, `{"op":"newSession"}`, `{"op":"prompt","text":"Say hello."}`}},
@@ -101,7 +103,7 @@ func TestScript(t *testing.T) {
 			`< {"jsonrpc":"2.0","id":8,"method":"fs/read_text_file","params":{"sessionId":"s-1","path":"/w/proj/a"}}`,
 			`> {"jsonrpc":"2.0","id":8,"result":{"content":"a"}}`,
 			done("2"), prompt("3", "Again."), `< {"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"no"}}`),
-			want: []string{`{"op":"initialize"}`, `{"op":"newSession"}`, `{"op":"prompt","text":"Write it."}`, `{"op":"promptExpectError","text":"Again."}`},
+			want:  []string{`{"op":"initialize"}`, `{"op":"newSession"}`, `{"op":"prompt","text":"Write it."}`, `{"op":"promptExpectError","text":"Again."}`},
 			perms: []scenario.PermissionAnswer{{Kind: "allow_always"}}},
 		{name: "modes, options, a model, a load", wire: append(handshake[:4:4],
 			`> {"jsonrpc":"2.0","id":2,"method":"session/set_mode","params":{"sessionId":"s-1","modeId":"ask"}}`, `< {"jsonrpc":"2.0","id":2,"result":{}}`,
@@ -128,7 +130,7 @@ func TestScript(t *testing.T) {
 			prompt("3", "Tell a story."), "calls 2", `> {"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s-1"}}`,
 			`< {"jsonrpc":"2.0","id":3,"result":{"stopReason":"cancelled"}}`),
 			calls: []httplog.Exchange{{}, {Response: httplog.Response{Stream: true, End: httplog.EndCancel, Events: make([]httplog.SSEEvent, 3)}}},
-			want: []string{`{"op":"initialize"}`, `{"op":"newSession"}`, `{"op":"prompt","text":"Hello."}`, `{"op":"promptAndCancel","text":"Tell a story."}`},
+			want:  []string{`{"op":"initialize"}`, `{"op":"newSession"}`, `{"op":"prompt","text":"Hello."}`, `{"op":"promptAndCancel","text":"Tell a story."}`},
 			patch: `{"patches":[{"call":2,"hangAfter":3}]}`},
 		{name: "a second session and a prompt of the first", wire: append(handshake[:4:4],
 			`> {"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/w/proj","mcpServers":[]}}`,
