@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -42,6 +43,9 @@ type CaptureConfig struct {
 	// files, 32 MiB.
 	MaxFiles int
 	MaxBytes int64
+	// Dial connects an HTTP agent's proxy to the live model; nil: the
+	// network (harness.Model.Dial).
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 // Capture relays a client's session with the agent (harness.Capture) and,
@@ -71,6 +75,9 @@ func Capture(ctx context.Context, dir string, cc CaptureConfig) (o Outcome, note
 	hc, err := harnessConfig(s, cfg, rulesFor(cfg.Corpus, c.manifest))
 	if err != nil {
 		return o.fail(err), nil
+	}
+	if hc.Model != nil {
+		hc.Model.Dial = cc.Dial
 	}
 	got, err := harness.Capture(ctx, harness.CaptureConfig{Config: hc, Cwd: cc.Cwd, Client: cc.Client, ToClient: cc.ToClient})
 	if got != nil && got.Result != nil {

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"net"
 	"strings"
 	"time"
 
@@ -25,6 +26,10 @@ type Model struct {
 	// Scrub is applied to every normalized payload the proxy keeps and
 	// matches (the corpus's scrub rules); nil: nothing.
 	Scrub func([]byte) []byte
+	// Dial connects the proxy to the live model (record); nil: the
+	// network. acpsnap capture -offline dials through the process outside
+	// the agent's network namespace.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 	// Pins are the corpus's pins of system prompts and tool schemas (the
 	// zero value, no Class, pins nothing). The harness replays and composes
 	// with a copy and returns it as Result.Pins (with Update set, a changed
@@ -46,7 +51,7 @@ func (r *run) startModel(ctx context.Context) (*relay.Model, error) {
 		return nil, invalidScenario(err)
 	}
 	m, err := relay.StartModel(ctx, relay.ModelConfig{Dialect: mc.Dialect, Upstream: mc.Upstream, Key: mc.Key,
-		Ignore: mc.Ignore, Scrub: mc.Scrub, Pins: mc.Pins, Record: record, Roots: r.roots}, src)
+		Ignore: mc.Ignore, Scrub: mc.Scrub, Pins: mc.Pins, Record: record, Roots: r.roots, Dial: mc.Dial}, src)
 	if err != nil {
 		return nil, infrastructure(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,6 +35,8 @@ type ModelConfig struct {
 	Pins   httplog.Pins
 	Record bool           // relay to Upstream; false: serve Source.Exchanges
 	Roots  *harvest.Roots // the run's paths, the live side's tokens
+	// Dial connects to Upstream (Record); nil: the network.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 // Source is what a replay serves, read from the scenario's files: the
@@ -113,6 +117,11 @@ func StartModel(ctx context.Context, cfg ModelConfig, src Source) (*Model, error
 		pc.Mode, pc.Upstream, pc.Key = proxy.Record, cfg.Upstream, cfg.Key
 		if d, err := dialect.Lookup(cfg.Dialect); err == nil && pc.Upstream == "" {
 			pc.Upstream = d.Upstream // an unknown dialect fails in proxy.Start
+		}
+		if cfg.Dial != nil {
+			t := http.DefaultTransport.(*http.Transport).Clone()
+			t.DialContext, t.Proxy = cfg.Dial, nil
+			pc.Client = &http.Client{Transport: t, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 		}
 	} else {
 		pc.Exchanges, pc.Normalize = src.Exchanges, m.normalizeLive

@@ -1,7 +1,11 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
+	"io"
+	"net"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -74,9 +78,46 @@ func (e *env) capture(args []string) int {
 		return e.detached(os.Args)
 	}
 	if f.offline {
+		if os.Getenv(offlineEnv) == "" { // outside the namespace: its way out to the model
+			tun, err := e.openTunnel(f)
+			if err != nil {
+				return e.exit(err)
+			}
+			defer tun.Close()
+			os.Setenv(tunnelEnv, tun.path())
+		}
 		return e.offline(os.Args, func() int { return e.captureParsed(f) })
 	}
 	return e.captureParsed(f)
+}
+
+// openTunnel opens capture -offline's tunnel to the live model of an HTTP
+// corpus: the agent runs without a network, and its proxy reaches the
+// model through this process, outside the namespace.
+func (e *env) openTunnel(f *captureFlags) (*tunnel, error) {
+	corpus, err := scenario.LoadCorpus(f.dir)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	if corpus == nil || corpus.Native() {
+		return nil, usagef("capture: -offline: a native agent calls the live model itself, so it cannot run offline")
+	}
+	quiet := *e
+	quiet.stderr = io.Discard // the capture inside says where the key goes
+	secrets, err := quiet.recordSecrets(corpus)
+	if err != nil {
+		return nil, err
+	}
+	urlEnv, _ := check.Upstream(corpus)
+	u, err := url.Parse(cmp.Or(secrets[urlEnv], upstreamDefault(corpus.Model.Dialect)))
+	if err != nil || u.Host == "" {
+		return nil, usagef("capture: -offline: the model's URL %q has no host", secrets[urlEnv])
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[bool]string{true: "443", false: "80"}[u.Scheme == "https"]
+	}
+	return startTunnel(net.JoinHostPort(u.Hostname(), port))
 }
 
 // captureParsed runs capture with its parsed flags.
@@ -120,9 +161,6 @@ func (e *env) captureConfig(f *captureFlags) (check.CaptureConfig, error) {
 	if err != nil {
 		return check.CaptureConfig{}, usagef("%v", err)
 	}
-	if f.offline && (corpus == nil || corpus.Native()) {
-		return check.CaptureConfig{}, usagef("capture: -offline: a native agent calls the live model itself, so it cannot run offline")
-	}
 	agent, err := e.agentCommand(f.agent, corpus)
 	if err != nil {
 		return check.CaptureConfig{}, err
@@ -133,6 +171,10 @@ func (e *env) captureConfig(f *captureFlags) (check.CaptureConfig, error) {
 	}
 	settings := harness.Settings{Agent: agent, Environ: e.scanEnviron(), Secrets: secrets, Grace: f.grace,
 		StepTimeout: f.timeout, Acpsnap: acpsnapBinary()}
-	return check.CaptureConfig{Config: check.Config{Settings: settings, Corpus: corpus},
-		Cwd: cwd, Client: e.stdin, ToClient: e.stdout, NoWorkspace: f.noWorkspace, Expected: f.exp, Force: f.force}, nil
+	cc := check.CaptureConfig{Config: check.Config{Settings: settings, Corpus: corpus},
+		Cwd: cwd, Client: e.stdin, ToClient: e.stdout, NoWorkspace: f.noWorkspace, Expected: f.exp, Force: f.force}
+	if p := os.Getenv(tunnelEnv); p != "" && f.offline {
+		cc.Dial = tunnelDial(p)
+	}
+	return cc, nil
 }

@@ -462,3 +462,37 @@ func TestCaptureClientKills(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptureOffline: with -offline the agent runs in a loopback-only
+// network namespace, and the proxy still reaches the live model (a server
+// on this machine's 127.0.0.1, outside the namespace) through the tunnel
+// of the acpsnap process outside it.
+func TestCaptureOffline(t *testing.T) {
+	corpus, proj := captureCorpus(t)
+	srv := upstream(t, "["+say("Hello from outside.")+"]", "")
+	c := startCapture(t, corpus, proj, srv.URL(), "-offline", "offline-turn")
+	ctx := context.Background()
+	_, err := c.conn.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber})
+	if err != nil && strings.Contains(c.stderr.String(), "cannot create a network namespace") {
+		t.Skipf("no network namespace on this machine: %s", c.stderr.String())
+	}
+	if err != nil {
+		t.Fatalf("initialize: %v\n%s", err, c.stderr.String())
+	}
+	s, err := c.conn.NewSession(ctx, acp.NewSessionRequest{Cwd: proj, McpServers: []acp.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.prompt(t, s.SessionId, "Say hello.")
+	if code := c.end(t); code != 0 {
+		t.Fatalf("capture -offline exited %d:\n%s", code, c.stderr.String())
+	}
+	if got := c.client.shown(); got != "Hello from outside." {
+		t.Errorf("the client saw %q", got)
+	}
+	if !strings.Contains(c.stderr.String(), "acpsnap: offline: no outbound attempts") {
+		t.Errorf("no offline report:\n%s", c.stderr.String())
+	}
+	assertReplays(t, corpus)
+	assertNoKey(t, corpus, c.lines.seen)
+}
