@@ -91,7 +91,10 @@ func Capture(ctx context.Context, dir string, cc CaptureConfig) (o Outcome, note
 			return o.fail(err), got.Notes
 		}
 	}
-	return o.publishCapture(ctx, dir, c.files(got, tmp, cc), got.Result, cfg), got.Notes
+	// A signal ended the session as a disconnect does; what it captured is
+	// written all the same (each replay is bounded by its own waits).
+	wctx := context.WithoutCancel(ctx)
+	return o.publishCapture(wctx, dir, c.files(got, tmp, cc), got.Result, cfg), got.Notes
 }
 
 // CaptureRefusal says why the scenario dir cannot be captured from the

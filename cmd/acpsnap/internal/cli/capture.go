@@ -17,9 +17,12 @@ import (
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
-// workerEnv marks the acpsnap process that does a capture's work
-// (detached).
-const workerEnv = "ACPSNAP_CAPTURE_WORKER"
+// launcherEnv marks the short-lived acpsnap that starts a capture's
+// worker, workerEnv the worker (detached).
+const (
+	launcherEnv = "ACPSNAP_CAPTURE_LAUNCHER"
+	workerEnv   = "ACPSNAP_CAPTURE_WORKER"
+)
 
 // captureFlags are the flags and argument of capture.
 type captureFlags struct {
@@ -67,6 +70,9 @@ func (e *env) parseCapture(args []string) (*captureFlags, error) {
 // when the client has gone, writes the session as the scenario NAME. Its
 // own messages go to stderr: stdout is the client's protocol.
 func (e *env) capture(args []string) int {
+	if os.Getenv(launcherEnv) != "" {
+		return startWorker(os.Args)
+	}
 	f, err := e.parseCapture(args)
 	if err != nil {
 		return e.exit(err)
@@ -74,9 +80,24 @@ func (e *env) capture(args []string) int {
 	// Writing to a client that has gone fails (EPIPE) instead of killing
 	// the process: what was captured is still written.
 	signal.Ignore(syscall.SIGPIPE)
-	if os.Getenv(workerEnv) == "" && e.stdin == os.Stdin && canDetach {
+	worker := os.Getenv(workerEnv) != ""
+	os.Unsetenv(workerEnv)
+	if worker {
+		keepDone()
+	}
+	if !worker && os.Getenv(offlineEnv) == "" && e.stdin == os.Stdin && canDetach {
 		return e.detached(os.Args)
 	}
+	code := e.captureFlags(f)
+	if worker {
+		reportExit(code)
+	}
+	return code
+}
+
+// captureFlags runs capture with its parsed flags, in a loopback-only
+// network namespace with -offline.
+func (e *env) captureFlags(f *captureFlags) int {
 	if f.offline {
 		if os.Getenv(offlineEnv) == "" { // outside the namespace: its way out to the model
 			tun, err := e.openTunnel(f)

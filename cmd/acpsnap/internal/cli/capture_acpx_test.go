@@ -90,7 +90,10 @@ func TestCaptureAcpx(t *testing.T) {
 			srv := upstream(t, c.model, "")
 			writeFile(t, filepath.Join(proj, ".env"), fmt.Sprintf("OPENAI_BASE_URL=%s\nOPENAI_API_KEY=%s\n", srv.URL(), captureKey))
 			exe, _ := os.Executable()
-			agent := fmt.Sprintf("%s capture -dir %s -expect-workspace %s", exe, corpus, c.name)
+			// capture's stderr goes to a file: its worker writes after acpx
+			// has stopped reading it.
+			logf := filepath.Join(t.TempDir(), "capture.log")
+			agent := fmt.Sprintf("sh -c 'exec \"$0\" capture -dir \"$1\" -expect-workspace \"$2\" 2>>\"$3\"' %s %s %s %s", exe, corpus, c.name, logf)
 			args := append(append([]string{"--agent", agent}, c.flags...), "exec", c.prompt)
 			cmd := exec.Command(bin, args...)
 			cmd.Dir = proj
@@ -115,6 +118,13 @@ func TestCaptureAcpx(t *testing.T) {
 				t.Errorf("acpx did not show the model's answer %q:\n%s", c.answer, out.String())
 			}
 			sdir := filepath.Join(corpus, c.name)
+			// acpx kills the process it started, and every descendant, a
+			// moment after it closes its stdin: capture's worker, which
+			// is neither, writes the scenario when it has gone.
+			if !appears(filepath.Join(sdir, scenario.StdoutFile)) {
+				log, _ := os.ReadFile(logf)
+				t.Fatalf("capture wrote no scenario; acpx:\n%s%s\ncapture's stderr:\n%s", out.String(), errb.String(), log)
+			}
 			var in scenario.Input
 			readJSON(t, filepath.Join(sdir, scenario.InputFile), &in)
 			c.check(t, &in, sdir)
@@ -148,9 +158,12 @@ func acpxEnv(t *testing.T) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if name != "CI" && name != "HOME" && !strings.HasPrefix(name, "OPENAI_") {
+		if name != "CI" && name != "HOME" && name != "GORACE" && !strings.HasPrefix(name, "OPENAI_") {
 			env = append(env, kv)
 		}
 	}
-	return append(env, "HOME="+t.TempDir(), "TMPDIR="+t.TempDir())
+	// A race-enabled test binary sleeps a second at exit: capture's
+	// launcher would still be acpx's descendant when acpx looks for the
+	// agent's, and acpx would end the worker with it.
+	return append(env, "HOME="+t.TempDir(), "TMPDIR="+t.TempDir(), "GORACE=atexit_sleep_ms=0")
 }

@@ -102,12 +102,13 @@ func startCapture(t *testing.T, corpus, proj, url string, args ...string) *captu
 	cmd := exec.Command(exe, append([]string{"capture", "-dir", corpus}, args...)...)
 	cmd.Dir = proj
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "CI=") && !strings.HasPrefix(kv, "OPENAI_") {
+		if !strings.HasPrefix(kv, "CI=") && !strings.HasPrefix(kv, "OPENAI_") && !strings.HasPrefix(kv, "GORACE=") {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
 	tmp := t.TempDir()
-	cmd.Env = append(cmd.Env, "OPENAI_BASE_URL="+url, "OPENAI_API_KEY="+captureKey, "TMPDIR="+tmp)
+	// GORACE: a race-enabled process would sleep a second at exit.
+	cmd.Env = append(cmd.Env, "OPENAI_BASE_URL="+url, "OPENAI_API_KEY="+captureKey, "TMPDIR="+tmp, "GORACE=atexit_sleep_ms=0")
 	c := &captureRun{cmd: cmd, client: &scriptedClient{cwd: proj, allow: "allow_once"}, tmp: tmp}
 	cmd.Stderr = &c.stderr
 	stdin, err := cmd.StdinPipe()
@@ -431,12 +432,19 @@ func readJSON(t *testing.T, path string, v any) {
 // waitFor waits (bounded) for the file path to exist.
 func waitFor(t *testing.T, path string) {
 	t.Helper()
+	if !appears(path) {
+		t.Fatalf("%s never appeared", path)
+	}
+}
+
+// appears waits, a minute at most, for the file path to exist.
+func appears(path string) bool {
 	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		if _, err := os.Stat(path); err == nil {
-			return
+			return true
 		}
 	}
-	t.Fatalf("%s never appeared", path)
+	return false
 }
 
 // TestCaptureClientKills: a client that stops its agent server by killing

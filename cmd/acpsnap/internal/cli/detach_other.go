@@ -7,3 +7,7 @@ package cli
 const canDetach = false
 
 func (e *env) detached([]string) int { return ExitInternal }
+
+func startWorker([]string) int { return ExitInternal }
+func reportExit(int)           {}
+func keepDone()                {}
