@@ -94,21 +94,27 @@ type captureRun struct {
 	tmp    string // capture's TMPDIR
 }
 
+// httpModel is the environment that points an HTTP corpus's capture at
+// the upstream url, with the key.
+func httpModel(url string) []string {
+	return []string{"OPENAI_BASE_URL=" + url, "OPENAI_API_KEY=" + captureKey}
+}
+
 // startCapture starts `acpsnap capture -dir corpus ARGS…` in proj with the
-// upstream's URL and the key in its environment, and connects a client.
-func startCapture(t *testing.T, corpus, proj, url string, args ...string) *captureRun {
+// live model's variables model in its environment, and connects a client.
+func startCapture(t *testing.T, corpus, proj string, model []string, args ...string) *captureRun {
 	t.Helper()
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, append([]string{"capture", "-dir", corpus}, args...)...)
 	cmd.Dir = proj
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "CI=") && !strings.HasPrefix(kv, "OPENAI_") && !strings.HasPrefix(kv, "GORACE=") {
+		if !strings.HasPrefix(kv, "CI=") && !strings.HasPrefix(kv, "OPENAI_") && !strings.HasPrefix(kv, "DEEPSEEK_") && !strings.HasPrefix(kv, "GORACE=") {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
 	tmp := t.TempDir()
 	// GORACE: a race-enabled process would sleep a second at exit.
-	cmd.Env = append(cmd.Env, "OPENAI_BASE_URL="+url, "OPENAI_API_KEY="+captureKey, "TMPDIR="+tmp, "GORACE=atexit_sleep_ms=0")
+	cmd.Env = append(append(cmd.Env, model...), "TMPDIR="+tmp, "GORACE=atexit_sleep_ms=0")
 	c := &captureRun{cmd: cmd, client: &scriptedClient{cwd: proj, allow: "allow_once"}, tmp: tmp}
 	cmd.Stderr = &c.stderr
 	stdin, err := cmd.StdinPipe()
@@ -292,7 +298,7 @@ func TestCaptureScriptedClient(t *testing.T) {
 	ready := t.TempDir()
 	srv := upstream(t, "["+strings.Join([]string{writeDone, say("Wrote done.txt."), readNotes, say("The notes say: buy milk."),
 		`{"kind":"hang","readyFile":"streaming"}`, say("Bye.")}, ",")+"]", ready)
-	c := startCapture(t, corpus, proj, srv.URL(), "-expect-workspace", "session-walk")
+	c := startCapture(t, corpus, proj, httpModel(srv.URL()), "-expect-workspace", "session-walk")
 	id := c.initialize(t)
 	if _, err := c.conn.SetSessionMode(context.Background(), acp.SetSessionModeRequest{SessionId: id, ModeId: "ask"}); err != nil {
 		t.Fatalf("set_mode: %v", err)
@@ -350,7 +356,7 @@ func TestCaptureDisconnectMidPrompt(t *testing.T) {
 	corpus, proj := captureCorpus(t)
 	ready := t.TempDir()
 	srv := upstream(t, `[{"kind":"hang","readyFile":"streaming"}]`, ready)
-	c := startCapture(t, corpus, proj, srv.URL(), "gone")
+	c := startCapture(t, corpus, proj, httpModel(srv.URL()), "gone")
 	id := c.initialize(t)
 	go c.conn.Prompt(context.Background(), acp.PromptRequest{SessionId: id, Prompt: []acp.ContentBlock{acp.TextBlock("Go on forever.")}})
 	waitFor(t, filepath.Join(ready, "streaming"))
@@ -370,7 +376,7 @@ func TestCaptureDisconnectMidPrompt(t *testing.T) {
 func TestCaptureOtherFolder(t *testing.T) {
 	corpus, proj := captureCorpus(t)
 	srv := upstream(t, "["+say("Hi.")+"]", "")
-	c := startCapture(t, corpus, proj, srv.URL(), "elsewhere")
+	c := startCapture(t, corpus, proj, httpModel(srv.URL()), "elsewhere")
 	if _, err := c.conn.Initialize(context.Background(), acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber}); err != nil {
 		t.Fatal(err)
 	}
@@ -453,7 +459,7 @@ func appears(path string) bool {
 func TestCaptureClientKills(t *testing.T) {
 	corpus, proj := captureCorpus(t)
 	srv := upstream(t, "["+say("Hi.")+"]", "")
-	c := startCapture(t, corpus, proj, srv.URL(), "killed")
+	c := startCapture(t, corpus, proj, httpModel(srv.URL()), "killed")
 	id := c.initialize(t)
 	c.prompt(t, id, "Say hi.")
 	c.cmd.Process.Kill()
@@ -478,7 +484,7 @@ func TestCaptureClientKills(t *testing.T) {
 func TestCaptureOffline(t *testing.T) {
 	corpus, proj := captureCorpus(t)
 	srv := upstream(t, "["+say("Hello from outside.")+"]", "")
-	c := startCapture(t, corpus, proj, srv.URL(), "-offline", "offline-turn")
+	c := startCapture(t, corpus, proj, httpModel(srv.URL()), "-offline", "offline-turn")
 	ctx := context.Background()
 	_, err := c.conn.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber})
 	if err != nil && strings.Contains(c.stderr.String(), "cannot create a network namespace") {
@@ -500,6 +506,33 @@ func TestCaptureOffline(t *testing.T) {
 	}
 	if !strings.Contains(c.stderr.String(), "acpsnap: offline: no outbound attempts") {
 		t.Errorf("no offline report:\n%s", c.stderr.String())
+	}
+	assertReplays(t, corpus)
+	assertNoKey(t, corpus, c.lines.seen)
+}
+
+// TestCaptureNativeAgent: a native agent (a corpus without acpsnap.yml:
+// the reference agent) records as record does, with the live model's
+// variables, and its own log is the scenario's.
+func TestCaptureNativeAgent(t *testing.T) {
+	_, proj := captureCorpus(t)
+	corpus := filepath.Join(filepath.Dir(proj), "native")
+	if err := os.Mkdir(corpus, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	srv := upstream(t, "["+readNotes+","+say("It says: buy milk.")+"]", "")
+	c := startCapture(t, corpus, proj, []string{"DEEPSEEK_BASE_URL=" + srv.URL(), "DEEPSEEK_API_KEY=" + captureKey}, "read-notes")
+	id := c.initialize(t)
+	c.prompt(t, id, "What do the notes say?")
+	if code := c.end(t); code != 0 {
+		t.Fatalf("capture exited %d:\n%s", code, c.stderr.String())
+	}
+	if got := c.client.shown(); got != "It says: buy milk." {
+		t.Errorf("the client saw %q", got)
+	}
+	log, err := os.ReadFile(filepath.Join(corpus, "read-notes", scenario.SessionFile))
+	if err != nil || !bytes.Contains(log, []byte(`"type":"request/header"`)) {
+		t.Errorf("session.jsonl is not the native agent's log: %v\n%s", err, log)
 	}
 	assertReplays(t, corpus)
 	assertNoKey(t, corpus, c.lines.seen)
