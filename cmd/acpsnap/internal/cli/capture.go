@@ -70,6 +70,11 @@ func (e *env) parseCapture(args []string) (*captureFlags, error) {
 // when the client has gone, writes the session as the scenario NAME. Its
 // own messages go to stderr: stdout is the client's protocol.
 func (e *env) capture(args []string) int {
+	// The key may be in this process's environment, in each process of a
+	// capture (the one the client started, the launcher, the worker).
+	if err := hideEnviron(); err != nil {
+		return e.exit(err)
+	}
 	if os.Getenv(launcherEnv) != "" {
 		return startWorker(os.Args)
 	}
@@ -145,9 +150,6 @@ func (e *env) openTunnel(f *captureFlags) (*tunnel, error) {
 func (e *env) captureParsed(f *captureFlags) int {
 	cc, err := e.captureConfig(f)
 	if err != nil {
-		return e.exit(err)
-	}
-	if err := hideEnviron(); err != nil { // the key is in acpsnap's environment
 		return e.exit(err)
 	}
 	ctx, stop := interruptible()
