@@ -188,6 +188,7 @@ func (l *lineTap) Read(p []byte) (int, error) {
 // text the agent showed.
 type scriptedClient struct {
 	cwd, allow string
+	unsaved    string // served for every read instead of the file's content, as an editor serves an unsaved buffer; "": none
 	mu         sync.Mutex
 	text       strings.Builder
 	reads      int
@@ -221,6 +222,9 @@ func (c *scriptedClient) ReadTextFile(_ context.Context, p acp.ReadTextFileReque
 	b, err := os.ReadFile(p.Path)
 	if err != nil {
 		return acp.ReadTextFileResponse{}, err
+	}
+	if c.unsaved != "" {
+		b = []byte(c.unsaved)
 	}
 	c.mu.Lock()
 	c.reads++
@@ -536,4 +540,27 @@ func TestCaptureNativeAgent(t *testing.T) {
 	}
 	assertReplays(t, corpus)
 	assertNoKey(t, corpus, c.lines.seen)
+}
+
+// TestCaptureUnsavedBuffer: a client that serves a read from an unsaved
+// buffer (not the file on disk) had a session a replay cannot repeat: the
+// replay asks the model something else, and capture refuses, showing it.
+func TestCaptureUnsavedBuffer(t *testing.T) {
+	corpus, proj := captureCorpus(t)
+	srv := upstream(t, "["+readNotes+","+say("It says: call mum.")+"]", "")
+	c := startCapture(t, corpus, proj, httpModel(srv.URL()), "unsaved")
+	c.client.unsaved = "call mum\n"
+	id := c.initialize(t)
+	c.prompt(t, id, "What do the notes say?")
+	if code := c.end(t); code != ExitFailed {
+		t.Fatalf("capture exited %d, want %d:\n%s", code, ExitFailed, c.stderr.String())
+	}
+	for _, want := range []string{"the session does not replay from input.json, so nothing was written", "request drift", "call mum"} {
+		if !strings.Contains(c.stderr.String(), want) {
+			t.Errorf("stderr does not say %q:\n%s", want, c.stderr.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(corpus, "unsaved")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a refused capture left its folder: %v", err)
+	}
 }
