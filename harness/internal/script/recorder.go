@@ -132,6 +132,12 @@ func (r *Recorder) clientRequest(m message) []byte {
 		r.note(msg)
 		return b
 	}
+	for _, busy := range r.order {
+		if busy.answer == nil && !busy.notify {
+			r.note(fmt.Sprintf("the client sent %s while its %s was running; the scenario sends it once that is answered (its steps run one at a time)", m.Method, busy.method))
+			break
+		}
+	}
 	c := &call{method: m.Method, params: m.Params, session: p.SessionID, cancelledAt: -1}
 	if r.calls != nil {
 		c.calls = r.calls()
