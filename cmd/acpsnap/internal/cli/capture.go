@@ -83,8 +83,9 @@ func (e *env) capture(args []string) int {
 		return e.exit(err)
 	}
 	// Writing to a client that has gone fails (EPIPE) instead of killing
-	// the process: what was captured is still written.
-	signal.Ignore(syscall.SIGPIPE)
+	// the process: what was captured is still written. Notify, not Ignore:
+	// an ignored signal would stay ignored in the agent.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	worker := os.Getenv(workerEnv) != ""
 	os.Unsetenv(workerEnv)
 	if worker {
