@@ -204,7 +204,11 @@ var errCaptured = errors.New("check: the captured scenario does not replay")
 func (o Outcome) publishCapture(ctx context.Context, dir string, c captured, res *harness.Result, cfg Config) Outcome {
 	created := false
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-		if err := os.Mkdir(dir, 0o755); err != nil {
+		// Publish replaces a folder; a new one starts as a scenario not
+		// recorded yet (its manifest and client script), which a run
+		// killed before the publish leaves as such, never as a bare folder.
+		if err := c.scaffold(dir); err != nil {
+			os.RemoveAll(dir)
 			return o.fail(fmt.Errorf("check: capture: %w", err))
 		}
 		created = true
@@ -228,7 +232,7 @@ func (o Outcome) publishCapture(ctx context.Context, dir string, c captured, res
 	if err != nil {
 		undo()
 		if created {
-			os.Remove(dir)
+			os.RemoveAll(dir)
 		}
 		if !errors.Is(err, errCaptured) {
 			o = o.refused(err)
@@ -239,6 +243,20 @@ func (o Outcome) publishCapture(ctx context.Context, dir string, c captured, res
 	o.Status, o.Reason = Passed, ""
 	o.Wrote = listScenario(dir)
 	return o
+}
+
+// scaffold makes the new scenario folder dir with its files (manifest,
+// client script, override): a scenario not recorded yet.
+func (c captured) scaffold(dir string) error {
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return err
+	}
+	for name, b := range c.files {
+		if err := atomicfile.Write(filepath.Join(dir, name), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // stage empties the stage (a scenario replaced with -force loses every
