@@ -98,51 +98,20 @@ func (r *run) capture(cc CaptureConfig) (*Captured, error) {
 	if err != nil {
 		return nil, err
 	}
-	if model != nil {
-		r.model = model
-		defer model.Close()
-	}
-	argv, env, err := r.command(r.cfg.Scenario.Manifest, model)
-	if err != nil {
-		return nil, err
-	}
-	aliases := normalize.Aliases(r.roots.Cwd)
 	var calls func() int
 	if model != nil {
-		calls = model.Calls
+		r.model, calls = model, model.Calls
+		defer model.Close()
 	}
-	rec := script.New(r.roots.Cwd, aliases, calls)
+	rec := script.New(r.roots.Cwd, normalize.Aliases(r.roots.Cwd), calls)
 	out := &clientWire{w: cc.ToClient, gone: make(chan struct{})}
-	r.terms = client.NewTerminals(terminalEnv(env, r.cfg.Secrets), r.cfg.Grace)
 	start := time.Now()
-	a, err := proc.StartRelay(argv, r.roots.Cwd, env, r.cfg.Grace, r.fail, func(line []byte) {
-		rec.Agent(line) // before the client can answer it
-		out.send(line)
-	})
-	if err != nil {
-		return nil, infrastructure(fmt.Errorf("start agent %q: %w", r.cfg.Agent[0], err))
+	if err := r.startRelay(rec, out); err != nil {
+		return nil, err
 	}
-	r.agent = a
 	errs := r.relay(cc.Client, out, rec)
 	rec.Disconnected()
-	ended := r.end(len(errs) > 0)
-	res := &Result{Cwd: r.roots.Cwd, CwdAliases: aliases, Home: r.roots.Home, HomeAliases: normalize.Aliases(r.roots.Home),
-		Root: r.roots.Base, RootAliases: normalize.Aliases(r.roots.Base), Started: start, Shutdown: r.shutdown}
-	if err := r.failure(); err != nil {
-		errs = append(errs, err)
-	}
-	errs = append(errs, ended...)
-	res.Stdout, res.Stderr = r.stdout, r.stderr.String()
-	r.sessions = rec.Sessions()
-	name, version := rec.AgentInfo()
-	r.agentInfo = sessionlog.AgentInfo{Name: name, Version: version}
-	if model != nil {
-		for _, id := range r.sessions {
-			model.Identify(id) // numbered first, as a run numbers them when session/new answers
-		}
-	}
-	errs = append(errs, r.collect(res)...)
-	res.Duration = time.Since(start)
+	res, errs := r.ended(rec, start, errs)
 	c := &Captured{Result: res, Client: rec.ClientInfo()}
 	if len(errs) > 0 {
 		return c, captureError(errs, res)
@@ -160,6 +129,51 @@ func (r *run) capture(cc CaptureConfig) (*Captured, error) {
 	}
 	c.Input, c.Override, c.Notes, c.Prompt = s.Input, s.Override, s.Notes, s.Prompt
 	return c, nil
+}
+
+// startRelay starts the agent with every stdout line shown to the
+// recorder, then sent to the client.
+func (r *run) startRelay(rec *script.Recorder, out *clientWire) error {
+	argv, env, err := r.command(r.cfg.Scenario.Manifest, r.model)
+	if err != nil {
+		return err
+	}
+	r.terms = client.NewTerminals(terminalEnv(env, r.cfg.Secrets), r.cfg.Grace)
+	a, err := proc.StartRelay(argv, r.roots.Cwd, env, r.cfg.Grace, r.fail, func(line []byte) {
+		rec.Agent(line) // before the client can answer it
+		out.send(line)
+	})
+	if err != nil {
+		return infrastructure(fmt.Errorf("start agent %q: %w", r.cfg.Agent[0], err))
+	}
+	r.agent = a
+	return nil
+}
+
+// ended shuts the agent down once the client has gone and harvests the
+// run: its stdout and stderr, and its logs (composed from the model
+// traffic, with the sessions numbered first as a run numbers them when
+// session/new answers, or the native agent's own).
+func (r *run) ended(rec *script.Recorder, start time.Time, errs []error) (*Result, []error) {
+	ended := r.end(len(errs) > 0)
+	res := &Result{Cwd: r.roots.Cwd, CwdAliases: normalize.Aliases(r.roots.Cwd), Home: r.roots.Home, HomeAliases: normalize.Aliases(r.roots.Home),
+		Root: r.roots.Base, RootAliases: normalize.Aliases(r.roots.Base), Started: start, Shutdown: r.shutdown}
+	if err := r.failure(); err != nil {
+		errs = append(errs, err)
+	}
+	errs = append(errs, ended...)
+	res.Stdout, res.Stderr = r.stdout, r.stderr.String()
+	r.sessions = rec.Sessions()
+	name, version := rec.AgentInfo()
+	r.agentInfo = sessionlog.AgentInfo{Name: name, Version: version}
+	if r.model != nil {
+		for _, id := range r.sessions {
+			r.model.Identify(id)
+		}
+	}
+	errs = append(errs, r.collect(res)...)
+	res.Duration = time.Since(start)
+	return res, errs
 }
 
 // relay passes the client's lines to the agent until the client's stream
