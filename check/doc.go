@@ -25,7 +25,10 @@
 // modes, what each writes, pins, the expected workspace, pending files and
 // sharding are specified in docs/format.md ("Running", "Review",
 // "Expected workspace", "Composed log", "Conformance"); docs/architecture.md follows one
-// scenario through this package. The CI guard (refuse to write when CI is
+// scenario through this package. Capture writes a real client's session
+// with the agent (harness.Capture) as a scenario, through the same stage
+// and replay as every write (docs/format.md, "Capture"). The CI guard
+// (refuse to write when CI is
 // set, unless forced) belongs to the callers that read the environment;
 // they share one rule for the variable's value, CI.
 package check

@@ -35,6 +35,12 @@
 // Result.Tokens) and the MCP cassette proxies. The step driver is the
 // harness's own.
 //
+// Capture is the other entry point: the agent run as Record runs it, in a
+// real client's folder, with that client's messages relayed live instead
+// of input.json's steps, and the session returned as a scenario's
+// input.json and logs (docs/format.md, "Capture"); internal/script turns
+// the client's messages into the client script.
+//
 // Every wait has a timer and every buffer and file read has a cap (the
 // constants beside each reader), so a hostile agent ends the run in bounded
 // time and memory with one error naming the step, the line and the cause

@@ -394,19 +394,9 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 		defer model.Close()
 	}
 	r.mcp = relay.MCP{Acpsnap: r.cfg.Acpsnap, Record: r.cfg.Mode == Record, Dir: r.cfg.Dir, Roots: r.roots}
-	env := agentEnv(r.cfg, m, r.roots)
-	t := r.template(model, lookupEnv(env, "PATH"))
-	argv := make([]string, len(r.cfg.Agent))
-	for i, a := range r.cfg.Agent {
-		argv[i] = t.Replace(a)
-	}
-	for _, kv := range agentenv.Sorted(r.cfg.Env) {
-		env = setEnv(env, t.Replace(kv))
-	}
-	if r.cfg.HomeSeed != "" {
-		if err := r.roots.SeedHome(r.cfg.HomeSeed, t.Replace); err != nil {
-			return nil, []error{invalidScenario(fmt.Errorf("seed the agent's home: %w", err))}
-		}
+	argv, env, err := r.command(m, model)
+	if err != nil {
+		return nil, []error{err}
 	}
 	if r.cfg.OnStart != nil {
 		r.cfg.OnStart(Roots{Cwd: r.roots.Cwd, Home: r.roots.Home, Root: r.roots.Base})
@@ -460,6 +450,26 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 		}
 	}
 	return res, errs
+}
+
+// command is the agent's command line and environment, templated, with
+// its home seeded (model nil: a native agent).
+func (r *run) command(m *scenario.Manifest, model *relay.Model) (argv, env []string, err error) {
+	env = agentEnv(r.cfg, m, r.roots)
+	t := r.template(model, lookupEnv(env, "PATH"))
+	argv = make([]string, len(r.cfg.Agent))
+	for i, a := range r.cfg.Agent {
+		argv[i] = t.Replace(a)
+	}
+	for _, kv := range agentenv.Sorted(r.cfg.Env) {
+		env = setEnv(env, t.Replace(kv))
+	}
+	if r.cfg.HomeSeed != "" {
+		if err := r.roots.SeedHome(r.cfg.HomeSeed, t.Replace); err != nil {
+			return nil, nil, invalidScenario(fmt.Errorf("seed the agent's home: %w", err))
+		}
+	}
+	return argv, env, nil
 }
 
 // collect harvests the logs and the replay report into res.

@@ -10,6 +10,8 @@
 //	acpsnap reject  [-dir DIR] [-run REGEX]   remove every pending file
 //	acpsnap show    [-dir DIR] [-width N] NAME   a scenario's transcript from its fixtures
 //	acpsnap new     [-dir DIR] [-model FILE] [-agent CMD] [-force] [-offline] NAME
+//	acpsnap capture [-dir DIR] [-no-workspace] [-expect-workspace] [-force] [-offline] NAME
+//	                          be the agent to an ACP client; its session becomes scenario NAME
 //	acpsnap init    [-dir DIR] -dialect D -- COMMAND…   start a corpus for an agent
 //	acpsnap probe   [-dir DIR] [-n N] [-json] [-run RE | NAME…]   what makes the agent nondeterministic
 //	acpsnap agent             the reference ACP agent on stdin/stdout

@@ -31,6 +31,7 @@ var layers = []string{
 	"transcript",
 	"check",
 	"harness",
+	"harness/internal/script",
 	"harness/internal/client",
 	"harness/internal/relay",
 	"harness/internal/harvest",

@@ -34,6 +34,9 @@ type TreeConfig struct {
 	// Skip leaves an entry out (a folder with all it holds), by its base
 	// name; nil: none.
 	Skip func(name string) bool
+	// SkipPath leaves an entry out by its slash-separated path in the
+	// tree; nil: none.
+	SkipPath func(rel string) bool
 }
 
 func (c TreeConfig) max() int64 {
@@ -62,7 +65,7 @@ func CopyTree(src, dst string, cfg TreeConfig) error {
 		if rel == "." {
 			return nil
 		}
-		if cfg.Skip != nil && cfg.Skip(d.Name()) {
+		if cfg.Skip != nil && cfg.Skip(d.Name()) || cfg.SkipPath != nil && cfg.SkipPath(filepath.ToSlash(rel)) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}

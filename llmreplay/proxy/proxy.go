@@ -185,6 +185,14 @@ func (p *Proxy) URL() string { return "http://" + p.ln.Addr().String() + "/" + p
 // neither checks nor forwards it.
 func (p *Proxy) Key() string { return "acpsnap-placeholder-" + p.nonce }
 
+// Calls is how many model calls the proxy has received so far (a HEAD
+// probe is none): the next one is call Calls()+1.
+func (p *Proxy) Calls() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.calls
+}
+
 // Close stops the server, ends hung streams and waits for the handlers
 // in flight; Report is final after it.
 func (p *Proxy) Close() error {

@@ -58,6 +58,7 @@ type Agent struct {
 	teeDone chan struct{}
 	errDone chan struct{}
 	wrote   chan struct{} // gets a value (never blocking) after a stdout line; wakes the waits
+	each    func([]byte)  // StartRelay: gets every stdout line instead of the SDK; nil: Start
 
 	mu          sync.Mutex
 	lines       [][]byte
@@ -74,6 +75,19 @@ type Agent struct {
 // ownUserNS in a user namespace of its own (DieWithHarness). fail is
 // called (from the tee) when stdout breaks the protocol.
 func Start(argv []string, cwd string, env []string, grace time.Duration, ownUserNS bool, fail func(error)) (*Agent, error) {
+	return start(argv, cwd, env, grace, ownUserNS, fail, nil)
+}
+
+// StartRelay is Start for an agent whose stdout goes on to another client
+// (acpsnap capture) instead of the SDK: the tee hands each line, as read
+// and without its "\n", to each before it records and checks it, in wire
+// order, on its one goroutine; each must not keep the slice. SDK reads
+// nothing and no flow barrier is written.
+func StartRelay(argv []string, cwd string, env []string, grace time.Duration, ownUserNS bool, fail func(error), each func(line []byte)) (*Agent, error) {
+	return start(argv, cwd, env, grace, ownUserNS, fail, each)
+}
+
+func start(argv []string, cwd string, env []string, grace time.Duration, ownUserNS bool, fail func(error), each func([]byte)) (*Agent, error) {
 	becomeSubreaper()
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -114,7 +128,7 @@ func Start(argv []string, cwd string, env []string, grace time.Duration, ownUser
 	sdkR, sdkW := io.Pipe()
 	a := &Agent{cmd: cmd, pgid: cmd.Process.Pid, grace: grace, cancel: cancel,
 		stdin: inW, stdout: outR, stderr: errR, sdk: sdkR, flow: newFlow(), sdkGone: make(chan struct{}),
-		teeDone: make(chan struct{}), errDone: make(chan struct{}), wrote: make(chan struct{}, 1), exited: make(chan struct{})}
+		teeDone: make(chan struct{}), errDone: make(chan struct{}), wrote: make(chan struct{}, 1), exited: make(chan struct{}), each: each}
 	a.tail.Limit = stderrCap
 	go a.tee(sdkW, fail)
 	go a.readStderr()
@@ -144,6 +158,9 @@ func (a *Agent) tee(sdk *io.PipeWriter, fail func(error)) {
 	n := 0
 	for s.Scan() {
 		n++
+		if a.each != nil {
+			a.each(s.Bytes())
+		}
 		line := a.record(s.Bytes(), n, fail)
 		select {
 		case a.wrote <- struct{}{}:
@@ -156,7 +173,9 @@ func (a *Agent) tee(sdk *io.PipeWriter, fail func(error)) {
 			fail(err)
 			continue
 		}
-		a.forward(sdk, line, n, fail)
+		if a.each == nil {
+			a.forward(sdk, line, n, fail)
+		}
 	}
 	if err := s.Err(); err != nil && !isClosed(err) {
 		if errors.Is(err, bufio.ErrTooLong) {

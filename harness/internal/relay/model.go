@@ -125,6 +125,11 @@ func StartModel(ctx context.Context, cfg ModelConfig, src Source) (*Model, error
 		if d, err := dialect.Lookup(cfg.Dialect); err == nil && pc.Upstream == "" {
 			pc.Upstream = d.Upstream // an unknown dialect fails in proxy.Start
 		}
+		if cfg.Dial != nil {
+			t := http.DefaultTransport.(*http.Transport).Clone()
+			t.DialContext, t.Proxy = cfg.Dial, nil
+			pc.Client = &http.Client{Transport: t, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		}
 	} else {
 		pc.Exchanges, pc.Normalize = src.Exchanges, m.normalizeLive
 		pc.Numbering = &proxy.Numbering{Mask: maskNumbers, Renumber: m.renumber}
@@ -153,6 +158,9 @@ func (m *Model) Sent() [][]byte { return m.sent }
 
 // Dialect is the model's dialect name.
 func (m *Model) Dialect() string { return m.cfg.Dialect }
+
+// Calls is how many model calls the agent has made so far.
+func (m *Model) Calls() int { return m.proxy.Calls() }
 
 // Close ends the proxy; Compose closes it too.
 func (m *Model) Close() { m.proxy.Close() }

@@ -72,6 +72,7 @@ commands:
   show     print a scenario's transcript from its fixtures (show [-dir D] NAME)
   report   merge reports into one HTML report (report merge -o FILE REPORT...)
   new      scaffold a scenario (with -model FILE: author it, FILE kept as model.json)
+  capture  be the agent to an ACP client (acpx, Zed) and write its session as a scenario
   init     start a corpus for an agent: acpsnap.yml and a first text-turn scenario
   probe    run each scenario N times offline and report what makes the agent nondeterministic
   agent    run the reference ACP agent on stdin/stdout
@@ -115,6 +116,8 @@ func (e *env) main(args []string) int {
 		return e.reportCmd(rest)
 	case "new":
 		return e.newScenario(rest)
+	case "capture":
+		return e.capture(rest)
 	case "init":
 		err = e.initCorpus(rest)
 	case "probe":

@@ -10,7 +10,7 @@ import (
 // the command line and exits, so the tests can drive the real
 // subcommands in a subprocess (the testscript.Main pattern).
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && (os.Args[1] == "agent" || os.Args[1] == "mcp-cassette") {
+	if len(os.Args) > 1 && (os.Args[1] == "agent" || os.Args[1] == "mcp-cassette" || os.Args[1] == "capture") {
 		os.Exit(Main(os.Args[1:]))
 	}
 	os.Exit(m.Run())
