@@ -60,7 +60,7 @@ func (r *run) compose(res *Result) []error {
 	if len(r.sessions) > 0 {
 		primary = r.sessions[0]
 	}
-	c, errs := r.model.Compose(primary, r.agentInfo)
+	c, errs := r.model.Compose(r.ctx, primary, r.agentInfo)
 	res.RequestDrift, res.Drifts = c.RequestDrift, c.Drifts
 	if c.Log != nil {
 		res.Logs = []Log{{Raw: c.Log}}

@@ -2,6 +2,7 @@ package httplog
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -97,7 +98,7 @@ func TestComposeRoundTripPerDialect(t *testing.T) {
 		t.Run(c.dialect, func(t *testing.T) {
 			pins := &Pins{Dir: t.TempDir(), Class: c.dialect, Update: true}
 			xs := c.exchanges()
-			log, err := Compose(xs, header(c.dialect), pins)
+			log, err := Compose(context.Background(), xs, header(c.dialect), pins)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,7 +151,7 @@ func TestComposeRoundTripPerDialect(t *testing.T) {
 
 func TestComposeOneWordChangeIsOneLine(t *testing.T) {
 	c := conversations[1]
-	a, err := Compose(c.exchanges(), header(c.dialect), nil)
+	a, err := Compose(context.Background(), c.exchanges(), header(c.dialect), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func TestComposeOneWordChangeIsOneLine(t *testing.T) {
 	for i := range c.bodies {
 		c.bodies[i] = strings.Replace(c.bodies[i], "list the files", "list all files", 1)
 	}
-	b, err := Compose(c.exchanges(), header(c.dialect), nil)
+	b, err := Compose(context.Background(), c.exchanges(), header(c.dialect), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +192,7 @@ func TestComposeChildConversations(t *testing.T) {
 	for _, b := range bodies {
 		xs = append(xs, Exchange{Request: Request{Method: "POST", Path: "/responses", Body: []byte(b)}, Response: Response{Status: 200, Body: []byte(`{}`)}})
 	}
-	log, err := Compose(xs, header("openai-responses"), nil)
+	log, err := Compose(context.Background(), xs, header("openai-responses"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +216,7 @@ func TestComposeEndsAndPayloadForms(t *testing.T) {
 		{Request: Request{Method: "POST", Path: "/x", Body: []byte("{\n \"a\": 1}")}, Response: Response{Status: 200, Stream: true, Events: []SSEEvent{{Event: "e", ID: "7", Data: []byte("\xff")}}, End: EndDisconnect}},
 		{Request: Request{Method: "POST", Path: "/x", Body: []byte(`{"a":"{{pin:x:system}}"}`)}, Response: Response{Status: 200, Stream: true, End: EndHang}},
 	}
-	log, err := Compose(xs, header("openai-chat"), &Pins{Class: "x", System: new(string)})
+	log, err := Compose(context.Background(), xs, header("openai-chat"), &Pins{Class: "x", System: new(string)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +232,7 @@ func TestComposeEndsAndPayloadForms(t *testing.T) {
 func TestDecomposeErrors(t *testing.T) {
 	c := conversations[0]
 	pins := &Pins{Dir: "corpus/pins", Class: "chat", Update: true}
-	log, err := Compose(c.exchanges(), header(c.dialect), pins)
+	log, err := Compose(context.Background(), c.exchanges(), header(c.dialect), pins)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +288,7 @@ func FuzzComposeRoundTrip(f *testing.F) {
 			})
 		}
 		pins := &Pins{Class: "c", Update: true}
-		log, err := Compose(xs, header(name), pins)
+		log, err := Compose(context.Background(), xs, header(name), pins)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -367,7 +368,7 @@ func TestComposeRoundTripRandom(t *testing.T) {
 			xs = append(xs, Exchange{Request: Request{Method: "POST", Path: "/p", Body: body}, Response: resp})
 		}
 		pins := &Pins{Class: "c", Update: rng.IntN(2) == 0}
-		log, err := Compose(xs, header(d.Name), pins)
+		log, err := Compose(context.Background(), xs, header(d.Name), pins)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -389,7 +390,7 @@ func TestComposeRoundTripRandom(t *testing.T) {
 // read composes back to a log that reads the same.
 func FuzzDecompose(f *testing.F) {
 	for _, c := range conversations {
-		log, err := Compose(c.exchanges(), header(c.dialect), nil)
+		log, err := Compose(context.Background(), c.exchanges(), header(c.dialect), nil)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -400,7 +401,7 @@ func FuzzDecompose(f *testing.F) {
 		if err != nil {
 			return
 		}
-		again, err := Compose(xs, h, nil)
+		again, err := Compose(context.Background(), xs, h, nil)
 		if err != nil {
 			return // e.g. a status line with both events and a body cannot be written back
 		}
@@ -462,7 +463,7 @@ func TestComposePinsTheTurn(t *testing.T) {
 					pins.Tools = []byte(c.current.tools)
 				}
 			}
-			log, err := Compose(xs, header("anthropic-messages"), pins)
+			log, err := Compose(context.Background(), xs, header("anthropic-messages"), pins)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,7 +6,7 @@
 // which the proxy then serves. Pins keeps a corpus's system prompt and
 // tool schemas once, under pins/, in place of their copies in every log.
 //
-//	log, err := httplog.Compose(exchanges, httplog.ComposedHeader{Cwd: cwd, Dialect: "openai-chat"}, pins)
+//	log, err := httplog.Compose(ctx, exchanges, httplog.ComposedHeader{Cwd: cwd, Dialect: "openai-chat"}, pins)
 //	...
 //	h, xs, err := httplog.Decompose(log, "snapshots/x/session.jsonl", pins)
 //

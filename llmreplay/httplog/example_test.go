@@ -1,6 +1,7 @@
 package httplog_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
@@ -16,7 +17,7 @@ func ExampleCompose() {
 			Body: []byte(`{"model":"m","messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"hi"},{"role":"assistant","content":"Hello."},{"role":"user","content":"bye"}],"stream":true}`)}, Response: sse},
 	}
 	pins := &httplog.Pins{Dir: "pins", Class: "chat", Update: true}
-	log, err := httplog.Compose(xs, httplog.ComposedHeader{ID: "{{session:0}}", Cwd: "{{cwd}}", Dialect: "openai-chat",
+	log, err := httplog.Compose(context.Background(), xs, httplog.ComposedHeader{ID: "{{session:0}}", Cwd: "{{cwd}}", Dialect: "openai-chat",
 		Agent: sessionlog.AgentInfo{Name: "my-agent", Version: "1.0"}}, pins)
 	if err != nil {
 		panic(err)

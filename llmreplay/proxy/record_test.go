@@ -114,7 +114,7 @@ func TestRecordStreamsEventByEvent(t *testing.T) {
 func assertNoKey(t *testing.T, rep Report, placeholder string) {
 	t.Helper()
 	b, _ := json.Marshal(rep)
-	log, err := httplog.Compose(rep.Exchanges, httplog.ComposedHeader{Dialect: "openai-chat"}, nil)
+	log, err := httplog.Compose(context.Background(), rep.Exchanges, httplog.ComposedHeader{Dialect: "openai-chat"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

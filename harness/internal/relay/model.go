@@ -176,8 +176,9 @@ type Composed struct {
 }
 
 // Compose ends the proxy and composes the session log of the run under a
-// header naming the primary session and the agent (from initialize).
-func (m *Model) Compose(primary string, agent sessionlog.AgentInfo) (Composed, []error) {
+// header naming the primary session and the agent (from initialize). It
+// stops when ctx ends (an interrupted run), with ctx's error.
+func (m *Model) Compose(ctx context.Context, primary string, agent sessionlog.AgentInfo) (Composed, []error) {
 	m.proxy.Close()
 	rep := m.proxy.Report()
 	out := Composed{RequestDrift: rep.RequestDrift(), Drifts: rep.Drifts}
@@ -186,13 +187,13 @@ func (m *Model) Compose(primary string, agent sessionlog.AgentInfo) (Composed, [
 		errs = append(errs, err)
 	}
 	if m.cfg.Record {
-		if err := m.normalizeExchanges(rep.Exchanges); err != nil {
+		if err := m.normalizeExchanges(ctx, rep.Exchanges); err != nil {
 			return out, append(errs, err)
 		}
 	}
 	h := httplog.ComposedHeader{ID: primary, Cwd: m.cfg.Roots.Cwd, Dialect: m.cfg.Dialect, Agent: agent}
 	pins := m.cfg.Pins // composing may change them: the run's own copy
-	log, err := httplog.Compose(rep.Exchanges, h, &pins)
+	log, err := httplog.Compose(ctx, rep.Exchanges, h, &pins)
 	if err != nil {
 		return out, append(errs, err)
 	}
@@ -356,10 +357,14 @@ func replaceTokens(parts [][]byte, plan map[string]string) [][]byte {
 	return out
 }
 
-// normalizeExchanges normalizes what record kept as sent, in call order.
-func (m *Model) normalizeExchanges(xs []httplog.Exchange) error {
+// normalizeExchanges normalizes what record kept as sent, in call order,
+// until ctx ends.
+func (m *Model) normalizeExchanges(ctx context.Context, xs []httplog.Exchange) error {
 	var errs []error
 	for i := range xs {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("normalize the model calls: stopped at call %d: %w", i+1, context.Cause(ctx))
+		}
 		x := &xs[i]
 		var err error
 		if x.Request.Header, err = m.normalizeHeader(x.Request.Header); err != nil {
