@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"io/fs"
@@ -19,6 +20,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/secretscan"
 	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
+	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -220,6 +222,9 @@ func (o Outcome) ran(ctx context.Context, s *scenario.Scenario, cfg Config, r ru
 	}
 	if err != nil {
 		o = o.fail(err)
+		if errors.Is(err, proxy.ErrTooManyCalls) {
+			o.Reason += fmt.Sprintf("\nraise the cap with model.maxCalls in %s (default %d) if the agent needs more calls", scenario.CorpusFile, proxy.DefaultMaxCalls)
+		}
 		if res != nil && res.RequestDrift {
 			o.Accept = rerecord(dir, m) // a recorded answer to a different question is no fixture
 			o.PinFiles, o.PinDrift = driftChange(res.Drifts)

@@ -48,7 +48,7 @@ func applyCorpus(hc *harness.Config, cfg Config, m *scenario.Manifest, dir strin
 		return fmt.Errorf("check: %w", err)
 	}
 	pins.Update = true
-	hc.Model = &harness.Model{Dialect: c.Model.Dialect, Ignore: c.Model.Ignore, Pins: *pins}
+	hc.Model = &harness.Model{Dialect: c.Model.Dialect, Ignore: c.Model.Ignore, Pins: *pins, MaxCalls: c.Model.MaxCalls}
 	if len(r.scrub) > 0 {
 		hc.Model.Scrub = r.scrubLines
 	}

@@ -9,7 +9,15 @@ import (
 	"strings"
 )
 
-// Defaults of the caps in Config.
+// DefaultMaxCalls is Config.MaxCalls when it is 0: the model calls one
+// run may make.
+const DefaultMaxCalls = 1000
+
+// ErrTooManyCalls is wrapped by Report.Err when requests went past
+// Config.MaxCalls.
+var ErrTooManyCalls = errors.New("too many model calls")
+
+// Defaults of the other caps in Config.
 const (
 	defaultMaxRequestBytes  = 32 << 20
 	defaultMaxEvents        = 100_000
@@ -23,6 +31,7 @@ var errTooLarge = errors.New("over the cap")
 func (c Config) maxRequestBytes() int64  { return cmp.Or(c.MaxRequestBytes, defaultMaxRequestBytes) }
 func (c Config) maxEvents() int          { return cmp.Or(c.MaxEvents, defaultMaxEvents) }
 func (c Config) maxResponseBytes() int64 { return cmp.Or(c.MaxResponseBytes, defaultMaxResponseBytes) }
+func (c Config) maxCalls() int           { return cmp.Or(c.MaxCalls, DefaultMaxCalls) }
 
 // capped reads at most max bytes of r; past them it fails with an error
 // wrapping errTooLarge that names what was read (the transport has

@@ -79,6 +79,12 @@ type Config struct {
 	// the agent sees a broken connection, and the recording fails.
 	MaxEvents        int
 	MaxResponseBytes int64
+	// MaxCalls bounds the model requests of one run (0: DefaultMaxCalls).
+	// A request past it is answered 400 at once, never forwarded nor
+	// matched nor kept, and fails the run (Report.Refused, ErrTooManyCalls):
+	// an agent that floods its model neither spends the key nor grows the
+	// log without end.
+	MaxCalls int
 	// Client (Record) sends requests upstream. nil: a client with no
 	// timeout (streams are long) that follows no redirects.
 	Client *http.Client
@@ -99,18 +105,21 @@ type Proxy struct {
 	done     chan struct{} // closed by Close: hung streams end
 	handlers sync.WaitGroup
 
-	mu       sync.Mutex
-	closed   bool
-	calls    int                 // requests received
-	kept     []*httplog.Exchange // Record: by arrival; Replay: by the recorded call served
-	extra    []*httplog.Exchange // Replay: drifted requests, by arrival
-	drifts   []Drift
-	errs     []string
-	consumed []bool           // Replay: by recorded call - 1
-	groups   map[string][]int // recorded calls - 1 by fingerprint (masked: see Numbering), in call order
-	next     map[string]int   // the group's first unconsumed element
-	exact    []string         // recorded call - 1 → its fingerprint unmasked (with Numbering)
-	served   int
+	mu         sync.Mutex
+	closed     bool
+	requests   int                 // requests received, a refused one included
+	refused    int                 // requests past MaxCalls
+	calls      int                 // requests received
+	kept       []*httplog.Exchange // Record: by arrival; Replay: by the recorded call served
+	extra      []*httplog.Exchange // Replay: drifted requests, by arrival
+	drifts     []Drift
+	moreDrifts int // drifts past MaxDrifts
+	errs       []string
+	consumed   []bool           // Replay: by recorded call - 1
+	groups     map[string][]int // recorded calls - 1 by fingerprint (masked: see Numbering), in call order
+	next       map[string]int   // the group's first unconsumed element
+	exact      []string         // recorded call - 1 → its fingerprint unmasked (with Numbering)
+	served     int
 }
 
 // Start listens on 127.0.0.1 (a free port) and serves until Close or until
@@ -229,6 +238,11 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if rest == "" {
 		rest = "/"
 	}
+	if p.overCap() {
+		p.ownAnswer(w, http.StatusBadRequest, "too many calls",
+			fmt.Sprintf("more than %d model calls in one scenario (the cap): refused, not forwarded", p.cfg.maxCalls()))
+		return
+	}
 	if p.cfg.Mode == Record {
 		if err := p.endpoint(r, rest); err != nil {
 			p.fail("%v", err)
@@ -248,6 +262,19 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.replay(w, r, rest, arrival)
+}
+
+// overCap counts a request and reports whether it is past Config.MaxCalls
+// (and counts it as refused then).
+func (p *Proxy) overCap() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.requests++
+	if p.requests <= p.cfg.maxCalls() {
+		return false
+	}
+	p.refused++
+	return true
 }
 
 func (p *Proxy) fail(format string, args ...any) {

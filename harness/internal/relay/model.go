@@ -30,9 +30,10 @@ type ModelConfig struct {
 	// Scrub is applied to every normalized payload; nil: nothing.
 	Scrub func([]byte) []byte
 	// Pins are the corpus's pins; the run replays and composes with a copy.
-	Pins   httplog.Pins
-	Record bool           // relay to Upstream; false: serve Source.Exchanges
-	Roots  *harvest.Roots // the run's paths, the live side's tokens
+	Pins     httplog.Pins
+	Record   bool           // relay to Upstream; false: serve Source.Exchanges
+	Roots    *harvest.Roots // the run's paths, the live side's tokens
+	MaxCalls int            // the run's cap on model calls (proxy.Config.MaxCalls)
 }
 
 // Source is what a replay serves, read from the scenario's files: the
@@ -105,7 +106,7 @@ type Model struct {
 // src. Its errors are the machine's (the proxy could not start).
 func StartModel(ctx context.Context, cfg ModelConfig, src Source) (*Model, error) {
 	m := &Model{cfg: cfg, hung: make(chan struct{}), paths: newPathTokens(cfg.Roots), tok: liveContext(cfg.Roots)}
-	pc := proxy.Config{Dialect: cfg.Dialect, Expand: m.expand, Ignore: cfg.Ignore, Overrides: src.Overrides,
+	pc := proxy.Config{Dialect: cfg.Dialect, Expand: m.expand, Ignore: cfg.Ignore, Overrides: src.Overrides, MaxCalls: cfg.MaxCalls,
 		OnHang: func(_ int, sent [][]byte) { m.once.Do(func() { m.sent = sent; close(m.hung) }) }}
 	if cfg.Record {
 		// Payloads are kept as sent and normalized when the log is
