@@ -47,12 +47,15 @@ var page = sync.OnceValue(func() *template.Template {
 
 // WriteHTML writes r as one self-contained HTML page: CSS inline, no
 // script and nothing fetched; the filter by status is radio buttons and
-// CSS, long values are folded in <details> under their size.
+// CSS, long values are folded in <details> under their size. Every string
+// is made visible (internal/visible) and capped (MaxValueBytes,
+// MaxTextBytes, MaxItems, MaxCallsShown), so the page's size is bounded
+// by the number of scenarios, not by what the agents wrote.
 func WriteHTML(w io.Writer, r Report) error {
 	if r.Title == "" {
 		r.Title = "acpsnap report"
 	}
-	if err := page().Execute(w, r); err != nil {
+	if err := page().Execute(w, r.shown()); err != nil {
 		return fmt.Errorf("transcript: html: %w", err)
 	}
 	return nil
