@@ -13,6 +13,7 @@ import (
 	"github.com/acpsnap/acpsnap/cassette/tool"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/jsondiff"
+	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -26,12 +27,13 @@ type Violation struct {
 }
 
 // String is "path: msg", or msg alone when it already starts with the path
-// or a file inside it (parse errors carry "path:line:").
+// or a file inside it (parse errors carry "path:line:"), made visible: a
+// path names folders and files a pull request chose.
 func (v Violation) String() string {
 	if strings.HasPrefix(v.Msg, v.Path+":") || strings.HasPrefix(v.Msg, v.Path+"/") {
-		return v.Msg
+		return visible.Text(v.Msg)
 	}
-	return v.Path + ": " + v.Msg
+	return visible.Text(v.Path + ": " + v.Msg)
 }
 
 // VerifyConfig tunes Verify. The zero value checks everything.

@@ -12,6 +12,7 @@ import (
 	"os"
 
 	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/visible"
 )
 
 // Exit codes (docs/format.md, "Command line").
@@ -116,7 +117,7 @@ func (e *env) exit(err error) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return ExitOK // -h: the flags were printed, as asked
 	}
-	fmt.Fprintln(e.stderr, "acpsnap:", err)
+	fmt.Fprintln(e.stderr, "acpsnap:", visible.Text(err.Error())) // it may name a file or folder a pull request chose
 	if errors.As(err, &ue) {
 		return ExitUsage
 	}

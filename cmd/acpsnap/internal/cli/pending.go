@@ -15,6 +15,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/progress"
 	"github.com/acpsnap/acpsnap/internal/term"
 	"github.com/acpsnap/acpsnap/internal/treediff"
+	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -94,14 +95,14 @@ func (e *env) finish(f *runFlags, tr *progress.Tracker) {
 func workflowLines(o check.Outcome, dir string) string {
 	var sb strings.Builder
 	if len(o.Pending) > 0 {
-		fmt.Fprintf(&sb, "  pending: %s (review with: %s)\n", strings.Join(o.Pending, ", "), commandFor("review", dir, ""))
+		fmt.Fprintf(&sb, "  pending: %s (review with: %s)\n", visible.Line(strings.Join(o.Pending, ", ")), commandFor("review", dir, ""))
 	}
 	if len(o.Obsolete) > 0 {
 		what := "obsolete (no longer produced)"
 		if o.Status == check.Passed {
 			what = "removed obsolete"
 		}
-		fmt.Fprintf(&sb, "  %s: %s\n", what, strings.Join(o.Obsolete, ", "))
+		fmt.Fprintf(&sb, "  %s: %s\n", what, visible.Line(strings.Join(o.Obsolete, ", ")))
 	}
 	return sb.String()
 }
@@ -222,7 +223,7 @@ func (in *installer) install(dir string, files []string) (bool, error) {
 	if o.Status != check.Passed {
 		in.refused++
 		in.p.outcome(o)
-		fmt.Fprintf(in.e.stdout, "  not accepted: %s (left pending; re-run with -pending, or remove with acpsnap reject)\n", strings.Join(files, ", "))
+		fmt.Fprintf(in.e.stdout, "  not accepted: %s (left pending; re-run with -pending, or remove with acpsnap reject)\n", visible.Line(strings.Join(files, ", ")))
 		return false, nil
 	}
 	return true, nil
@@ -272,7 +273,7 @@ func (e *env) settle(cmd string, args []string) error {
 			if err := rejectPending(p); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "rejected %s\n", p)
+			fmt.Fprintf(e.stdout, "rejected %s\n", visible.Line(p))
 		}
 		fmt.Fprintf(e.stdout, "rejected %d pending file(s)\n", len(files))
 		return nil
@@ -287,7 +288,7 @@ func (e *env) settle(cmd string, args []string) error {
 		}
 		if ok {
 			for _, p := range group {
-				fmt.Fprintf(e.stdout, "accepted %s\n", p)
+				fmt.Fprintf(e.stdout, "accepted %s\n", visible.Line(p))
 			}
 			n += len(group)
 		}

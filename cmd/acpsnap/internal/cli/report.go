@@ -9,6 +9,7 @@ import (
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/visible"
 )
 
 // printer writes one progress record per finished scenario.
@@ -77,6 +78,12 @@ func (p *printer) outcome(o check.Outcome) {
 		return
 	}
 	d := o.Duration.Round(time.Millisecond)
+	// A scenario's name is a folder name a pull request chooses; what
+	// check says of it is made visible already (check.Outcome).
+	o.Name, accept = visible.Line(o.Name), visible.Line(accept)
+	for i, w := range o.Wrote {
+		o.Wrote[i] = visible.Line(w)
+	}
 	switch {
 	case o.Status == check.Unrecorded:
 		fmt.Fprintf(p.w, "FAIL  %s: %s\n", o.Name, unrecordedMessage(o, accept))
@@ -109,7 +116,7 @@ func (p *printer) outcome(o check.Outcome) {
 func (p *printer) pinSummary(w io.Writer, f *runFlags) {
 	for _, c := range p.pins.Changes() {
 		if len(c.Names) > 1 {
-			fmt.Fprintf(w, "%s; accept once with: %s\n", c, commandFor("record", f.dir, f.agent, "-run", shellQuote(c.Pattern())))
+			fmt.Fprintf(w, "%s; accept once with: %s\n", visible.Line(c.String()), visible.Line(commandFor("record", f.dir, f.agent, "-run", shellQuote(c.Pattern()))))
 		}
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/internal/secretscan"
 	"github.com/acpsnap/acpsnap/internal/shellquote"
+	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/transcript"
 )
@@ -214,7 +215,7 @@ func (e *env) summarize(outs []check.Outcome, asJSON bool) int {
 	}
 	for _, o := range outs {
 		if errors.Is(o.Err, harness.ErrInfrastructure) {
-			fmt.Fprintf(e.stderr, "acpsnap: %s: %v\n", o.Name, o.Err)
+			fmt.Fprintf(e.stderr, "acpsnap: %s: %v\n", visible.Line(o.Name), o.Err)
 			return ExitInternal
 		}
 	}
