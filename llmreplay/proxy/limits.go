@@ -67,7 +67,9 @@ func readCapped(r io.Reader, max int64, what string) ([]byte, error) {
 // endpoint checks that a request the agent sends may go upstream with the
 // key: one of the dialect's endpoints (dialect.Dialect.Endpoints: method
 // and path, under any prefix) with a clean path (no dot or empty segments,
-// no escaped slash, dot or control character), nothing else.
+// no escaped slash, dot, backslash, "?", "#" or "%", no control
+// character), nothing else. path is decoded, as the upstream reads it
+// (upstreamRequest sends it escaped anew).
 func (p *Proxy) endpoint(r *http.Request, path string) error {
 	if err := cleanPath(r, path); err != nil {
 		return err
@@ -90,8 +92,11 @@ func cleanPath(r *http.Request, path string) error {
 			return fmt.Errorf("request path %q holds a control character: not forwarded", path)
 		}
 	}
-	if esc := strings.ToLower(r.URL.EscapedPath()); strings.Contains(esc, "%2f") || strings.Contains(esc, "%2e") || strings.Contains(esc, "%5c") {
-		return fmt.Errorf("request path %q holds an escaped slash, dot or backslash: not forwarded", r.URL.EscapedPath())
+	esc := strings.ToLower(r.URL.EscapedPath())
+	for _, e := range []string{"%2f", "%2e", "%5c", "%3f", "%23", "%25"} {
+		if strings.Contains(esc, e) {
+			return fmt.Errorf("request path %q holds an escaped slash, dot, backslash, \"?\", \"#\" or \"%%\": not forwarded", r.URL.EscapedPath())
+		}
 	}
 	for _, seg := range strings.Split(strings.TrimPrefix(path, "/"), "/") {
 		if seg == "" || seg == "." || seg == ".." {

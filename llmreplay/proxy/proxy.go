@@ -250,8 +250,8 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if r.URL.RawQuery != "" {
-		rest += "?" + r.URL.RawQuery
+	if q := p.dialect.WithoutKey(r.URL.RawQuery); q != "" {
+		rest += "?" + q // a key in the query is the key header's: never kept or forwarded
 	}
 	p.mu.Lock()
 	p.calls++

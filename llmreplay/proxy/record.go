@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -71,11 +72,18 @@ func (p *Proxy) record(w http.ResponseWriter, r *http.Request, path string, call
 	p.relay(w, r, call, x, resp, pt)
 }
 
-// upstreamRequest is r for the upstream: the agent's headers minus hop
-// and secret ones, plus the real key.
+// upstreamRequest is r for the upstream: path (decoded, then "?" and the
+// raw query) below the upstream's, escaped anew so that the upstream reads
+// the path the endpoint check read; the agent's headers minus hop and
+// secret ones, plus the real key.
 func (p *Proxy) upstreamRequest(ctx context.Context, r *http.Request, path string, body []byte) (*http.Request, error) {
-	u := strings.TrimSuffix(p.cfg.Upstream, "/") + path
-	req, err := http.NewRequestWithContext(ctx, r.Method, u, bytes.NewReader(body))
+	u, err := url.Parse(strings.TrimSuffix(p.cfg.Upstream, "/"))
+	if err != nil {
+		return nil, err
+	}
+	decoded, query, _ := strings.Cut(path, "?")
+	u.Path, u.RawPath, u.RawQuery = u.Path+decoded, "", query
+	req, err := http.NewRequestWithContext(ctx, r.Method, u.String(), bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
