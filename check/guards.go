@@ -168,7 +168,7 @@ func checkFiles(s *scenario.Scenario, unrecorded, pending bool) []Violation {
 		case atomicfile.IsLeftover(name):
 			// A killed write's: not a fixture, and the next write of the
 			// scenario removes it (docs/format.md, "Guards").
-		case strings.HasSuffix(name, scenario.PendingSuffix):
+		case scenario.IsPending(name):
 			if !pending {
 				vs = append(vs, Violation{p, "pending file: review it with 'acpsnap review', or 'acpsnap accept'/'acpsnap reject' (never commit it)"})
 			}

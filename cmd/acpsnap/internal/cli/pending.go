@@ -125,16 +125,21 @@ func (w trackerWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// pendingFlags parses the flags of accept, reject and review.
+// pendingFlags parses the flags of accept, reject and review, which
+// write to the corpus: with CI set they refuse unless -force.
 func (e *env) pendingFlags(cmd string, args []string) (dir string, re *regexp.Regexp, err error) {
 	fs := e.flags(cmd)
 	fs.StringVar(&dir, "dir", "", "the corpus `folder` (default: every scenario below the current folder)")
 	run := fs.String("run", "", "only scenarios whose name matches this `regexp`")
+	force := fs.Bool("force", false, "write even when CI is set")
 	if err := parse(fs, args); err != nil {
 		return "", nil, err
 	}
 	if fs.NArg() > 0 {
 		return "", nil, usagef("%s: unexpected arguments %q", cmd, fs.Args())
+	}
+	if err := check.WriteRefused(cmd, e.getenv("CI"), *force); err != nil {
+		return "", nil, usagef("%v", err)
 	}
 	if *run != "" {
 		if re, err = regexp.Compile(*run); err != nil {

@@ -236,8 +236,8 @@ func (e *env) runConfig(cmd string, f *runFlags) (*check.RunConfig, error) {
 	if cmd == "run" {
 		mode = check.Replay
 	}
-	if mode.Writes() && check.CI(e.getenv("CI")) && !f.force {
-		return nil, usagef("%s writes fixtures and CI is set: refusing (pass -force to write anyway)", cmd)
+	if err := check.WriteRefused(cmd, e.getenv("CI"), f.force); mode.Writes() && err != nil {
+		return nil, usagef("%v", err)
 	}
 	if st, err := os.Stat(f.dir); err != nil || !st.IsDir() {
 		return nil, usagef("corpus folder %s: not a directory", f.dir)
