@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -106,11 +107,34 @@ func cleanPath(r *http.Request, path string) error {
 	return nil
 }
 
-// scrub replaces the real key in b by "[key]": nothing the upstream says
-// reaches the agent or a recording with the key in it.
+// scrub replaces the real key in b by "[key]", in every disguise the
+// secret scan knows (reversed, hex, base64, internal/secretscan), and a
+// line of b that still holds it escaped (percent or \u escapes) by "[key]"
+// whole, its line break kept (an SSE event keeps its framing): nothing the
+// upstream says reaches the agent or a recording with the key in it,
+// however it is encoded.
 func (p *Proxy) scrub(b []byte) []byte {
-	if p.cfg.Key == "" || !strings.Contains(string(b), p.cfg.Key) {
+	if p.cfg.Key == "" {
 		return b
 	}
-	return []byte(strings.ReplaceAll(string(b), p.cfg.Key, "[key]"))
+	if bytes.Contains(b, []byte(p.cfg.Key)) {
+		b = bytes.ReplaceAll(b, []byte(p.cfg.Key), []byte("[key]")) // a key of any length
+	}
+	if _, hit := p.secret.Find(b); !hit {
+		return b
+	}
+	b = []byte(p.secret.Redact(string(b)))
+	for {
+		h, hit := p.secret.Find(b)
+		if !hit {
+			return b
+		}
+		lines := bytes.SplitAfter(b, []byte("\n"))
+		l := lines[h.Line-1]
+		lines[h.Line-1] = append([]byte("[key]"), l[len(bytes.TrimRight(l, "\r\n")):]...)
+		b = bytes.Join(lines, nil)
+	}
 }
+
+// scrubString is scrub for a message.
+func (p *Proxy) scrubString(s string) string { return string(p.scrub([]byte(s))) }

@@ -63,7 +63,7 @@ func (p *Proxy) record(w http.ResponseWriter, r *http.Request, path string, call
 		resp, err = p.cfg.Client.Do(req)
 	}
 	if err != nil { // answered final: no retry storm against a dead upstream
-		msg := fmt.Sprintf("upstream: %v", scrubKey(err.Error(), p.cfg.Key))
+		msg := fmt.Sprintf("upstream: %v", p.scrubString(err.Error()))
 		p.fail("call %d: %s", call, msg)
 		p.setResponse(x, p.ownAnswer(w, http.StatusBadGateway, "upstream", msg))
 		return
@@ -99,13 +99,6 @@ func (p *Proxy) upstreamRequest(ctx context.Context, r *http.Request, path strin
 		req.Body, req.ContentLength = http.NoBody, 0
 	}
 	return req, nil
-}
-
-func scrubKey(s, key string) string {
-	if key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, key, "[key]")
 }
 
 // relay copies the upstream response to the agent: headers at once, then
