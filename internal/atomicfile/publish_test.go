@@ -9,6 +9,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/acpsnap/acpsnap/internal/lease"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -16,6 +17,15 @@ import (
 // folder and, mid-change (one file rewritten, one not), says so and waits
 // to be killed.
 func TestMain(m *testing.M) {
+	if path := os.Getenv("WRITE_KILLME"); path != "" {
+		// A Write that never ends: its temporary file is written and held.
+		l, _, err := lease.File(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
+		if err != nil {
+			os.Exit(1)
+		}
+		os.Stdout.WriteString(l.Path() + "\n")
+		select {}
+	}
 	if dir := os.Getenv("PUBLISH_KILLME"); dir != "" {
 		Publish(dir, func(stage string) error {
 			os.Remove(filepath.Join(stage, "a"))
@@ -152,6 +162,42 @@ func TestPublishKilled(t *testing.T) {
 	}
 	if d := cmp.Diff([]string{"scn"}, names(t, filepath.Dir(dir))); d != "" {
 		t.Errorf("beside the folder after the next publish (-want +got):\n%s", d)
+	}
+}
+
+// TestWriteKilled: a writer killed while it writes leaves its temporary
+// file beside the target (a killed run -html left an 80 MiB one forever);
+// the next Write of the target removes it, and leaves a live writer's.
+func TestWriteKilled(t *testing.T) {
+	report := filepath.Join(t.TempDir(), "report.html")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "WRITE_KILLME="+report)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, rerr := bufio.NewReader(out).ReadString('\n')
+	cmd.Process.Kill()
+	cmd.Wait()
+	if rerr != nil || !IsLeftover(filepath.Base(line[:len(line)-1])) {
+		t.Fatalf("the writer said %q, %v", line, rerr)
+	}
+	live, f, err := lease.File(filepath.Dir(report), ".report.html.tmp-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Release()
+	f.WriteString("in progress")
+	if err := Write(report, []byte("<html>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Base(live.Path()), "report.html"}
+	sort.Strings(want)
+	if d := cmp.Diff(want, names(t, filepath.Dir(report))); d != "" {
+		t.Errorf("beside the report after the next write (-want +got):\n%s", d)
 	}
 }
 
