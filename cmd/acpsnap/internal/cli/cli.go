@@ -65,6 +65,7 @@ Run 'acpsnap <command> -h' for the flags of a command.
 // the exit code.
 func Main(args []string) int {
 	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, environ: os.Environ()}
+	limitMemory(e.getenv)
 	return e.main(args)
 }
 
