@@ -7,12 +7,15 @@ package cli
 import (
 	"bytes"
 	"fmt"
-	"github.com/acpsnap/acpsnap/harness"
-	"github.com/acpsnap/acpsnap/internal/sandbox"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/sandbox"
+	"github.com/acpsnap/acpsnap/internal/visible"
 
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
@@ -83,7 +86,11 @@ func (e *env) printProbe(rep probe.Report, asJSON bool) int {
 		}
 		e.stdout.Write(b)
 	} else {
-		rep.WriteText(e.stdout)
+		// The report names what the agent chose: the hosts it looked up,
+		// the files it wrote, its errors.
+		var sb strings.Builder
+		rep.WriteText(&sb)
+		io.WriteString(e.stdout, visible.Text(sb.String()))
 	}
 	if !rep.Clean {
 		return ExitFailed
