@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/acpsnap/acpsnap/internal/lease"
@@ -131,13 +132,12 @@ func TestPublishFailed(t *testing.T) {
 	}
 }
 
-// TestPublishKilled: a publisher SIGKILLed mid-change leaves the old tree
-// whole and a stage beside it, which the next Publish removes.
-func TestPublishKilled(t *testing.T) {
-	dir := scenarioDir(t)
-	before := tree(t, dir)
+// killed runs this test binary with env (see TestMain), SIGKILLs it once
+// it has said its first line, and returns that line.
+func killed(t *testing.T, env string) string {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "PUBLISH_KILLME="+dir)
+	cmd.Env = append(os.Environ(), env)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -145,11 +145,22 @@ func TestPublishKilled(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	line, rerr := bufio.NewReader(out).ReadString('\n')
+	line, err := bufio.NewReader(out).ReadString('\n')
 	cmd.Process.Kill()
 	cmd.Wait()
-	if line != "staged\n" {
-		t.Fatalf("the publisher said %q, %v", line, rerr)
+	if err != nil {
+		t.Fatalf("the process said %q, %v", line, err)
+	}
+	return strings.TrimSuffix(line, "\n")
+}
+
+// TestPublishKilled: a publisher SIGKILLed mid-change leaves the old tree
+// whole and a stage beside it, which the next Publish removes.
+func TestPublishKilled(t *testing.T) {
+	dir := scenarioDir(t)
+	before := tree(t, dir)
+	if line := killed(t, "PUBLISH_KILLME="+dir); line != "staged" {
+		t.Fatalf("the publisher said %q", line)
 	}
 	if d := cmp.Diff(before, tree(t, dir)); d != "" {
 		t.Errorf("tree after a killed publish (-want +got):\n%s", d)
@@ -170,20 +181,8 @@ func TestPublishKilled(t *testing.T) {
 // the next Write of the target removes it, and leaves a live writer's.
 func TestWriteKilled(t *testing.T) {
 	report := filepath.Join(t.TempDir(), "report.html")
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "WRITE_KILLME="+report)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, rerr := bufio.NewReader(out).ReadString('\n')
-	cmd.Process.Kill()
-	cmd.Wait()
-	if rerr != nil || !IsLeftover(filepath.Base(line[:len(line)-1])) {
-		t.Fatalf("the writer said %q, %v", line, rerr)
+	if line := killed(t, "WRITE_KILLME="+report); !IsLeftover(filepath.Base(line)) {
+		t.Fatalf("the writer said %q", line)
 	}
 	live, f, err := lease.File(filepath.Dir(report), ".report.html.tmp-")
 	if err != nil {

@@ -80,13 +80,7 @@ func TestReap(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	removed, err := Reap(parent, "run-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := cmp.Diff([]string{dead}, removed); d != "" {
-		t.Errorf("removed (-want +got):\n%s", d)
-	}
+	reaps(t, parent, dead)
 	var left []string
 	entries, _ := os.ReadDir(parent)
 	for _, e := range entries {
@@ -111,14 +105,20 @@ func TestReapFiles(t *testing.T) {
 	if _, err := f.WriteString("written"); err != nil {
 		t.Fatal(err)
 	}
+	reaps(t, parent, dead)
+	if b, err := os.ReadFile(live.Path()); string(b) != "written" {
+		t.Errorf("the live file holds %q, %v", b, err)
+	}
+}
+
+// reaps checks that Reap of the leases named run- in parent removes want.
+func reaps(t *testing.T, parent string, want ...string) {
+	t.Helper()
 	removed, err := Reap(parent, "run-")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff([]string{dead}, removed); d != "" {
+	if d := cmp.Diff(want, removed); d != "" {
 		t.Errorf("removed (-want +got):\n%s", d)
-	}
-	if b, err := os.ReadFile(live.Path()); string(b) != "written" {
-		t.Errorf("the live file holds %q, %v", b, err)
 	}
 }
