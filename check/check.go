@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"io/fs"
@@ -17,6 +18,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/secretscan"
 	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
+	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -55,6 +57,18 @@ const (
 func CI(value string) bool {
 	v := strings.TrimSpace(value)
 	return v != "" && v != "0" && !strings.EqualFold(v, "false")
+}
+
+// WriteRefused is the CI write policy, decided here for every command that
+// writes to a corpus (a writing mode, new, accept, review, reject): with
+// CI set (ci is the variable's value) what refuses unless forced. nil:
+// it may write. (A -pending run is refused under CI even when forced: CI
+// never writes pending files.)
+func WriteRefused(what, ci string, force bool) error {
+	if force || !CI(ci) {
+		return nil
+	}
+	return fmt.Errorf("%s writes fixtures and CI is set: refusing (pass -force to write anyway)", what)
 }
 
 // Config says how to check scenarios.
@@ -226,6 +240,9 @@ func (o Outcome) ran(ctx context.Context, s *scenario.Scenario, cfg Config, r ru
 	}
 	if err != nil {
 		o = o.fail(withDrift(err, res))
+		if errors.Is(err, proxy.ErrTooManyCalls) {
+			o.Reason += fmt.Sprintf("\nraise the cap with model.maxCalls in %s (default %d) if the agent needs more calls", scenario.CorpusFile, proxy.DefaultMaxCalls)
+		}
 		if res != nil && res.RequestDrift {
 			o.Accept = rerecord(dir, m) // a recorded answer to a different question is no fixture
 			o.PinFiles, o.PinDrift = driftChange(res.Drifts)

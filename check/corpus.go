@@ -44,7 +44,7 @@ func applyCorpus(hc *harness.Config, cfg Config, m *scenario.Manifest, dir strin
 	if c.Native() {
 		return nil
 	}
-	hc.Model = &harness.Model{Dialect: c.Model.Dialect, Ignore: c.Model.Ignore, Pins: cfg.pins}
+	hc.Model = &harness.Model{Dialect: c.Model.Dialect, Ignore: c.Model.Ignore, Pins: cfg.pins, MaxCalls: c.Model.MaxCalls}
 	if len(r.scrub) > 0 {
 		hc.Model.Scrub = r.scrubLines
 	}

@@ -39,11 +39,13 @@ func staleFiles(f *scenario.Fixture, norm *scenario.Transcript) (logs, stdout bo
 // stdout: ids in stdout share their numbering with the logs. The names
 // label errors ("name:line: why").
 func NormalizeSide(c *normalize.Context, stdout []byte, logs [][]byte, stdoutName string, logNames []string) (*scenario.Transcript, error) {
-	return normalizeSide(c, normalize.Session, stdout, logs, stdoutName, logNames)
+	text := func(c *normalize.Context) ([]byte, error) { return normalize.Stdout(stdout, c) }
+	return normalizeSide(c, normalize.Session, text, logs, stdoutName, logNames)
 }
 
-// normalizeSide is NormalizeSide with the logs normalized by session.
-func normalizeSide(c *normalize.Context, session func([]byte, *normalize.Context) ([]byte, error), stdout []byte, logs [][]byte, stdoutName string, logNames []string) (*scenario.Transcript, error) {
+// normalizeSide is NormalizeSide with the logs normalized by session and
+// stdout by stdout.
+func normalizeSide(c *normalize.Context, session func([]byte, *normalize.Context) ([]byte, error), stdout func(*normalize.Context) ([]byte, error), logs [][]byte, stdoutName string, logNames []string) (*scenario.Transcript, error) {
 	t := &scenario.Transcript{}
 	for i, raw := range logs {
 		out, err := session(raw, c)
@@ -52,7 +54,7 @@ func normalizeSide(c *normalize.Context, session func([]byte, *normalize.Context
 		}
 		t.Logs = append(t.Logs, out)
 	}
-	out, err := normalize.Stdout(stdout, c)
+	out, err := stdout(c)
 	if err != nil {
 		return nil, positioned(stdoutName, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/jsondiff"
 	"github.com/acpsnap/acpsnap/internal/safefile"
+	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -27,12 +28,13 @@ type Violation struct {
 }
 
 // String is "path: msg", or msg alone when it already starts with the path
-// or a file inside it (parse errors carry "path:line:").
+// or a file inside it (parse errors carry "path:line:"), made visible: a
+// path names folders and files a pull request chose.
 func (v Violation) String() string {
 	if strings.HasPrefix(v.Msg, v.Path+":") || strings.HasPrefix(v.Msg, v.Path+"/") {
-		return v.Msg
+		return visible.Text(v.Msg)
 	}
-	return v.Path + ": " + v.Msg
+	return visible.Text(v.Path + ": " + v.Msg)
 }
 
 // VerifyConfig tunes Verify. The zero value checks everything.
@@ -170,7 +172,7 @@ func checkFiles(s *scenario.Scenario, unrecorded, pending bool) []Violation {
 		case atomicfile.IsLeftover(name):
 			// A killed write's: not a fixture, and the next write of the
 			// scenario removes it (docs/format.md, "Guards").
-		case strings.HasSuffix(name, scenario.PendingSuffix):
+		case scenario.IsPending(name):
 			if !pending {
 				vs = append(vs, Violation{p, "pending file: review it with 'acpsnap review', or 'acpsnap accept'/'acpsnap reject' (never commit it)"})
 			}

@@ -34,9 +34,11 @@ func normalizeLive(res *harness.Result) (*scenario.Transcript, error) {
 		logs[i] = l.Raw
 		names[i] = "live " + scenario.LogName(i)
 	}
-	var stdout []byte
-	for _, l := range res.Stdout {
-		stdout = append(append(stdout, l...), '\n')
+	stdout := func(c *normalize.Context) ([]byte, error) {
+		// The lines go as they are normalized: a large output is not held twice.
+		out, err := normalize.StdoutLines(res.Stdout, c)
+		res.Stdout = nil
+		return out, err
 	}
 	t, err := normalizeSide(c, session, stdout, logs, "live stdout", names)
 	if t != nil {

@@ -43,6 +43,38 @@ func writePending(dir string, files []fileDiff, ws *workspace, wsDiffers bool) (
 	return wrote, nil
 }
 
+// checkPending refuses to accept p unless it is a pending fixture of dir
+// as a -pending run writes it (scenario.IsPending): the expected
+// workspace's a folder, the others regular files.
+func checkPending(dir, p string) error {
+	name := filepath.Base(p)
+	if filepath.Dir(p) != filepath.Clean(dir) || !scenario.IsPending(name) {
+		return fmt.Errorf("check: accept %s: not a pending file of %s (a -pending run writes only %s)", p, dir, pendingNames)
+	}
+	st, err := os.Lstat(p)
+	if err != nil {
+		return fmt.Errorf("check: accept %s: %w", p, err)
+	}
+	if wantDir := name == scenario.ExpectedDir+scenario.PendingSuffix; st.IsDir() != wantDir || !wantDir && !st.Mode().IsRegular() {
+		return fmt.Errorf("check: accept %s: a %s, not what a -pending run writes there: refusing to install it (remove it with acpsnap reject)", p, fileKind(st.Mode()))
+	}
+	return nil
+}
+
+// pendingNames are the pending fixtures a run writes, for messages.
+var pendingNames = fmt.Sprintf("%s%[5]s, %[2]s%[5]s, %[3]s%[5]s and %[4]s%[5]s",
+	scenario.StdoutFile, scenario.SessionFile, "session.N.jsonl", scenario.ExpectedDir, scenario.PendingSuffix)
+
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "folder"
+	case m.IsRegular():
+		return "regular file"
+	}
+	return m.Type().String()
+}
+
 // pending writes the pending files of a differing scenario when cfg asks
 // for them (never under CI), and the pins a pending log names: a pin file
 // never changes, so writing it can spoil nothing, and accepting the log
@@ -91,8 +123,8 @@ func Accept(ctx context.Context, dir string, pending []string, cfg Config) Outco
 	start := time.Now()
 	o := Outcome{Name: filepath.Base(dir)}
 	for _, p := range pending {
-		if filepath.Dir(p) != filepath.Clean(dir) || len(filepath.Base(p)) <= len(scenario.PendingSuffix) || scenario.PendingTarget(p) == p {
-			return o.fail(fmt.Errorf("check: accept %s: not a pending file of %s", p, dir))
+		if err := checkPending(dir, p); err != nil {
+			return o.fail(err)
 		}
 	}
 	verify := verifier(ctx, dir, cfg)

@@ -106,6 +106,9 @@ func readTree(t *testing.T, dir string) map[string][]byte {
 	got := map[string][]byte{}
 	for _, n := range entryNames(t, dir) {
 		b, err := os.ReadFile(filepath.Join(dir, n))
+		if st, serr := os.Stat(filepath.Join(dir, n)); serr == nil && st.IsDir() {
+			b, err = []byte("(folder)"), nil
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,36 +132,53 @@ func entryNames(t *testing.T, dir string) []string {
 }
 
 // TestAcceptRefusesNonPending: Accept installs only pending files directly
-// inside its scenario folder; anything else is refused before anything is
-// staged or replayed, and the folder stays as it was.
+// inside its scenario folder, of the names a -pending run writes, of the
+// type it writes them; anything else is refused before anything is staged
+// or replayed, and the folder stays as it was (a planted evil.sh.new once
+// became evil.sh, snapshot.yml.new replaced the manifest).
 func TestAcceptRefusesNonPending(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "s")
 	os.MkdirAll(filepath.Join(root, "other"), 0o755)
 	os.MkdirAll(dir, 0o755)
+	folder := filepath.Join(root, "t") // its session.jsonl.new is a folder
+	os.MkdirAll(filepath.Join(folder, scenario.SessionFile+scenario.PendingSuffix), 0o755)
+	os.WriteFile(filepath.Join(dir, scenario.ExpectedDir+scenario.PendingSuffix), nil, 0o644)
 	for _, p := range []string{filepath.Join(dir, scenario.StdoutFile), filepath.Join(dir, scenario.StdoutFile+scenario.PendingSuffix),
-		filepath.Join(root, "other", scenario.StdoutFile+scenario.PendingSuffix)} {
+		filepath.Join(root, "other", scenario.StdoutFile+scenario.PendingSuffix),
+		filepath.Join(dir, "evil.sh.new"), filepath.Join(dir, scenario.ManifestFile+scenario.PendingSuffix)} {
 		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	type tcase struct{ name, path string }
+	dirOf := func(tc tcase) string {
+		if filepath.Dir(tc.path) == folder {
+			return folder
+		}
+		return dir
+	}
 	for _, tc := range []tcase{
 		{"another scenario's", filepath.Join(root, "other", scenario.StdoutFile+scenario.PendingSuffix)},
 		{"a fixture", filepath.Join(dir, scenario.StdoutFile)},
 		{"a bare suffix", filepath.Join(dir, scenario.PendingSuffix)},
+		{"a planted script", filepath.Join(dir, "evil.sh.new")},
+		{"the manifest", filepath.Join(dir, scenario.ManifestFile+scenario.PendingSuffix)},
+		{"a log that is a folder", filepath.Join(folder, scenario.SessionFile+scenario.PendingSuffix)},
+		{"an expected workspace that is a file", filepath.Join(dir, scenario.ExpectedDir+scenario.PendingSuffix)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			dir := dirOf(tc)
 			before := readTree(t, dir)
 			o := Accept(t.Context(), dir, []string{tc.path}, Config{})
-			if want := "not a pending file of " + dir; o.Status != Failed || !strings.HasSuffix(o.Reason, want) {
+			if want := "not a pending file of " + dir; o.Status != Failed || !strings.Contains(o.Reason, want) && !strings.Contains(o.Reason, "not what a -pending run writes there") {
 				t.Errorf("Accept(%s) = %s %q, want it refused: %q", tc.path, o.Status, o.Reason, want)
 			}
 			if d := cmp.Diff(before, readTree(t, dir)); d != "" {
 				t.Errorf("scenario after a refused accept (-want +got):\n%s", d)
 			}
-			if left := entryNames(t, root); len(left) != 2 {
-				t.Errorf("corpus root after a refused accept: %q, want only other and s (no stage)", left)
+			if left := entryNames(t, root); len(left) != 3 {
+				t.Errorf("corpus root after a refused accept: %q, want only other, s and t (no stage)", left)
 			}
 		})
 	}

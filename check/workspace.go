@@ -2,6 +2,7 @@ package check
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/jsondiff"
+	"github.com/acpsnap/acpsnap/internal/lease"
 	"github.com/acpsnap/acpsnap/internal/treediff"
 	"github.com/acpsnap/acpsnap/normalize"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -22,6 +24,7 @@ type workspace struct {
 	expected string // <dir>/workspace.expected
 	tempDir  string // where the copy is made; "": os.TempDir()
 	tmp      string // the folder holding the copy; "": none taken
+	held     *lease.Lease
 	// copy makes take copy the cwd even when it equals the expected tree:
 	// a mode that may write it, pending files, a secret scan of it. false:
 	// an equal cwd is only compared, in place, and never copied.
@@ -56,21 +59,29 @@ func (w *workspace) take(cwd string) error {
 			return nil
 		}
 	}
-	tmp, err := os.MkdirTemp(w.tempDir, "acpsnap-workspace-")
+	// The folder is held (package lease): a killed run's copy is removed
+	// by the next one that makes its own.
+	parent := cmp.Or(w.tempDir, os.TempDir())
+	lease.Reap(parent, workspacePrefix) // one that stays is no reason to stop this run
+	l, err := lease.Dir(parent, workspacePrefix)
 	if err != nil {
 		return fmt.Errorf("check: copy the run's workspace: %w", err)
 	}
-	w.tmp = tmp
+	w.tmp, w.held = l.Path(), l
 	if err := treediff.Copy(cwd, w.snap(), treediff.Config{Normalize: cwdTokens(cwd)}); err != nil {
 		return fmt.Errorf("check: copy the run's workspace: %w", err)
 	}
 	return nil
 }
 
+// workspacePrefix starts the name of a run's copy of its workspace, in
+// the temporary folder: acpsnap-workspace-<pid>-<random>.
+const workspacePrefix = "acpsnap-workspace-"
+
 // remove deletes the copy.
 func (w *workspace) remove() {
-	if w != nil && w.tmp != "" {
-		os.RemoveAll(w.tmp)
+	if w != nil && w.held != nil {
+		w.held.Remove()
 	}
 }
 

@@ -22,6 +22,10 @@ type Model struct {
 	Upstream, Key string
 	// Ignore lists request parts that are not part of a request's identity.
 	Ignore []string
+	// MaxCalls caps the model calls of the run (0: proxy.DefaultMaxCalls);
+	// past it a request is refused and the run fails with an error that
+	// wraps proxy.ErrTooManyCalls.
+	MaxCalls int
 	// Scrub is applied to every normalized payload the proxy keeps and
 	// matches (the corpus's scrub rules); nil: nothing.
 	Scrub func([]byte) []byte
@@ -47,7 +51,7 @@ func (r *run) startModel(ctx context.Context) (*relay.Model, error) {
 		return nil, invalidScenario(err)
 	}
 	m, err := relay.StartModel(ctx, relay.ModelConfig{Dialect: mc.Dialect, Upstream: mc.Upstream, Key: mc.Key,
-		Ignore: mc.Ignore, Scrub: mc.Scrub, Pins: mc.Pins, Record: record, Roots: r.roots, Dial: r.cfg.UpstreamDial}, src)
+		Ignore: mc.Ignore, Scrub: mc.Scrub, Pins: mc.Pins, Record: record, Roots: r.roots, Dial: r.cfg.UpstreamDial, MaxCalls: mc.MaxCalls}, src)
 	if err != nil {
 		return nil, infrastructure(err)
 	}
@@ -61,7 +65,7 @@ func (r *run) compose(res *Result) []error {
 	if len(r.sessions) > 0 {
 		primary = r.sessions[0]
 	}
-	c, errs := r.model.Compose(primary, r.agentInfo)
+	c, errs := r.model.Compose(r.ctx, primary, r.agentInfo)
 	res.RequestDrift, res.Drifts = c.RequestDrift, c.Drifts
 	if c.Log != nil {
 		res.Logs = []Log{{Raw: c.Log}}

@@ -19,26 +19,72 @@ func Session(raw []byte, c *Context) ([]byte, error) {
 }
 
 // lines parses raw line by line, lets rules rewrite each parsed line and
-// returns the encoded lines.
+// returns the encoded lines. While they are raw's own bytes (a fixture in
+// normal form) nothing is copied: the result is then raw itself (its
+// capacity cut to its length), and a large fixture is held once.
 func (c *Context) lines(raw []byte, what string, rules func(n int, root int32)) ([]byte, error) {
+	return c.encode(raw, len(raw), func(fn func(int, []byte) error) error { return jsonl.Each(bytes.NewReader(raw), fn) }, what, rules)
+}
+
+// encode is lines over the lines each yields, size bytes in all; raw, when
+// not nil, is the text they come from.
+func (c *Context) encode(raw []byte, size int, each func(func(n int, line []byte) error) error, what string, rules func(n int, root int32)) ([]byte, error) {
 	c.prepare()
-	out := make([]byte, 0, len(raw)+len(raw)/8)
-	err := jsonl.Each(bytes.NewReader(raw), func(n int, line []byte) error {
-		root, err := c.tree.parse(line)
+	var out, line []byte // out: nil while the lines encode to raw[:same]
+	same := 0
+	if raw == nil {
+		out = make([]byte, 0, size+size/8)
+	}
+	err := each(func(n int, in []byte) error {
+		root, err := c.tree.parse(in)
 		if err != nil {
 			if what == "stdout" {
-				err = fmt.Errorf("not JSON (%w): %q", err, quote(line))
+				err = fmt.Errorf("not JSON (%w): %q", err, quote(in))
 			}
 			return &LineError{Line: n, Err: err}
 		}
 		rules(n, root)
-		out = append(c.tree.encode(out, root), '\n')
+		if out != nil {
+			out = append(c.tree.encode(out, root), '\n')
+			return nil
+		}
+		line = append(c.tree.encode(line[:0], root), '\n')
+		if bytes.HasPrefix(raw[same:], line) {
+			same += len(line)
+			return nil
+		}
+		out = append(append(make([]byte, 0, size+size/8), raw[:same]...), line...)
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("normalize: %s: %w", what, err)
 	}
+	if out == nil {
+		return raw[:same:same], nil
+	}
 	return out, nil
+}
+
+// StdoutLines is Stdout over the lines of a stdout, each without its
+// "\n", as the harness records them. It lets each line go (sets it to nil)
+// once it is normalized, so a large output is not held twice.
+func StdoutLines(lines [][]byte, c *Context) ([]byte, error) {
+	if c == nil {
+		c = &Context{}
+	}
+	size := 0
+	for _, l := range lines {
+		size += len(l) + 1
+	}
+	return c.encode(nil, size, func(fn func(int, []byte) error) error {
+		for i, l := range lines {
+			lines[i] = nil
+			if err := fn(i+1, l); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, "stdout", c.stdoutLine)
 }
 
 // LineError is a parse failure at a 1-based line of the input; callers that
@@ -78,12 +124,15 @@ func Stdout(raw []byte, c *Context) ([]byte, error) {
 	if c == nil {
 		c = &Context{}
 	}
-	return c.lines(raw, "stdout", func(_ int, root int32) {
-		if c.tree.nodes[root].kind == kindObject {
-			c.rpcIDs(root)
-		}
-		c.value(root, none)
-	})
+	return c.lines(raw, "stdout", c.stdoutLine)
+}
+
+// stdoutLine is the rules of one stdout line.
+func (c *Context) stdoutLine(_ int, root int32) {
+	if c.tree.nodes[root].kind == kindObject {
+		c.rpcIDs(root)
+	}
+	c.value(root, none)
 }
 
 func quote(line []byte) string {

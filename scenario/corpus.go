@@ -111,6 +111,21 @@ type CorpusModel struct {
 	// Ignore lists request parts that are not part of a request's identity:
 	// JSON pointers into the body ("/prompt_cache_key") and "header:NAME".
 	Ignore []string `yaml:"ignore,omitempty"`
+	// MaxCalls caps the model calls of one scenario run, in every mode;
+	// 0: 1,000 (proxy.DefaultMaxCalls).
+	MaxCalls int `yaml:"maxCalls,omitempty"`
+}
+
+// checkMaxCalls refuses a negative cap, and one on a native agent, whose
+// model calls acpsnap does not see.
+func (m CorpusModel) checkMaxCalls(native bool) (string, string) {
+	switch {
+	case m.MaxCalls < 0:
+		return "model.maxCalls", "maxCalls must not be negative"
+	case m.MaxCalls != 0 && native:
+		return "model.maxCalls", "maxCalls needs an HTTP dialect (a native agent calls its own model)"
+	}
+	return "", ""
 }
 
 // checkHosts refuses a blank, spaced or repeated host of the list at key.
@@ -217,6 +232,9 @@ func (c *Corpus) validate() (key, msg string) {
 	}
 	if c.Native() && (len(c.Model.Ignore) > 0 || c.Model.Upstream.URLEnv != "" || c.Model.Upstream.KeyEnv != "") {
 		return "model", "upstream and ignore need an HTTP dialect (a native agent talks to its own model)"
+	}
+	if key, msg := c.Model.checkMaxCalls(c.Native()); msg != "" {
+		return key, msg
 	}
 	for i, ig := range c.Model.Ignore {
 		if !strings.HasPrefix(ig, "/") && !strings.HasPrefix(ig, "header:") {

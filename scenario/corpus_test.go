@@ -42,6 +42,9 @@ func TestLoadCorpus(t *testing.T) {
 		{"acknowledged twice", good + "conformance:\n  acknowledge:\n    - { rule: schema, reason: a }\n    - { rule: schema, reason: b }\n", `:16: rule schema is acknowledged twice`},
 		{"blank expected host", good + "probe:\n  expectHosts: [\"\"]\n", `:14: host "": want a host name`},
 		{"expected host with a port", good + "probe:\n  expectHosts: [\"a.example:443\"]\n", `:14: host "a.example:443": want a host name or an IP address`},
+		{"max calls", strings.Replace(good, "  ignore:", "  maxCalls: 5000\n  ignore:", 1), ""},
+		{"negative max calls", strings.Replace(good, "  ignore:", "  maxCalls: -1\n  ignore:", 1), ":8: maxCalls must not be negative"},
+		{"max calls on native", "version: 1\nmodel:\n  maxCalls: 10\n", ":3: maxCalls needs an HTTP dialect"},
 		{"wrong version", strings.Replace(good, "version: 1", "version: 2", 1), ":1: version is 2, want 1"},
 	}
 	for _, tt := range tests {

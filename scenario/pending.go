@@ -8,18 +8,29 @@ import (
 )
 
 // Pending lists the pending fixtures of the scenario folder dir: the
-// entries whose name ends in PendingSuffix (session.jsonl.new,
-// workspace.expected.new, …), as paths, sorted.
+// entries IsPending names (session.jsonl.new, workspace.expected.new, …),
+// as paths, sorted. Any other name that ends in PendingSuffix is no
+// pending fixture (a file planted as evil.sh.new is never installed as
+// evil.sh), and the guards call it a stray file.
 func Pending(dir string) []string {
 	entries, _ := os.ReadDir(dir)
 	var out []string
 	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), PendingSuffix) && len(e.Name()) > len(PendingSuffix) {
+		if IsPending(e.Name()) {
 			out = append(out, filepath.Join(dir, e.Name()))
 		}
 	}
 	sort.Strings(out)
 	return out
+}
+
+// IsPending reports whether name is the name of a pending fixture, as a
+// -pending run writes them: PendingSuffix after the name of a fixture a
+// run compares (stdout.expected.jsonl, session.jsonl, a child log, the
+// expected workspace).
+func IsPending(name string) bool {
+	f, ok := strings.CutSuffix(name, PendingSuffix)
+	return ok && (f == StdoutFile || f == SessionFile || f == ExpectedDir || ChildIndex(f) > 0)
 }
 
 // PendingTarget is the fixture a pending path stands for: its path without

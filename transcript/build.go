@@ -72,6 +72,9 @@ func Build(src Source) (*Transcript, error) {
 	if err := b.logs(t, src); err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
+	for i := range t.Turns {
+		t.Turns[i].Items = coalesce(t.Turns[i].Items)
+	}
 	return t, nil
 }
 

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
@@ -143,5 +144,53 @@ func TestNewSessionError(t *testing.T) {
 	}
 	if d := cmp.Diff([]string{"newSessionExpectError: Invalid params (code -32602)"}, got.Errors); d != "" {
 		t.Errorf("errors (-want +got):\n%s", d)
+	}
+}
+
+// chunks is stdout with n message chunks of text after a prompt.
+func chunks(n int, text string) []byte {
+	ls := []string{initOK, sessionOK}
+	line := upd + `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"` + text + `"}}}}`
+	for range n {
+		ls = append(ls, line)
+	}
+	return lines(append(ls, `{"id":3,"jsonrpc":"2.0","result":{"stopReason":"end_turn"}}`)...)
+}
+
+// TestBuildManyChunks: a message of many chunks is joined once, in time
+// and memory linear in its length (each chunk was once added to the whole
+// text so far: 128 MB of output took minutes); past MaxBuiltText the text
+// is cut, with a note of the rest.
+func TestBuildManyChunks(t *testing.T) {
+	alloc := func(n int) uint64 {
+		src := Source{Name: "x", Input: steps("Hi"), Stdout: chunks(n, "word ")}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		tr, err := Build(src)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if items := tr.Turns[0].Items; len(items) != 1 || items[0].Text != strings.Repeat("word ", n) {
+			t.Fatalf("%d chunks built %d items", n, len(items))
+		}
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	small, large := alloc(5000), alloc(20000)
+	if ratio := float64(large) / float64(small); ratio > 6 {
+		t.Errorf("4x the chunks allocated %.1fx the bytes (%d, then %d): not linear", ratio, small, large)
+	}
+
+	tr, err := Build(Source{Name: "x", Input: steps("Hi"), Stdout: chunks(40, strings.Repeat("x", 64<<10))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := tr.Turns[0].Items[0].Text
+	if want := "… 1.6 MB more not kept"; !strings.HasSuffix(text, want) || len(text) != MaxBuiltText+len(want) {
+		t.Errorf("a 2.6 MB message kept as %d bytes ending %q", len(text), text[max(0, len(text)-40):])
+	}
+	again := coalesce(tr.Turns[0].Items)
+	if again[0].Text != text {
+		t.Errorf("coalesce of a built transcript changed it")
 	}
 }

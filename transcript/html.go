@@ -51,12 +51,15 @@ var page = sync.OnceValue(func() *template.Template {
 // folded in <details> under their size. A small inline script searches
 // the page (?q= fills the box); without scripts the page reads the same,
 // without the search box. The report's data rides along, as JSON no
-// browser runs (ReadHTML).
+// browser runs (ReadHTML). Every string is made visible (internal/visible)
+// and capped (MaxValueBytes, MaxTextBytes, MaxItems, MaxCallsShown), so the
+// page's size is bounded by the number of scenarios, not by what the
+// agents wrote.
 func WriteHTML(w io.Writer, r Report) error {
 	if r.Title == "" {
 		r.Title = "acpsnap report"
 	}
-	if err := page().Execute(w, r); err != nil {
+	if err := page().Execute(w, r.shown()); err != nil {
 		return fmt.Errorf("transcript: html: %w", err)
 	}
 	return nil

@@ -32,8 +32,10 @@ const (
 )
 
 // WriteText prints t for a terminal: each turn's prompt, then what the
-// agent did, subagents indented under the call that spawned them. Text
-// from the agent is made visible (internal/visible), never interpreted.
+// agent did, subagents indented under the call that spawned them. Every
+// string of the transcript (text, tool kinds and statuses, mode ids, stop
+// reasons, session ids) is made visible (internal/visible), never
+// interpreted: every line goes through visible before it is styled.
 func WriteText(w io.Writer, t *Transcript, cfg TextConfig) error {
 	if cfg.Width == 0 {
 		cfg.Width = 100
@@ -112,14 +114,14 @@ func (p *textPrinter) tool(depth int, tc *Tool) {
 	if tc.Status != "completed" {
 		style = sYellow
 	}
-	status := " [" + orNone(tc.Status) + "]"
-	head := "tool " + orDash(tc.Kind) + " "
+	status := " [" + visible.Line(orNone(tc.Status)) + "]"
+	head := "tool " + visible.Line(orDash(tc.Kind)) + " "
 	room := p.cfg.Width - 2*depth - utf8.RuneCountInString(head+status)
-	title := visible.Line(tc.Title)
+	title := visible.Line(prefix(tc.Title, room))
 	if utf8.RuneCountInString(title) > room {
 		title = cut(title, room-1) + "…"
 	}
-	p.line(depth, sCyan, head+title+p.styled(style, status)+p.style(sCyan))
+	p.segments(depth, segment{sCyan, head + title}, segment{style, status})
 	if tc.Input != "" {
 		p.line(depth+1, sDim, p.short("in:  ", tc.Input, depth+1))
 	}
@@ -134,7 +136,7 @@ func (p *textPrinter) tool(depth int, tc *Tool) {
 // short is label and s on one line, cut to the width with s's size.
 func (p *textPrinter) short(label, s string, depth int) string {
 	room := p.cfg.Width - 2*depth - len(label)
-	one := visible.Line(s)
+	one := visible.Line(prefix(s, room))
 	if utf8.RuneCountInString(one) <= room {
 		return label + one
 	}
@@ -160,9 +162,21 @@ func (p *textPrinter) wrapped(depth int, style, label, text string) {
 	}
 }
 
+// line prints s, made visible, in style.
 func (p *textPrinter) line(depth int, style, s string) {
+	p.segments(depth, segment{style, s})
+}
+
+// segment is a piece of a line and its style.
+type segment struct{ style, text string }
+
+// segments prints one line of pieces, each made visible, then styled: no
+// string of the transcript reaches the terminal but through visible.
+func (p *textPrinter) segments(depth int, segs ...segment) {
 	p.sb.WriteString(strings.Repeat("  ", depth))
-	p.sb.WriteString(p.styled(style, s))
+	for _, s := range segs {
+		p.sb.WriteString(p.styled(s.style, visible.Line(s.text)))
+	}
 	p.sb.WriteByte('\n')
 }
 
@@ -173,35 +187,49 @@ func (p *textPrinter) styled(style, s string) string {
 	return style + s + sReset
 }
 
-func (p *textPrinter) style(style string) string {
-	if !p.cfg.Color {
-		return ""
-	}
-	return style
-}
-
 // wrap breaks s into lines of at most width runes, at spaces where it
-// can; "" is one empty line.
+// can; "" is one empty line. Each line looks at the next width+1 runes
+// only, so wrapping is linear in the length of s.
 func wrap(s string, width int) []string {
 	width = max(width, 10)
 	var out []string
-	for utf8.RuneCountInString(s) > width {
-		r := []rune(s)
-		at := strings.LastIndexByte(string(r[:width+1]), ' ')
+	for {
+		end := runeOffset(s, width)
+		if end == len(s) {
+			return append(out, s)
+		}
+		_, size := utf8.DecodeRuneInString(s[end:])
+		at := strings.LastIndexByte(s[:end+size], ' ')
 		if at <= 0 {
-			at = len(string(r[:width]))
-			out, s = append(out, s[:at]), s[at:]
+			out, s = append(out, s[:end]), s[end:]
 			continue
 		}
 		out, s = append(out, s[:at]), s[at+1:]
 	}
-	return append(out, s)
+}
+
+// runeOffset is where the rune after the first n of s starts (len(s) when
+// s has no more).
+func runeOffset(s string, n int) int {
+	i := 0
+	for ; n > 0 && i < len(s); n-- {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return i
 }
 
 // cut is the first n runes of s.
-func cut(s string, n int) string {
-	r := []rune(s)
-	return string(r[:max(0, min(n, len(r)))])
+func cut(s string, n int) string { return s[:runeOffset(s, max(0, n))] }
+
+// prefix is enough of s to show n runes of it made visible (a rune is at
+// most four bytes, and escaping only lengthens it): the rest is never
+// escaped or counted.
+func prefix(s string, n int) string {
+	if end := 4 * (max(0, n) + 1); len(s) > end {
+		return s[:end]
+	}
+	return s
 }
 
 // size is a byte count for people: "912 B", "14.2 KB", "3.1 MB".

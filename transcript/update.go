@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/sessionupdate"
@@ -57,17 +58,77 @@ func (b *builder) chunk(items []Item, k Kind, text string) []Item {
 	return merged(items, k, text)
 }
 
-// merged appends text to the last item when it is of kind k (chunks of
-// one message), else as a new item. Empty chunks add nothing.
+// merged adds text to the last item when it is of kind k (chunks of one
+// message), else as a new item. Empty chunks add nothing. A chunk that
+// continues an item is kept as an item of its own, of kind more(k), until
+// Build joins each run of them (coalesce): joining one at a time would
+// copy the message once per chunk.
 func merged(items []Item, k Kind, text string) []Item {
 	if text == "" {
 		return items
 	}
-	if n := len(items); n > 0 && items[n-1].Kind == k {
-		items[n-1].Text += text
-		return items
+	if n := len(items); n > 0 && (items[n-1].Kind == k || items[n-1].Kind == more(k)) {
+		return append(items, Item{Kind: more(k), Text: text})
 	}
 	return append(items, Item{Kind: k, Text: text})
+}
+
+// more is the kind of a chunk that continues an item of kind k, while the
+// transcript is built.
+func more(k Kind) Kind { return k + "+" }
+
+// MaxBuiltText bounds the text a transcript keeps of one item (a message,
+// a thought): past it the text is cut, and a note says how much was left
+// out. What shows it caps it further (MaxTextBytes).
+const MaxBuiltText = 1 << 20
+
+// coalesce joins each item with the chunks that continue it (more), its
+// text within MaxBuiltText, in items and every item under them.
+func coalesce(items []Item) []Item {
+	out := items[:0]
+	for i := 0; i < len(items); {
+		it := items[i]
+		j := i + 1
+		for j < len(items) && items[j].Kind == more(it.Kind) {
+			j++
+		}
+		if j > i+1 || len(it.Text) > MaxBuiltText+noteRoom {
+			it.Text = joinText(items[i:j])
+		}
+		if it.Tool != nil {
+			it.Tool.Items = coalesce(it.Tool.Items)
+		}
+		if it.Turn != nil {
+			it.Turn.Items = coalesce(it.Turn.Items)
+		}
+		out = append(out, it)
+		i = j
+	}
+	return out
+}
+
+// noteRoom is room for joinText's note: a text cut already is not cut
+// again.
+const noteRoom = 32
+
+// joinText is the texts of items, MaxBuiltText of them, then a note.
+func joinText(items []Item) string {
+	var sb strings.Builder
+	left := 0
+	for _, it := range items {
+		room := MaxBuiltText - sb.Len()
+		if len(it.Text) <= room {
+			sb.WriteString(it.Text)
+			continue
+		}
+		n := runeCutAt(it.Text, max(room, 0))
+		sb.WriteString(it.Text[:n])
+		left += len(it.Text) - n
+	}
+	if left > 0 {
+		fmt.Fprintf(&sb, "… %s more not kept", size(left))
+	}
+	return sb.String()
 }
 
 func chunkText(raw json.RawMessage) string {

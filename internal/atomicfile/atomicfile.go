@@ -6,28 +6,35 @@ package atomicfile
 import (
 	"os"
 	"path/filepath"
+
+	"github.com/acpsnap/acpsnap/internal/lease"
 )
 
-// Stage writes data to a new temporary file in dir (named after name, mode
-// perm) and returns its path; the caller renames it into place, or removes
-// it. Nothing is left behind on error.
+// Stage writes data to a new temporary file in dir, .<name>.tmp-<pid>-<random>
+// (mode perm), and returns its path; the caller renames it into place, or
+// removes it. Nothing is left behind on error. The file is held (package
+// lease) while it is written, and a later Stage of name in dir first
+// removes what a killed one left (an 80 MiB report once stayed forever).
 func Stage(dir, name string, data []byte, perm os.FileMode) (string, error) {
-	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
+	prefix := "." + name + ".tmp-"
+	lease.Reap(dir, prefix) // a killed write's; one that stays is no reason to stop this one
+	l, f, err := lease.File(dir, prefix)
 	if err != nil {
 		return "", err
 	}
 	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm) // CreateTemp makes 0600 files
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Chmod(f.Name(), perm) // CreateTemp makes 0600 files
-	}
+	l.Release() // the lock went with the close
 	if err != nil {
-		os.Remove(f.Name())
+		os.Remove(l.Path())
 		return "", err
 	}
-	return f.Name(), nil
+	return l.Path(), nil
 }
 
 // Write replaces path with data (mode perm) atomically.

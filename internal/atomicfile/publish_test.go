@@ -7,8 +7,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
+	"github.com/acpsnap/acpsnap/internal/lease"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -16,6 +18,15 @@ import (
 // folder and, mid-change (one file rewritten, one not), says so and waits
 // to be killed.
 func TestMain(m *testing.M) {
+	if path := os.Getenv("WRITE_KILLME"); path != "" {
+		// A Write that never ends: its temporary file is written and held.
+		l, _, err := lease.File(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
+		if err != nil {
+			os.Exit(1)
+		}
+		os.Stdout.WriteString(l.Path() + "\n")
+		select {}
+	}
 	if dir := os.Getenv("PUBLISH_KILLME"); dir != "" {
 		Publish(dir, func(stage string) error {
 			os.Remove(filepath.Join(stage, "a"))
@@ -121,13 +132,12 @@ func TestPublishFailed(t *testing.T) {
 	}
 }
 
-// TestPublishKilled: a publisher SIGKILLed mid-change leaves the old tree
-// whole and a stage beside it, which the next Publish removes.
-func TestPublishKilled(t *testing.T) {
-	dir := scenarioDir(t)
-	before := tree(t, dir)
+// killed runs this test binary with env (see TestMain), SIGKILLs it once
+// it has said its first line, and returns that line.
+func killed(t *testing.T, env string) string {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "PUBLISH_KILLME="+dir)
+	cmd.Env = append(os.Environ(), env)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -135,11 +145,22 @@ func TestPublishKilled(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	line, rerr := bufio.NewReader(out).ReadString('\n')
+	line, err := bufio.NewReader(out).ReadString('\n')
 	cmd.Process.Kill()
 	cmd.Wait()
-	if line != "staged\n" {
-		t.Fatalf("the publisher said %q, %v", line, rerr)
+	if err != nil {
+		t.Fatalf("the process said %q, %v", line, err)
+	}
+	return strings.TrimSuffix(line, "\n")
+}
+
+// TestPublishKilled: a publisher SIGKILLed mid-change leaves the old tree
+// whole and a stage beside it, which the next Publish removes.
+func TestPublishKilled(t *testing.T) {
+	dir := scenarioDir(t)
+	before := tree(t, dir)
+	if line := killed(t, "PUBLISH_KILLME="+dir); line != "staged" {
+		t.Fatalf("the publisher said %q", line)
 	}
 	if d := cmp.Diff(before, tree(t, dir)); d != "" {
 		t.Errorf("tree after a killed publish (-want +got):\n%s", d)
@@ -152,6 +173,30 @@ func TestPublishKilled(t *testing.T) {
 	}
 	if d := cmp.Diff([]string{"scn"}, names(t, filepath.Dir(dir))); d != "" {
 		t.Errorf("beside the folder after the next publish (-want +got):\n%s", d)
+	}
+}
+
+// TestWriteKilled: a writer killed while it writes leaves its temporary
+// file beside the target (a killed run -html left an 80 MiB one forever);
+// the next Write of the target removes it, and leaves a live writer's.
+func TestWriteKilled(t *testing.T) {
+	report := filepath.Join(t.TempDir(), "report.html")
+	if line := killed(t, "WRITE_KILLME="+report); !IsLeftover(filepath.Base(line)) {
+		t.Fatalf("the writer said %q", line)
+	}
+	live, f, err := lease.File(filepath.Dir(report), ".report.html.tmp-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Release()
+	f.WriteString("in progress")
+	if err := Write(report, []byte("<html>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Base(live.Path()), "report.html"}
+	sort.Strings(want)
+	if d := cmp.Diff(want, names(t, filepath.Dir(report))); d != "" {
+		t.Errorf("beside the report after the next write (-want +got):\n%s", d)
 	}
 }
 

@@ -74,7 +74,24 @@ func mkdir(parent, start string) (string, error) {
 	return "", fmt.Errorf("mkdir %s: no free name", filepath.Join(parent, start+"*"))
 }
 
-// Path is the held folder.
+// File creates a new file in parent, named as Dir names a folder, opened
+// for writing, and holds it until Release (which closes f) or until the
+// process ends: a file a killed process was writing is a leftover Reap
+// removes.
+func File(parent, prefix string) (l *Lease, f *os.File, err error) {
+	f, err = os.CreateTemp(parent, prefix+fmt.Sprintf("%07d", os.Getpid())+"-*")
+	if err != nil {
+		return nil, nil, fmt.Errorf("lease: %w", err)
+	}
+	if err := lock(f); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, nil, fmt.Errorf("lease: %s: %w", f.Name(), err)
+	}
+	return &Lease{path: f.Name(), f: f}, f, nil
+}
+
+// Path is the held folder or file.
 func (l *Lease) Path() string { return l.path }
 
 // Release lets the folder go (it is not removed). It is safe to call twice.
@@ -86,17 +103,17 @@ func (l *Lease) Release() {
 }
 
 // Remove removes the held folder and its tree (read-only folders
-// included), then releases it.
+// included), or the held file, then releases it.
 func (l *Lease) Remove() error {
 	err := fspath.RemoveAll(l.path)
 	l.Release()
 	return err
 }
 
-// Reap removes the folders directly in parent whose names start with
-// prefix and a process id (as Dir names them) and whose holder is gone. It
-// returns the folders removed; an error names the first it could not
-// remove, the others are still tried.
+// Reap removes the folders and files directly in parent whose names start
+// with prefix and a process id (as Dir and File name them) and whose holder
+// is gone. It returns what it removed; an error names the first it could
+// not remove, the others are still tried.
 func Reap(parent, prefix string) ([]string, error) {
 	entries, err := os.ReadDir(parent)
 	if err != nil {
@@ -106,7 +123,7 @@ func Reap(parent, prefix string) ([]string, error) {
 	var first error
 	for _, e := range entries {
 		pid, ok := owner(e.Name(), prefix)
-		if !ok || !e.IsDir() || alive(pid) {
+		if !ok || !e.IsDir() && !e.Type().IsRegular() || alive(pid) {
 			continue
 		}
 		p := filepath.Join(parent, e.Name())

@@ -16,7 +16,13 @@ import (
 // a lease in that folder, prints its path and waits to be killed.
 func TestMain(m *testing.M) {
 	if parent := os.Getenv("LEASE_HOLD"); parent != "" {
-		l, err := Dir(parent, "run-")
+		var l *Lease
+		var err error
+		if os.Getenv("LEASE_FILE") != "" {
+			l, _, err = File(parent, "run-")
+		} else {
+			l, err = Dir(parent, "run-")
+		}
 		if err != nil {
 			os.Exit(1)
 		}
@@ -26,12 +32,13 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// killedHolder starts a process holding a lease in parent, SIGKILLs it
-// once the lease exists, and returns the leftover's path.
-func killedHolder(t *testing.T, parent string) string {
+// killedHolder starts a process holding a lease in parent (a file's
+// with extra "LEASE_FILE=1"), SIGKILLs it once the lease exists, and
+// returns the leftover's path.
+func killedHolder(t *testing.T, parent string, extra ...string) string {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "LEASE_HOLD="+parent)
+	cmd.Env = append(append(os.Environ(), "LEASE_HOLD="+parent), extra...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -74,13 +81,7 @@ func TestReap(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	removed, err := Reap(parent, "run-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := cmp.Diff([]string{dead}, removed); d != "" {
-		t.Errorf("removed (-want +got):\n%s", d)
-	}
+	reaps(t, parent, dead)
 	var left []string
 	entries, _ := os.ReadDir(parent)
 	for _, e := range entries {
@@ -112,5 +113,36 @@ func TestDirNameLength(t *testing.T) {
 		}
 		seen[name] = true
 		l.Remove()
+	}
+}
+
+// TestReapFiles: a file held by a killed process is a leftover Reap
+// removes; a file this process holds, or made but released, stays.
+func TestReapFiles(t *testing.T) {
+	parent := t.TempDir()
+	dead := killedHolder(t, parent, "LEASE_FILE=1")
+	live, f, err := File(parent, "run-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Release()
+	if _, err := f.WriteString("written"); err != nil {
+		t.Fatal(err)
+	}
+	reaps(t, parent, dead)
+	if b, err := os.ReadFile(live.Path()); string(b) != "written" {
+		t.Errorf("the live file holds %q, %v", b, err)
+	}
+}
+
+// reaps checks that Reap of the leases named run- in parent removes want.
+func reaps(t *testing.T, parent string, want ...string) {
+	t.Helper()
+	removed, err := Reap(parent, "run-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, removed); d != "" {
+		t.Errorf("removed (-want +got):\n%s", d)
 	}
 }

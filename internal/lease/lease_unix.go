@@ -15,14 +15,17 @@ func hold(p string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	if err := lock(f); err != nil {
 		f.Close()
 		return nil, err
 	}
 	return f, nil
 }
 
-// free reports whether nobody holds the folder p's lock.
+// lock takes the lock of the open folder or file f.
+func lock(f *os.File) error { return unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) }
+
+// free reports whether nobody holds the lock of the folder or file p.
 func free(p string) bool {
 	f, err := os.Open(p)
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/acpsnap/acpsnap/internal/visible"
 )
 
 // Outcome is how one scenario ended.
@@ -211,7 +213,7 @@ func Slowest(results []Result, n int) string {
 	var sb strings.Builder
 	sb.WriteString("slowest scenarios:\n")
 	for i, r := range rs {
-		fmt.Fprintf(&sb, "  %*s  %s", w, times[i], r.Name)
+		fmt.Fprintf(&sb, "  %*s  %s", w, times[i], visible.Line(r.Name))
 		if r.Outcome != Passed {
 			fmt.Fprintf(&sb, " (%s)", r.Outcome)
 		}

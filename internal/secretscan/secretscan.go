@@ -13,7 +13,10 @@
 //	}
 //	fmt.Println(set.Redact(stderrTail)) // the value becomes [DEEPSEEK_API_KEY]
 //
-// A hit names the place and the variable, never the value.
+// A hit names the place and the variable, never the value. A value is
+// found in the disguises a hostile upstream or agent may give it too:
+// reversed, hex, base64 (inside a longer encoded text too), percent- or
+// \u-escaped (docs/format.md, "Secrets").
 package secretscan
 
 import (
@@ -49,7 +52,10 @@ type Set struct {
 	secrets []secret // longest value first, so a longer secret wins a redaction
 }
 
-type secret struct{ name, value string }
+type secret struct {
+	name, value string
+	forms       [][]byte // the value and its disguises
+}
 
 // New returns the Set of the values of every key-looking variable
 // (LooksSecret) in secrets and in environ ("NAME=value" entries), values
@@ -61,7 +67,7 @@ func New(secrets map[string]string, environ []string) *Set {
 	add := func(name, value string) {
 		if len(value) >= MinLen && !seen[value] {
 			seen[value] = true
-			s.secrets = append(s.secrets, secret{name, value})
+			s.secrets = append(s.secrets, secret{name, value, disguises(value)})
 		}
 	}
 	names := make([]string, 0, len(secrets))
@@ -92,18 +98,24 @@ type Hit struct {
 	Name string // the variable whose value it is
 }
 
-// Find returns the first secret found in b (by position), if any.
+// Find returns the first secret found in b, if any: in any of its forms,
+// in b or, past it, in b with its escapes undone (views); the first by
+// position in the first view that holds one.
 func (s *Set) Find(b []byte) (Hit, bool) {
-	best, name := -1, ""
-	for _, sec := range s.secrets {
-		if i := bytes.Index(b, []byte(sec.value)); i >= 0 && (best < 0 || i < best) {
-			best, name = i, sec.name
+	for _, v := range views(b) {
+		best, name := -1, ""
+		for _, sec := range s.secrets {
+			for _, f := range sec.forms {
+				if i := bytes.Index(v, f); i >= 0 && (best < 0 || i < best) {
+					best, name = i, sec.name
+				}
+			}
+		}
+		if best >= 0 {
+			return Hit{Line: 1 + bytes.Count(v[:best], []byte("\n")), Name: name}, true
 		}
 	}
-	if best < 0 {
-		return Hit{}, false
-	}
-	return Hit{Line: 1 + bytes.Count(b[:best], []byte("\n")), Name: name}, true
+	return Hit{}, false
 }
 
 // Check returns a *LeakError naming file, line and variable when b holds
@@ -128,11 +140,14 @@ func (e *LeakError) Error() string {
 	return fmt.Sprintf("secretscan: %s:%d: holds the value of %s; nothing is written or shown", e.File, e.Hit.Line, e.Hit.Name)
 }
 
-// Redact replaces every secret value in text with "[NAME]".
+// Redact replaces every secret value in text, and each of its disguises
+// (not its escaped forms), with "[NAME]".
 func (s *Set) Redact(text string) string {
 	for _, sec := range s.secrets {
-		if strings.Contains(text, sec.value) {
-			text = strings.ReplaceAll(text, sec.value, "["+sec.name+"]")
+		for _, f := range sec.forms {
+			if strings.Contains(text, string(f)) {
+				text = strings.ReplaceAll(text, string(f), "["+sec.name+"]")
+			}
 		}
 	}
 	return text

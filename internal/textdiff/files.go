@@ -8,5 +8,5 @@ func Files(wantName, gotName string, want, got []byte) string {
 	if bytes.Equal(want, got) {
 		return ""
 	}
-	return Unified("want: "+wantName, "got: "+gotName, string(want), string(got)) + "\n"
+	return unified("want: "+wantName, "got: "+gotName, want, got) + "\n"
 }

@@ -118,3 +118,91 @@ func TestUnifiedLongLine(t *testing.T) {
 		t.Errorf("a long line is not cut: %d bytes of diff", len(d))
 	}
 }
+
+// TestFilesLarge: a change in a large file is diffed where it is, the
+// lines the two sides share at their start and end set aside (a 128 MB
+// fixture with one changed line once cost four copies of both sides), with
+// the hunk's line numbers those of the file; a changed region larger than
+// MaxDiffed is diffed up to it, and the diff says so.
+func TestFilesLarge(t *testing.T) {
+	line := strings.Repeat("x", 1000) + "\n"
+	big := []byte(strings.Repeat(line, 32<<10)) // 32 MB
+	changed := append([]byte(nil), big...)
+	copy(changed[5000*len(line):], "yyyy")
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	d := Files("a", "b", big, changed)
+	runtime.ReadMemStats(&after)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<20 {
+		t.Errorf("diffing one changed line of two 32 MB files allocated %d bytes", alloc)
+	}
+	if !strings.Contains(d, "@@ -4998,7 +4998,7 @@\n") || !strings.Contains(d, "\n+yyyyxxx") {
+		t.Errorf("diff:\n%.600s", d)
+	}
+
+	all := []byte(strings.ReplaceAll(string(big), "x", "z"))
+	d = Files("a", "b", big, all)
+	if !strings.Contains(d, fmt.Sprintf("only its first %d MiB were diffed", MaxDiffed>>20)) || strings.Count(d, "\n") > MaxLines+5 {
+		t.Errorf("a diff of two 32 MB files that differ everywhere:\n%.300s", d[max(0, len(d)-300):])
+	}
+}
+
+// FuzzUnifiedApplies: the diff of want and got, applied to want, gives got
+// (the lines set aside are the same on both sides), its hunks numbered as
+// in the whole texts.
+func FuzzUnifiedApplies(f *testing.F) {
+	f.Add("a\nb\nc\n", "a\nB\nc\n")
+	f.Add("a\nb\nc\nd\ne\nf\ng\nh\n", "a\nb\nc\nd\nX\nf\ng\nh\n")
+	f.Add("x", "x\n")
+	f.Fuzz(func(t *testing.T, want, got string) {
+		if len(want) > 2000 || len(got) > 2000 || strings.IndexFunc(want+got, func(r rune) bool { return r != '\n' && (r < ' ' || r > '~') }) >= 0 {
+			return // printable ASCII: a line shows as it is
+		}
+		d := Unified("want", "got", want, got)
+		if (d == "") != (want == got) {
+			t.Fatalf("Unified(%q, %q) = %q", want, got, d)
+		}
+		if d == "" || strings.Contains(d, "final newline") || strings.Contains(d, "more diff lines") {
+			return
+		}
+		if applied := apply(t, want, d); applied != strings.TrimSuffix(got, "\n") {
+			t.Fatalf("applying the diff of %q, %q gives %q:\n%s", want, got, applied, d)
+		}
+	})
+}
+
+// apply applies a unified diff to want and returns the result, joined by
+// "\n" without a final one.
+func apply(t *testing.T, want, d string) string {
+	w := strings.Split(strings.TrimSuffix(want, "\n"), "\n")
+	if want == "" {
+		w = nil
+	}
+	var out []string
+	at := 0 // lines of w consumed
+	for _, l := range strings.Split(d, "\n")[2:] {
+		switch {
+		case strings.HasPrefix(l, "@@ "):
+			var a, b, c, e int
+			if _, err := fmt.Sscanf(l, "@@ -%d,%d +%d,%d @@", &a, &b, &c, &e); err != nil {
+				t.Fatalf("hunk %q: %v", l, err)
+			}
+			start := a - 1
+			if b == 0 {
+				start = a
+			}
+			out = append(out, w[at:start]...)
+			at = start
+		case strings.HasPrefix(l, " "):
+			out = append(out, w[at])
+			at++
+		case strings.HasPrefix(l, "-"):
+			at++
+		case strings.HasPrefix(l, "+"):
+			out = append(out, l[1:])
+		}
+	}
+	out = append(out, w[at:]...)
+	return strings.Join(out, "\n")
+}

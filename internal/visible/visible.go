@@ -1,18 +1,26 @@
 // Package visible makes text from an agent safe to print on a terminal:
 // control characters (the escape sequences that move the cursor, clear the
-// screen or set the clipboard among them), C1 controls, bidirectional
-// overrides and invalid UTF-8 become visible Go-style escapes, so nothing an
-// agent prints can rewrite or hide a line of acpsnap's own output, and a
-// "\r" at the end of a line shows as \r instead of nothing.
+// screen or set the clipboard among them), C1 controls, invalid UTF-8 and
+// the characters that show as nothing or change how the text around them
+// shows (bidirectional overrides, zero-width spaces and joiners, tag
+// characters, variation selectors: Unicode's format characters and default
+// ignorables) become visible Go-style escapes, so nothing an agent prints
+// can rewrite or hide a line of acpsnap's own output or smuggle text past
+// the reader, and a "\r" at the end of a line shows as \r instead of
+// nothing.
 //
 //	visible.Line("ok\x1b[2K\rFAIL") == `ok\x1b[2K\rFAIL`
 //
-// Tabs are kept. Line escapes "\n" too; Text keeps it as the line break.
+// Tabs are kept, and so are the two invisible characters emoji are made
+// of: a zero-width joiner between two symbols (👩‍💻) and one presentation
+// selector after a character (⚠️). Line escapes "\n" too; Text keeps it as
+// the line break.
 package visible
 
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -55,11 +63,18 @@ func clean(s string, keepNL bool) bool {
 }
 
 func write(sb *strings.Builder, s string, keepNL bool) {
+	prev := rune(-1) // the rune before, as written raw; -1: an escape or the start
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
+		next, nsize := utf8.DecodeRuneInString(s[i+size:])
+		if next == utf8.RuneError && nsize <= 1 {
+			next = -1 // the end, or a byte that is escaped
+		}
+		kept := r
 		switch {
 		case r == utf8.RuneError && size <= 1:
 			fmt.Fprintf(sb, `\x%02x`, s[i])
+			kept = -1
 		case r == '\n' && keepNL, r == '\t':
 			sb.WriteRune(r)
 		case r == '\n':
@@ -68,26 +83,52 @@ func write(sb *strings.Builder, s string, keepNL bool) {
 			sb.WriteString(`\r`)
 		case r < 0x20 || r == 0x7f:
 			fmt.Fprintf(sb, `\x%02x`, r)
-		case unsafeRune(r):
+		case unsafeRune(r) && !emojiPart(prev, r, next):
 			fmt.Fprintf(sb, `\u%04x`, r)
+			kept = -1
 		default:
 			sb.WriteString(s[i : i+size])
 		}
+		prev = kept
 		i += size
 	}
 }
 
-// unsafeRune reports the non-ASCII runes that change how a terminal shows
-// text: C1 controls, bidirectional embeddings, overrides and isolates, the
-// line and paragraph separators, and the byte order mark.
-func unsafeRune(r rune) bool {
-	switch {
-	case r >= 0x80 && r <= 0x9f:
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
-		return true
-	case r == 0x2028 || r == 0x2029 || r == 0xfeff:
-		return true
+// Presentation selectors and the joiner of emoji sequences.
+const (
+	textStyle  = 0xfe0e
+	emojiStyle = 0xfe0f
+	zwj        = 0x200d
+)
+
+// emojiPart reports an invisible rune that is part of an emoji between
+// prev (kept raw; -1: none) and next: a joiner between two symbols, or a
+// single presentation selector after a visible character. Anything else
+// invisible is escaped, so no run of them can hide text.
+func emojiPart(prev, r, next rune) bool {
+	switch r {
+	case zwj:
+		return (symbol(prev) || prev == emojiStyle) && symbol(next)
+	case textStyle, emojiStyle:
+		return prev > ' ' && prev != 0x7f && !unsafeRune(prev)
 	}
 	return false
+}
+
+func symbol(r rune) bool { return r > 0x7f && unicode.In(r, unicode.So, unicode.Sk) }
+
+// unsafeRune reports the non-ASCII runes that change how a terminal shows
+// text or show as nothing: C1 controls, the line and paragraph separators,
+// format characters (Cf: bidirectional embeddings, overrides, isolates and
+// marks, zero-width spaces and joiners, the byte order mark, tag
+// characters U+E0000–E007F), variation selectors and the other default
+// ignorables (Hangul fillers, U+034F, …).
+func unsafeRune(r rune) bool {
+	switch {
+	case r < 0x80:
+		return false
+	case r <= 0x9f, r == 0x2028, r == 0x2029:
+		return true
+	}
+	return unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
 }

@@ -18,6 +18,14 @@ func TestLine(t *testing.T) {
 		{"bad\xffbyte", `bad\xffbyte`, `bad\xffbyte`},
 		{"héllo wörld", "héllo wörld", "héllo wörld"},
 		{"del\x7f", `del\x7f`, `del\x7f`},
+		{"tag\U000e0041\U000e0042", `tag\ue0041\ue0042`, `tag\ue0041\ue0042`},
+		{"zero\u200bwidth\u200c\u2060\u00ad", `zero\u200bwidth\u200c\u2060\u00ad`, `zero\u200bwidth\u200c\u2060\u00ad`},
+		{"hangul\u3164filler", `hangul\u3164filler`, `hangul\u3164filler`},
+		{"smuggled\ufe00\ufe01\U000e0100", `smuggled\ufe00\ufe01\ue0100`, `smuggled\ufe00\ufe01\ue0100`},
+		{"a\u200db", `a\u200db`, `a\u200db`},
+		{"warn \u26a0\ufe0f 👩\u200d💻 🏳\ufe0f\u200d🌈", "warn \u26a0\ufe0f 👩\u200d💻 🏳\ufe0f\u200d🌈", "warn \u26a0\ufe0f 👩\u200d💻 🏳\ufe0f\u200d🌈"},
+		{"x\ufe0f\ufe0f", "x\ufe0f\\ufe0f", "x\ufe0f\\ufe0f"},
+		{"👩\u200d\u200d💻", `👩\u200d\u200d💻`, `👩\u200d\u200d💻`},
 	} {
 		if got := Line(tc.in); got != tc.line {
 			t.Errorf("Line(%q) = %q, want %q", tc.in, got, tc.line)
@@ -30,10 +38,20 @@ func TestLine(t *testing.T) {
 
 func FuzzLine(f *testing.F) {
 	f.Add("ok\x1b[2K\r\n\u202e\xff")
+	f.Add("👩\u200d💻\u26a0\ufe0f\U000e0041\u200b")
+	f.Add("\x8f\u200d")
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, out := range []string{Line(s), Text(s)} {
-			for _, r := range out {
-				if r < 0x20 && r != '\t' && r != '\n' || r == 0x7f || unsafeRune(r) {
+			rs := []rune(out)
+			for i, r := range rs {
+				prev, next := rune(-1), rune(-1)
+				if i > 0 {
+					prev = rs[i-1]
+				}
+				if i+1 < len(rs) {
+					next = rs[i+1]
+				}
+				if r < 0x20 && r != '\t' && r != '\n' || r == 0x7f || unsafeRune(r) && !emojiPart(prev, r, next) {
 					t.Fatalf("%q survives in %q", r, out)
 				}
 			}

@@ -2,6 +2,7 @@ package httplog_test
 
 import (
 	"bytes"
+	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -29,7 +30,7 @@ func TestErrorBodyByteForByte(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			xs := []httplog.Exchange{{Request: httplog.Request{Method: "POST", Path: "/chat/completions", Body: []byte(`{"model":"m"}`)},
 				Response: httplog.Response{Status: 429, Body: []byte(c.body)}}}
-			log, err := httplog.Compose(xs, httplog.ComposedHeader{ID: "s", Cwd: "/w", Dialect: "openai-chat"}, nil)
+			log, err := httplog.Compose(context.Background(), xs, httplog.ComposedHeader{ID: "s", Cwd: "/w", Dialect: "openai-chat"}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

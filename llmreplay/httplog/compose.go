@@ -2,6 +2,9 @@ package httplog
 
 import (
 	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 
@@ -122,7 +125,10 @@ func convMember(d *dialect.Dialect) string {
 // "{{pin:tools:<hash>}}" in place of its system prompt and tool schemas; a
 // body that holds such a string of its own is stored as bodyText, which
 // reading never expands.
-func Compose(exchanges []Exchange, h ComposedHeader, pins *Pins) ([]byte, error) {
+//
+// Compose stops when ctx ends, with its error: a run interrupted while it
+// composes a flood of calls does not wait for the log.
+func Compose(ctx context.Context, exchanges []Exchange, h ComposedHeader, pins *Pins) ([]byte, error) {
 	h.Type = "session"
 	if h.Version == 0 {
 		h.Version = 1
@@ -132,19 +138,33 @@ func Compose(exchanges []Exchange, h ComposedHeader, pins *Pins) ([]byte, error)
 		return nil, fmt.Errorf("sessionlog: compose header: %w", err)
 	}
 	d := lookup(h.Dialect)
-	c := composer{dialect: d, conv: convMember(d), pins: pins, out: out}
+	c := composer{dialect: d, conv: convMember(d), pins: pins, out: out, latest: map[prefixKey]int{}}
 	// A follow-up depends only on the calls before it, never on the pins.
 	ups := make([][]member, len(exchanges))
 	for i, x := range exchanges {
+		if err := stopped(ctx, i); err != nil {
+			return nil, err
+		}
 		ups[i] = c.followUp(x.Request)
 		c.bodies = append(c.bodies, x.Request)
 	}
 	for i, x := range exchanges {
+		if err := stopped(ctx, i); err != nil {
+			return nil, err
+		}
 		if err := c.exchange(i+1, x, ups[i]); err != nil {
 			return nil, err
 		}
 	}
 	return c.out, nil
+}
+
+// stopped is ctx's error, looked at every 64 calls (the i-th).
+func stopped(ctx context.Context, i int) error {
+	if i%64 != 0 || ctx.Err() == nil {
+		return nil
+	}
+	return fmt.Errorf("sessionlog: compose: stopped at call %d: %w", i+1, context.Cause(ctx))
 }
 
 type composer struct {
@@ -154,6 +174,10 @@ type composer struct {
 	out     []byte
 	seq     int
 	bodies  []Request // by call - 1, for follow-ups
+	calls   []parsed  // by call - 1, as followUp read them
+	// latest is, per conversation prefix, the latest call whose whole
+	// conversation it is.
+	latest map[prefixKey]int
 }
 
 func (c *composer) line(typ string, call int, ms ...member) {
@@ -223,24 +247,33 @@ func headerMembers(h map[string]string) []member {
 }
 
 // followUp returns the "base/append/changed/unset" members for q, or nil
-// when q is not a byte-exact follow-up of an earlier call.
+// when q is not a byte-exact follow-up of an earlier call. It reads q once
+// and indexes it as a base for the calls after it, so composing is linear
+// in the size of the exchanges however many calls there are.
 func (c *composer) followUp(q Request) []member {
 	if c.conv == "" {
 		return nil
 	}
 	body, ok := objectMembers(q.Body)
-	if !ok || !bytes.Equal(buildObject(body), q.Body) {
+	if !ok {
+		c.calls = append(c.calls, parsed{})
 		return nil
 	}
 	items, ok := convItems(body, c.conv)
 	if !ok {
+		c.calls = append(c.calls, parsed{body: body})
 		return nil
 	}
-	base, baseItems := c.base(q, body, items)
-	if base == 0 {
+	prefixes := c.prefixKeys(q, body, items)
+	base := c.base(q, body, items, prefixes)
+	c.calls = append(c.calls, parsed{body: body, items: items})
+	if len(items) > 0 {
+		c.latest[prefixes[len(items)-1]] = len(c.calls) // the latest call on a tie
+	}
+	if base == 0 || !bytes.Equal(buildObject(body), q.Body) {
 		return nil
 	}
-	baseBody, _ := objectMembers(c.bodies[base-1].Body)
+	baseBody, baseItems := c.calls[base-1].body, c.calls[base-1].items
 	changed, unset := memberDelta(baseBody, body, c.conv)
 	if !bytes.Equal(rebuild(baseBody, c.conv, items, changed, unset), q.Body) {
 		return nil
@@ -256,26 +289,67 @@ func (c *composer) followUp(q Request) []member {
 	return ms
 }
 
+// parsed is an earlier call's body as followUp read it: its members (nil:
+// not a JSON object) and its conversation items (nil: none).
+type parsed struct {
+	body  []member
+	items [][]byte
+}
+
+// prefixKey identifies a conversation prefix: the method, path and thread
+// members of its request and the items up to one of them.
+type prefixKey [sha256.Size]byte
+
+// prefixKeys returns, for each n from 1 to len(items), the key of q's
+// first n items: a chain, each key hashing the one before it and one item,
+// so that all of them cost one pass over q.
+func (c *composer) prefixKeys(q Request, body []member, items [][]byte) []prefixKey {
+	h := sha256.New()
+	field := func(b []byte, present bool) {
+		var n [9]byte
+		if present {
+			n[0] = 1
+		}
+		binary.BigEndian.PutUint64(n[1:], uint64(len(b)))
+		h.Write(n[:])
+		h.Write(b)
+	}
+	field([]byte(q.Method), true)
+	field([]byte(q.Path), true)
+	for _, k := range threadMembers {
+		v := memberValue(body, k)
+		field(v, v != nil)
+	}
+	var k prefixKey
+	h.Sum(k[:0])
+	keys := make([]prefixKey, len(items))
+	for i, it := range items {
+		h.Reset()
+		h.Write(k[:])
+		field(it, true)
+		h.Sum(k[:0])
+		keys[i] = k
+	}
+	return keys
+}
+
 // base returns the call (1-based) whose conversation items are the
 // longest prefix of items (all of them, for a retry), the latest on a
-// tie; 0 for none.
-func (c *composer) base(q Request, body []member, items [][]byte) (int, [][]byte) {
-	best, bestItems := 0, [][]byte(nil)
-	for i, b := range c.bodies {
-		if b.Method != q.Method || b.Path != q.Path {
+// tie, with q's method, path and thread; 0 for none. prefixes are
+// prefixKeys of q: one lookup per prefix length, longest first.
+func (c *composer) base(q Request, body []member, items [][]byte, prefixes []prefixKey) int {
+	for n := len(items); n > 0; n-- {
+		call, ok := c.latest[prefixes[n-1]]
+		if !ok {
 			continue
 		}
-		ms, ok := objectMembers(b.Body)
-		if !ok || !sameThread(ms, body) {
-			continue
+		b, p := c.bodies[call-1], c.calls[call-1]
+		// The key says so already; the bytes make it certain.
+		if b.Method == q.Method && b.Path == q.Path && sameThread(p.body, body) && len(p.items) == n && isPrefix(p.items, items) {
+			return call
 		}
-		bi, ok := convItems(ms, c.conv)
-		if !ok || len(bi) == 0 || len(bi) > len(items) || len(bi) < len(bestItems) || !isPrefix(bi, items) {
-			continue
-		}
-		best, bestItems = i+1, bi
 	}
-	return best, bestItems
+	return 0
 }
 
 // threadMembers hold a conversation's system prompt outside its array: a

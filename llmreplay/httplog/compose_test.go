@@ -2,6 +2,7 @@ package httplog
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -99,7 +100,7 @@ func TestComposeRoundTripPerDialect(t *testing.T) {
 			dir := t.TempDir()
 			pins := OpenPins(dir).Overlay()
 			xs := c.exchanges()
-			log, err := Compose(xs, header(c.dialect), pins)
+			log, err := Compose(context.Background(), xs, header(c.dialect), pins)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,7 +146,7 @@ func TestComposeRoundTripPerDialect(t *testing.T) {
 
 func TestComposeOneWordChangeIsOneLine(t *testing.T) {
 	c := conversations[1]
-	a, err := Compose(c.exchanges(), header(c.dialect), nil)
+	a, err := Compose(context.Background(), c.exchanges(), header(c.dialect), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func TestComposeOneWordChangeIsOneLine(t *testing.T) {
 	for i := range c.bodies {
 		c.bodies[i] = strings.Replace(c.bodies[i], "list the files", "list all files", 1)
 	}
-	b, err := Compose(c.exchanges(), header(c.dialect), nil)
+	b, err := Compose(context.Background(), c.exchanges(), header(c.dialect), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +187,7 @@ func TestComposeChildConversations(t *testing.T) {
 	for _, b := range bodies {
 		xs = append(xs, Exchange{Request: Request{Method: "POST", Path: "/responses", Body: []byte(b)}, Response: Response{Status: 200, Body: []byte(`{}`)}})
 	}
-	log, err := Compose(xs, header("openai-responses"), nil)
+	log, err := Compose(context.Background(), xs, header("openai-responses"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +211,7 @@ func TestComposeEndsAndPayloadForms(t *testing.T) {
 		{Request: Request{Method: "POST", Path: "/x", Body: []byte("{\n \"a\": 1}")}, Response: Response{Status: 200, Stream: true, Events: []SSEEvent{{Event: "e", ID: "7", Data: []byte("\xff")}}, End: EndDisconnect}},
 		{Request: Request{Method: "POST", Path: "/x", Body: []byte(`{"a":"{{pin:x:system}}"}`)}, Response: Response{Status: 200, Stream: true, End: EndHang}},
 	}
-	log, err := Compose(xs, header("openai-chat"), &Pins{})
+	log, err := Compose(context.Background(), xs, header("openai-chat"), &Pins{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ func TestComposeEndsAndPayloadForms(t *testing.T) {
 
 func TestDecomposeErrors(t *testing.T) {
 	c := conversations[0]
-	log, err := Compose(c.exchanges(), header(c.dialect), OpenPins("corpus/pins").Overlay())
+	log, err := Compose(context.Background(), c.exchanges(), header(c.dialect), OpenPins("corpus/pins").Overlay())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +283,7 @@ func FuzzComposeRoundTrip(f *testing.F) {
 			})
 		}
 		pins := &Pins{}
-		log, err := Compose(xs, header(name), pins)
+		log, err := Compose(context.Background(), xs, header(name), pins)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -365,7 +366,7 @@ func TestComposeRoundTripRandom(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			pins = &Pins{}
 		}
-		log, err := Compose(xs, header(d.Name), pins)
+		log, err := Compose(context.Background(), xs, header(d.Name), pins)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -387,7 +388,7 @@ func TestComposeRoundTripRandom(t *testing.T) {
 // read composes back to a log that reads the same.
 func FuzzDecompose(f *testing.F) {
 	for _, c := range conversations {
-		log, err := Compose(c.exchanges(), header(c.dialect), nil)
+		log, err := Compose(context.Background(), c.exchanges(), header(c.dialect), nil)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -398,7 +399,7 @@ func FuzzDecompose(f *testing.F) {
 		if err != nil {
 			return
 		}
-		again, err := Compose(xs, h, nil)
+		again, err := Compose(context.Background(), xs, h, nil)
 		if err != nil {
 			return // e.g. a status line with both events and a body cannot be written back
 		}

@@ -8,7 +8,7 @@
 // place of its copies in every log.
 //
 //	pins := httplog.OpenPins("snapshots/pins").Overlay()
-//	log, err := httplog.Compose(exchanges, httplog.ComposedHeader{Cwd: cwd, Dialect: "openai-chat"}, pins)
+//	log, err := httplog.Compose(ctx, exchanges, httplog.ComposedHeader{Cwd: cwd, Dialect: "openai-chat"}, pins)
 //	wrote, err := pins.Write() // the pin files the log names and pins/ lacks
 //	...
 //	h, xs, err := httplog.Decompose(log, "snapshots/x/session.jsonl", httplog.OpenPins("snapshots/pins"))

@@ -1,6 +1,7 @@
 package httplog_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
@@ -17,7 +18,7 @@ func ExampleCompose() {
 	}
 	pins := httplog.OpenPins("pins").Overlay() // keeps the values until pins.Write
 
-	log, err := httplog.Compose(xs, httplog.ComposedHeader{ID: "{{session:0}}", Cwd: "{{cwd}}", Dialect: "openai-chat",
+	log, err := httplog.Compose(context.Background(), xs, httplog.ComposedHeader{ID: "{{session:0}}", Cwd: "{{cwd}}", Dialect: "openai-chat",
 		Agent: sessionlog.AgentInfo{Name: "my-agent", Version: "1.0"}}, pins)
 	if err != nil {
 		panic(err)

@@ -2,6 +2,7 @@ package httplog
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -39,7 +40,7 @@ func TestComposePinsEveryPrompt(t *testing.T) {
 			}
 			dir := t.TempDir()
 			pins := OpenPins(dir).Overlay()
-			log, err := Compose(xs, header("anthropic-messages"), pins)
+			log, err := Compose(context.Background(), xs, header("anthropic-messages"), pins)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,7 +165,7 @@ func TestMigrateComposedLog(t *testing.T) {
 	for _, c := range conversations {
 		t.Run(c.dialect, func(t *testing.T) {
 			ref := &Pins{}
-			now, err := Compose(c.exchanges(), header(c.dialect), ref)
+			now, err := Compose(context.Background(), c.exchanges(), header(c.dialect), ref)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -205,7 +206,7 @@ func TestMigrateComposedLog(t *testing.T) {
 // reads back as, and is idempotent.
 func FuzzRepin(f *testing.F) {
 	for _, c := range conversations {
-		log, err := Compose(c.exchanges(), header(c.dialect), nil)
+		log, err := Compose(context.Background(), c.exchanges(), header(c.dialect), nil)
 		if err != nil {
 			f.Fatal(err)
 		}

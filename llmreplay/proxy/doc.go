@@ -14,7 +14,7 @@
 //	// run the agent with {{model.url}} = p.URL(), {{model.key}} = p.Key()
 //	p.Close()
 //	rep := p.Report()
-//	log, err := httplog.Compose(rep.Exchanges, header, pins)
+//	log, err := httplog.Compose(ctx, rep.Exchanges, header, pins)
 //
 // Replay it:
 //

@@ -58,13 +58,25 @@ func (d Drift) String() string {
 	return b.String()
 }
 
-// drift answers a request that matched nothing and records why.
+// drift answers a request that matched nothing and records why: the
+// first MaxDrifts with their nearest recorded call, the others counted.
 func (p *Proxy) drift(w http.ResponseWriter, q httplog.Request, c canonical, arrival int) {
 	d := Drift{Arrival: arrival, Method: q.Method, Path: q.Path, Body: q.Body}
-	d.Nearest, d.Changes = p.nearest(c)
 	p.mu.Lock()
-	p.drifts = append(p.drifts, d)
+	described := len(p.drifts) < MaxDrifts
+	if described {
+		p.drifts = append(p.drifts, Drift{}) // the place, held while nearest runs unlocked
+	} else {
+		p.moreDrifts++
+	}
+	slot := len(p.drifts) - 1
 	p.mu.Unlock()
+	if described {
+		d.Nearest, d.Changes = p.nearest(c)
+		p.mu.Lock()
+		p.drifts[slot] = d
+		p.mu.Unlock()
+	}
 	msg := "request drift: this request matches no recorded exchange; re-record the scenario"
 	if len(d.Changes) > 0 {
 		msg += fmt.Sprintf(" (nearest call %d differs at %s)", d.Nearest, d.Changes[0].Path)

@@ -203,7 +203,7 @@ func (p *Proxy) normalize(b []byte) ([]byte, error) {
 
 func (p *Proxy) normalizeHeader(h map[string]string) (map[string]string, error) {
 	for k, v := range h {
-		h[k] = scrubKey(v, p.cfg.Key)
+		h[k] = p.scrubString(v)
 	}
 	if p.cfg.Normalize == nil || len(h) == 0 {
 		return h, nil

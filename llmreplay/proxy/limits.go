@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -9,7 +10,15 @@ import (
 	"strings"
 )
 
-// Defaults of the caps in Config.
+// DefaultMaxCalls is Config.MaxCalls when it is 0: the model calls one
+// run may make.
+const DefaultMaxCalls = 1000
+
+// ErrTooManyCalls is wrapped by Report.Err when requests went past
+// Config.MaxCalls.
+var ErrTooManyCalls = errors.New("too many model calls")
+
+// Defaults of the other caps in Config.
 const (
 	defaultMaxRequestBytes  = 32 << 20
 	defaultMaxEvents        = 100_000
@@ -23,6 +32,7 @@ var errTooLarge = errors.New("over the cap")
 func (c Config) maxRequestBytes() int64  { return cmp.Or(c.MaxRequestBytes, defaultMaxRequestBytes) }
 func (c Config) maxEvents() int          { return cmp.Or(c.MaxEvents, defaultMaxEvents) }
 func (c Config) maxResponseBytes() int64 { return cmp.Or(c.MaxResponseBytes, defaultMaxResponseBytes) }
+func (c Config) maxCalls() int           { return cmp.Or(c.MaxCalls, DefaultMaxCalls) }
 
 // capped reads at most max bytes of r; past them it fails with an error
 // wrapping errTooLarge that names what was read (the transport has
@@ -58,7 +68,9 @@ func readCapped(r io.Reader, max int64, what string) ([]byte, error) {
 // endpoint checks that a request the agent sends may go upstream with the
 // key: one of the dialect's endpoints (dialect.Dialect.Endpoints: method
 // and path, under any prefix) with a clean path (no dot or empty segments,
-// no escaped slash, dot or control character), nothing else.
+// no escaped slash, dot, backslash, "?", "#" or "%", no control
+// character), nothing else. path is decoded, as the upstream reads it
+// (upstreamRequest sends it escaped anew).
 func (p *Proxy) endpoint(r *http.Request, path string) error {
 	if err := cleanPath(r, path); err != nil {
 		return err
@@ -81,8 +93,11 @@ func cleanPath(r *http.Request, path string) error {
 			return fmt.Errorf("request path %q holds a control character: not forwarded", path)
 		}
 	}
-	if esc := strings.ToLower(r.URL.EscapedPath()); strings.Contains(esc, "%2f") || strings.Contains(esc, "%2e") || strings.Contains(esc, "%5c") {
-		return fmt.Errorf("request path %q holds an escaped slash, dot or backslash: not forwarded", r.URL.EscapedPath())
+	esc := strings.ToLower(r.URL.EscapedPath())
+	for _, e := range []string{"%2f", "%2e", "%5c", "%3f", "%23", "%25"} {
+		if strings.Contains(esc, e) {
+			return fmt.Errorf("request path %q holds an escaped slash, dot, backslash, \"?\", \"#\" or \"%%\": not forwarded", r.URL.EscapedPath())
+		}
 	}
 	for _, seg := range strings.Split(strings.TrimPrefix(path, "/"), "/") {
 		if seg == "" || seg == "." || seg == ".." {
@@ -92,11 +107,34 @@ func cleanPath(r *http.Request, path string) error {
 	return nil
 }
 
-// scrub replaces the real key in b by "[key]": nothing the upstream says
-// reaches the agent or a recording with the key in it.
+// scrub replaces the real key in b by "[key]", in every disguise the
+// secret scan knows (reversed, hex, base64, internal/secretscan), and a
+// line of b that still holds it escaped (percent or \u escapes) by "[key]"
+// whole, its line break kept (an SSE event keeps its framing): nothing the
+// upstream says reaches the agent or a recording with the key in it,
+// however it is encoded.
 func (p *Proxy) scrub(b []byte) []byte {
-	if p.cfg.Key == "" || !strings.Contains(string(b), p.cfg.Key) {
+	if p.cfg.Key == "" {
 		return b
 	}
-	return []byte(strings.ReplaceAll(string(b), p.cfg.Key, "[key]"))
+	if bytes.Contains(b, []byte(p.cfg.Key)) {
+		b = bytes.ReplaceAll(b, []byte(p.cfg.Key), []byte("[key]")) // a key of any length
+	}
+	if _, hit := p.secret.Find(b); !hit {
+		return b
+	}
+	b = []byte(p.secret.Redact(string(b)))
+	for {
+		h, hit := p.secret.Find(b)
+		if !hit {
+			return b
+		}
+		lines := bytes.SplitAfter(b, []byte("\n"))
+		l := lines[h.Line-1]
+		lines[h.Line-1] = append([]byte("[key]"), l[len(bytes.TrimRight(l, "\r\n")):]...)
+		b = bytes.Join(lines, nil)
+	}
 }
+
+// scrubString is scrub for a message.
+func (p *Proxy) scrubString(s string) string { return string(p.scrub([]byte(s))) }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/acpsnap/acpsnap/internal/secretscan"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 )
@@ -79,6 +80,12 @@ type Config struct {
 	// the agent sees a broken connection, and the recording fails.
 	MaxEvents        int
 	MaxResponseBytes int64
+	// MaxCalls bounds the model requests of one run (0: DefaultMaxCalls).
+	// A request past it is answered 400 at once, never forwarded nor
+	// matched nor kept, and fails the run (Report.Refused, ErrTooManyCalls):
+	// an agent that floods its model neither spends the key nor grows the
+	// log without end.
+	MaxCalls int
 	// Client (Record) sends requests upstream. nil: a client with no
 	// timeout (streams are long) that follows no redirects.
 	Client *http.Client
@@ -94,23 +101,27 @@ type Proxy struct {
 	reqHdr   map[string]bool
 	respHdr  map[string]bool
 	nonce    string
+	secret   *secretscan.Set // the real key and its disguises (Record)
 	ln       net.Listener
 	srv      *http.Server
 	done     chan struct{} // closed by Close: hung streams end
 	handlers sync.WaitGroup
 
-	mu       sync.Mutex
-	closed   bool
-	calls    int                 // requests received
-	kept     []*httplog.Exchange // Record: by arrival; Replay: by the recorded call served
-	extra    []*httplog.Exchange // Replay: drifted requests, by arrival
-	drifts   []Drift
-	errs     []string
-	consumed []bool           // Replay: by recorded call - 1
-	groups   map[string][]int // recorded calls - 1 by fingerprint (masked: see Numbering), in call order
-	next     map[string]int   // the group's first unconsumed element
-	exact    []string         // recorded call - 1 → its fingerprint unmasked (with Numbering)
-	served   int
+	mu         sync.Mutex
+	closed     bool
+	requests   int                 // requests received, a refused one included
+	refused    int                 // requests past MaxCalls
+	calls      int                 // requests received
+	kept       []*httplog.Exchange // Record: by arrival; Replay: by the recorded call served
+	extra      []*httplog.Exchange // Replay: drifted requests, by arrival
+	drifts     []Drift
+	moreDrifts int // drifts past MaxDrifts
+	errs       []string
+	consumed   []bool           // Replay: by recorded call - 1
+	groups     map[string][]int // recorded calls - 1 by fingerprint (masked: see Numbering), in call order
+	next       map[string]int   // the group's first unconsumed element
+	exact      []string         // recorded call - 1 → its fingerprint unmasked (with Numbering)
+	served     int
 }
 
 // Start listens on 127.0.0.1 (a free port) and serves until Close or until
@@ -123,7 +134,7 @@ func Start(ctx context.Context, cfg Config) (*Proxy, error) {
 	if cfg.Mode == Record && cfg.Upstream == "" {
 		return nil, errors.New("proxy: record needs an upstream URL")
 	}
-	p := &Proxy{cfg: cfg, dialect: d, done: make(chan struct{})}
+	p := &Proxy{cfg: cfg, dialect: d, done: make(chan struct{}), secret: secretscan.New(map[string]string{"key": cfg.Key}, nil)}
 	if p.ignore, err = parseIgnore(cfg.Ignore); err != nil {
 		return nil, err
 	}
@@ -237,6 +248,11 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if rest == "" {
 		rest = "/"
 	}
+	if p.overCap() {
+		p.ownAnswer(w, http.StatusBadRequest, "too many calls",
+			fmt.Sprintf("more than %d model calls in one scenario (the cap): refused, not forwarded", p.cfg.maxCalls()))
+		return
+	}
 	if p.cfg.Mode == Record {
 		if err := p.endpoint(r, rest); err != nil {
 			p.fail("%v", err)
@@ -244,8 +260,8 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if r.URL.RawQuery != "" {
-		rest += "?" + r.URL.RawQuery
+	if q := p.dialect.WithoutKey(r.URL.RawQuery); q != "" {
+		rest += "?" + q // a key in the query is the key header's: never kept or forwarded
 	}
 	p.mu.Lock()
 	p.calls++
@@ -256,6 +272,19 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.replay(w, r, rest, arrival)
+}
+
+// overCap counts a request and reports whether it is past Config.MaxCalls
+// (and counts it as refused then).
+func (p *Proxy) overCap() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.requests++
+	if p.requests <= p.cfg.maxCalls() {
+		return false
+	}
+	p.refused++
+	return true
 }
 
 func (p *Proxy) fail(format string, args ...any) {

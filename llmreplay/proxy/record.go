@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -62,7 +63,7 @@ func (p *Proxy) record(w http.ResponseWriter, r *http.Request, path string, call
 		resp, err = p.cfg.Client.Do(req)
 	}
 	if err != nil { // answered final: no retry storm against a dead upstream
-		msg := fmt.Sprintf("upstream: %v", scrubKey(err.Error(), p.cfg.Key))
+		msg := fmt.Sprintf("upstream: %v", p.scrubString(err.Error()))
 		p.fail("call %d: %s", call, msg)
 		p.setResponse(x, p.ownAnswer(w, http.StatusBadGateway, "upstream", msg))
 		return
@@ -71,11 +72,18 @@ func (p *Proxy) record(w http.ResponseWriter, r *http.Request, path string, call
 	p.relay(w, r, call, x, resp, pt)
 }
 
-// upstreamRequest is r for the upstream: the agent's headers minus hop
-// and secret ones, plus the real key.
+// upstreamRequest is r for the upstream: path (decoded, then "?" and the
+// raw query) below the upstream's, escaped anew so that the upstream reads
+// the path the endpoint check read; the agent's headers minus hop and
+// secret ones, plus the real key.
 func (p *Proxy) upstreamRequest(ctx context.Context, r *http.Request, path string, body []byte) (*http.Request, error) {
-	u := strings.TrimSuffix(p.cfg.Upstream, "/") + path
-	req, err := http.NewRequestWithContext(ctx, r.Method, u, bytes.NewReader(body))
+	u, err := url.Parse(strings.TrimSuffix(p.cfg.Upstream, "/"))
+	if err != nil {
+		return nil, err
+	}
+	decoded, query, _ := strings.Cut(path, "?")
+	u.Path, u.RawPath, u.RawQuery = u.Path+decoded, "", query
+	req, err := http.NewRequestWithContext(ctx, r.Method, u.String(), bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
@@ -91,13 +99,6 @@ func (p *Proxy) upstreamRequest(ctx context.Context, r *http.Request, path strin
 		req.Body, req.ContentLength = http.NoBody, 0
 	}
 	return req, nil
-}
-
-func scrubKey(s, key string) string {
-	if key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, key, "[key]")
 }
 
 // relay copies the upstream response to the agent: headers at once, then

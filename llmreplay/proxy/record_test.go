@@ -4,16 +4,21 @@ import (
 	"bufio"
 	"compress/gzip"
 	"context"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/acpsnap/acpsnap/internal/secretscan"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/google/go-cmp/cmp"
 )
@@ -114,7 +119,7 @@ func TestRecordStreamsEventByEvent(t *testing.T) {
 func assertNoKey(t *testing.T, rep Report, placeholder string) {
 	t.Helper()
 	b, _ := json.Marshal(rep)
-	log, err := httplog.Compose(rep.Exchanges, httplog.ComposedHeader{Dialect: "openai-chat"}, nil)
+	log, err := httplog.Compose(context.Background(), rep.Exchanges, httplog.ComposedHeader{Dialect: "openai-chat"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,5 +336,48 @@ func TestHeadProbe(t *testing.T) {
 	}
 	if got := n.Load(); got != 1 {
 		t.Errorf("upstream saw %d requests, want the one POST", got)
+	}
+}
+
+// TestRecordScrubsADisguisedKey: an upstream that reflects the key
+// base64-, hex-, percent-, \u-escaped or reversed gets it neither to the
+// agent nor into the recording, and the stream keeps its events.
+func TestRecordScrubsADisguisedKey(t *testing.T) {
+	var pct strings.Builder
+	for _, c := range []byte(realKey) {
+		fmt.Fprintf(&pct, "%%%02X", c)
+	}
+	rev := []byte(realKey)
+	slices.Reverse(rev)
+	disguised := []string{base64.StdEncoding.EncodeToString([]byte(`{"k":"` + realKey + `"}`)), hex.EncodeToString([]byte(realKey)),
+		pct.String(), strings.ReplaceAll(strconv.QuoteToASCII(realKey), "-", `\u002d`), string(rev)}
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("X-Echo", base64.StdEncoding.EncodeToString([]byte(realKey)))
+		for _, d := range disguised {
+			fmt.Fprintf(w, "data: {\"echo\":%q}\n\n", d)
+		}
+		fmt.Fprint(w, "data: {\"done\":true}\n\n")
+	}))
+	defer up.Close()
+	p := start(t, Config{Mode: Record, Dialect: "openai-responses", Upstream: up.URL, Key: realKey, ResponseHeaders: []string{"x-echo"}})
+	resp := post(t, context.Background(), p.URL()+"/responses", p.Key(), `{}`)
+	events, err := readAllEvents(t, resp.Body)
+	resp.Body.Close()
+	p.Close()
+	leaks := secretscan.New(map[string]string{"OPENAI_API_KEY": realKey}, nil)
+	if err != nil || len(events) != len(disguised)+1 || events[len(events)-1] != `{"done":true}` {
+		t.Errorf("the agent got %d events (%v), want %d, the last {\"done\":true}: %q", len(events), err, len(disguised)+1, events)
+	}
+	if h, ok := leaks.Find([]byte(strings.Join(events, "\n") + fmt.Sprint(resp.Header))); ok {
+		t.Errorf("the agent got the key, disguised, line %d: %q", h.Line, events)
+	}
+	rep := p.Report()
+	log, err := httplog.Compose(context.Background(), rep.Exchanges, httplog.ComposedHeader{Dialect: "openai-responses"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := leaks.Check("session.jsonl", log); err != nil {
+		t.Errorf("the recording holds the key: %v\n%s", err, log)
 	}
 }

@@ -315,7 +315,7 @@ func TestRecordComposeReplay(t *testing.T) {
 	}
 	rec.Close()
 	pins := httplog.OpenPins(t.TempDir()).Overlay()
-	log, err := httplog.Compose(rec.Report().Exchanges, httplog.ComposedHeader{Dialect: "openai-chat"}, pins)
+	log, err := httplog.Compose(context.Background(), rec.Report().Exchanges, httplog.ComposedHeader{Dialect: "openai-chat"}, pins)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +341,7 @@ func TestRecordComposeReplay(t *testing.T) {
 	if err := p.Report().Err(); err != nil {
 		t.Fatal(err)
 	}
-	replayed, err := httplog.Compose(p.Report().Exchanges, httplog.ComposedHeader{Dialect: "openai-chat"}, pins)
+	replayed, err := httplog.Compose(context.Background(), p.Report().Exchanges, httplog.ComposedHeader{Dialect: "openai-chat"}, pins)
 	if err != nil {
 		t.Fatal(err)
 	}

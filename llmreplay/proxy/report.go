@@ -1,7 +1,6 @@
 package proxy
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -18,8 +17,11 @@ type Report struct {
 	// clean replay composes the same log as the recording. Compose them.
 	Exchanges []httplog.Exchange
 	// Drifts (Replay) are the requests that matched no recorded exchange:
-	// the request changed; only re-recording accepts it.
-	Drifts []Drift
+	// the request changed; only re-recording accepts it. They are the
+	// first MaxDrifts of them, each with its nearest recorded call;
+	// MoreDrifts counts the others.
+	Drifts     []Drift
+	MoreDrifts int
 	// Unconsumed (Replay) are the recorded calls never requested, from 1.
 	Unconsumed []int
 	// Served (Replay) counts the recorded exchanges served.
@@ -27,13 +29,24 @@ type Report struct {
 	// Errors are failures that are not drifts: an upstream that could not
 	// be reached, a payload Normalize refused.
 	Errors []string
+	// Refused counts the requests past MaxCalls, the run's cap on model
+	// calls (Config.MaxCalls), refused unanswered by the model.
+	Refused, MaxCalls int
 }
+
+// MaxDrifts is how many drifts of a run the proxy describes (each with its
+// nearest recorded call); past it, drifts are only counted.
+const MaxDrifts = 10
+
+// maxListed bounds the call numbers a message lists.
+const maxListed = 20
 
 // Report returns the report so far.
 func (p *Proxy) Report() Report {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	r := Report{Drifts: append([]Drift(nil), p.drifts...), Served: p.served, Errors: append([]string(nil), p.errs...)}
+	r := Report{Drifts: append([]Drift(nil), p.drifts...), MoreDrifts: p.moreDrifts, Served: p.served,
+		Errors: append([]string(nil), p.errs...), Refused: p.refused, MaxCalls: p.cfg.maxCalls()}
 	for _, xs := range [][]*httplog.Exchange{p.kept, p.extra} {
 		for _, x := range xs {
 			if x != nil {
@@ -53,12 +66,21 @@ func (p *Proxy) Report() Report {
 // only be accepted by re-recording, never by refreshing the responses.
 func (r Report) RequestDrift() bool { return len(r.Drifts) > 0 }
 
-// Err describes every drift, unconsumed call and error; nil when the run
-// was clean.
+// Err describes the drifts, unconsumed calls, errors and refused calls;
+// nil when the run was clean. Its length is bounded whatever the agent
+// did: MaxDrifts drifts, the other drifts and the calls counted, errors
+// alike folded into one line. It wraps ErrTooManyCalls when calls were
+// refused.
 func (r Report) Err() error {
 	var msgs []string
+	if r.Refused > 0 {
+		msgs = append(msgs, fmt.Sprintf("the agent made %d model calls, more than the cap of %d: the %d past it were refused, not forwarded", r.MaxCalls+r.Refused, r.MaxCalls, r.Refused))
+	}
 	for _, d := range r.Drifts {
 		msgs = append(msgs, d.String())
+	}
+	if r.MoreDrifts > 0 {
+		msgs = append(msgs, fmt.Sprintf("and %d more request drifts", r.MoreDrifts))
 	}
 	if len(r.Unconsumed) > 0 {
 		msgs = append(msgs, fmt.Sprintf("recorded calls never requested: %s (the agent made fewer model calls; re-record)", joinInts(r.Unconsumed)))
@@ -67,13 +89,27 @@ func (r Report) Err() error {
 	if len(msgs) == 0 {
 		return nil
 	}
-	return errors.New("proxy: " + strings.Join(msgs, "\n"))
+	return &reportError{msg: "proxy: " + strings.Join(msgs, "\n"), capped: r.Refused > 0}
 }
 
+// reportError is Report.Err's error: its message, and whether calls went
+// past the cap (errors.Is ErrTooManyCalls).
+type reportError struct {
+	msg    string
+	capped bool
+}
+
+func (e *reportError) Error() string        { return e.msg }
+func (e *reportError) Is(target error) bool { return e.capped && target == ErrTooManyCalls }
+
+// joinInts lists ns, the first maxListed of them and how many more.
 func joinInts(ns []int) string {
-	s := make([]string, len(ns))
-	for i, n := range ns {
-		s[i] = fmt.Sprint(n)
+	s := make([]string, 0, min(len(ns), maxListed))
+	for _, n := range ns[:min(len(ns), maxListed)] {
+		s = append(s, fmt.Sprint(n))
+	}
+	if len(ns) > maxListed {
+		return strings.Join(s, ", ") + fmt.Sprintf(" and %d more", len(ns)-maxListed)
 	}
 	return strings.Join(s, ", ")
 }

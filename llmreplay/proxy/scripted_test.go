@@ -65,7 +65,7 @@ func TestScriptedUpstreamRoundTrip(t *testing.T) {
 			}
 			h := httplog.ComposedHeader{ID: "s", Dialect: tc.dialect, Agent: sessionlog.AgentInfo{Name: "test", Version: "1"}}
 			pins := httplog.OpenPins(t.TempDir()).Overlay()
-			log, err := httplog.Compose(rec.Report().Exchanges, h, pins)
+			log, err := httplog.Compose(context.Background(), rec.Report().Exchanges, h, pins)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,7 +88,7 @@ func TestScriptedUpstreamRoundTrip(t *testing.T) {
 			if diff := cmp.Diff(recorded, replayed); diff != "" {
 				t.Errorf("bytes the agent got (-recorded +replayed):\n%s", diff)
 			}
-			again, err := httplog.Compose(rep.Report().Exchanges, h, pins)
+			again, err := httplog.Compose(context.Background(), rep.Report().Exchanges, h, pins)
 			if err != nil {
 				t.Fatal(err)
 			}

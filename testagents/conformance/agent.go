@@ -36,6 +36,10 @@ const Env = "CONFORMANCE_AGENT"
 type Behaviour struct {
 	Dialect string // CONF_DIALECT: openai-chat, openai-responses, anthropic-messages or gemini-generate-content
 	URL     string // CONF_URL: the model's base URL ({{model.url}})
+	// Key is the key the agent sends ({{model.key}}): in the dialect's
+	// header, and for Gemini in the query, "?key=…", as its REST docs
+	// show; "": none.
+	Key string // CONF_KEY
 	// IDs is "reuse" (""): a tool call's ACP toolCallId is the model's
 	// tool-call id, as most agents do; "mint": a fresh random id.
 	IDs string // CONF_IDS
@@ -84,7 +88,7 @@ type Behaviour struct {
 }
 
 func behaviour(getenv func(string) string) Behaviour {
-	b := Behaviour{Dialect: getenv("CONF_DIALECT"), URL: getenv("CONF_URL"), IDs: getenv("CONF_IDS"),
+	b := Behaviour{Dialect: getenv("CONF_DIALECT"), URL: getenv("CONF_URL"), Key: getenv("CONF_KEY"), IDs: getenv("CONF_IDS"),
 		Paths: getenv("CONF_PATHS"), Ready: getenv("CONF_READY") == "1", Side: getenv("CONF_SIDE"), Noise: getenv("CONF_NOISE") == "1",
 		RequestID: getenv("CONF_REQUEST_ID") == "1", Break: getenv("CONF_BREAK"), System: getenv("CONF_SYSTEM"), Thought: getenv("CONF_THOUGHT"), Trace: getenv("CONF_TRACE") == "1"}
 	if b.System == "" {
@@ -445,6 +449,7 @@ func (a *agent) callThen(ctx context.Context, conv []message, s *session, header
 		return reply{}, err
 	}
 	req.Header.Set("Content-Type", "application/json")
+	a.setKey(req)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return reply{}, err
@@ -513,6 +518,22 @@ func (a *agent) decode(body io.Reader, emit func(model.Chunk) error) error {
 var toolSchema = json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`)
 
 // request renders conv as the dialect's request: its path and body.
+// setKey sends the key as the dialect's SDKs do, Gemini's as its REST
+// docs show.
+func (a *agent) setKey(req *http.Request) {
+	switch {
+	case a.b.Key == "":
+	case a.b.Dialect == "gemini-generate-content":
+		q := req.URL.Query()
+		q.Set("key", a.b.Key)
+		req.URL.RawQuery = q.Encode()
+	case a.b.Dialect == "anthropic-messages":
+		req.Header.Set("X-Api-Key", a.b.Key)
+	default:
+		req.Header.Set("Authorization", "Bearer "+a.b.Key)
+	}
+}
+
 func (a *agent) request(conv []message) (string, []byte) {
 	switch a.b.Dialect {
 	case "openai-responses":

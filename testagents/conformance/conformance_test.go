@@ -54,7 +54,7 @@ func corpus(t *testing.T, dialect, agent, yml string) string {
 	root := t.TempDir()
 	write(t, filepath.Join(root, scenario.CorpusFile), "version: 1\n"+
 		"agent:\n  command: ["+quote(os.Args[0])+", \"-test.run=^$\"]\n"+agent+
-		"  env: {"+Env+": \"1\", CONF_URL: \"{{model.url}}\", CONF_DIALECT: "+dialect+", GORACE: \"atexit_sleep_ms=0\"}\n"+
+		"  env: {"+Env+": \"1\", CONF_URL: \"{{model.url}}\", CONF_KEY: \"{{model.key}}\", CONF_DIALECT: "+dialect+", GORACE: \"atexit_sleep_ms=0\"}\n"+
 		"model:\n  dialect: "+dialect+"\n"+yml)
 	return root
 }

@@ -23,7 +23,10 @@
 // system message holding that file's text: an agent that puts what it read
 // into its prompt, for the secret scan's tests. With VICE_SYSTEM_LS=1 that
 // message then lists the session's cwd, as mistral-vibe and kimi do: a
-// system prompt that differs per workspace, for the pins' tests.
+// system prompt that differs per workspace, for the pins' tests. With
+// VICE_FLOOD=N it sends N tiny model requests (eight at a time, answers
+// ignored) after each prompt's answer and before ending the turn: a flood,
+// for the call cap's tests and scripts/flood.
 //
 // Main runs it on stdin and stdout; the test binary of cmd/acpsnap runs it
 // as the command viceagent.
@@ -43,6 +46,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -158,6 +163,7 @@ func (a *agent) prompt(m message) error {
 	if err != nil {
 		return err
 	}
+	a.flood(os.Getenv("VICE_FLOOD"))
 	if err := a.out.Encode(map[string]any{"jsonrpc": "2.0", "method": "session/update", "params": map[string]any{
 		"sessionId": p.SessionID, "update": map[string]any{"sessionUpdate": "agent_message_chunk",
 			"content": map[string]any{"type": "text", "text": answer}, "_meta": map[string]any{"traceId": random()}}}}); err != nil {
@@ -189,6 +195,28 @@ func (a *agent) system() string {
 		s += "."
 	}
 	return s
+}
+
+// flood sends n (a decimal count) tiny requests, eight at a time, and
+// ignores their answers.
+func (a *agent) flood(n string) {
+	count, _ := strconv.Atoi(n)
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				a.complete([]map[string]string{{"role": "user", "content": "flood " + strconv.Itoa(i)}})
+			}
+		}()
+	}
+	for i := range count {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // complete is one chat completion (not streamed); its text. A 429 is

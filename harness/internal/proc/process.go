@@ -30,8 +30,9 @@ const stderrCap = 1 << 20
 
 // stdoutCap bounds the agent stdout a run records (Result.Stdout): past
 // it the run fails and the rest is read and dropped, so memory stays
-// bounded whatever the agent prints.
-const stdoutCap = 256 << 20
+// bounded whatever the agent prints (a run compares it, normalized, with a
+// fixture of up to scenario.MaxFileBytes, within 512 MB).
+const stdoutCap = 128 << 20
 
 // sdkMaxLine is the longest line the ACP SDK's reader accepts (its scanner
 // buffer is 10 MiB, newline included); longer lines are recorded, then fail

@@ -7,7 +7,7 @@
 //	m, err := relay.StartModel(ctx, relay.ModelConfig{Dialect: "openai-chat", Roots: rts}, src)
 //	defer m.Close()
 //	... // the agent talks to m.URL() with m.Key(); m.Identify(sessionID) after session/new
-//	c, errs := m.Compose(sessionID, agentInfo) // c.Log, c.Pins, c.Tokens, c.Drifts
+//	c, errs := m.Compose(ctx, sessionID, agentInfo) // c.Log, c.Pins, c.Tokens, c.Drifts
 //
 //	mcp := relay.MCP{Acpsnap: bin, Dir: dir, Roots: rts}
 //	servers, err := mcp.Servers(step.MCPServers, expand) // session/new's mcpServers

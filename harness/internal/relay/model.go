@@ -34,9 +34,10 @@ type ModelConfig struct {
 	// Pins are the corpus's pins: the committed log's placeholders are
 	// read through them, and the composed log's values kept in them (an
 	// overlay the caller writes or drops); nil: nothing is pinned.
-	Pins   *httplog.Pins
-	Record bool           // relay to Upstream; false: serve Source.Exchanges
-	Roots  *harvest.Roots // the run's paths, the live side's tokens
+	Pins     *httplog.Pins
+	Record   bool           // relay to Upstream; false: serve Source.Exchanges
+	Roots    *harvest.Roots // the run's paths, the live side's tokens
+	MaxCalls int            // the run's cap on model calls (proxy.Config.MaxCalls)
 	// Dial connects to Upstream (Record); nil: net.Dialer.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
@@ -111,7 +112,7 @@ type Model struct {
 // src. Its errors are the machine's (the proxy could not start).
 func StartModel(ctx context.Context, cfg ModelConfig, src Source) (*Model, error) {
 	m := &Model{cfg: cfg, hung: make(chan struct{}), paths: newPathTokens(cfg.Roots), tok: liveContext(cfg.Roots)}
-	pc := proxy.Config{Dialect: cfg.Dialect, Expand: m.expand, Ignore: cfg.Ignore, Overrides: src.Overrides,
+	pc := proxy.Config{Dialect: cfg.Dialect, Expand: m.expand, Ignore: cfg.Ignore, Overrides: src.Overrides, MaxCalls: cfg.MaxCalls,
 		OnHang: func(_ int, sent [][]byte) { m.once.Do(func() { m.sent = sent; close(m.hung) }) }}
 	if cfg.Record {
 		// Payloads are kept as sent and normalized when the log is
@@ -198,8 +199,9 @@ type Composed struct {
 }
 
 // Compose ends the proxy and composes the session log of the run under a
-// header naming the primary session and the agent (from initialize).
-func (m *Model) Compose(primary string, agent sessionlog.AgentInfo) (Composed, []error) {
+// header naming the primary session and the agent (from initialize). It
+// stops when ctx ends (an interrupted run), with ctx's error.
+func (m *Model) Compose(ctx context.Context, primary string, agent sessionlog.AgentInfo) (Composed, []error) {
 	m.proxy.Close()
 	rep := m.proxy.Report()
 	out := Composed{RequestDrift: rep.RequestDrift(), Drifts: rep.Drifts}
@@ -208,12 +210,12 @@ func (m *Model) Compose(primary string, agent sessionlog.AgentInfo) (Composed, [
 		errs = append(errs, err)
 	}
 	if m.cfg.Record {
-		if err := m.normalizeExchanges(rep.Exchanges); err != nil {
+		if err := m.normalizeExchanges(ctx, rep.Exchanges); err != nil {
 			return out, append(errs, err)
 		}
 	}
 	h := httplog.ComposedHeader{ID: primary, Cwd: m.cfg.Roots.Cwd, Dialect: m.cfg.Dialect, Agent: agent}
-	log, err := httplog.Compose(rep.Exchanges, h, m.cfg.Pins)
+	log, err := httplog.Compose(ctx, rep.Exchanges, h, m.cfg.Pins)
 	if err != nil {
 		return out, append(errs, err)
 	}
@@ -377,10 +379,14 @@ func replaceTokens(parts [][]byte, plan map[string]string) [][]byte {
 	return out
 }
 
-// normalizeExchanges normalizes what record kept as sent, in call order.
-func (m *Model) normalizeExchanges(xs []httplog.Exchange) error {
+// normalizeExchanges normalizes what record kept as sent, in call order,
+// until ctx ends.
+func (m *Model) normalizeExchanges(ctx context.Context, xs []httplog.Exchange) error {
 	var errs []error
 	for i := range xs {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("normalize the model calls: stopped at call %d: %w", i+1, context.Cause(ctx))
+		}
 		x := &xs[i]
 		var err error
 		if x.Request.Header, err = m.normalizeHeader(x.Request.Header); err != nil {

@@ -54,7 +54,7 @@ func replayBodies(t *testing.T, recorded []httplog.Exchange, ignore []string, bo
 		resp.Body.Close()
 		t.Logf("%.60s → %d %s", body, resp.StatusCode, got)
 	}
-	c, errs := m.Compose("s1", sessionlog.AgentInfo{})
+	c, errs := m.Compose(context.Background(), "s1", sessionlog.AgentInfo{})
 	if len(errs) > 0 && !c.RequestDrift {
 		t.Fatal(errs)
 	}

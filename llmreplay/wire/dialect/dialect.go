@@ -9,6 +9,7 @@ package dialect
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/acpsnap/acpsnap/llmreplay/wire"
@@ -27,6 +28,11 @@ type Dialect struct {
 	IDPrefix  string // of a scripted response's id, before its ordinal
 	// KeyHeader carries the live key upstream, after KeyPrefix.
 	KeyHeader, KeyPrefix string
+	// KeyQuery is the query parameter an agent may pass its key in
+	// instead of KeyHeader (Gemini's REST docs: "?key=…"); "": none. A
+	// proxy treats it as it treats the header: never kept, never
+	// forwarded, the live key sent upstream in KeyHeader (WithoutKey).
+	KeyQuery string
 	// Upstream is the public base URL, as the dialect's SDKs spell it: an
 	// endpoint's path is appended to it.
 	Upstream string
@@ -125,7 +131,7 @@ var Table = []*Dialect{
 			{Method: http.MethodPost, Path: "/v1beta/models/{model}:generateContent", Stream: NotStreamed},
 			{Method: http.MethodPost, Path: "/v1beta/models/{model}:countTokens", Kind: Count},
 		},
-		IDPrefix: "gen-", KeyHeader: "X-Goog-Api-Key",
+		IDPrefix: "gen-", KeyHeader: "X-Goog-Api-Key", KeyQuery: "key",
 		Upstream: "https://generativelanguage.googleapis.com",
 		URLEnv:   "GOOGLE_GEMINI_BASE_URL", KeyEnv: []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"},
 		Conversation: "contents", System: "/systemInstruction/parts/0/text",
@@ -168,9 +174,29 @@ func List(extra []string) string {
 // SetKey puts the live key into h, in the dialect's header.
 func (d *Dialect) SetKey(h http.Header, key string) { h.Set(d.KeyHeader, d.KeyPrefix+key) }
 
+// WithoutKey is the raw query rawQuery without the parameters that carry
+// a key (KeyQuery), the others kept as they were written, in order.
+func (d *Dialect) WithoutKey(rawQuery string) string {
+	if d.KeyQuery == "" || rawQuery == "" {
+		return rawQuery
+	}
+	var kept []string
+	for _, p := range strings.Split(rawQuery, "&") {
+		name, _, _ := strings.Cut(p, "=")
+		if n, err := url.QueryUnescape(name); err == nil && n == d.KeyQuery || name == d.KeyQuery {
+			continue
+		}
+		kept = append(kept, p)
+	}
+	return strings.Join(kept, "&")
+}
+
 // Route returns the endpoint of a request path (the path below the base
-// URL, under any prefix) and the model its path names ("" when it names
-// none); ok is false for a path that is no endpoint of the dialect.
+// URL, under any prefix, decoded: as the upstream will read it) and the
+// model its path names ("" when it names none); ok is false for a path
+// that is no endpoint of the dialect, a model name with a character that
+// would make a URL mean something else ("?", "#", "%", "\\", a space or a
+// control character) included.
 func (d *Dialect) Route(path string) (e Endpoint, model string, ok bool) {
 	best := -1
 	for i, ep := range d.Endpoints {
@@ -196,8 +222,20 @@ func (e Endpoint) match(path string) (model string, ok bool) {
 		return "", false
 	}
 	i := strings.LastIndexByte(rest, '/')
-	if i < 0 || i == len(rest)-1 || !strings.HasSuffix(rest[:i+1], pre) {
+	if i < 0 || i == len(rest)-1 || !strings.HasSuffix(rest[:i+1], pre) || !plainSegment(rest[i+1:]) {
 		return "", false
 	}
 	return rest[i+1:], true
+}
+
+// plainSegment reports whether a decoded path segment reads the same in
+// any URL: no query, fragment or escape start, no backslash, space or
+// control character.
+func plainSegment(s string) bool {
+	for _, c := range []byte(s) {
+		if c <= ' ' || c == 0x7f || strings.IndexByte("?#%\\", c) >= 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -35,6 +35,10 @@ func TestRoute(t *testing.T) {
 		{"gemini-generate-content", "/v1beta/models/a/b:generateContent", want{}},
 		{"gemini-generate-content", "/v1/models/m:generateContent", want{}},
 		{"gemini-generate-content", "/v1beta/models/m:generateContentX", want{}},
+		{"gemini-generate-content", "/v1beta/models/x?key=1#:generateContent", want{}},
+		{"gemini-generate-content", "/v1beta/models/x%:generateContent", want{}},
+		{"gemini-generate-content", "/v1beta/models/x y:generateContent", want{}},
+		{"gemini-generate-content", "/v1beta/models/x\\y:generateContent", want{}},
 	} {
 		t.Run(tc.dialect+tc.path, func(t *testing.T) {
 			d, err := dialect.Lookup(tc.dialect)
@@ -46,6 +50,28 @@ func TestRoute(t *testing.T) {
 				t.Errorf("Route(%q) (-want +got):\n%s", tc.path, diff)
 			}
 		})
+	}
+}
+
+// TestWithoutKey: the parameters that carry a key leave a query, the
+// others stay as written, in order; a dialect without one keeps it all.
+func TestWithoutKey(t *testing.T) {
+	gemini, _ := dialect.Lookup("gemini-generate-content")
+	chat, _ := dialect.Lookup("openai-chat")
+	for _, tc := range []struct {
+		d        *dialect.Dialect
+		in, want string
+	}{
+		{gemini, "", ""},
+		{gemini, "key=sk-1", ""},
+		{gemini, "alt=sse&key=sk-1", "alt=sse"},
+		{gemini, "key=a&alt=sse&%6bey=b&key", "alt=sse"},
+		{gemini, "keys=1&x=%20y", "keys=1&x=%20y"},
+		{chat, "key=sk-1&a=1", "key=sk-1&a=1"},
+	} {
+		if got := tc.d.WithoutKey(tc.in); got != tc.want {
+			t.Errorf("%s: WithoutKey(%q) = %q, want %q", tc.d.Name, tc.in, got, tc.want)
+		}
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/sandbox"
 	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/visible"
 )
 
 // Exit codes (docs/format.md, "Command line").
@@ -87,6 +88,7 @@ Run 'acpsnap <command> -h' for the flags of a command.
 // the exit code.
 func Main(args []string) int {
 	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, environ: os.Environ()}
+	limitMemory(e.getenv)
 	return e.main(args)
 }
 
@@ -148,7 +150,7 @@ func (e *env) exit(err error) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return ExitOK // -h: the flags were printed, as asked
 	}
-	fmt.Fprintln(e.stderr, "acpsnap:", err)
+	fmt.Fprintln(e.stderr, "acpsnap:", visible.Text(err.Error())) // it may name a file or folder a pull request chose
 	if errors.As(err, &ue) {
 		return ExitUsage
 	}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -58,8 +59,12 @@ func (e *env) parseInit(args []string) (*initFlags, error) {
 	fs := e.flags("init")
 	fs.StringVar(&f.dir, "dir", "snapshots", "the corpus `folder` to start")
 	fs.StringVar(&f.dialect, "dialect", "", "the agent's model `dialect`: "+dialect.List(nil))
+	force := fs.Bool("force", false, "write even when CI is set")
 	if err := parse(fs, args); err != nil {
 		return nil, err
+	}
+	if err := check.WriteRefused("init", e.getenv("CI"), *force); err != nil {
+		return nil, usagef("%v", err)
 	}
 	f.command = fs.Args()
 	if _, err := dialect.Lookup(f.dialect); err != nil {

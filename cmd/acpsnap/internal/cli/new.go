@@ -50,7 +50,7 @@ func (e *env) parseNew(args []string) (*newFlags, error) {
 	fset.StringVar(&f.dir, "dir", "snapshots", "the corpus `folder`")
 	fset.StringVar(&f.model, "model", "", "record against this scripted model `file` (a JSON array of replay entries, or {\"primary\":[…],\"children\":{…}})")
 	fset.StringVar(&f.agent, "agent", "", "the agent `command` line (default: the bundled agent)")
-	fset.BoolVar(&f.force, "force", false, "with -model: re-author a scenario already recorded, and write even when CI is set")
+	fset.BoolVar(&f.force, "force", false, "write even when CI is set; with -model, re-author a scenario already recorded")
 	fset.BoolVar(&f.offline, "offline", false, "record in a loopback-only network namespace and report the lookups tried (without -model: say to record with record -offline)")
 	if err := parse(fset, args); err != nil {
 		return nil, err
@@ -62,8 +62,12 @@ func (e *env) parseNew(args []string) (*newFlags, error) {
 	if len(f.name) > maxNameLen {
 		return nil, usagef("new: scenario NAME is %d bytes, more than the %d a scenario folder may have (with what acpsnap puts beside it)", len(f.name), maxNameLen)
 	}
-	if f.model != "" && check.CI(e.getenv("CI")) && !f.force {
-		return nil, usagef("new -model writes fixtures and CI is set: refusing (pass -force to write anyway)")
+	what := "new"
+	if f.model != "" {
+		what = "new -model"
+	}
+	if err := check.WriteRefused(what, e.getenv("CI"), f.force); err != nil {
+		return nil, usagef("%v", err) // scaffolding writes the scenario's files too
 	}
 	return f, nil
 }

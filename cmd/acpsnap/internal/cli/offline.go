@@ -18,6 +18,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/sandbox"
 	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/visible"
 )
 
 // offlineEnv marks the re-executed acpsnap that runs inside the namespace.
@@ -77,9 +78,14 @@ func (e *env) insideOffline(inner func() int, then func(a sandbox.Attempts, code
 	return then(sb.Attempts(), code)
 }
 
+// maxAttempts bounds the names and the addresses the offline summary
+// lists; the rest are counted.
+const maxAttempts = 20
+
 // report prints the outbound attempts of the run: names looked up and
 // addresses connected to, sorted, counted (a name asked for A and AAAA
-// counts twice).
+// counts twice), the first maxAttempts of each, made visible (an agent
+// chooses the names it looks up), then how many more.
 func report(w io.Writer, a sandbox.Attempts) {
 	if a.None() {
 		fmt.Fprintln(w, "acpsnap: offline: no outbound attempts")
@@ -94,8 +100,15 @@ func report(w io.Writer, a sandbox.Attempts) {
 			continue
 		}
 		fmt.Fprintf(w, "  %s:\n", part.title)
-		for _, c := range part.cs {
-			fmt.Fprintf(w, "  %6d %s\n", c.N, c.Key)
+		for _, c := range part.cs[:min(len(part.cs), maxAttempts)] {
+			fmt.Fprintf(w, "  %6d %s\n", c.N, visible.Line(c.Key))
+		}
+		if more := part.cs[min(len(part.cs), maxAttempts):]; len(more) > 0 {
+			n := 0
+			for _, c := range more {
+				n += c.N
+			}
+			fmt.Fprintf(w, "  %6d more, of %d others\n", n, len(more))
 		}
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,6 +24,12 @@ func TestReport(t *testing.T) {
 			"acpsnap: offline: outbound attempts, all refused:\n" +
 				"  lookups (queries, name):\n       1 a.example\n       2 b.example\n" +
 				"  connects (attempts, address):\n       1 tcp 192.0.2.1:443\n"},
+		{"names made visible", []string{"a\x1b]0;owned\x07.example", "b\u200b\U000e0041.example"}, nil,
+			"acpsnap: offline: outbound attempts, all refused:\n  lookups (queries, name):\n" +
+				"       1 a\\x1b]0;owned\\x07.example\n       1 b\\u200b\\ue0041.example\n"},
+		{"a flood of names is cut", floodNames(50000), nil,
+			"acpsnap: offline: outbound attempts, all refused:\n  lookups (queries, name):\n" + floodLines(maxAttempts) +
+				fmt.Sprintf("  %6d more, of %d others\n", 50000-maxAttempts, 50000-maxAttempts)},
 		{"connects only", nil, []string{"udp 198.51.100.7:53"},
 			"acpsnap: offline: outbound attempts, all refused:\n  connects (attempts, address):\n       1 udp 198.51.100.7:53\n"},
 	}
@@ -42,6 +49,23 @@ func TestReport(t *testing.T) {
 			}
 		})
 	}
+}
+
+// floodNames are n names, sorted, one query each.
+func floodNames(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("n%05d.flood.example", i)
+	}
+	return out
+}
+
+func floodLines(n int) string {
+	var sb strings.Builder
+	for _, name := range floodNames(n) {
+		fmt.Fprintf(&sb, "  %6d %s\n", 1, name)
+	}
+	return sb.String()
 }
 
 // add counts key in cs, whose keys come sorted.

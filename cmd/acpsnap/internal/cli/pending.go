@@ -16,6 +16,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/progress"
 	"github.com/acpsnap/acpsnap/internal/term"
 	"github.com/acpsnap/acpsnap/internal/treediff"
+	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -108,14 +109,14 @@ func (e *env) finish(f *runFlags, tr *progress.Tracker) {
 func workflowLines(o check.Outcome, dir string) string {
 	var sb strings.Builder
 	if len(o.Pending) > 0 {
-		fmt.Fprintf(&sb, "  pending: %s (review with: %s)\n", strings.Join(o.Pending, ", "), commandFor("review", dir, ""))
+		fmt.Fprintf(&sb, "  pending: %s (review with: %s)\n", visible.Line(strings.Join(o.Pending, ", ")), commandFor("review", dir, ""))
 	}
 	if len(o.Obsolete) > 0 {
 		what := "obsolete (no longer produced)"
 		if o.Status == check.Passed {
 			what = "removed obsolete"
 		}
-		fmt.Fprintf(&sb, "  %s: %s\n", what, strings.Join(o.Obsolete, ", "))
+		fmt.Fprintf(&sb, "  %s: %s\n", what, visible.Line(strings.Join(o.Obsolete, ", ")))
 	}
 	return sb.String()
 }
@@ -138,16 +139,21 @@ func (w trackerWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// pendingFlags parses the flags of accept, reject and review.
+// pendingFlags parses the flags of accept, reject and review, which
+// write to the corpus: with CI set they refuse unless -force.
 func (e *env) pendingFlags(cmd string, args []string) (dir string, re *regexp.Regexp, err error) {
 	fs := e.flags(cmd)
 	fs.StringVar(&dir, "dir", "", "the corpus `folder` (default: every scenario below the current folder)")
 	run := fs.String("run", "", "only scenarios whose name matches this `regexp`")
+	force := fs.Bool("force", false, "write even when CI is set")
 	if err := parse(fs, args); err != nil {
 		return "", nil, err
 	}
 	if fs.NArg() > 0 {
 		return "", nil, usagef("%s: unexpected arguments %q", cmd, fs.Args())
+	}
+	if err := check.WriteRefused(cmd, e.getenv("CI"), *force); err != nil {
+		return "", nil, usagef("%v", err)
 	}
 	if *run != "" {
 		if re, err = regexp.Compile(*run); err != nil {
@@ -236,7 +242,7 @@ func (in *installer) install(dir string, files []string) (bool, error) {
 	if o.Status != check.Passed {
 		in.refused++
 		in.p.outcome(o)
-		fmt.Fprintf(in.e.stdout, "  not accepted: %s (left pending; re-run with -pending, or remove with acpsnap reject)\n", strings.Join(files, ", "))
+		fmt.Fprintf(in.e.stdout, "  not accepted: %s (left pending; re-run with -pending, or remove with acpsnap reject)\n", visible.Line(strings.Join(files, ", ")))
 		return false, nil
 	}
 	return true, nil
@@ -286,7 +292,7 @@ func (e *env) settle(cmd string, args []string) error {
 			if err := rejectPending(p); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "rejected %s\n", p)
+			fmt.Fprintf(e.stdout, "rejected %s\n", visible.Line(p))
 		}
 		fmt.Fprintf(e.stdout, "rejected %d pending file(s)\n", len(files))
 		return nil
@@ -301,7 +307,7 @@ func (e *env) settle(cmd string, args []string) error {
 		}
 		if ok {
 			for _, p := range group {
-				fmt.Fprintf(e.stdout, "accepted %s\n", p)
+				fmt.Fprintf(e.stdout, "accepted %s\n", visible.Line(p))
 			}
 			n += len(group)
 		}

@@ -7,13 +7,16 @@ package cli
 import (
 	"bytes"
 	"fmt"
-	"github.com/acpsnap/acpsnap/harness"
-	"github.com/acpsnap/acpsnap/internal/sandbox"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/sandbox"
+	"github.com/acpsnap/acpsnap/internal/visible"
 
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
@@ -117,7 +120,11 @@ func (e *env) printProbe(rep probe.Report, asJSON bool) int {
 		}
 		e.stdout.Write(b)
 	} else {
-		rep.WriteText(e.stdout)
+		// The report names what the agent chose: the hosts it looked up,
+		// the files it wrote, its errors.
+		var sb strings.Builder
+		rep.WriteText(&sb)
+		io.WriteString(e.stdout, visible.Text(sb.String()))
 	}
 	if !rep.Clean {
 		return ExitFailed
@@ -175,8 +182,12 @@ func (e *env) probeRuns(f *probeFlags) (probe.Input, error) {
 			r := probeRun(p)
 			r.Scenario = name
 			if i == f.n {
+				r.Stdout = nil // compared for its shutdown only
 				in.Others = append(in.Others, r)
 			} else {
+				if len(r.Stdout) < len(p.Stdout) {
+					fmt.Fprintf(e.stderr, "acpsnap: probe %s: run %d printed %d MiB on stdout; its first %d MiB are compared\n", name, i+1, len(p.Stdout)>>20, probeStdoutMax>>20)
+				}
 				in.Runs = append(in.Runs, r)
 			}
 		}
@@ -212,10 +223,21 @@ func probeModel(sdir string) (llmreplay.ServerConfig, error) {
 	return llmreplay.DecodeModel(bytes.NewReader([]byte(doc)), "probe's text answer")
 }
 
-// probeRun is what the analysis needs of one run.
+// probeStdoutMax bounds the stdout of one run that probe keeps to compare
+// (its first lines, up to a line end): the runs are held together, and an
+// agent that floods its stdout would otherwise hold n times the harness's
+// cap.
+const probeStdoutMax = 16 << 20
+
+// probeRun is what the analysis needs of one run: a copy of its stdout
+// within probeStdoutMax, so the run's own goes with it.
 func probeRun(p check.Probed) probe.Run {
 	res := p.Result
-	r := probe.Run{Stdout: p.Stdout, Shutdown: probe.Shutdown(res.Shutdown)}
+	stdout := p.Stdout
+	if len(stdout) > probeStdoutMax {
+		stdout = stdout[:bytes.LastIndexByte(stdout[:probeStdoutMax], '\n')+1]
+	}
+	r := probe.Run{Stdout: bytes.Clone(stdout), Shutdown: probe.Shutdown(res.Shutdown)}
 	if p.Err != nil {
 		r.Err, _, _ = strings.Cut(p.Err.Error(), "\nagent stderr")
 	}

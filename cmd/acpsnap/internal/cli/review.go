@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"github.com/acpsnap/acpsnap/internal/safefile"
+	"github.com/acpsnap/acpsnap/internal/visible"
 	"io"
 	"os"
 	"path/filepath"
@@ -64,7 +65,7 @@ func (e *env) review(args []string) error {
 				return err
 			}
 		}
-		fmt.Fprintf(e.stdout, "\n%s (%d/%d)\n%s", p, i+1, len(files), e.pendingDiff(p))
+		fmt.Fprintf(e.stdout, "\n%s (%d/%d)\n%s", visible.Line(p), i+1, len(files), e.pendingDiff(p))
 		k, err := readKey(e.stdout, keys)
 		if err != nil || k == 'q' {
 			n[2] += len(files) - i

@@ -21,6 +21,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/internal/secretscan"
 	"github.com/acpsnap/acpsnap/internal/shellquote"
+	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/transcript"
 )
@@ -232,7 +233,7 @@ func (e *env) summarize(outs []check.Outcome, asJSON bool) int {
 	}
 	for _, o := range outs {
 		if errors.Is(o.Err, harness.ErrInfrastructure) {
-			fmt.Fprintf(e.stderr, "acpsnap: %s: %v\n", o.Name, o.Err)
+			fmt.Fprintf(e.stderr, "acpsnap: %s: %v\n", visible.Line(o.Name), o.Err)
 			return ExitInternal
 		}
 	}
@@ -253,8 +254,8 @@ func (e *env) runConfig(cmd string, f *runFlags) (*check.RunConfig, error) {
 	if cmd == "run" {
 		mode = check.Replay
 	}
-	if mode.Writes() && check.CI(e.getenv("CI")) && !f.force {
-		return nil, usagef("%s writes fixtures and CI is set: refusing (pass -force to write anyway)", cmd)
+	if err := check.WriteRefused(cmd, e.getenv("CI"), f.force); mode.Writes() && err != nil {
+		return nil, usagef("%v", err)
 	}
 	if st, err := os.Stat(f.dir); err != nil || !st.IsDir() {
 		return nil, usagef("corpus folder %s: not a directory", f.dir)

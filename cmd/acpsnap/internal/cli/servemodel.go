@@ -11,6 +11,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/llmreplay"
 )
 
@@ -58,7 +59,7 @@ func (e *env) serveModel(args []string) int {
 		fmt.Fprintf(e.stderr, "%s: served %d, left %d\n", f.Fixture, f.Served, f.Left)
 	}
 	for _, msg := range r.Errors {
-		fmt.Fprintln(e.stderr, msg)
+		fmt.Fprintln(e.stderr, visible.Text(msg)) // it may quote what a client sent
 	}
 	if len(r.Errors) > 0 {
 		return ExitFailed
