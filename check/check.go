@@ -249,6 +249,7 @@ func (o Outcome) ran(ctx context.Context, s *scenario.Scenario, cfg Config, r ru
 		}
 		return o
 	}
+	broken := protocolBreaks(res, cfg.Corpus) // before normalizing lets the raw stdout go
 	got, err := normalizeLive(res)
 	if err == nil {
 		err = leaked(leaks, dir, got, ws)
@@ -256,8 +257,9 @@ func (o Outcome) ran(ctx context.Context, s *scenario.Scenario, cfg Config, r ru
 	if err == nil {
 		err = leakedPins(leaks, cfg.pins)
 	}
-	if err == nil {
-		err = conformanceError(res, got, cfg.Corpus)
+	if err == nil && broken != nil {
+		broken.show(got)
+		err = broken
 	}
 	if err != nil {
 		return o.fail(err)

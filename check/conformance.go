@@ -38,8 +38,20 @@ func wireLines(res *harness.Result) []conformance.Line {
 }
 
 // conformanceError is the protocol rules a run broke that its corpus does
-// not acknowledge; nil when none.
+// not acknowledge, its lines shown as got normalized them; nil when none.
 func conformanceError(res *harness.Result, got *scenario.Transcript, corpus *scenario.Corpus) error {
+	b := protocolBreaks(res, corpus)
+	if b == nil {
+		return nil
+	}
+	b.show(got)
+	return b
+}
+
+// protocolBreaks checks res's wire before normalizing releases its stdout
+// (normalizeLive): the rules it broke that corpus does not acknowledge,
+// holding the raw lines to show until show; nil when none.
+func protocolBreaks(res *harness.Result, corpus *scenario.Corpus) *Broken {
 	var vs []conformance.Violation
 	for _, v := range conformance.Check(wireLines(res)) {
 		if !corpus.Acknowledged(v.Rule.ID) {
@@ -49,20 +61,20 @@ func conformanceError(res *harness.Result, got *scenario.Transcript, corpus *sce
 	if len(vs) == 0 {
 		return nil
 	}
-	return &Broken{Violations: vs, shown: shownLines(res, got)}
+	return &Broken{Violations: vs, shown: res.Stdout}
 }
 
-// shownLines are the stdout lines a violation shows: normalized (tokens
-// for the run's paths and ids, so the message is the same on every run)
-// when normalizing kept one line per line, else raw.
-func shownLines(res *harness.Result, got *scenario.Transcript) [][]byte {
-	if got != nil {
-		norm := bytes.Split(bytes.TrimSuffix(got.Stdout, []byte("\n")), []byte("\n"))
-		if len(norm) == len(res.Stdout) {
-			return norm
-		}
+// show makes b show the lines as got normalized them (tokens for the
+// run's paths and ids, so the message is the same on every run) when
+// normalizing kept one line per line; else the raw ones stay.
+func (b *Broken) show(got *scenario.Transcript) {
+	if got == nil {
+		return
 	}
-	return res.Stdout
+	norm := bytes.Split(bytes.TrimSuffix(got.Stdout, []byte("\n")), []byte("\n"))
+	if len(norm) == len(b.shown) {
+		b.shown = norm
+	}
 }
 
 // Broken is the error of a run whose agent broke rules of the Agent Client

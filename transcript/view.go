@@ -29,10 +29,11 @@ const Elided Kind = "elided"
 // shown is r as the page shows it: every string made visible, each
 // transcript within the caps.
 func (r Report) shown() Report {
-	out := Report{Title: visible.Line(r.Title), Corpus: visible.Line(r.Corpus), Scenarios: make([]Scenario, len(r.Scenarios))}
+	out := r // every field kept (Run too), the strings made visible
+	out.Title, out.Corpus, out.Scenarios = visible.Line(r.Title), visible.Line(r.Corpus), make([]Scenario, len(r.Scenarios))
 	for i, s := range r.Scenarios {
-		s.Name, s.Status, s.Accept = visible.Line(s.Name), visible.Line(s.Status), visible.Line(s.Accept)
-		s.Reason, s.TranscriptErr = capText(s.Reason), capText(s.TranscriptErr)
+		s.Corpus, s.Name, s.Status, s.Accept = visible.Line(s.Corpus), visible.Line(s.Name), visible.Line(s.Status), visible.Line(s.Accept)
+		s.Reason, s.TranscriptErr, s.Stderr = capText(s.Reason), capText(s.TranscriptErr), capText(s.Stderr)
 		s.Diff = capped(s.Diff, maxDiffBytes)
 		if s.Transcript != nil {
 			s.Transcript = s.Transcript.shown()
