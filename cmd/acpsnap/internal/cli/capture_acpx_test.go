@@ -15,9 +15,10 @@ import (
 )
 
 // acpxInstall is the one command that installs the client these tests run.
-const acpxInstall = `eval "$(scripts/install-acpx)"`
+const acpxInstall = `eval "$(scripts/install-agents)"`
 
-// acpx is the acpx command: scripts/install-acpx's, else one on PATH; the
+// acpx is the acpx command: the one scripts/install-agents installs (via
+// scripts/install-acpx), else one on PATH; the
 // test skips, naming the install command, when there is none.
 func acpx(t *testing.T) string {
 	t.Helper()
