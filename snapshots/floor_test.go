@@ -37,8 +37,9 @@ import (
 // scenario as a serial acpsnap run does (the private roots recycled, the
 // harness, normalize, compare), and the floor drives the same steps straight
 // at the same agent, with the environment and fixtures the harness gives it,
-// through a minimal ACP client (direct). It reports harness-ms/op,
-// direct-ms/op and their ratio; scripts/ratio prints them and their mean.
+// through a minimal ACP client (direct). It reports the median time of each
+// side (harness-ms, direct-ms) and the median of the rounds' ratios
+// (ratio: harness over direct); scripts/ratio prints them and their mean.
 // Scenarios the minimal client cannot drive (drivable says why) are left out.
 func BenchmarkReplay(b *testing.B) {
 	names, err := scenario.Names(".")
@@ -49,38 +50,52 @@ func BenchmarkReplay(b *testing.B) {
 	defer pool.Close()
 	cfg := check.Config{Settings: harness.Settings{Agent: agentCommand, Acpsnap: acpsnaptest.MCPProxy(b), Pool: pool}}
 	for _, name := range names {
-		d, err := newDirect(name)
+		floor, err := newDirect(name)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if d == nil {
+		if floor == nil {
 			continue
 		}
 		b.Run(name, func(b *testing.B) {
-			var viaHarness, direct time.Duration
-			n := 0
-			replay := func() {
-				t := time.Now()
-				if o := check.Check(context.Background(), name, cfg); o.Status != check.Passed {
-					b.Fatalf("%s: %s %s\n%v\n%s", name, o.Status, o.Reason, o.Err, o.Diff)
-				}
-				viaHarness += time.Since(t)
-			}
+			var viaHarness, direct, ratios []float64
 			for b.Loop() {
-				n++
-				if n%2 == 1 { // each side goes first every other round
-					replay()
+				var h, d time.Duration
+				if len(ratios)%2 == 0 { // each side goes first every other round
+					h = replayOnce(b, name, cfg)
 				}
-				direct += d.run(b, nil)
-				if n%2 == 0 {
-					replay()
+				d = floor.run(b, nil)
+				if len(ratios)%2 == 1 {
+					h = replayOnce(b, name, cfg)
 				}
+				viaHarness, direct = append(viaHarness, float64(h)/1e6), append(direct, float64(d)/1e6)
+				ratios = append(ratios, float64(h)/float64(d))
 			}
-			b.ReportMetric(float64(viaHarness)/1e6/float64(n), "harness-ms/op")
-			b.ReportMetric(float64(direct)/1e6/float64(n), "direct-ms/op")
-			b.ReportMetric(float64(viaHarness)/float64(direct), "ratio")
+			b.ReportMetric(median(viaHarness), "harness-ms")
+			b.ReportMetric(median(direct), "direct-ms")
+			b.ReportMetric(median(ratios), "ratio")
 		})
 	}
+}
+
+// replayOnce checks the scenario name once, as a serial acpsnap run does, and
+// returns how long it took.
+func replayOnce(b *testing.B, name string, cfg check.Config) time.Duration {
+	t := time.Now()
+	if o := check.Check(context.Background(), name, cfg); o.Status != check.Passed {
+		b.Fatalf("%s: %s %s\n%v\n%s", name, o.Status, o.Reason, o.Err, o.Diff)
+	}
+	return time.Since(t)
+}
+
+// median is the median of xs, which it sorts.
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
 // TestDirect drives every scenario the floor can drive once, straight at
