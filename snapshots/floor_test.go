@@ -34,22 +34,23 @@ import (
 
 // BenchmarkReplay is each scenario's replay against its floor, alternated in
 // one loop so that both share the machine's noise: check.Check replays the
-// scenario as a serial acpsnap run does (the private roots recycled, the
-// harness, normalize, compare), and the floor drives the same steps straight
+// scenario as a serial acpsnap run does (the corpus read once, as for its
+// guards; the private roots recycled; the harness, normalize, compare), and
+// the floor drives the same steps straight
 // at the same agent, with the environment and fixtures the harness gives it,
 // through a minimal ACP client (direct). It reports the median time of each
 // side (harness-ms, direct-ms) and the median of the rounds' ratios
 // (ratio: harness over direct); scripts/ratio prints them and their mean.
 // Scenarios the minimal client cannot drive (drivable says why) are left out.
 func BenchmarkReplay(b *testing.B) {
-	names, err := scenario.Names(".")
+	folders, err := check.ReadFolders(".", nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	pool := &harness.RootPool{}
 	defer pool.Close()
-	cfg := check.Config{Settings: harness.Settings{Agent: agentCommand, Acpsnap: acpsnaptest.MCPProxy(b), Pool: pool}}
-	for _, name := range names {
+	cfg := check.Config{Settings: harness.Settings{Agent: agentCommand, Acpsnap: acpsnaptest.MCPProxy(b), Pool: pool}, Folders: folders}
+	for _, name := range folders.Names {
 		floor, err := newDirect(name)
 		if err != nil {
 			b.Fatal(err)
