@@ -43,6 +43,15 @@ func (cfg *Config) withPins(dir string) {
 	}
 }
 
+// nativePins are the pins of a check of a native agent's logs (nil: the
+// agent's model is HTTP, whose logs the harness composes pinned).
+func (cfg *Config) nativePins() *nativePins {
+	if cfg.Corpus == nil || cfg.Corpus.Native() {
+		return &nativePins{pins: cfg.pins}
+	}
+	return nil
+}
+
 // nativePins pins the request/header events of one scenario's logs.
 type nativePins struct {
 	pins *httplog.Pins // the check's overlay
