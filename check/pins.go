@@ -78,7 +78,7 @@ func (n *nativePins) fixture(t *scenario.Transcript) {
 func (n *nativePins) live(t, want *scenario.Transcript) {
 	for i := range t.Logs {
 		t.Logs[i] = n.pinLog(t.Logs[i])
-		if want != nil && i < len(want.Logs) {
+		if want != nil && i < len(want.Logs) && !bytes.Equal(want.Logs[i], t.Logs[i]) { // equal logs name the same pins
 			n.compare(headers(want.Logs[i]), headers(t.Logs[i]))
 		}
 	}

@@ -20,12 +20,18 @@ const MaxLine = 64 << 20
 // starts at 64 KiB, or at what r holds when it says and that is less
 // (bytes.Reader, strings.Reader, bytes.Buffer: a log read whole).
 func NewScanner(r io.Reader) *bufio.Scanner {
-	s := bufio.NewScanner(r)
 	size := 64 << 10
 	if l, ok := r.(interface{ Len() int }); ok {
 		size = min(size, l.Len()+1)
 	}
-	s.Buffer(make([]byte, 0, size), MaxLine)
+	return NewScannerBuffer(r, make([]byte, 0, size))
+}
+
+// NewScannerBuffer is NewScanner with buf as the buffer it starts with (a
+// reader that reuses its buffers).
+func NewScannerBuffer(r io.Reader, buf []byte) *bufio.Scanner {
+	s := bufio.NewScanner(r)
+	s.Buffer(buf[:0], MaxLine)
 	s.Split(scanLines())
 	return s
 }
