@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 )
 
@@ -16,49 +17,89 @@ import (
 // Close removes them. The zero value is ready; a Pool is safe for
 // concurrent use.
 type Pool struct {
-	mu     sync.Mutex
-	free   []*Roots
-	closed bool
+	mu       sync.Mutex
+	emptied  sync.Cond // signalled when roots being emptied are done
+	free     []*Roots
+	emptying []*Roots // recycled, not emptied yet
+	closed   bool
 }
 
-// take returns roots p holds in the folder tempDir (absolute), or nil.
+// take returns roots p holds in the folder tempDir (absolute), waiting
+// for roots being emptied there rather than making new ones; nil when p
+// holds none there.
 func (p *Pool) take(tempDir string) *Roots {
 	if p == nil {
 		return nil
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for i, r := range p.free {
-		if filepath.Dir(r.Base) == tempDir {
-			p.free = append(p.free[:i], p.free[i+1:]...)
-			return r
+	for {
+		for i, r := range p.free {
+			if filepath.Dir(r.Base) == tempDir {
+				p.free = append(p.free[:i], p.free[i+1:]...)
+				return r
+			}
 		}
+		if !slices.ContainsFunc(p.emptying, func(r *Roots) bool { return filepath.Dir(r.Base) == tempDir }) {
+			return nil
+		}
+		p.wait()
 	}
-	return nil
 }
 
-// Recycle empties r for the next Make with p, or removes it when it
-// cannot be emptied, p is closed or nil. Call it only when nothing the run
-// started can still write there. Its error is Remove's.
-func (p *Pool) Recycle(r *Roots) error {
-	if p == nil || r.empty() != nil {
-		return r.Remove()
+// wait waits, under p.mu, for roots being emptied to be done.
+func (p *Pool) wait() {
+	if p.emptied.L == nil {
+		p.emptied.L = &p.mu
+	}
+	p.emptied.Wait()
+}
+
+// Recycle empties r for the next Make with p, in the background, or
+// removes it when it cannot be emptied, p is closed or nil; the channel
+// it returns then gets Remove's error (nil when there was none, and when
+// r was emptied). Call it only when nothing the run started can still
+// write there. A Make in r's folder waits for r rather than making new
+// roots.
+func (p *Pool) Recycle(r *Roots) <-chan error {
+	done := make(chan error, 1)
+	if p == nil {
+		done <- r.Remove()
+		return done
 	}
 	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		return r.Remove()
-	}
-	p.free = append(p.free, r)
+	p.emptying = append(p.emptying, r)
 	p.mu.Unlock()
-	return nil
+	go func() {
+		err := r.empty()
+		p.mu.Lock()
+		keep := err == nil && !p.closed
+		if keep {
+			p.free = append(p.free, r)
+		}
+		p.mu.Unlock()
+		if !keep {
+			err = r.Remove()
+		}
+		p.mu.Lock()
+		p.emptying = slices.DeleteFunc(p.emptying, func(x *Roots) bool { return x == r })
+		p.emptied.Broadcast()
+		p.mu.Unlock()
+		done <- err
+	}()
+	return done
 }
 
-// Close removes the roots p holds; what is recycled after it is removed.
+// Close waits for the roots being emptied and removes the roots p holds;
+// what is recycled after it is removed.
 func (p *Pool) Close() error {
 	p.mu.Lock()
+	p.closed = true
+	for len(p.emptying) > 0 {
+		p.wait()
+	}
 	free := p.free
-	p.free, p.closed = nil, true
+	p.free = nil
 	p.mu.Unlock()
 	var errs []error
 	for _, r := range free {

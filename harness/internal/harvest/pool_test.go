@@ -7,8 +7,8 @@ import (
 )
 
 // TestPoolRecycles: roots recycled after a run come back from the next
-// Make in the same folder empty, their four folders mode 0700, the cwd
-// seeded afresh; whatever the run left (files, a read-only folder, an
+// Make in the same folder (which waits while they are emptied) empty,
+// their four folders mode 0700, the cwd seeded afresh; whatever the run left (files, a read-only folder, an
 // entry beside the four) is gone. Close removes them.
 func TestPoolRecycles(t *testing.T) {
 	tmp, seed := t.TempDir(), t.TempDir()
@@ -33,11 +33,12 @@ func TestPoolRecycles(t *testing.T) {
 	if err := os.Chmod(r.Tmp, 0o500); err != nil {
 		t.Fatal(err)
 	}
-	if err := pool.Recycle(r); err != nil {
-		t.Fatal(err)
-	}
+	recycled := pool.Recycle(r) // emptied in the background: Make waits for it
 	again, err := Make(&pool, tmp, seed)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-recycled; err != nil {
 		t.Fatal(err)
 	}
 	if again.Base != r.Base {
@@ -74,7 +75,7 @@ func TestPoolRecycles(t *testing.T) {
 	if err := os.Symlink(seed, again.Home); err != nil {
 		t.Fatal(err)
 	}
-	if err := pool.Recycle(again); err != nil {
+	if err := <-pool.Recycle(again); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(again.Base); !os.IsNotExist(err) {
@@ -88,12 +89,12 @@ func TestPoolRecycles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pool.Recycle(held)
+	pool.Recycle(held) // Close waits for it
 	if err := pool.Close(); err != nil {
 		t.Fatal(err)
 	}
 	late, _ := Make(&pool, tmp, "")
-	pool.Recycle(late)
+	<-pool.Recycle(late)
 	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
 		t.Errorf("%s holds %d entries after Close, want none", tmp, len(entries))
 	}
