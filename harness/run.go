@@ -56,15 +56,15 @@ type Settings struct {
 // RootPool keeps the private roots of runs that ended cleanly (no error,
 // no process left) for the next run in the same TempDir: emptied, not
 // removed, so that a corpus replayed by a few workers makes its folders
-// once per worker instead of once per scenario. A run's roots are emptied
-// in the background while its caller looks at the Result (Result.Release
-// waits for that); the next run waits for them rather than making new
-// ones. Close removes what it holds; check.Run makes one per run. The zero
-// value is ready; it is safe for concurrent use.
+// about twice per worker instead of once per scenario. What a run left is
+// removed in the background, beside the next run, which takes other
+// roots. Close removes what it holds; check.Run makes one per run. The
+// zero value is ready; it is safe for concurrent use.
 type RootPool struct{ p harvest.Pool }
 
 // Close waits for the roots being emptied and removes the roots the pool
-// holds; roots recycled after it are removed.
+// holds, and returns what removing roots failed with; roots recycled after
+// it are removed.
 func (p *RootPool) Close() error { return p.p.Close() }
 
 func (p *RootPool) pool() *harvest.Pool {
@@ -151,25 +151,14 @@ type Result struct {
 	Started  time.Time
 	Shutdown Shutdown
 
-	kept     *harvest.Roots // Config.Keep: the roots left for Release
-	recycled <-chan error   // Settings.Pool: the roots being emptied, for Release
+	kept *harvest.Roots // Config.Keep: the roots left for Release
 }
 
-// Release ends a run. Of a run made with Config.Keep, keep leaves its
-// private roots and returns "kept the run's private roots: DIR"; otherwise
-// they are removed and it returns "". Of a run that ended cleanly with
-// Settings.Pool, whose roots are emptied for the next run while the caller
-// looks at the Result, it waits for that and returns its error. Otherwise
-// (and on a nil Result) the roots are already gone and it does nothing.
+// Release ends a run made with Config.Keep: keep leaves its private roots
+// and returns "kept the run's private roots: DIR"; otherwise they are
+// removed and it returns "". Without Config.Keep (and on a nil Result)
+// the roots are already gone and it does nothing.
 func (r *Result) Release(keep bool) (string, error) {
-	if r != nil && r.recycled != nil {
-		err := <-r.recycled
-		r.recycled = nil
-		if err != nil {
-			return "", infrastructure(fmt.Errorf("harness: remove temporary roots: %w", err))
-		}
-		return "", nil
-	}
 	if r == nil || r.kept == nil {
 		return "", nil
 	}
@@ -319,11 +308,11 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 			res.kept = rts
 			return
 		}
-		if err == nil && cfg.Pool != nil {
-			res.recycled = cfg.Pool.pool().Recycle(rts) // while the caller compares; Release waits
-			return
+		remove := rts.Remove
+		if err == nil {
+			remove = func() error { return cfg.Pool.pool().Recycle(rts) }
 		}
-		if rerr := rts.Remove(); rerr != nil {
+		if rerr := remove(); rerr != nil {
 			err = errors.Join(err, infrastructure(fmt.Errorf("harness: %s: remove temporary roots: %w", m.Scenario, rerr)))
 		}
 	}()

@@ -6,10 +6,11 @@ import (
 	"testing"
 )
 
-// TestPoolRecycles: roots recycled after a run come back from the next
-// Make in the same folder (which waits while they are emptied) empty,
-// their four folders mode 0700, the cwd seeded afresh; whatever the run left (files, a read-only folder, an
-// entry beside the four) is gone. Close removes them.
+// TestPoolRecycles: roots recycled after a run are emptied beside the next
+// run, which takes other roots, and come back from the Make after it in
+// the same folder empty, their four folders mode 0700, the cwd seeded
+// afresh; whatever the run left (files, a read-only folder, an entry
+// beside the four) is gone. Close removes them.
 func TestPoolRecycles(t *testing.T) {
 	tmp, seed := t.TempDir(), t.TempDir()
 	if err := os.WriteFile(filepath.Join(seed, "notes.txt"), []byte("seed"), 0o644); err != nil {
@@ -33,12 +34,21 @@ func TestPoolRecycles(t *testing.T) {
 	if err := os.Chmod(r.Tmp, 0o500); err != nil {
 		t.Fatal(err)
 	}
-	recycled := pool.Recycle(r) // emptied in the background: Make waits for it
-	again, err := Make(&pool, tmp, seed)
+	if err := pool.Recycle(r); err != nil {
+		t.Fatal(err)
+	}
+	next, err := Make(&pool, tmp, seed) // r is emptied beside it
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := <-recycled; err != nil {
+	if next.Base == r.Base {
+		t.Fatalf("the next Make took %s while it was being emptied", r.Base)
+	}
+	if err := pool.Recycle(next); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Make(&pool, tmp, seed)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if again.Base != r.Base {
@@ -75,7 +85,16 @@ func TestPoolRecycles(t *testing.T) {
 	if err := os.Symlink(seed, again.Home); err != nil {
 		t.Fatal(err)
 	}
-	if err := <-pool.Recycle(again); err != nil {
+	if err := pool.Recycle(again); err != nil {
+		t.Fatal(err)
+	}
+	held, err := Make(&pool, tmp, "") // again is emptied beside it
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Close removes what the pool holds, once what it empties is done.
+	pool.Recycle(held)
+	if err := pool.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(again.Base); !os.IsNotExist(err) {
@@ -84,17 +103,9 @@ func TestPoolRecycles(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(seed, "notes.txt")); err != nil {
 		t.Errorf("removing them reached through the link: %v", err)
 	}
-	// Close removes what the pool holds, and what comes back after it.
-	held, err := Make(&pool, tmp, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool.Recycle(held) // Close waits for it
-	if err := pool.Close(); err != nil {
-		t.Fatal(err)
-	}
+	// What comes back after Close is removed.
 	late, _ := Make(&pool, tmp, "")
-	<-pool.Recycle(late)
+	pool.Recycle(late)
 	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
 		t.Errorf("%s holds %d entries after Close, want none", tmp, len(entries))
 	}
