@@ -51,8 +51,8 @@ func TestPoolRecycles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.Base != r.Base {
-		t.Fatalf("Make made %s, want the recycled %s", again.Base, r.Base)
+	if again.Base != r.Base && again.Base != next.Base { // whichever was emptied first
+		t.Fatalf("Make made %s, want recycled roots (%s or %s)", again.Base, r.Base, next.Base)
 	}
 	got := map[string]bool{}
 	filepath.WalkDir(again.Base, func(p string, d os.DirEntry, err error) error {
