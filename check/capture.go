@@ -296,7 +296,7 @@ func (o Outcome) captured(ctx context.Context, stage string, res *harness.Result
 	r.redact = cfg.Redact
 	logs := *res
 	logs.Stdout = nil
-	if o = o.ran(ctx, s, cfg, r, nil, secretScan(cfg), &logs, nil); o.Status != Passed {
+	if o = o.ran(ctx, s, cfg, r, nil, secretScan(cfg), &logs, nil, fixtureSide(s, r, cfg.nativePins())); o.Status != Passed {
 		o.Reason = "the captured model traffic cannot be written: " + o.Reason
 		return o
 	}

@@ -223,14 +223,16 @@ func (o Outcome) run(ctx context.Context, s *scenario.Scenario, cfg Config, leak
 		ws.copy = cfg.Mode.Writes() || cfg.Pending || leaks.Len() > 0
 		hc.OnEnd = ws.take
 	}
+	fx := fixtureSide(s, r, cfg.nativePins()) // while the agent runs
+	defer fx.wait()
 	res, err := harness.Run(ctx, hc)
-	o = o.ran(ctx, s, cfg, r, ws, leaks, res, err)
+	o = o.ran(ctx, s, cfg, r, ws, leaks, res, err, fx)
 	return o.release(res)
 }
 
 // ran judges the run of s that returned res and err: the live side
 // normalized, its pins, then the comparison.
-func (o Outcome) ran(ctx context.Context, s *scenario.Scenario, cfg Config, r rules, ws *workspace, leaks *secretscan.Set, res *harness.Result, err error) Outcome {
+func (o Outcome) ran(ctx context.Context, s *scenario.Scenario, cfg Config, r rules, ws *workspace, leaks *secretscan.Set, res *harness.Result, err error, fx *fixture) Outcome {
 	dir, m := s.Dir, s.Manifest
 	if res != nil {
 		o.Duration, o.Stderr = res.Duration, res.Stderr
@@ -265,7 +267,7 @@ func (o Outcome) ran(ctx context.Context, s *scenario.Scenario, cfg Config, r ru
 		return o.fail(err)
 	}
 	r.apply(got)
-	o = o.compare(ctx, s, got, cfg, r, ws)
+	o = o.compare(ctx, s, got, cfg, fx, ws)
 	if o.Status == Failed {
 		o.Got = got
 	}
@@ -315,27 +317,19 @@ func skipReason(m *scenario.Manifest, mode Mode, allRecordings bool) string {
 	return ""
 }
 
-// compare diffs the live transcript against the fixture and writes what the
-// mode allows. A scenario with no fixture yet (scaffolded by `new`) compares
-// against empty files in Record mode.
-func (o Outcome) compare(ctx context.Context, s *scenario.Scenario, got *scenario.Transcript, cfg Config, r rules, ws *workspace) Outcome {
+// compare diffs the live transcript against the fixture side fx and writes
+// what the mode allows. A scenario with no fixture yet (scaffolded by `new`)
+// compares against empty files in Record mode.
+func (o Outcome) compare(ctx context.Context, s *scenario.Scenario, got *scenario.Transcript, cfg Config, fx *fixture, ws *workspace) Outcome {
 	dir, mode := s.Dir, cfg.Mode
-	var np *nativePins
-	if cfg.Corpus == nil || cfg.Corpus.Native() {
-		np = &nativePins{pins: cfg.pins}
-	}
+	np := cfg.nativePins()
 	want, stale, raw := &scenario.Transcript{}, Mode(""), &scenario.Transcript{}
 	if f := s.Fixture; f != nil {
 		var err error
 		raw = &scenario.Transcript{Stdout: f.Stdout, Logs: f.Logs}
-		if want, err = NormalizeFixture(f); err != nil {
+		if want, stale, err = fx.wait(); err != nil {
 			return o.fail(err)
 		}
-		r.apply(want)
-		if np != nil {
-			np.fixture(want)
-		}
-		stale = staleMode(f, want)
 	} else if mode != Record {
 		return o.fail(s.FixtureErr)
 	} else {

@@ -24,6 +24,47 @@ func NormalizeFixture(f *scenario.Fixture) (*scenario.Transcript, error) {
 	return NormalizeSide(c, f.Stdout, f.Logs, f.StdoutPath, f.LogPaths)
 }
 
+// fixture is the fixture side of a comparison: the committed files
+// normalized, the corpus's rules applied, native logs pinned, and which
+// writing mode would rewrite files not in normal form. It is made while
+// the agent runs (fixtureSide), which leaves that work off the time a
+// check waits after the run.
+type fixture struct {
+	done  chan struct{}
+	want  *scenario.Transcript
+	stale Mode
+	err   error
+}
+
+// fixtureSide starts making the fixture side of s (nothing when it has no
+// fixture): np pins native logs, nil for an HTTP agent's.
+func fixtureSide(s *scenario.Scenario, r rules, np *nativePins) *fixture {
+	fx := &fixture{done: make(chan struct{})}
+	f := s.Fixture
+	if f == nil {
+		close(fx.done)
+		return fx
+	}
+	go func() {
+		defer close(fx.done)
+		if fx.want, fx.err = NormalizeFixture(f); fx.err != nil {
+			return
+		}
+		r.apply(fx.want)
+		if np != nil {
+			np.fixture(fx.want)
+		}
+		fx.stale = staleMode(f, fx.want)
+	}()
+	return fx
+}
+
+// wait returns the fixture side once it is made.
+func (fx *fixture) wait() (*scenario.Transcript, Mode, error) {
+	<-fx.done
+	return fx.want, fx.stale, fx.err
+}
+
 // staleFiles says which committed files of f are not byte-identical to their
 // normalized form norm: some session log, or stdout.
 func staleFiles(f *scenario.Fixture, norm *scenario.Transcript) (logs, stdout bool) {

@@ -24,7 +24,8 @@ func TestRecordWithoutFixtureDiffsNothing(t *testing.T) {
 		fmt.Fprintf(&big, "{\"delta\":%d}\n", i)
 	}
 	got := &scenario.Transcript{Stdout: []byte(big.String()), Logs: [][]byte{[]byte("{\"type\":\"session\"}\n")}}
-	o := Outcome{Name: "new"}.compare(context.Background(), scenario.Load(dir), got, Config{Settings: harness.Settings{Mode: Record}, direct: true}, rules{}, nil)
+	s := scenario.Load(dir)
+	o := Outcome{Name: "new"}.compare(context.Background(), s, got, Config{Settings: harness.Settings{Mode: Record}, direct: true}, fixtureSide(s, rules{}, nil), nil)
 	if o.Status != Passed || o.Diff != "" || len(o.Wrote) != 2 {
 		t.Fatalf("outcome %s, %d diff bytes, wrote %v; want passed, no diff, two files", o.Status, len(o.Diff), o.Wrote)
 	}

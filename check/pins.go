@@ -8,6 +8,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/jsondiff"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/jsonscan"
 	"github.com/acpsnap/acpsnap/internal/secretscan"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -43,6 +44,15 @@ func (cfg *Config) withPins(dir string) {
 	}
 }
 
+// nativePins are the pins of a check of a native agent's logs (nil: the
+// agent's model is HTTP, whose logs the harness composes pinned).
+func (cfg *Config) nativePins() *nativePins {
+	if cfg.Corpus == nil || cfg.Corpus.Native() {
+		return &nativePins{pins: cfg.pins}
+	}
+	return nil
+}
+
 // nativePins pins the request/header events of one scenario's logs.
 type nativePins struct {
 	pins *httplog.Pins // the check's overlay
@@ -69,7 +79,7 @@ func (n *nativePins) fixture(t *scenario.Transcript) {
 func (n *nativePins) live(t, want *scenario.Transcript) {
 	for i := range t.Logs {
 		t.Logs[i] = n.pinLog(t.Logs[i])
-		if want != nil && i < len(want.Logs) {
+		if want != nil && i < len(want.Logs) && !bytes.Equal(want.Logs[i], t.Logs[i]) { // equal logs name the same pins
 			n.compare(headers(want.Logs[i]), headers(t.Logs[i]))
 		}
 	}
@@ -166,6 +176,9 @@ func headerData(line []byte) ([]byte, bool) {
 	if !bytes.Contains(line, []byte(`"type":"request/header"`)) {
 		return nil, false
 	}
+	if data, ok := normalizedData(line); ok {
+		return data, true
+	}
 	var ev struct {
 		Type string          `json:"type"`
 		Data json.RawMessage `json:"data"`
@@ -191,30 +204,122 @@ func (n *nativePins) pinLog(log []byte) []byte {
 	return bytes.Join(lines, nil)
 }
 
+// normalizedData is the data member of line when line is an event as
+// normalize writes it, {"data":{…},…,"type":"request/header"} (its keys
+// sorted, nothing blank), found without decoding the line.
+func normalizedData(line []byte) ([]byte, bool) {
+	const head = `{"data":`
+	if !bytes.HasPrefix(line, []byte(head+"{")) || !bytes.HasSuffix(line, []byte(`,"type":"request/header"}`)) {
+		return nil, false
+	}
+	end := jsonscan.ValueEnd(line, len(head))
+	if end >= len(line) || line[end] != ',' {
+		return nil, false
+	}
+	return line[len(head):end], true
+}
+
 // pinData pins the system and tools members of one request/header data:
 // a prompt that is a non-empty string, a tools value that is not empty,
 // neither a placeholder already (of either form: an old one stays, for
-// the guards to name).
+// the guards to name). Data in normalize's form is edited in place
+// (pinNormalized), any other decoded and encoded again: the same bytes.
 func (n *nativePins) pinData(data []byte) []byte {
+	if out, ok := n.pinNormalized(data); ok {
+		return out
+	}
+	return n.pinDecoded(data)
+}
+
+// pinDecoded is pinData by decoding data and encoding it again.
+func (n *nativePins) pinDecoded(data []byte) []byte {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(data, &m) != nil {
 		return data
 	}
 	changed := false
-	var s string
-	if raw, ok := m["system"]; ok && json.Unmarshal(raw, &s) == nil && !httplog.EmptyValue(raw) && !strings.HasPrefix(s, "{{pin:") {
-		m["system"], changed = quoted(n.pins.Pin(httplog.PinSystem, []byte(s))), true
-	}
-	if raw, ok := m["tools"]; ok && !httplog.EmptyValue(raw) && !strings.HasPrefix(string(raw), `"{{pin:`) {
+	for _, key := range []string{"system", "tools"} {
 		var c bytes.Buffer
-		if json.Compact(&c, raw) == nil {
-			m["tools"], changed = quoted(n.pins.Pin(httplog.PinTools, c.Bytes())), true
+		if raw, ok := m[key]; ok && json.Compact(&c, raw) == nil {
+			if ph := n.pin(key, c.Bytes()); ph != "" {
+				m[key], changed = quoted(ph), true
+			}
 		}
 	}
 	if !changed {
 		return data
 	}
 	return encode(m)
+}
+
+// pinNormalized is pinData for data as normalize writes it (members in
+// the order of their plain keys, nothing blank outside strings), which
+// encode would write back as it is: the pinned members' values are
+// replaced where they stand. ok is false for data in another form.
+func (n *nativePins) pinNormalized(data []byte) (out []byte, ok bool) {
+	if len(data) < 2 || data[0] != '{' || !blankless(data) {
+		return nil, false
+	}
+	var prev []byte
+	last := 0
+	for i := 1; i < len(data) && data[i] != '}'; {
+		if data[i] != '"' {
+			return nil, false
+		}
+		k := jsonscan.StringEnd(data, i)
+		key := data[i+1 : k-1]
+		if k+1 >= len(data) || data[k] != ':' || bytes.IndexByte(key, '\\') >= 0 || prev != nil && bytes.Compare(prev, key) >= 0 {
+			return nil, false
+		}
+		prev = key
+		v := k + 1
+		end := jsonscan.ValueEnd(data, v)
+		if end >= len(data) {
+			return nil, false
+		}
+		if ph := n.pin(string(key), data[v:end]); ph != "" {
+			out = append(append(out, data[last:v]...), quoted(ph)...)
+			last = end
+		}
+		if i = end; data[i] == ',' {
+			i++
+		}
+	}
+	if out == nil {
+		return data, true
+	}
+	return append(out, data[last:]...), true
+}
+
+// pin is the placeholder of the member key of a request/header data whose
+// value is raw (compact), "" when it is not pinned: a system prompt that
+// is a non-empty string, tools that are not empty, neither a placeholder.
+func (n *nativePins) pin(key string, raw []byte) string {
+	switch {
+	case httplog.EmptyValue(raw):
+		return ""
+	case key == "system" && raw[0] == '"':
+		if s := jsonscan.Unquote(raw); !strings.HasPrefix(s, "{{pin:") {
+			return n.pins.Pin(httplog.PinSystem, []byte(s))
+		}
+	case key == "tools" && !bytes.HasPrefix(raw, []byte(`"{{pin:`)):
+		return n.pins.Pin(httplog.PinTools, raw)
+	}
+	return ""
+}
+
+// blankless reports whether the JSON b has no white space outside its
+// strings.
+func blankless(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			i = jsonscan.StringEnd(b, i) - 1
+		case ' ', '\t', '\r', '\n':
+			return false
+		}
+	}
+	return true
 }
 
 func quoted(s string) json.RawMessage {

@@ -2,6 +2,8 @@ package check
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -75,6 +77,59 @@ func TestNativePinDrift(t *testing.T) {
 	for _, w := range []string{"--- want: " + files[0], `-   "You are terse."`, `+   "You are verbose."`} {
 		if !strings.Contains(diff, w) {
 			t.Errorf("the diff lacks %q:\n%s", w, diff)
+		}
+	}
+}
+
+// TestPinNormalized: data in normalize's form is pinned in place to the
+// very bytes decoding and encoding it gives (every request/header of the
+// bundled corpus, its pins restored, and variants), and data in another
+// form is left to that path.
+func TestPinNormalized(t *testing.T) {
+	type testCase struct {
+		name, data string
+		inPlace    bool
+	}
+	tests := []testCase{
+		{"system and tools", `{"model":"m","step":1,"system":"You list.","tools":[{"name":"ls"}],"turn":1}`, true},
+		{"escapes in the prompt", `{"system":"a\"b\\c\u00e9\n","tools":[]}`, true},
+		{"empty values", `{"system":"","tools":[],"turn":1}`, true},
+		{"placeholders", `{"system":"{{pin:system:0123456789ab}}","tools":"{{pin:tools:0123456789ab}}"}`, true},
+		{"a prompt that is no string", `{"system":3,"tools":null}`, true},
+		{"no pinned member", `{"a":{"b":[1,"}"]},"z":true}`, true},
+		{"empty", `{}`, true},
+		{"keys out of order", `{"tools":[{"name":"ls"}],"system":"You list."}`, false},
+		{"blanks", `{"system": "You list.", "tools": [ {"name":"ls"} ]}`, false},
+		{"an escaped key", `{"syst\u0065m":"You list."}`, false},
+	}
+	for _, path := range []string{"../snapshots/*/session*.jsonl", "../snapshots/*/*/session*.jsonl"} {
+		logs, _ := filepath.Glob(path)
+		for _, p := range logs {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b, err = httplog.OpenPins("../snapshots/pins").Expand(b); err != nil {
+				t.Fatal(err)
+			}
+			for _, line := range bytes.Split(b, []byte("\n")) {
+				if data, ok := normalizedData(line); ok {
+					tests = append(tests, testCase{p, string(data), true})
+				}
+			}
+		}
+	}
+	if len(tests) < 20 {
+		t.Fatalf("only %d cases: the corpus's request/header events were not found", len(tests))
+	}
+	for _, tc := range tests {
+		fast, slow := &nativePins{pins: httplog.OpenPins("")}, &nativePins{pins: httplog.OpenPins("")}
+		got, ok := fast.pinNormalized([]byte(tc.data))
+		if ok != tc.inPlace {
+			t.Errorf("%s: pinned in place %v, want %v", tc.name, ok, tc.inPlace)
+		}
+		if want := slow.pinDecoded([]byte(tc.data)); ok && !bytes.Equal(got, want) {
+			t.Errorf("%s: in place (-decoded +in place):\n%s", tc.name, cmp.Diff(string(want), string(got)))
 		}
 	}
 }

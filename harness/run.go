@@ -77,13 +77,15 @@ const (
 // RootPool keeps the private roots of runs that ended cleanly (no error,
 // no process left) for the next run in the same TempDir: emptied, not
 // removed, so that a corpus replayed by a few workers makes its folders
-// once per worker instead of once per scenario. Close removes what it
-// holds; check.Run makes one per run. The zero value is ready; it is safe
-// for concurrent use.
+// about twice per worker instead of once per scenario. What a run left is
+// removed in the background, beside the next run, which takes other
+// roots. Close removes what it holds; check.Run makes one per run. The
+// zero value is ready; it is safe for concurrent use.
 type RootPool struct{ p harvest.Pool }
 
-// Close removes the roots the pool holds; roots recycled after it are
-// removed.
+// Close waits for the roots being emptied and removes the roots the pool
+// holds, and returns what removing roots failed with; roots recycled after
+// it are removed.
 func (p *RootPool) Close() error { return p.p.Close() }
 
 func (p *RootPool) pool() *harvest.Pool {

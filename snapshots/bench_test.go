@@ -11,10 +11,9 @@ import (
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
-// BenchmarkScenario replays each scenario serially. BenchmarkScenario/handshake
-// is the harness's floor: starting the bundled agent and doing the ACP
-// handshake through the harness; scripts/bench prints every scenario as a
-// ratio of it, scripts/ratio the mean over it and over BenchmarkAgentFloor.
+// BenchmarkScenario replays each scenario serially, the private roots
+// recycled as in acpsnap run: a profile of the harness alone. Each
+// scenario against its floor is BenchmarkReplay (scripts/ratio).
 func BenchmarkScenario(b *testing.B) {
 	names, err := scenario.Names(".")
 	if err != nil {

@@ -16,10 +16,22 @@ import (
 const MaxLine = 64 << 20
 
 // NewScanner returns a line scanner over r whose buffer grows to MaxLine.
-// Its lines are bufio.ScanLines' (a trailing "\r" dropped).
+// Its lines are bufio.ScanLines' (a trailing "\r" dropped). The buffer
+// starts at 64 KiB, or at what r holds when it says and that is less
+// (bytes.Reader, strings.Reader, bytes.Buffer: a log read whole).
 func NewScanner(r io.Reader) *bufio.Scanner {
+	size := 64 << 10
+	if l, ok := r.(interface{ Len() int }); ok {
+		size = min(size, l.Len()+1)
+	}
+	return NewScannerBuffer(r, make([]byte, 0, size))
+}
+
+// NewScannerBuffer is NewScanner with buf as the buffer it starts with (a
+// reader that reuses its buffers).
+func NewScannerBuffer(r io.Reader, buf []byte) *bufio.Scanner {
 	s := bufio.NewScanner(r)
-	s.Buffer(make([]byte, 0, 64<<10), MaxLine)
+	s.Buffer(buf[:0], MaxLine)
 	s.Split(scanLines())
 	return s
 }

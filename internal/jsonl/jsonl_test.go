@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -132,5 +133,22 @@ func TestMarshalWritesWholeLines(t *testing.T) {
 	}
 	if b, err := Value([]int{1}); err != nil || string(b) != "[1]" {
 		t.Errorf("Value = %q, %v; want [1] without a newline", b, err)
+	}
+}
+
+// TestScannerSizedToWhatItReads: a scanner over a few bytes in memory
+// starts with a buffer of their size, not 64 KiB (a run reads several
+// small logs whole).
+func TestScannerSizedToWhatItReads(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 100 {
+		s := NewScanner(strings.NewReader("{}\n{}\n"))
+		for s.Scan() {
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 100<<10 {
+		t.Errorf("100 scanners over 6 bytes allocated %d bytes, want less than 100 KiB", n)
 	}
 }

@@ -21,7 +21,7 @@ const module = "github.com/acpsnap/acpsnap"
 
 // layers lists the packages from top to bottom: a package may import only
 // packages of a later layer (or of its own layer's subtree, for the codecs
-// and cassettes that share a parent). The README's "Layout" draws the same
+// and cassettes that share a parent). CONTRIBUTING.md's "Layout" draws the same
 // list, with the clients below placed between the corpora and check.
 var layers = []string{
 	"cmd/acpsnap", // and its code, cmd/acpsnap/internal/cli

@@ -50,6 +50,10 @@ type Pins struct {
 	own   map[string][]byte // the values pinned through this Pins, by file name
 	added []string          // their names, in the order they were pinned
 	disk  map[string][]byte // the files read from Dir (no base), by name
+	// hashes are the hashes of the values pinned through p and its
+	// overlays (no base), by kind and value: a corpus's logs repeat a few
+	// values, each hashed once.
+	hashes map[string]string
 }
 
 // Pin kinds: the second part of a placeholder and the first of a file name.
@@ -85,8 +89,10 @@ var (
 // Placeholder is the string a log holds in place of the value v of kind
 // (a prompt's text; a compact tools value): {{pin:<kind>:<hash>}}.
 func Placeholder(kind string, v []byte) string {
-	return "{{pin:" + kind + ":" + fileHash(fileBytes(kind, v)) + "}}"
+	return placeholder(kind, fileHash(fileBytes(kind, v)))
 }
+
+func placeholder(kind, hash string) string { return "{{pin:" + kind + ":" + hash + "}}" }
 
 // fileHash is the hash a pin file's name holds: of its bytes.
 func fileHash(b []byte) string {
@@ -140,8 +146,8 @@ func LegacyRefs(b []byte) []string {
 // Pin is the placeholder of the value v of kind (a prompt's text; a
 // compact tools value), which p keeps from now on as its own.
 func (p *Pins) Pin(kind string, v []byte) string {
-	ph := Placeholder(kind, v)
-	name, _ := FileName(ph)
+	hash := p.hash(kind, v)
+	name := fileName(kind, hash)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if _, ok := p.own[name]; !ok {
@@ -151,7 +157,30 @@ func (p *Pins) Pin(kind string, v []byte) string {
 		p.own[name] = bytes.Clone(v)
 		p.added = append(p.added, name)
 	}
-	return ph
+	return placeholder(kind, hash)
+}
+
+// hash is the hash of the pin file of the value v of kind (a Pin kind),
+// computed once for p and its overlays.
+func (p *Pins) hash(kind string, v []byte) string {
+	for p.base != nil {
+		p = p.base
+	}
+	key := kind + "\x00" + string(v)
+	p.mu.Lock()
+	h, ok := p.hashes[key]
+	p.mu.Unlock()
+	if ok {
+		return h
+	}
+	h = fileHash(fileBytes(kind, v))
+	p.mu.Lock()
+	if p.hashes == nil {
+		p.hashes = map[string]string{}
+	}
+	p.hashes[key] = h
+	p.mu.Unlock()
+	return h
 }
 
 // Value is the value of the placeholder s (without its JSON quotes): the

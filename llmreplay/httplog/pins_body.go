@@ -38,7 +38,7 @@ func (p *Pins) pin(d *dialect.Dialect, body []byte) []byte {
 // replace replaces raw (the JSON of the value v of kind) in body by its
 // placeholder when that is exact (replaceOnce), and only then pins v.
 func (p *Pins) replace(body []byte, kind string, raw, v []byte) []byte {
-	out, ok := replaceOnce(body, raw, quote(Placeholder(kind, v)))
+	out, ok := replaceOnce(body, raw, quote(placeholder(kind, p.hash(kind, v))))
 	if ok {
 		p.Pin(kind, v)
 	}

@@ -234,3 +234,19 @@ func FuzzRepin(f *testing.F) {
 		}
 	})
 }
+
+// TestPinHashesOnce: the hashes a Pins remembers for its overlays give
+// each value of each kind its own placeholder, Placeholder's.
+func TestPinHashesOnce(t *testing.T) {
+	store := OpenPins("")
+	type testCase struct{ kind, v string }
+	for _, tc := range []testCase{{PinTools, `[{"name":"a"}]`}, {PinSystem, `[{"name":"a"}]`}, {PinTools, `[{"name":"b"}]`}, {PinTools, `[{"name":"a"}]`}} {
+		got := store.Overlay().Pin(tc.kind, []byte(tc.v))
+		if want := Placeholder(tc.kind, []byte(tc.v)); got != want {
+			t.Errorf("Pin(%s, %s) = %s, want %s", tc.kind, tc.v, got, want)
+		}
+	}
+	if n := len(store.hashes); n != 3 {
+		t.Errorf("the store remembers %d hashes, want 3", n)
+	}
+}

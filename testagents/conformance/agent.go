@@ -20,10 +20,7 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
-	"github.com/acpsnap/acpsnap/llmreplay/wire/anthropic"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/gemini"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/openaichat"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/openairesponses"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"github.com/acpsnap/acpsnap/model"
 )
 
@@ -34,7 +31,7 @@ const Env = "CONFORMANCE_AGENT"
 // Behaviour is what one run of the agent does, from its environment (the
 // corpus's agent.env and the scenario's manifest env).
 type Behaviour struct {
-	Dialect string // CONF_DIALECT: openai-chat, openai-responses, anthropic-messages or gemini-generate-content
+	Dialect string // CONF_DIALECT: a dialect of the table (llmreplay/wire/dialect)
 	URL     string // CONF_URL: the model's base URL ({{model.url}})
 	// Key is the key the agent sends ({{model.key}}): in the dialect's
 	// header, and for Gemini in the query, "?key=…", as its REST docs
@@ -130,9 +127,14 @@ func Main() {
 	os.Exit(0)
 }
 
-// Serve speaks ACP on in and out until in ends.
+// Serve speaks ACP on in and out until in ends. A dialect it cannot speak
+// is an error before it reads anything.
 func Serve(ctx context.Context, b Behaviour, in io.Reader, out io.Writer) error {
-	a := &agent{b: b, sessions: map[string]*session{}, answered: map[string]func(){}}
+	w, err := speak(b.Dialect)
+	if err != nil {
+		return err
+	}
+	a := &agent{b: b, wire: w, sessions: map[string]*session{}, answered: map[string]func(){}}
 	// The connection reads requests as soon as it exists: a.conn is set
 	// under a.mu before the first handler can ask for it.
 	a.mu.Lock()
@@ -145,7 +147,8 @@ func Serve(ctx context.Context, b Behaviour, in io.Reader, out io.Writer) error 
 }
 
 type agent struct {
-	b Behaviour
+	b    Behaviour
+	wire wireOf
 
 	mu       sync.Mutex
 	conn     *acp.AgentSideConnection // set once, under mu, by Serve
@@ -503,15 +506,51 @@ type httpError struct {
 func (e *httpError) Error() string { return fmt.Sprintf("HTTP %d: %q", e.status, e.body) }
 
 func (a *agent) decode(body io.Reader, emit func(model.Chunk) error) error {
-	switch a.b.Dialect {
-	case "openai-responses":
-		return openairesponses.Decode(body, emit)
-	case "anthropic-messages":
-		return anthropic.Decode(body, emit)
-	case "gemini-generate-content":
-		return gemini.Decode(body, emit)
+	return a.wire.dialect.Codec.Decode(body, emit)
+}
+
+// wireOf is how the agent speaks its dialect: the dialect's entry of the
+// table, the path of its streamed model call and the agent's own request.
+type wireOf struct {
+	dialect *dialect.Dialect
+	path    string
+	client  client
+}
+
+// client is what the agent knows as a client of one dialect that the
+// table does not say: how it renders a conversation as a request body, and
+// the query its streamed call adds.
+type client struct {
+	body  func(conv []message, b Behaviour) []byte
+	query string
+}
+
+// clients has an entry for every dialect of dialect.Table
+// (TestClientsCoverTheTable).
+var clients = map[string]client{
+	"openai-chat":             {body: func(conv []message, b Behaviour) []byte { return chatRequest(conv, b.RequestID, b.Trace) }},
+	"openai-responses":        {body: func(conv []message, _ Behaviour) []byte { return responsesRequest(conv) }},
+	"anthropic-messages":      {body: func(conv []message, _ Behaviour) []byte { return anthropicRequest(conv) }},
+	"gemini-generate-content": {body: func(conv []message, _ Behaviour) []byte { return geminiRequest(conv) }, query: "?alt=sse"},
+}
+
+// speak is the wire of the dialect name: its first streamed call endpoint
+// ("{model}" is "conformance") and the agent's client of it.
+func speak(name string) (wireOf, error) {
+	d, err := dialect.Lookup(name)
+	if err != nil {
+		return wireOf{}, fmt.Errorf("CONF_DIALECT: %w", err)
 	}
-	return openaichat.Decode(body, emit)
+	c, ok := clients[d.Name]
+	if !ok {
+		return wireOf{}, fmt.Errorf("CONF_DIALECT: the conformance agent has no client of %s (add one to clients)", d.Name)
+	}
+	for _, e := range d.Endpoints {
+		if e.Kind == dialect.Call && e.Stream != dialect.NotStreamed {
+			return wireOf{dialect: d, path: strings.ReplaceAll(e.Path, "{model}", "conformance") + c.query, client: c}, nil
+		}
+	}
+	return wireOf{}, fmt.Errorf("CONF_DIALECT: %s has no streamed model call", d.Name)
 }
 
 // tool is the one tool the agent offers.
@@ -535,15 +574,7 @@ func (a *agent) setKey(req *http.Request) {
 }
 
 func (a *agent) request(conv []message) (string, []byte) {
-	switch a.b.Dialect {
-	case "openai-responses":
-		return "/responses", responsesRequest(conv)
-	case "anthropic-messages":
-		return "/v1/messages", anthropicRequest(conv)
-	case "gemini-generate-content":
-		return "/v1beta/models/conformance:streamGenerateContent?alt=sse", geminiRequest(conv)
-	}
-	return "/chat/completions", chatRequest(conv, a.b.RequestID, a.b.Trace)
+	return a.wire.path, a.wire.client.body(conv, a.b)
 }
 
 type obj = map[string]any

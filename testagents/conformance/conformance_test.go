@@ -21,11 +21,7 @@ import (
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/wire"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/anthropic"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/gemini"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/openaichat"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/openairesponses"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/sse"
+	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"github.com/acpsnap/acpsnap/model"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -44,7 +40,7 @@ func TestMain(m *testing.M) {
 // four folders each.
 var roots harness.RootPool
 
-var dialects = []string{"openai-chat", "openai-responses", "anthropic-messages", "gemini-generate-content"}
+var dialects = dialect.Names()
 
 // corpus writes a corpus for dialect under a fresh folder: acpsnap.yml
 // starting this test binary as the agent, with extra lines of yml (agent:
@@ -186,18 +182,20 @@ const cancelInput = `{"steps":[{"op":"initialize"},{"op":"newSession"},{"op":"pr
 
 // firstContent is the number of events of dialect's rendering of a text
 // answer up to and including the first that carries its text.
-func firstContent(t *testing.T, dialect, text string) int {
+func firstContent(t *testing.T, name, text string) int {
 	t.Helper()
 	chunks := []model.Chunk{{Type: model.BlockStart, BlockType: model.BlockText}, {Type: model.TextDelta, Text: text},
 		{Type: model.TextDelta, Text: storyEnd}, {Type: model.BlockEnd}, {Type: model.Finish, Reason: model.FinishStop}}
-	render := map[string]func(wire.Response) []sse.Event{"openai-chat": openaichat.Render,
-		"openai-responses": openairesponses.Render, "anthropic-messages": anthropic.Render, "gemini-generate-content": gemini.Render}[dialect]
-	for i, e := range render(wire.Response{ID: "r", Model: "m", Chunks: chunks}) {
+	d, err := dialect.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range d.Codec.Render(wire.Response{ID: "r", Model: "m", Chunks: chunks}) {
 		if strings.Contains(string(e.Bytes()), text) {
 			return i + 1
 		}
 	}
-	t.Fatalf("%s: no event carries %q", dialect, text)
+	t.Fatalf("%s: no event carries %q", name, text)
 	return 0
 }
 

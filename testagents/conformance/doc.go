@@ -1,7 +1,7 @@
 // Package conformance is a test agent that does what real agents do, each
 // behaviour switched by its environment (Behaviour), and the suite that
-// runs it through acpsnap's write modes in every HTTP dialect
-// (openai-chat, openai-responses, anthropic-messages), each write followed
+// runs it through acpsnap's write modes in every HTTP dialect of the table
+// (llmreplay/wire/dialect), each write followed
 // by replays that must pass: the model's tool-call id reused as the ACP
 // toolCallId or a minted one, absolute and relative paths in arguments and
 // titles, a placeholder in model.json, an error body shown verbatim, a

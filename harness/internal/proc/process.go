@@ -25,6 +25,11 @@ import (
 	"github.com/acpsnap/acpsnap/internal/visible"
 )
 
+// buffers are the tee's and the stderr reader's buffers, each 64 KiB,
+// reused from one agent to the next: a run that replays in milliseconds
+// would otherwise make the garbage collector run for them.
+var buffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
 // stderrCap bounds how much agent stderr a run keeps (the tail survives).
 const stderrCap = 1 << 20
 
@@ -155,7 +160,9 @@ func closeAll(files ...*os.File) {
 func (a *Agent) tee(sdk *io.PipeWriter, fail func(error)) {
 	defer close(a.teeDone)
 	defer sdk.Close()
-	s := jsonl.NewScanner(a.stdout)
+	buf := buffers.Get().(*[]byte)
+	defer buffers.Put(buf)
+	s := jsonl.NewScannerBuffer(a.stdout, *buf)
 	n := 0
 	for s.Scan() {
 		n++
@@ -285,7 +292,9 @@ func isClosed(err error) bool { return errors.Is(err, os.ErrClosed) }
 
 func (a *Agent) readStderr() {
 	defer close(a.errDone)
-	buf := make([]byte, 32<<10)
+	b := buffers.Get().(*[]byte)
+	defer buffers.Put(b)
+	buf := (*b)[:cap(*b)]
 	for {
 		n, err := a.stderr.Read(buf)
 		a.mu.Lock()

@@ -67,17 +67,20 @@ func (o *ordered) flush(outs []check.Outcome) {
 type jsonOutcome struct {
 	Name       string   `json:"name"`
 	Status     string   `json:"status"`
-	DurationMs int64    `json:"durationMs"`
+	DurationMs float64  `json:"durationMs"` // to the microsecond: a replay takes milliseconds
 	Reason     string   `json:"reason,omitempty"`
 	Diff       string   `json:"diff,omitempty"`
 	Wrote      []string `json:"wrote,omitempty"`
 	Accept     string   `json:"accept,omitempty"`
 }
 
+// millis is d in milliseconds, to the microsecond.
+func millis(d time.Duration) float64 { return float64(d.Round(time.Microsecond).Microseconds()) / 1000 }
+
 func (p *printer) outcome(o check.Outcome) {
 	accept := p.accept(o)
 	if p.json {
-		b, _ := jsonl.Marshal(jsonOutcome{o.Name, string(o.Status), o.Duration.Milliseconds(), o.Reason, o.Diff, o.Wrote, accept})
+		b, _ := jsonl.Marshal(jsonOutcome{o.Name, string(o.Status), millis(o.Duration), o.Reason, o.Diff, o.Wrote, accept})
 		p.w.Write(b)
 		return
 	}

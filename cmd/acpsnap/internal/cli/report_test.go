@@ -86,7 +86,7 @@ func fixedAccept(o check.Outcome) string {
 func TestPrinterJSON(t *testing.T) {
 	var buf bytes.Buffer
 	p := &printer{w: &buf, json: true, accept: fixedAccept}
-	wrote := check.Outcome{Name: "text-turn", Status: check.Passed, Duration: 3 * time.Millisecond,
+	wrote := check.Outcome{Name: "text-turn", Status: check.Passed, Duration: 3*time.Millisecond + 4567*time.Nanosecond,
 		Wrote: []string{"stdout.expected.jsonl", "session.jsonl"}}
 	for _, o := range append(outcomes, wrote) {
 		p.outcome(o)
@@ -95,7 +95,7 @@ func TestPrinterJSON(t *testing.T) {
 		`{"name":"text-turn","status":"passed","durationMs":1500}`,
 		`{"name":"tool-bash","status":"failed","durationMs":250,"reason":"stdout differs","diff":"--- want\n+++ got\n-a <b> & \"c\"\n+d\n","accept":"acpsnap update -run '^tool-bash$'"}`,
 		`{"name":"tool-bash-client-terminal","status":"skipped","durationMs":0,"reason":"platform: posix"}`,
-		`{"name":"text-turn","status":"passed","durationMs":3,"wrote":["stdout.expected.jsonl","session.jsonl"]}`,
+		`{"name":"text-turn","status":"passed","durationMs":3.005,"wrote":["stdout.expected.jsonl","session.jsonl"]}`,
 	}
 	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
 	// Compare values, not bytes: the escaping of <, > and & is not the contract.
