@@ -14,8 +14,8 @@ import (
 
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/safefile"
-	"github.com/acpsnap/acpsnap/internal/term"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -178,7 +178,7 @@ func config(p Params, s settings) (check.Config, error) {
 		return check.Config{}, err
 	}
 	cfg := check.Config{Settings: harness.Settings{Agent: argv, Mode: s.mode, StepTimeout: p.Timeout}, ScriptedSecrets: p.ScriptedEnv, Corpus: corpus, Redact: p.Redact, Folders: folders}
-	cfg.CI, cfg.DiffColor, cfg.Pending = s.ci, term.IsTerminal(os.Stdout) && os.Getenv("NO_COLOR") == "", s.pending
+	cfg.CI, cfg.DiffColor, cfg.Pending = s.ci, console.IsTerminal(os.Stdout) && os.Getenv("NO_COLOR") == "", s.pending
 	if s.mode == check.Record {
 		if cfg.Secrets, err = recordSecrets(p, corpus); err != nil {
 			return check.Config{}, fmt.Errorf("acpsnaptest: -acpsnap.record: %w", err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"io/fs"
 	"maps"
 	"os"
@@ -14,9 +13,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/acpsnap/acpsnap/internal/atomicfile"
+
 	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/secretscan"
-	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -511,9 +512,9 @@ func leaked(leaks *secretscan.Set, dir string, got *scenario.Transcript, ws *wor
 // characters in the reason made visible (the diff and the stderr lines of
 // run errors are made visible where they are built).
 func shown(leaks *secretscan.Set, o Outcome) Outcome {
-	o.Reason = visible.Text(leaks.Redact(o.Reason))
+	o.Reason = console.Text(leaks.Redact(o.Reason))
 	if o.Err != nil {
-		o.Err = shownError{visible.Text(leaks.Redact(o.Err.Error())), o.Err}
+		o.Err = shownError{console.Text(leaks.Redact(o.Err.Error())), o.Err}
 	}
 	o.Diff = leaks.Redact(o.Diff)
 	o.Stderr = leaks.Redact(o.Stderr)

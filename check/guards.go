@@ -12,9 +12,9 @@ import (
 	"github.com/acpsnap/acpsnap/cassette/subagent"
 	"github.com/acpsnap/acpsnap/cassette/tool"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/jsondiff"
 	"github.com/acpsnap/acpsnap/internal/safefile"
-	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -32,9 +32,9 @@ type Violation struct {
 // path names folders and files a pull request chose.
 func (v Violation) String() string {
 	if strings.HasPrefix(v.Msg, v.Path+":") || strings.HasPrefix(v.Msg, v.Path+"/") {
-		return visible.Text(v.Msg)
+		return console.Text(v.Msg)
 	}
-	return visible.Text(v.Path + ": " + v.Msg)
+	return console.Text(v.Path + ": " + v.Msg)
 }
 
 // VerifyConfig tunes Verify. The zero value checks everything.

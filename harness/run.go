@@ -22,8 +22,8 @@ import (
 	"github.com/acpsnap/acpsnap/harness/internal/harvest"
 	"github.com/acpsnap/acpsnap/harness/internal/proc"
 	"github.com/acpsnap/acpsnap/harness/internal/relay"
+	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/envscrub"
-	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/normalize"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -586,7 +586,7 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	for i, l := range lines {
-		lines[i] = visible.Line(l)
+		lines[i] = console.Line(l)
 	}
 	return "\t" + strings.Join(lines, "\n\t")
 }

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/acpsnap/acpsnap/internal/visible"
+	"github.com/acpsnap/acpsnap/internal/console"
 )
 
 // MaxValueBytes bounds what the HTML view embeds of one value (a tool's
@@ -39,7 +39,7 @@ var page = sync.OnceValue(func() *template.Template {
 		"diff":     ParseDiff,
 		"css":      func() template.CSS { return template.CSS(reportCSS) },
 		"add":      func(a, b int) int { return a + b },
-		"text":     func(s string) string { return visible.Text(s) },
+		"text":     func(s string) string { return console.Text(s) },
 		"id":       anchor,
 		"count":    count,
 		"data":     data,
@@ -51,7 +51,7 @@ var page = sync.OnceValue(func() *template.Template {
 // folded in <details> under their size. A small inline script searches
 // the page (?q= fills the box); without scripts the page reads the same,
 // without the search box. The report's data rides along, as JSON no
-// browser runs (ReadHTML). Every string is made visible (internal/visible)
+// browser runs (ReadHTML). Every string is made visible (internal/console)
 // and capped (MaxValueBytes, MaxTextBytes, MaxItems, MaxCallsShown), so the
 // page's size is bounded by the number of scenarios, not by what the
 // agents wrote.
@@ -76,11 +76,11 @@ type Value struct {
 }
 
 func value(s string) Value {
-	v := Value{Text: visible.Text(s), Size: size(len(s)), Fold: len(s) > foldBytes || strings.Count(s, "\n") > 3}
-	v.Preview = visible.Line(oneLine(s[:runeCutAt(s, min(len(s), 4*previewRunes))], previewRunes))
+	v := Value{Text: console.Text(s), Size: size(len(s)), Fold: len(s) > foldBytes || strings.Count(s, "\n") > 3}
+	v.Preview = console.Line(oneLine(s[:runeCutAt(s, min(len(s), 4*previewRunes))], previewRunes))
 	if len(s) > MaxValueBytes {
 		n := runeCutAt(s, MaxValueBytes)
-		v.Text, v.Cut = visible.Text(s[:n]), fmt.Sprintf("… %s more not shown", size(len(s)-n))
+		v.Text, v.Cut = console.Text(s[:n]), fmt.Sprintf("… %s more not shown", size(len(s)-n))
 	}
 	return v
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/acpsnap/acpsnap/internal/visible"
+	"github.com/acpsnap/acpsnap/internal/console"
 )
 
 // TextConfig says how WriteText prints. The zero value is plain text
@@ -34,7 +34,7 @@ const (
 // WriteText prints t for a terminal: each turn's prompt, then what the
 // agent did, subagents indented under the call that spawned them. Every
 // string of the transcript (text, tool kinds and statuses, mode ids, stop
-// reasons, session ids) is made visible (internal/visible), never
+// reasons, session ids) is made visible (internal/console), never
 // interpreted: every line goes through visible before it is styled.
 func WriteText(w io.Writer, t *Transcript, cfg TextConfig) error {
 	if cfg.Width == 0 {
@@ -114,10 +114,10 @@ func (p *textPrinter) tool(depth int, tc *Tool) {
 	if tc.Status != "completed" {
 		style = sYellow
 	}
-	status := " [" + visible.Line(orNone(tc.Status)) + "]"
-	head := "tool " + visible.Line(orDash(tc.Kind)) + " "
+	status := " [" + console.Line(orNone(tc.Status)) + "]"
+	head := "tool " + console.Line(orDash(tc.Kind)) + " "
 	room := p.cfg.Width - 2*depth - utf8.RuneCountInString(head+status)
-	title := visible.Line(prefix(tc.Title, room))
+	title := console.Line(prefix(tc.Title, room))
 	if utf8.RuneCountInString(title) > room {
 		title = cut(title, room-1) + "…"
 	}
@@ -136,7 +136,7 @@ func (p *textPrinter) tool(depth int, tc *Tool) {
 // short is label and s on one line, cut to the width with s's size.
 func (p *textPrinter) short(label, s string, depth int) string {
 	room := p.cfg.Width - 2*depth - len(label)
-	one := visible.Line(prefix(s, room))
+	one := console.Line(prefix(s, room))
 	if utf8.RuneCountInString(one) <= room {
 		return label + one
 	}
@@ -150,7 +150,7 @@ func (p *textPrinter) wrapped(depth int, style, label, text string) {
 	room := p.cfg.Width - 2*depth - utf8.RuneCountInString(label)
 	pad := strings.Repeat(" ", utf8.RuneCountInString(label))
 	first := true
-	for _, para := range strings.Split(visible.Text(text), "\n") {
+	for _, para := range strings.Split(console.Text(text), "\n") {
 		for _, l := range wrap(para, room) {
 			if first {
 				p.line(depth, style, label+l)
@@ -175,7 +175,7 @@ type segment struct{ style, text string }
 func (p *textPrinter) segments(depth int, segs ...segment) {
 	p.sb.WriteString(strings.Repeat("  ", depth))
 	for _, s := range segs {
-		p.sb.WriteString(p.styled(s.style, visible.Line(s.text)))
+		p.sb.WriteString(p.styled(s.style, console.Line(s.text)))
 	}
 	p.sb.WriteByte('\n')
 }

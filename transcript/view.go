@@ -3,7 +3,7 @@ package transcript
 import (
 	"fmt"
 
-	"github.com/acpsnap/acpsnap/internal/visible"
+	"github.com/acpsnap/acpsnap/internal/console"
 )
 
 // Caps of what the HTML view shows of one scenario, besides MaxValueBytes
@@ -30,9 +30,9 @@ const Elided Kind = "elided"
 // transcript within the caps.
 func (r Report) shown() Report {
 	out := r // every field kept (Run too), the strings made visible
-	out.Title, out.Corpus, out.Scenarios = visible.Line(r.Title), visible.Line(r.Corpus), make([]Scenario, len(r.Scenarios))
+	out.Title, out.Corpus, out.Scenarios = console.Line(r.Title), console.Line(r.Corpus), make([]Scenario, len(r.Scenarios))
 	for i, s := range r.Scenarios {
-		s.Corpus, s.Name, s.Status, s.Accept = visible.Line(s.Corpus), visible.Line(s.Name), visible.Line(s.Status), visible.Line(s.Accept)
+		s.Corpus, s.Name, s.Status, s.Accept = console.Line(s.Corpus), console.Line(s.Name), console.Line(s.Status), console.Line(s.Accept)
 		s.Reason, s.TranscriptErr, s.Stderr = capText(s.Reason), capText(s.TranscriptErr), capText(s.Stderr)
 		s.Diff = capped(s.Diff, maxDiffBytes)
 		if s.Transcript != nil {
@@ -46,7 +46,7 @@ func (r Report) shown() Report {
 // shown is t made visible and within the caps; Input, Output and Detail
 // are left to value, which caps and shows them.
 func (t *Transcript) shown() *Transcript {
-	out := &Transcript{Name: visible.Line(t.Name), Source: visible.Line(t.Source)}
+	out := &Transcript{Name: console.Line(t.Name), Source: console.Line(t.Source)}
 	for _, e := range t.Errors {
 		out.Errors = append(out.Errors, capText(e))
 	}
@@ -63,7 +63,7 @@ func (t *Transcript) shown() *Transcript {
 			out.Errors = append(out.Errors, fmt.Sprintf("… %d more model calls not shown (the report lists %d)", len(t.Calls)-i, MaxCallsShown))
 			break
 		}
-		c.Log, c.Request, c.Status, c.Response = visible.Line(c.Log), capText(c.Request), visible.Line(c.Status), capText(c.Response)
+		c.Log, c.Request, c.Status, c.Response = console.Line(c.Log), capText(c.Request), console.Line(c.Status), capText(c.Response)
 		out.Calls = append(out.Calls, c)
 	}
 	return out
@@ -72,7 +72,7 @@ func (t *Transcript) shown() *Transcript {
 // shown is t made visible, its items within left (which counts down, and
 // below zero counts the items left out).
 func (t Turn) shown(left *int) Turn {
-	out := Turn{Session: visible.Line(t.Session), Prompt: capText(t.Prompt), Stop: visible.Line(t.Stop), Error: capText(t.Error)}
+	out := Turn{Session: console.Line(t.Session), Prompt: capText(t.Prompt), Stop: console.Line(t.Stop), Error: capText(t.Error)}
 	out.Items = shownItems(t.Items, left)
 	return out
 }
@@ -87,21 +87,21 @@ func shownItems(items []Item, left *int) []Item {
 		it.Text = capText(it.Text)
 		if it.Tool != nil {
 			tc := *it.Tool
-			tc.ID, tc.Kind, tc.Title, tc.Status = visible.Line(tc.ID), visible.Line(tc.Kind), capText(tc.Title), visible.Line(tc.Status)
+			tc.ID, tc.Kind, tc.Title, tc.Status = console.Line(tc.ID), console.Line(tc.Kind), capText(tc.Title), console.Line(tc.Status)
 			tc.Items = shownItems(tc.Items, left)
 			it.Tool = &tc
 		}
 		if it.Permission != nil {
-			a := Asked{Title: capText(it.Permission.Title), Answer: visible.Line(it.Permission.Answer)}
+			a := Asked{Title: capText(it.Permission.Title), Answer: console.Line(it.Permission.Answer)}
 			for _, o := range it.Permission.Options {
-				a.Options = append(a.Options, visible.Line(o))
+				a.Options = append(a.Options, console.Line(o))
 			}
 			it.Permission = &a
 		}
 		if it.Plan != nil {
 			plan := make([]PlanEntry, len(it.Plan))
 			for i, e := range it.Plan {
-				plan[i] = PlanEntry{Content: capText(e.Content), Status: visible.Line(e.Status), Priority: visible.Line(e.Priority)}
+				plan[i] = PlanEntry{Content: capText(e.Content), Status: console.Line(e.Status), Priority: console.Line(e.Priority)}
 			}
 			it.Plan = plan
 		}
@@ -137,8 +137,8 @@ func capText(s string) string { return capped(s, MaxTextBytes) }
 // rest.
 func capped(s string, max int) string {
 	if len(s) <= max {
-		return visible.Text(s)
+		return console.Text(s)
 	}
 	n := runeCutAt(s, max)
-	return visible.Text(s[:n]) + fmt.Sprintf("… %s more not shown", size(len(s)-n))
+	return console.Text(s[:n]) + fmt.Sprintf("… %s more not shown", size(len(s)-n))
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/acpsnap/acpsnap/internal/visible"
+	"github.com/acpsnap/acpsnap/internal/console"
 )
 
 // summaryLen bounds each part of a call's summary.
@@ -20,7 +20,7 @@ func extraCalls(runs []Run) []Extra {
 			if c.Served {
 				continue
 			}
-			out = append(out, Extra{Run: i + 1, Position: j + 1, Path: visible.Line(c.Path), Summary: summary(c.Body),
+			out = append(out, Extra{Run: i + 1, Position: j + 1, Path: console.Line(c.Path), Summary: summary(c.Body),
 				When: stepBefore(r.Steps, c.At), WithTurn: concurrent(r.Calls, c.At)})
 		}
 	}
@@ -136,5 +136,5 @@ func clip(s string) string {
 	if r := []rune(s); len(r) > summaryLen {
 		s = string(r[:summaryLen-1]) + "…"
 	}
-	return visible.Line(s)
+	return console.Line(s)
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/acpsnap/acpsnap/internal/visible"
+	"github.com/acpsnap/acpsnap/internal/console"
 )
 
 // A date in what the agent sends its model or prints is the same in runs
@@ -95,7 +95,7 @@ func dates(groups []group, now time.Time) []Variance {
 			if err != nil {
 				continue
 			}
-			at := fmt.Sprintf("call %d (%s %s)", c+1, q.Method, visible.Line(q.Path))
+			at := fmt.Sprintf("call %d (%s %s)", c+1, q.Method, console.Line(q.Path))
 			out = append(out, g.named(datesIn(v, nil, now, "request", at))...)
 		}
 		for _, l := range keyed(r.Stdout) {
@@ -154,7 +154,7 @@ func wordStart(s string) string {
 // short, else the date with a few words either side.
 func contextOf(text, m string) string {
 	if len([]rune(text)) <= maxShown {
-		return visible.Line(text)
+		return console.Line(text)
 	}
 	i := strings.Index(text, m)
 	lo, hi := max(0, i-contextLen), min(len(text), i+len(m)+contextLen)
@@ -164,7 +164,7 @@ func contextOf(text, m string) string {
 	for hi < len(text) && !utf8.RuneStart(text[hi]) {
 		hi++
 	}
-	return visible.Line("…" + text[lo:hi] + "…")
+	return console.Line("…" + text[lo:hi] + "…")
 }
 
 // dateScrub is the scrub rule that puts a token in place of the date m in

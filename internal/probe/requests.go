@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/visible"
+	"github.com/acpsnap/acpsnap/internal/console"
 )
 
 // requestVariance compares the runs' model requests call by call: the
@@ -36,7 +36,7 @@ func requestVariance(runs []Run, ignore []string) []Variance {
 // callVariance compares call c (from 0) of every run.
 func callVariance(runs []Run, c int, ig ignoreRules) []Variance {
 	q := runs[0].Requests[c]
-	at := fmt.Sprintf("call %d (%s %s)", c+1, q.Method, visible.Line(q.Path))
+	at := fmt.Sprintf("call %d (%s %s)", c+1, q.Method, console.Line(q.Path))
 	var out []Variance
 	lines := make([]any, len(runs))
 	for i, r := range runs {

@@ -10,9 +10,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/internal/sessionupdate"
-	"github.com/acpsnap/acpsnap/internal/visible"
 )
 
 // maxDiffs bounds the differing paths reported for one line or call.
@@ -111,7 +111,7 @@ func stdoutVariance(runs []Run) []Variance {
 	return out
 }
 
-func (l line) where() string { return fmt.Sprintf("line %d (%s)", l.n, visible.Line(l.label)) }
+func (l line) where() string { return fmt.Sprintf("line %d (%s)", l.n, console.Line(l.label)) }
 
 // unionKeys are the keys of every run, in the order of the first run
 // that has each.
@@ -407,7 +407,7 @@ func shorten(vals []any) []string {
 		if r := []rune(s); len(r) > maxShown {
 			s = string(r[:maxShown-1]) + "…"
 		}
-		out[i] = visible.Line(s)
+		out[i] = console.Line(s)
 	}
 	return out
 }

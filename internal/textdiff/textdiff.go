@@ -13,7 +13,7 @@
 //	// +b\r
 //	//  c
 //
-// Lines are shown through internal/visible, so a "\r" (a CRLF fixture),
+// Lines are shown through internal/console, so a "\r" (a CRLF fixture),
 // an escape sequence or invalid UTF-8 is visible, never acted on by the
 // terminal. At most MaxLines lines of diff are shown and each at most
 // MaxLineBytes bytes; what was left out is counted in a last line,
@@ -32,7 +32,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/diff"
 
-	"github.com/acpsnap/acpsnap/internal/visible"
+	"github.com/acpsnap/acpsnap/internal/console"
 )
 
 // Context is the number of unchanged lines shown around each change.
@@ -64,7 +64,7 @@ func unified(wantName, gotName string, want, got []byte) string {
 		return ""
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "--- %s\n+++ %s\n", visible.Line(wantName), visible.Line(gotName))
+	fmt.Fprintf(&sb, "--- %s\n+++ %s\n", console.Line(wantName), console.Line(gotName))
 	w, g, skipped := changed(want, got)
 	cut := len(w) > MaxDiffed || len(g) > MaxDiffed
 	w, g = terminated(upTo(w, MaxDiffed)), terminated(upTo(g, MaxDiffed))
@@ -188,7 +188,7 @@ func writeLine(sb *strings.Builder, line []byte) {
 		text, cut = text[:MaxLineBytes], len(text)
 	}
 	sb.WriteByte(line[0])
-	sb.WriteString(visible.Line(string(text)))
+	sb.WriteString(console.Line(string(text)))
 	if cut > 0 {
 		fmt.Fprintf(sb, "… (%d bytes in all)", cut)
 	}

@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/acpsnap/acpsnap/internal/visible"
+	"github.com/acpsnap/acpsnap/internal/console"
 )
 
 // Tokens splits s into words (runs of letters, digits and '_'), runs of
@@ -132,7 +132,7 @@ const minCut = 24
 // context: want with its removed words marked [-so-], got with its added
 // words marked {+so+}, and the unchanged runs between changes cut to n
 // words either side of a change with a "…N bytes unchanged…" note. Both
-// sides are made visible (internal/visible). It returns "", "" when want
+// sides are made visible (internal/console). It returns "", "" when want
 // and got are equal.
 func Changed(want, got string, n int) (w, g string) {
 	if want == got {
@@ -143,16 +143,16 @@ func Changed(want, got string, n int) (w, g string) {
 	for i, s := range spans {
 		if !s.Equal {
 			if s.Want != "" {
-				ws.WriteString("[-" + visible.Line(s.Want) + "-]")
+				ws.WriteString("[-" + console.Line(s.Want) + "-]")
 			}
 			if s.Got != "" {
-				gs.WriteString("{+" + visible.Line(s.Got) + "+}")
+				gs.WriteString("{+" + console.Line(s.Got) + "+}")
 			}
 			continue
 		}
-		text := visible.Line(s.Want)
+		text := console.Line(s.Want)
 		if head, cut, tail := Keep(s.Want, n, i > 0, i < len(spans)-1); cut >= minCut {
-			text = visible.Line(head) + fmt.Sprintf("…%d bytes unchanged…", cut) + visible.Line(tail)
+			text = console.Line(head) + fmt.Sprintf("…%d bytes unchanged…", cut) + console.Line(tail)
 		}
 		ws.WriteString(text)
 		gs.WriteString(text)

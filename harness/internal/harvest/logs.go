@@ -13,9 +13,9 @@ import (
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/cassette"
 	"github.com/acpsnap/acpsnap/cassette/mcpproxy"
+	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/internal/safefile"
-	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
@@ -70,7 +70,7 @@ func scanLogs(sessions string, final bool) ([]File, error) {
 			continue // the header is still being written
 		}
 		if err := json.Unmarshal(first, &l.Header); err != nil || l.Header.Type != "session" {
-			return nil, fmt.Errorf("%s:1: not a session header: %s", l.Name, visible.Quote(first))
+			return nil, fmt.Errorf("%s:1: not a session header: %s", l.Name, console.Quote(first))
 		}
 		logs = append(logs, l)
 	}

@@ -17,12 +17,12 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/internal/jsonpos"
 	"github.com/acpsnap/acpsnap/internal/jsonscan"
 	"github.com/acpsnap/acpsnap/internal/ringbuf"
 	"github.com/acpsnap/acpsnap/internal/shutdown"
-	"github.com/acpsnap/acpsnap/internal/visible"
 )
 
 // buffers are the tee's and the stderr reader's buffers, each 64 KiB,
@@ -220,19 +220,19 @@ func checkLine(line []byte, n int) error {
 	// tell a line that is not JSON from one with a duplicate key.
 	_, _, dupErr := jsonpos.Parse(line, "agent stdout", n-1, "$")
 	if dupErr != nil && !json.Valid(line) {
-		return fmt.Errorf("agent stdout line %d is not JSON (stdout is protocol only): %s", n, visible.Quote(line))
+		return fmt.Errorf("agent stdout line %d is not JSON (stdout is protocol only): %s", n, console.Quote(line))
 	}
 	if !utf8.Valid(line) {
-		return fmt.Errorf("agent stdout line %d is not valid UTF-8 (stdout is protocol only): %s", n, visible.Quote(line))
+		return fmt.Errorf("agent stdout line %d is not valid UTF-8 (stdout is protocol only): %s", n, console.Quote(line))
 	}
 	if len(line) > sdkMaxLine {
 		return fmt.Errorf("agent stdout line %d has %d bytes; the ACP SDK reads at most %d", n, len(line), sdkMaxLine)
 	}
 	if dupErr != nil && strings.Contains(dupErr.Error(), jsonscan.TooDeep) {
-		return fmt.Errorf("%w (stdout is protocol only): %s", dupErr, visible.Quote(line))
+		return fmt.Errorf("%w (stdout is protocol only): %s", dupErr, console.Quote(line))
 	}
 	if dupErr != nil {
-		return fmt.Errorf("%w (a JSON decoder would keep only the last value; stdout is protocol only): %s", dupErr, visible.Quote(line))
+		return fmt.Errorf("%w (a JSON decoder would keep only the last value; stdout is protocol only): %s", dupErr, console.Quote(line))
 	}
 	return nil
 }

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/acpsnap/acpsnap/internal/visible"
+	"github.com/acpsnap/acpsnap/internal/console"
 )
 
 // message is one JSON-RPC message as either side wrote it.
@@ -102,7 +102,7 @@ func (r *Recorder) Client(line []byte) []byte {
 	r.clientN++
 	var m message
 	if err := json.Unmarshal(line, &m); err != nil {
-		r.problem(fmt.Sprintf("the client's line %d is not a JSON-RPC message (%v): %s", r.clientN, err, visible.Quote(clip(line))))
+		r.problem(fmt.Sprintf("the client's line %d is not a JSON-RPC message (%v): %s", r.clientN, err, console.Quote(clip(line))))
 		return nil
 	}
 	switch {
@@ -113,7 +113,7 @@ func (r *Recorder) Client(line []byte) []byte {
 	case m.response():
 		r.clientResponse(m)
 	default:
-		r.problem(fmt.Sprintf("the client's line %d is neither a request, a notification nor a response: %s", r.clientN, visible.Quote(clip(line))))
+		r.problem(fmt.Sprintf("the client's line %d is neither a request, a notification nor a response: %s", r.clientN, console.Quote(clip(line))))
 	}
 	return nil
 }
@@ -172,7 +172,7 @@ func (r *Recorder) clientNotification(m message) {
 func (r *Recorder) clientResponse(m message) {
 	a, ok := r.asked[string(m.ID)]
 	if !ok {
-		r.note(fmt.Sprintf("the client answered a request id %s the agent never sent", visible.Quote(clip(m.ID))))
+		r.note(fmt.Sprintf("the client answered a request id %s the agent never sent", console.Quote(clip(m.ID))))
 		return
 	}
 	delete(r.asked, string(m.ID))
@@ -182,7 +182,7 @@ func (r *Recorder) clientResponse(m message) {
 	case served(a.method):
 		r.served[a.method]++
 		if m.Error != nil {
-			r.note(fmt.Sprintf("the client answered %s with an error (%s); a replay serves it inside the scenario's folder", a.method, visible.Quote([]byte(m.Error.Message))))
+			r.note(fmt.Sprintf("the client answered %s with an error (%s); a replay serves it inside the scenario's folder", a.method, console.Quote([]byte(m.Error.Message))))
 		}
 	default:
 		r.answers = append(r.answers, clientAnswer{Method: a.method, Result: m.Result, Error: m.Error})

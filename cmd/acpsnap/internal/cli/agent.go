@@ -9,9 +9,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/secretscan"
-	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 
 	"github.com/acpsnap/acpsnap/agent/launch"
@@ -112,7 +112,7 @@ func (e *env) recordSecrets(corpus *scenario.Corpus) (map[string]string, error) 
 	if u, err := url.Parse(target); err == nil && u.Host != "" {
 		host = u.Host
 	}
-	fmt.Fprintf(e.stderr, "acpsnap: record: %s (from %s) goes to %s (%s)\n", key, from[key], visible.Line(host), source) // a .env may set the host
+	fmt.Fprintf(e.stderr, "acpsnap: record: %s (from %s) goes to %s (%s)\n", key, from[key], console.Line(host), source) // a .env may set the host
 	return vals, nil
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/acpsnap/acpsnap/cassette"
 	"github.com/acpsnap/acpsnap/cassette/subagent"
 	"github.com/acpsnap/acpsnap/cassette/tool"
-	"github.com/acpsnap/acpsnap/internal/visible"
+	"github.com/acpsnap/acpsnap/internal/console"
 )
 
 // cassetteKinds are the cassette kinds verify and inspect know; a new kind
@@ -90,10 +90,10 @@ func (e *env) cassetteVerify(args []string) int {
 	}
 	f, err := cassette.ReadFile(file, cassetteKinds...)
 	if err != nil {
-		fmt.Fprintln(e.stderr, "acpsnap:", visible.Text(err.Error()))
+		fmt.Fprintln(e.stderr, "acpsnap:", console.Text(err.Error()))
 		return ExitFailed
 	}
-	fmt.Fprintf(e.stdout, "%s: ok: %s cassette, version %d, %d frames%s\n", visible.Line(cassette.Display(file)), visible.Line(f.Kind), f.Version, f.Total, statsSuffix(f))
+	fmt.Fprintf(e.stdout, "%s: ok: %s cassette, version %d, %d frames%s\n", console.Line(cassette.Display(file)), console.Line(f.Kind), f.Version, f.Total, statsSuffix(f))
 	return ExitOK
 }
 
@@ -201,7 +201,7 @@ func inspect(name string, f *cassette.File, err error) inspection {
 // text prints in for people; what the file says (its kind, why it is
 // invalid) is made visible.
 func (in inspection) text(w io.Writer) {
-	in.File, in.Kind, in.Reason = visible.Line(in.File), visible.Line(in.Kind), visible.Line(in.Reason)
+	in.File, in.Kind, in.Reason = console.Line(in.File), console.Line(in.Kind), console.Line(in.Reason)
 	fmt.Fprintf(w, "file: %s\n", in.File)
 	if in.Version > 0 {
 		fmt.Fprintf(w, "format: %s version %d\n", in.Format, in.Version)

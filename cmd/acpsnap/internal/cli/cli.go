@@ -13,10 +13,10 @@ import (
 
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/bazel"
+	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/sandbox"
 	"github.com/acpsnap/acpsnap/internal/secretscan"
-	"github.com/acpsnap/acpsnap/internal/visible"
 )
 
 // Exit codes (docs/format.md, "Command line").
@@ -150,7 +150,7 @@ func (e *env) exit(err error) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return ExitOK // -h: the flags were printed, as asked
 	}
-	fmt.Fprintln(e.stderr, "acpsnap:", visible.Text(err.Error())) // it may name a file or folder a pull request chose
+	fmt.Fprintln(e.stderr, "acpsnap:", console.Text(err.Error())) // it may name a file or folder a pull request chose
 	if errors.As(err, &ue) {
 		return ExitUsage
 	}

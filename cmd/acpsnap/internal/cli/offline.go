@@ -16,9 +16,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/sandbox"
 	"github.com/acpsnap/acpsnap/internal/secretscan"
-	"github.com/acpsnap/acpsnap/internal/visible"
 )
 
 // offlineEnv marks the re-executed acpsnap that runs inside the namespace.
@@ -101,7 +101,7 @@ func report(w io.Writer, a sandbox.Attempts) {
 		}
 		fmt.Fprintf(w, "  %s:\n", part.title)
 		for _, c := range part.cs[:min(len(part.cs), maxAttempts)] {
-			fmt.Fprintf(w, "  %6d %s\n", c.N, visible.Line(c.Key))
+			fmt.Fprintf(w, "  %6d %s\n", c.N, console.Line(c.Key))
 		}
 		if more := part.cs[min(len(part.cs), maxAttempts):]; len(more) > 0 {
 			n := 0

@@ -13,10 +13,8 @@ import (
 
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/harness"
-	"github.com/acpsnap/acpsnap/internal/progress"
-	"github.com/acpsnap/acpsnap/internal/term"
+	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/treediff"
-	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -40,19 +38,19 @@ func (e *env) colour(w io.Writer) bool {
 // terminal says; 0 when w is not a terminal (the caller's default).
 func (e *env) width(w io.Writer) int {
 	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(f) {
+	if !ok || !console.IsTerminal(f) {
 		return 0
 	}
 	if n, err := strconv.Atoi(e.getenv("COLUMNS")); err == nil && n > 0 {
 		return n
 	}
-	return term.Width(f)
+	return console.Width(f)
 }
 
 // isTerminalWriter reports whether w is a terminal that can redraw a line.
 func isTerminalWriter(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(f)
+	return ok && console.IsTerminal(f)
 }
 
 // workflow applies the workflow flags and what the environment says to a
@@ -75,9 +73,9 @@ func (e *env) workflow(cmd string, f *runFlags, rc *check.RunConfig) error {
 // printer: on a terminal a live count line with only the scenarios that
 // need attention printed above it; elsewhere the per-scenario lines. The
 // count follows scenarios as they finish; the lines come in name order.
-func (e *env) reporter(f *runFlags, rc *check.RunConfig, p *printer, names []string) (*progress.Tracker, *ordered) {
+func (e *env) reporter(f *runFlags, rc *check.RunConfig, p *printer, names []string) (*console.Tracker, *ordered) {
 	term := !f.json && isTerminalWriter(e.stdout) && e.getenv("TERM") != "dumb"
-	tr := progress.New(progress.Config{Out: e.stdout, Terminal: term, Total: len(names)})
+	tr := console.NewProgress(console.ProgressConfig{Out: e.stdout, Terminal: term, Total: len(names)})
 	p.w = trackerWriter{tr}
 	lines := inNameOrder(names, func(o check.Outcome) {
 		if term && o.Status == check.Passed && len(o.Wrote) == 0 {
@@ -97,10 +95,10 @@ func (e *env) reporter(f *runFlags, rc *check.RunConfig, p *printer, names []str
 }
 
 // finish ends the live line and, with -v, lists the slowest scenarios.
-func (e *env) finish(f *runFlags, tr *progress.Tracker) {
+func (e *env) finish(f *runFlags, tr *console.Tracker) {
 	tr.Finish()
 	if f.verbose && !f.json {
-		fmt.Fprint(e.stdout, progress.Slowest(tr.Results(), 5))
+		fmt.Fprint(e.stdout, console.Slowest(tr.Results(), 5))
 	}
 }
 
@@ -109,30 +107,30 @@ func (e *env) finish(f *runFlags, tr *progress.Tracker) {
 func workflowLines(o check.Outcome, dir string) string {
 	var sb strings.Builder
 	if len(o.Pending) > 0 {
-		fmt.Fprintf(&sb, "  pending: %s (review with: %s)\n", visible.Line(strings.Join(o.Pending, ", ")), commandFor("review", dir, ""))
+		fmt.Fprintf(&sb, "  pending: %s (review with: %s)\n", console.Line(strings.Join(o.Pending, ", ")), commandFor("review", dir, ""))
 	}
 	if len(o.Obsolete) > 0 {
 		what := "obsolete (no longer produced)"
 		if o.Status == check.Passed {
 			what = "removed obsolete"
 		}
-		fmt.Fprintf(&sb, "  %s: %s\n", what, visible.Line(strings.Join(o.Obsolete, ", ")))
+		fmt.Fprintf(&sb, "  %s: %s\n", what, console.Line(strings.Join(o.Obsolete, ", ")))
 	}
 	return sb.String()
 }
 
-func progressOutcome(s check.Status) progress.Outcome {
+func progressOutcome(s check.Status) console.Outcome {
 	switch s {
 	case check.Passed:
-		return progress.Passed
+		return console.Passed
 	case check.Skipped:
-		return progress.Skipped
+		return console.Skipped
 	}
-	return progress.Failed
+	return console.Failed
 }
 
 // trackerWriter writes through a Tracker, above its live line.
-type trackerWriter struct{ tr *progress.Tracker }
+type trackerWriter struct{ tr *console.Tracker }
 
 func (w trackerWriter) Write(b []byte) (int, error) {
 	w.tr.Print(string(b))
@@ -242,7 +240,7 @@ func (in *installer) install(dir string, files []string) (bool, error) {
 	if o.Status != check.Passed {
 		in.refused++
 		in.p.outcome(o)
-		fmt.Fprintf(in.e.stdout, "  not accepted: %s (left pending; re-run with -pending, or remove with acpsnap reject)\n", visible.Line(strings.Join(files, ", ")))
+		fmt.Fprintf(in.e.stdout, "  not accepted: %s (left pending; re-run with -pending, or remove with acpsnap reject)\n", console.Line(strings.Join(files, ", ")))
 		return false, nil
 	}
 	return true, nil
@@ -292,7 +290,7 @@ func (e *env) settle(cmd string, args []string) error {
 			if err := rejectPending(p); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "rejected %s\n", visible.Line(p))
+			fmt.Fprintf(e.stdout, "rejected %s\n", console.Line(p))
 		}
 		fmt.Fprintf(e.stdout, "rejected %d pending file(s)\n", len(files))
 		return nil
@@ -307,7 +305,7 @@ func (e *env) settle(cmd string, args []string) error {
 		}
 		if ok {
 			for _, p := range group {
-				fmt.Fprintf(e.stdout, "accepted %s\n", visible.Line(p))
+				fmt.Fprintf(e.stdout, "accepted %s\n", console.Line(p))
 			}
 			n += len(group)
 		}

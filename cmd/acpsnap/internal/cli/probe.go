@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/sandbox"
-	"github.com/acpsnap/acpsnap/internal/visible"
 
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
@@ -124,7 +124,7 @@ func (e *env) printProbe(rep probe.Report, asJSON bool) int {
 		// the files it wrote, its errors.
 		var sb strings.Builder
 		rep.WriteText(&sb)
-		io.WriteString(e.stdout, visible.Text(sb.String()))
+		io.WriteString(e.stdout, console.Text(sb.String()))
 	}
 	if !rep.Clean {
 		return ExitFailed

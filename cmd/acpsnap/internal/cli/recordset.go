@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/acpsnap/acpsnap/check"
-	"github.com/acpsnap/acpsnap/internal/visible"
+	"github.com/acpsnap/acpsnap/internal/console"
 )
 
 // registerRecordSets defines record's -missing and -drifted (go-vcr's
@@ -34,7 +34,7 @@ func (e *env) recordPlan(ctx context.Context, f *runFlags, rc *check.RunConfig) 
 	if err != nil {
 		return true, err
 	}
-	fmt.Fprintln(e.stdout, visible.Text(plan.String()))
+	fmt.Fprintln(e.stdout, console.Text(plan.String()))
 	rc.Selection = plan.Selection(rc.Selection)
 	return len(plan.Names) == 0, nil
 }

@@ -11,9 +11,9 @@ import (
 
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/internal/secretscan"
-	"github.com/acpsnap/acpsnap/internal/visible"
 )
 
 // printer writes one progress record per finished scenario.
@@ -87,9 +87,9 @@ func (p *printer) outcome(o check.Outcome) {
 	d := o.Duration.Round(time.Millisecond)
 	// A scenario's name is a folder name a pull request chooses; what
 	// check says of it is made visible already (check.Outcome).
-	o.Name, accept = visible.Line(o.Name), visible.Line(accept)
+	o.Name, accept = console.Line(o.Name), console.Line(accept)
 	for i, w := range o.Wrote {
-		o.Wrote[i] = visible.Line(w)
+		o.Wrote[i] = console.Line(w)
 	}
 	switch {
 	case o.Status == check.Unrecorded:
@@ -133,7 +133,7 @@ func (p *printer) changeSummary(w io.Writer, f *runFlags) {
 			cmds = append(cmds, commandFor(string(a.Mode), f.dir, f.agent, "-run", shellQuote(a.Pattern)))
 		}
 		if len(cmds) > 0 {
-			fmt.Fprintf(w, "%s; accept once with: %s\n", visible.Line(c.String()), visible.Line(strings.Join(cmds, " and ")))
+			fmt.Fprintf(w, "%s; accept once with: %s\n", console.Line(c.String()), console.Line(strings.Join(cmds, " and ")))
 		}
 	}
 }

@@ -4,14 +4,14 @@ import (
 	"bufio"
 	"cmp"
 	"fmt"
-	"github.com/acpsnap/acpsnap/internal/safefile"
-	"github.com/acpsnap/acpsnap/internal/visible"
 	"io"
 	"os"
 	"path/filepath"
 
+	"github.com/acpsnap/acpsnap/internal/console"
+	"github.com/acpsnap/acpsnap/internal/safefile"
+
 	"github.com/acpsnap/acpsnap/internal/jsondiff"
-	"github.com/acpsnap/acpsnap/internal/term"
 	"github.com/acpsnap/acpsnap/internal/treediff"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -27,7 +27,7 @@ func (e *env) review(args []string) error {
 		return err
 	}
 	in, ok := e.stdin.(*os.File)
-	if !ok || !term.IsTerminal(in) {
+	if !ok || !console.IsTerminal(in) {
 		return usagef("review reads one key per pending file and stdin is not a terminal; use '%s accept' or '%s reject' (with -run to choose scenarios) to act on all of them", invocation(), invocation())
 	}
 	files, err := pendingFiles(dir, re)
@@ -38,7 +38,7 @@ func (e *env) review(args []string) error {
 		fmt.Fprintf(e.stdout, "no pending files in %s\n", cmp.Or(dir, "or below the current folder"))
 		return nil
 	}
-	restore := term.KeyMode(in)
+	restore := console.KeyMode(in)
 	defer restore()
 	keys := bufio.NewReader(in)
 	ctx, stop := interruptible()
@@ -65,7 +65,7 @@ func (e *env) review(args []string) error {
 				return err
 			}
 		}
-		fmt.Fprintf(e.stdout, "\n%s (%d/%d)\n%s", visible.Line(p), i+1, len(files), e.pendingDiff(p))
+		fmt.Fprintf(e.stdout, "\n%s (%d/%d)\n%s", console.Line(p), i+1, len(files), e.pendingDiff(p))
 		k, err := readKey(e.stdout, keys)
 		if err != nil || k == 'q' {
 			n[2] += len(files) - i

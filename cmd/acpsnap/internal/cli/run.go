@@ -18,10 +18,10 @@ import (
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/bazel"
+	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/internal/secretscan"
 	"github.com/acpsnap/acpsnap/internal/shellquote"
-	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/transcript"
 )
@@ -233,7 +233,7 @@ func (e *env) summarize(outs []check.Outcome, asJSON bool) int {
 	}
 	for _, o := range outs {
 		if errors.Is(o.Err, harness.ErrInfrastructure) {
-			fmt.Fprintf(e.stderr, "acpsnap: %s: %v\n", visible.Line(o.Name), o.Err)
+			fmt.Fprintf(e.stderr, "acpsnap: %s: %v\n", console.Line(o.Name), o.Err)
 			return ExitInternal
 		}
 	}

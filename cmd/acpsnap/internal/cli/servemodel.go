@@ -10,8 +10,8 @@ import (
 	"syscall"
 
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
-	"github.com/acpsnap/acpsnap/internal/visible"
 	"github.com/acpsnap/acpsnap/llmreplay"
 )
 
@@ -59,7 +59,7 @@ func (e *env) serveModel(args []string) int {
 		fmt.Fprintf(e.stderr, "%s: served %d, left %d\n", f.Fixture, f.Served, f.Left)
 	}
 	for _, msg := range r.Errors {
-		fmt.Fprintln(e.stderr, visible.Text(msg)) // it may quote what a client sent
+		fmt.Fprintln(e.stderr, console.Text(msg)) // it may quote what a client sent
 	}
 	if len(r.Errors) > 0 {
 		return ExitFailed

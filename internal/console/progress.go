@@ -1,4 +1,4 @@
-package progress
+package console
 
 import (
 	"fmt"
@@ -7,8 +7,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/acpsnap/acpsnap/internal/visible"
 )
 
 // Outcome is how one scenario ended.
@@ -42,8 +40,8 @@ type Result struct {
 	Elapsed time.Duration
 }
 
-// Config configures a Tracker.
-type Config struct {
+// ProgressConfig configures a Tracker.
+type ProgressConfig struct {
 	// Out receives the live line. nil: io.Discard.
 	Out io.Writer
 	// Terminal says Out is a terminal. false: the Tracker draws nothing and
@@ -63,15 +61,15 @@ const clearLine = "\r\x1b[2K"
 // up to date.
 type Tracker struct {
 	mu      sync.Mutex
-	cfg     Config
+	cfg     ProgressConfig
 	running map[string]int
 	counts  [numOutcomes]int
 	results []Result
 	drawn   bool // the live line is on screen
 }
 
-// New returns a Tracker that has drawn nothing yet.
-func New(cfg Config) *Tracker {
+// NewProgress returns a Tracker that has drawn nothing yet.
+func NewProgress(cfg ProgressConfig) *Tracker {
 	if cfg.Out == nil {
 		cfg.Out = io.Discard
 	}
@@ -213,7 +211,7 @@ func Slowest(results []Result, n int) string {
 	var sb strings.Builder
 	sb.WriteString("slowest scenarios:\n")
 	for i, r := range rs {
-		fmt.Fprintf(&sb, "  %*s  %s", w, times[i], visible.Line(r.Name))
+		fmt.Fprintf(&sb, "  %*s  %s", w, times[i], Line(r.Name))
 		if r.Outcome != Passed {
 			fmt.Fprintf(&sb, " (%s)", r.Outcome)
 		}

@@ -1,4 +1,4 @@
-package progress
+package console
 
 import (
 	"fmt"
@@ -38,7 +38,7 @@ func ExampleSlowest() {
 }
 
 func ExampleTracker() {
-	p := New(Config{Out: os.Stdout, Terminal: false, Total: 2})
+	p := NewProgress(ProgressConfig{Out: os.Stdout, Terminal: false, Total: 2})
 	p.Start("a")
 	p.Done("a", Passed, time.Second)
 	p.Print("ok   a\n") // not a terminal: written as it is, no live line
@@ -50,7 +50,7 @@ func ExampleTracker() {
 
 func TestTerminal(t *testing.T) {
 	w := &writes{}
-	p := New(Config{Out: w, Terminal: true, Total: 27})
+	p := NewProgress(ProgressConfig{Out: w, Terminal: true, Total: 27})
 	p.Start("a")
 	p.Start("b")
 	p.Start("c")
@@ -74,7 +74,7 @@ func TestTerminal(t *testing.T) {
 
 func TestNotTerminal(t *testing.T) {
 	w := &writes{}
-	p := New(Config{Out: w, Total: 3})
+	p := NewProgress(ProgressConfig{Out: w, Total: 3})
 	p.Start("a")
 	p.Done("a", Skipped, 0)
 	p.Print("skip a: not recorded")
@@ -88,7 +88,7 @@ func TestNotTerminal(t *testing.T) {
 }
 
 func TestWidth(t *testing.T) {
-	p := New(Config{Terminal: true, Total: 1000, Width: 20})
+	p := NewProgress(ProgressConfig{Terminal: true, Total: 1000, Width: 20})
 	for i := range 5 {
 		p.Start(fmt.Sprint(i))
 	}
@@ -101,7 +101,7 @@ func TestWidth(t *testing.T) {
 
 func TestConcurrent(t *testing.T) {
 	w := &writes{}
-	p := New(Config{Out: w, Terminal: true, Total: 40})
+	p := NewProgress(ProgressConfig{Out: w, Terminal: true, Total: 40})
 	var wg sync.WaitGroup
 	for i := range 40 {
 		wg.Add(1)

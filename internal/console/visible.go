@@ -1,21 +1,4 @@
-// Package visible makes text from an agent safe to print on a terminal:
-// control characters (the escape sequences that move the cursor, clear the
-// screen or set the clipboard among them), C1 controls, invalid UTF-8 and
-// the characters that show as nothing or change how the text around them
-// shows (bidirectional overrides, zero-width spaces and joiners, tag
-// characters, variation selectors: Unicode's format characters and default
-// ignorables) become visible Go-style escapes, so nothing an agent prints
-// can rewrite or hide a line of acpsnap's own output or smuggle text past
-// the reader, and a "\r" at the end of a line shows as \r instead of
-// nothing.
-//
-//	visible.Line("ok\x1b[2K\rFAIL") == `ok\x1b[2K\rFAIL`
-//
-// Tabs are kept, and so are the two invisible characters emoji are made
-// of: a zero-width joiner between two symbols (👩‍💻) and one presentation
-// selector after a character (⚠️). Line escapes "\n" too; Text keeps it as
-// the line break.
-package visible
+package console
 
 import (
 	"fmt"
