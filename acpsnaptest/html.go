@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/acpsnap/acpsnap/check"
-	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/transcript"
 )
 
@@ -30,7 +30,7 @@ func writeHTML(t *testing.T, dir string, su *suite) {
 	outs := slices.DeleteFunc(s.Outcomes, func(o check.Outcome) bool { return o.Name == check.GuardsName && o.Status == check.Passed })
 	r := transcript.NewReport(dir, outs, s.Accept)
 	r.Corpus, r.Run = s.Corpus, s.Run
-	if err := transcript.MergeFile(path, r, secretscan.New(nil, os.Environ()).Check); err != nil {
+	if err := transcript.MergeFile(path, r, secrets.New(nil, os.Environ()).Check); err != nil {
 		t.Errorf("acpsnaptest: %s: %v", HTMLEnv, err)
 		return
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
-	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 )
 
 // junitReport holds the suites of this test binary for its JUnit report
@@ -113,7 +113,7 @@ func (su *suite) write() error {
 	junitReport.mu.Lock()
 	defer junitReport.mu.Unlock()
 	junitReport.suites = append(junitReport.suites, su.sorted())
-	leaks := secretscan.New(nil, os.Environ())
+	leaks := secrets.New(nil, os.Environ())
 	err := atomicfile.Update(su.path, 0o644, func(old []byte) ([]byte, error) {
 		b := check.MergeJUnit(old, junitReport.suites)
 		return b, leaks.Check(su.path, b)

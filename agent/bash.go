@@ -14,7 +14,7 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
-	"github.com/acpsnap/acpsnap/internal/envscrub"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/model"
 )
 
@@ -202,7 +202,7 @@ const providerEnv = "DEEPSEEK_"
 // toolEnv returns environ without the variables no tool process may see
 // (the provider's, and ACPSNAP_*, which hold machine paths). A command the
 // model runs could otherwise print them into a recorded fixture.
-func toolEnv(environ []string) []string { return envscrub.Scrub(environ, []string{providerEnv}) }
+func toolEnv(environ []string) []string { return secrets.Scrub(environ, []string{providerEnv}) }
 
 // runTerminal runs command in a client terminal: terminal/create, then
 // terminal/wait_for_exit bounded by the timeout, terminal/kill when it

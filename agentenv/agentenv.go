@@ -20,7 +20,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 )
 
 // Prefix starts the name of every variable of the contract; the harness
@@ -200,8 +200,8 @@ func Owned(name string) bool {
 
 // LooksSecret reports whether a variable name looks like it holds a
 // credential (…_API_KEY, …_KEY, …_TOKEN, …_SECRET, …_PASSWORD, …),
-// compared case-insensitively: the one rule secretscan applies too.
-func LooksSecret(name string) bool { return secretscan.LooksSecret(name) }
+// compared case-insensitively: the one rule package secrets applies too.
+func LooksSecret(name string) bool { return secrets.LooksSecret(name) }
 
 // Sorted is m as NAME=value entries, sorted.
 func Sorted(m map[string]string) []string {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
-	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/internal/treediff"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -117,7 +117,7 @@ type capture struct {
 // prepare refuses what cannot be captured (a scenario that exists, the
 // corpus as the client's folder), copies the folder as it is now (the
 // seed) and makes the manifest the run reads.
-func (cc CaptureConfig) prepare(dir, tmp string, leaks *secretscan.Set) (*capture, error) {
+func (cc CaptureConfig) prepare(dir, tmp string, leaks *secrets.Set) (*capture, error) {
 	if err := CaptureRefusal(dir, cc.Cwd, cc.Force); err != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/safefile"
-	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -112,7 +112,7 @@ func (t captureTree) check() error {
 // copy checks the folder, then copies it into the new folder dst (modes
 // and links kept), each file through transform when it is not nil, and
 // refuses a copy in which a file holds a value of leaks.
-func (t captureTree) copy(dst string, transform func(rel string, data []byte) []byte, leaks *secretscan.Set) error {
+func (t captureTree) copy(dst string, transform func(rel string, data []byte) []byte, leaks *secrets.Set) error {
 	if err := t.check(); err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func (t captureTree) copy(dst string, transform func(rel string, data []byte) []
 
 // scanTree refuses a copied tree (of the folder cwd) in which a file holds
 // a value of leaks; the error names the file and the variable.
-func scanTree(root, cwd string, leaks *secretscan.Set) error {
+func scanTree(root, cwd string, leaks *secrets.Set) error {
 	if leaks.Len() == 0 {
 		return nil
 	}

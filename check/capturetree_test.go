@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 )
 
 // TestCaptureTree: the folder a capture keeps is bounded, keeps its links
@@ -35,7 +35,7 @@ func TestCaptureTree(t *testing.T) {
 		{name: "a key in a file", files: map[string]string{"notes.md": "key: sk-tree-test-0123456789"},
 			wantErr: "OPENAI_API_KEY"},
 	}
-	leaks := secretscan.New(map[string]string{"OPENAI_API_KEY": "sk-tree-test-0123456789"}, nil)
+	leaks := secrets.New(map[string]string{"OPENAI_API_KEY": "sk-tree-test-0123456789"}, nil)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cwd := t.TempDir()

@@ -17,7 +17,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/console"
-	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -210,7 +210,7 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 
 // run runs the agent on the scenario s (replaying, or recording in Record
 // mode), then compares and writes what the mode allows.
-func (o Outcome) run(ctx context.Context, s *scenario.Scenario, cfg Config, leaks *secretscan.Set) Outcome {
+func (o Outcome) run(ctx context.Context, s *scenario.Scenario, cfg Config, leaks *secrets.Set) Outcome {
 	dir, m := s.Dir, s.Manifest
 	r := rulesFor(cfg.Corpus, m)
 	r.redact = cfg.Redact
@@ -233,7 +233,7 @@ func (o Outcome) run(ctx context.Context, s *scenario.Scenario, cfg Config, leak
 
 // ran judges the run of s that returned res and err: the live side
 // normalized, its pins, then the comparison.
-func (o Outcome) ran(ctx context.Context, s *scenario.Scenario, cfg Config, r rules, ws *workspace, leaks *secretscan.Set, res *harness.Result, err error, fx *fixture) Outcome {
+func (o Outcome) ran(ctx context.Context, s *scenario.Scenario, cfg Config, r rules, ws *workspace, leaks *secrets.Set, res *harness.Result, err error, fx *fixture) Outcome {
 	dir, m := s.Dir, s.Manifest
 	if res != nil {
 		o.Duration, o.Stderr = res.Duration, res.Stderr
@@ -466,18 +466,18 @@ func staleMode(f *scenario.Fixture, norm *scenario.Transcript) Mode {
 
 // secretScan knows the secrets of cfg and the values of the key-looking
 // variables of the environment (cfg.Environ, else the process's).
-func secretScan(cfg Config) *secretscan.Set {
+func secretScan(cfg Config) *secrets.Set {
 	environ := cfg.Environ
 	if environ == nil {
 		environ = os.Environ()
 	}
-	return secretscan.New(cfg.Secrets, environ)
+	return secrets.New(cfg.Secrets, environ)
 }
 
 // leaked refuses a live transcript that holds a secret value: it would
 // reach a fixture or a printed diff. The error names the file and line
 // and the variable, never the value.
-func leaked(leaks *secretscan.Set, dir string, got *scenario.Transcript, ws *workspace) error {
+func leaked(leaks *secrets.Set, dir string, got *scenario.Transcript, ws *workspace) error {
 	if err := leaks.Check(filepath.Join(dir, scenario.StdoutFile), got.Stdout); err != nil {
 		return err
 	}
@@ -511,7 +511,7 @@ func leaked(leaks *secretscan.Set, dir string, got *scenario.Transcript, ws *wor
 // that comes from the agent (reason, error, diff, stderr), and control
 // characters in the reason made visible (the diff and the stderr lines of
 // run errors are made visible where they are built).
-func shown(leaks *secretscan.Set, o Outcome) Outcome {
+func shown(leaks *secrets.Set, o Outcome) Outcome {
 	o.Reason = console.Text(leaks.Redact(o.Reason))
 	if o.Err != nil {
 		o.Err = shownError{console.Text(leaks.Redact(o.Err.Error())), o.Err}

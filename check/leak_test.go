@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/acpsnap/acpsnap/harness"
-	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -34,7 +34,7 @@ func TestRecordWithoutFixtureDiffsNothing(t *testing.T) {
 // TestLeakedAndShown: a live transcript holding a secret value is refused
 // with its place, and what an outcome shows never holds the value.
 func TestLeakedAndShown(t *testing.T) {
-	leaks := secretscan.New(map[string]string{"DEEPSEEK_API_KEY": "sk-test-0123456789"}, nil)
+	leaks := secrets.New(map[string]string{"DEEPSEEK_API_KEY": "sk-test-0123456789"}, nil)
 	got := &scenario.Transcript{Stdout: []byte("{}\n"), Logs: [][]byte{[]byte("{}\n{\"out\":\"DEEPSEEK_API_KEY=sk-test-0123456789\"}\n")}}
 	err := leaked(leaks, "snapshots/x", got, nil)
 	want := filepath.Join("snapshots/x", scenario.SessionFile) + ":2: holds the value of DEEPSEEK_API_KEY"
@@ -57,7 +57,7 @@ func TestLeakedAndShown(t *testing.T) {
 // or in a file the agent left in the cwd (workspace.expected/) is refused
 // with its place, before anything is written.
 func TestLeakedCassetteAndWorkspace(t *testing.T) {
-	leaks := secretscan.New(map[string]string{"OPENAI_API_KEY": "sk-test-0123456789"}, nil)
+	leaks := secrets.New(map[string]string{"OPENAI_API_KEY": "sk-test-0123456789"}, nil)
 	clean := &scenario.Transcript{Stdout: []byte("{}\n"), Logs: [][]byte{[]byte("{}\n")}}
 	withCassette := &scenario.Transcript{Stdout: clean.Stdout, Logs: clean.Logs,
 		Raw: map[string][]byte{scenario.MCPCassetteFile("echo"): []byte("{}\n{\"env\":\"sk-test-0123456789\"}\n")}}

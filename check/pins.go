@@ -9,7 +9,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/jsondiff"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
 	"github.com/acpsnap/acpsnap/internal/jsonscan"
-	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -338,7 +338,7 @@ func encode(m map[string]json.RawMessage) []byte {
 // keeps a placeholder where its system prompt or tool schemas were, so
 // the value would reach only the pin files (and every report that shows
 // them). The pins the corpus holds already were scanned when written.
-func leakedPins(leaks *secretscan.Set, p *httplog.Pins) error {
+func leakedPins(leaks *secrets.Set, p *httplog.Pins) error {
 	if leaks.Len() == 0 {
 		return nil
 	}

@@ -23,7 +23,7 @@ import (
 	"github.com/acpsnap/acpsnap/harness/internal/proc"
 	"github.com/acpsnap/acpsnap/harness/internal/relay"
 	"github.com/acpsnap/acpsnap/internal/console"
-	"github.com/acpsnap/acpsnap/internal/envscrub"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/normalize"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -541,12 +541,12 @@ func agentEnv(cfg Config, m *scenario.Manifest, rts *harvest.Roots) []string {
 // must never show: secrets (every Config.Secrets name), which a command like
 // env would write into recorded fixtures, and ACPSNAP_*, whose machine
 // paths would make replay differ from record.
-func terminalEnv(env []string, secrets map[string]string) []string {
-	names := make([]string, 0, len(secrets))
-	for name := range secrets {
+func terminalEnv(env []string, hidden map[string]string) []string {
+	names := make([]string, 0, len(hidden))
+	for name := range hidden {
 		names = append(names, name)
 	}
-	return envscrub.Scrub(env, nil, names...)
+	return secrets.Scrub(env, nil, names...)
 }
 
 // lookupEnv is the value of name in env ("" when unset).

@@ -108,7 +108,7 @@ func cleanPath(r *http.Request, path string) error {
 }
 
 // scrub replaces the real key in b by "[key]", in every disguise the
-// secret scan knows (reversed, hex, base64, internal/secretscan), and a
+// secret scan knows (reversed, hex, base64, internal/secrets), and a
 // line of b that still holds it escaped (percent or \u escapes) by "[key]"
 // whole, its line break kept (an SSE event keeps its framing): nothing the
 // upstream says reaches the agent or a recording with the key in it,

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 )
@@ -101,7 +101,7 @@ type Proxy struct {
 	reqHdr   map[string]bool
 	respHdr  map[string]bool
 	nonce    string
-	secret   *secretscan.Set // the real key and its disguises (Record)
+	secret   *secrets.Set // the real key and its disguises (Record)
 	ln       net.Listener
 	srv      *http.Server
 	done     chan struct{} // closed by Close: hung streams end
@@ -134,7 +134,7 @@ func Start(ctx context.Context, cfg Config) (*Proxy, error) {
 	if cfg.Mode == Record && cfg.Upstream == "" {
 		return nil, errors.New("proxy: record needs an upstream URL")
 	}
-	p := &Proxy{cfg: cfg, dialect: d, done: make(chan struct{}), secret: secretscan.New(map[string]string{"key": cfg.Key}, nil)}
+	p := &Proxy{cfg: cfg, dialect: d, done: make(chan struct{}), secret: secrets.New(map[string]string{"key": cfg.Key}, nil)}
 	if p.ignore, err = parseIgnore(cfg.Ignore); err != nil {
 		return nil, err
 	}

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/google/go-cmp/cmp"
 )
@@ -365,7 +365,7 @@ func TestRecordScrubsADisguisedKey(t *testing.T) {
 	events, err := readAllEvents(t, resp.Body)
 	resp.Body.Close()
 	p.Close()
-	leaks := secretscan.New(map[string]string{"OPENAI_API_KEY": realKey}, nil)
+	leaks := secrets.New(map[string]string{"OPENAI_API_KEY": realKey}, nil)
 	if err != nil || len(events) != len(disguised)+1 || events[len(events)-1] != `{"done":true}` {
 		t.Errorf("the agent got %d events (%v), want %d, the last {\"done\":true}: %q", len(events), err, len(disguised)+1, events)
 	}

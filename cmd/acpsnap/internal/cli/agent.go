@@ -11,7 +11,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/safefile"
-	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 
 	"github.com/acpsnap/acpsnap/agent/launch"
@@ -63,7 +63,7 @@ func (e *env) scanEnviron() []string {
 	}
 	out := slices.Clone(e.environ)
 	for _, k := range slices.Sorted(maps.Keys(dot)) {
-		if secretscan.LooksSecret(k) {
+		if secrets.LooksSecret(k) {
 			out = append(out, k+"="+dot[k])
 		}
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/sandbox"
-	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 )
 
 // Exit codes (docs/format.md, "Command line").
@@ -154,7 +154,7 @@ func (e *env) exit(err error) int {
 	if errors.As(err, &ue) {
 		return ExitUsage
 	}
-	if le := (*secretscan.LeakError)(nil); errors.As(err, &le) {
+	if le := (*secrets.LeakError)(nil); errors.As(err, &le) {
 		return ExitFailed // a report or show refused to carry a key
 	}
 	if fe := (*failedError)(nil); errors.As(err, &fe) {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
-	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/transcript"
 )
 
@@ -40,7 +40,7 @@ func (e *env) reportCmd(args []string) int {
 		reports = append(reports, r)
 	}
 	merged := transcript.Merge(reports...)
-	if err := transcript.WriteFile(*out, merged, secretscan.New(nil, e.scanEnviron()).Check); err != nil {
+	if err := transcript.WriteFile(*out, merged, secrets.New(nil, e.scanEnviron()).Check); err != nil {
 		return e.exit(err)
 	}
 	passed, failed := 0, 0

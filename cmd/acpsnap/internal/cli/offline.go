@@ -18,7 +18,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/sandbox"
-	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 )
 
 // offlineEnv marks the re-executed acpsnap that runs inside the namespace.
@@ -47,7 +47,7 @@ func (e *env) offlineThen(argv []string, dial bool, inner func() int, then func(
 	}
 	var plain, hidden []string
 	for _, kv := range os.Environ() {
-		if name, _, _ := strings.Cut(kv, "="); secretscan.LooksSecret(name) {
+		if name, _, _ := strings.Cut(kv, "="); secrets.LooksSecret(name) {
 			hidden = append(hidden, kv)
 		} else {
 			plain = append(plain, kv)

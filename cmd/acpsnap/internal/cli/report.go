@@ -13,7 +13,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
-	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 )
 
 // printer writes one progress record per finished scenario.
@@ -155,7 +155,7 @@ func indent(s string) string {
 }
 
 // writeJUnit writes the outcomes of f's corpus as a JUnit XML file
-// (atomically; check.JUnit says what it holds), once scan (secretscan's
+// (atomically; check.JUnit says what it holds), once scan (package secrets'
 // Check) passes it; else nothing.
 func writeJUnit(f *runFlags, outs []check.Outcome, accept func(check.Outcome) string, scan func(string, []byte) error) error {
 	suite := check.Suite{Corpus: check.CorpusName(f.dir, "", f.bazel.Runfiles), Outcomes: outs, Accept: accept, Started: f.started}
@@ -182,7 +182,7 @@ func (e *env) guardsFailed(f *runFlags, rc *check.RunConfig, vs []check.Violatio
 	}
 	names, serr := rc.Selected()
 	outs := guardOutcomes(f.dir, names, vs, filtered(rc) == nil)
-	if werr := errors.Join(serr, writeJUnit(f, outs, func(check.Outcome) string { return "" }, secretscan.New(rc.Secrets, rc.Environ).Check)); werr != nil {
+	if werr := errors.Join(serr, writeJUnit(f, outs, func(check.Outcome) string { return "" }, secrets.New(rc.Secrets, rc.Environ).Check)); werr != nil {
 		return errors.Join(err, werr)
 	}
 	return err

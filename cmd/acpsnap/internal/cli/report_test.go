@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/check"
-	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -64,7 +64,7 @@ func TestWriteJUnitNoFolder(t *testing.T) {
 // the file and line, never the value.
 func TestWriteJUnitScanned(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "report.xml")
-	leaks := secretscan.New(map[string]string{"X_API_KEY": "sk-test-0123456789"}, nil)
+	leaks := secrets.New(map[string]string{"X_API_KEY": "sk-test-0123456789"}, nil)
 	accept := func(check.Outcome) string { return "acpsnap record -agent 'x --key sk-test-0123456789'" }
 	err := writeJUnit(&runFlags{junit: path, dir: "snapshots"}, outcomes, accept, leaks.Check)
 	if err == nil || !strings.Contains(err.Error(), path+":") || !strings.Contains(err.Error(), "holds the value of X_API_KEY") || strings.Contains(err.Error(), "sk-test") {

@@ -20,7 +20,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/bazel"
 	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/jsonl"
-	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/internal/shellquote"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/transcript"
@@ -145,7 +145,7 @@ func (e *env) runParsed(cmd string, f *runFlags) int {
 			fmt.Fprintln(e.stdout, hint)
 		}
 	}
-	leaks := secretscan.New(rc.Secrets, rc.Environ) // what the reports hold passes the scan too
+	leaks := secrets.New(rc.Secrets, rc.Environ) // what the reports hold passes the scan too
 	if f.junit != "" {
 		cases := outs
 		if filtered(rc) == nil { // the whole corpus's guards were checked, and passed

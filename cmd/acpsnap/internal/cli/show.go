@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/acpsnap/acpsnap/internal/secretscan"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/transcript"
 )
@@ -45,7 +45,7 @@ func (e *env) show(args []string) error {
 	if err := transcript.WriteText(&out, t, cfg); err != nil {
 		return err
 	}
-	if err := secretscan.New(nil, e.scanEnviron()).Check("show "+name, out.Bytes()); err != nil {
+	if err := secrets.New(nil, e.scanEnviron()).Check("show "+name, out.Bytes()); err != nil {
 		return err // the fixtures hold a key: nothing is shown
 	}
 	_, err = e.stdout.Write(out.Bytes())

@@ -1,4 +1,4 @@
-package envscrub
+package secrets
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package secretscan
+package secrets
 
 import (
 	"strings"
@@ -16,7 +16,7 @@ func TestSet(t *testing.T) {
 	if err == nil {
 		t.Fatal("Check found nothing")
 	}
-	want := "secretscan: snapshots/x/session.jsonl:2: holds the value of DEEPSEEK_API_KEY; nothing is written or shown"
+	want := "secrets: snapshots/x/session.jsonl:2: holds the value of DEEPSEEK_API_KEY; nothing is written or shown"
 	if !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("Check = %q, want prefix %q", err, want)
 	}

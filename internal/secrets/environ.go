@@ -1,11 +1,4 @@
-// Package envscrub removes from an environment what no process an agent
-// runs for a model may see: acpsnap's own variables (ACPSNAP_*, which hold
-// machine paths), the variables a caller names (the secrets of a record
-// run) and those under the prefixes a caller gives (a model provider's,
-// such as the reference agent's DEEPSEEK_*). A command such as env would
-// otherwise print a key into a recorded fixture, or make a replay differ
-// from its recording.
-package envscrub
+package secrets
 
 import "strings"
 

@@ -1,23 +1,4 @@
-// Package secretscan keeps secret values out of what acpsnap writes and
-// prints. A Set knows the secrets the harness was given (the key-looking
-// names of Config.Secrets: the model provider's key) and the values of the
-// key-looking variables of acpsnap's own environment (LooksSecret; values
-// of at least MinLen bytes).
-// An agent or a terminal can read those (a process of the same user may
-// read /proc/<pid>/environ of its parent), so every fixture byte is
-// checked before it is written, and every agent byte before it is printed.
-//
-//	set := secretscan.New(cfg.Secrets, os.Environ())
-//	if err := set.Check("snapshots/x/session.jsonl", b); err != nil {
-//		// "snapshots/x/session.jsonl:17: holds the value of DEEPSEEK_API_KEY; nothing is written or shown …"
-//	}
-//	fmt.Println(set.Redact(stderrTail)) // the value becomes [DEEPSEEK_API_KEY]
-//
-// A hit names the place and the variable, never the value. A value is
-// found in the disguises a hostile upstream or agent may give it too:
-// reversed, hex, base64 (inside a longer encoded text too), percent- or
-// \u-escaped (docs/format.md, "Secrets").
-package secretscan
+package secrets
 
 import (
 	"bytes"
@@ -137,7 +118,7 @@ type LeakError struct {
 }
 
 func (e *LeakError) Error() string {
-	return fmt.Sprintf("secretscan: %s:%d: holds the value of %s; nothing is written or shown", e.File, e.Hit.Line, e.Hit.Name)
+	return fmt.Sprintf("secrets: %s:%d: holds the value of %s; nothing is written or shown", e.File, e.Hit.Line, e.Hit.Name)
 }
 
 // Redact replaces every secret value in text, and each of its disguises

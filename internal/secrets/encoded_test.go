@@ -1,4 +1,4 @@
-package secretscan
+package secrets
 
 import (
 	"encoding/base64"
