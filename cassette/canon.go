@@ -6,14 +6,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/jsonpos"
-	"github.com/acpsnap/acpsnap/internal/jsonscan"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // Canonical returns the canonical form of the JSON value raw: object keys
 // sorted by their bytes, no insignificant whitespace, numbers exactly as
 // written, strings as encoding/json writes them with HTML escaping off.
-// Duplicate keys at any depth are refused (through internal/jsonpos), so two
+// Duplicate keys at any depth are refused (through internal/strictjson), so two
 // documents with the same canonical form mean the same value. Input already
 // canonical is returned as is (the result may share raw's memory).
 func Canonical(raw []byte) ([]byte, error) {
@@ -26,13 +25,13 @@ func Canonical(raw []byte) ([]byte, error) {
 // canonicalSlow is Canonical without the fast path: the reference the
 // scanner must agree with (FuzzScannerAgrees).
 func canonicalSlow(raw []byte) ([]byte, error) {
-	if _, _, err := jsonpos.Parse(raw, "$", 0, "$"); err != nil {
+	if _, _, err := strictjson.Parse(raw, "$", 0, "$"); err != nil {
 		return nil, stripName(err)
 	}
-	return jsonscan.AppendCanonical(nil, raw, nil), nil
+	return strictjson.AppendCanonical(nil, raw, nil), nil
 }
 
-// stripName drops jsonpos's "name:line: " prefix: the caller names the place.
+// stripName drops strictjson's "name:line: " prefix: the caller names the place.
 func stripName(err error) error {
 	msg := err.Error()
 	if i := bytes.Index([]byte(msg), []byte(": $")); i >= 0 {
@@ -87,7 +86,7 @@ func (s *scanner) value(depth int) error {
 		return s.fail("unexpected end of line")
 	}
 	var end int
-	var err *jsonscan.SyntaxError
+	var err *strictjson.SyntaxError
 	switch c := s.data[s.i]; {
 	case c == '{':
 		return s.object(depth + 1)
@@ -97,9 +96,9 @@ func (s *scanner) value(depth int) error {
 		_, err := s.str()
 		return err
 	case c == '-' || (c >= '0' && c <= '9'):
-		end, err = jsonscan.ScanNumber(s.data, s.i)
+		end, err = strictjson.ScanNumber(s.data, s.i)
 	case c == 't' || c == 'f' || c == 'n':
-		end, err = jsonscan.ScanLiteral(s.data, s.i)
+		end, err = strictjson.ScanLiteral(s.data, s.i)
 	case c == ' ' || c == '\t' || c == '\r' || c == '\n':
 		return s.fail("whitespace outside strings (not canonical)")
 	default:
@@ -112,15 +111,15 @@ func (s *scanner) value(depth int) error {
 	return nil
 }
 
-// syntax is the scanError of a defect jsonscan found.
-func (s *scanner) syntax(err *jsonscan.SyntaxError) error {
+// syntax is the scanError of a defect strictjson found.
+func (s *scanner) syntax(err *strictjson.SyntaxError) error {
 	return &scanError{off: err.Off, reason: err.Msg}
 }
 
 // object is a state machine over members; keys must ascend strictly.
 func (s *scanner) object(depth int) error {
-	if depth > jsonscan.MaxDepth {
-		return s.fail(jsonscan.TooDeep)
+	if depth > strictjson.MaxDepth {
+		return s.fail(strictjson.TooDeep)
 	}
 	s.i++ // {
 	if s.i < len(s.data) && s.data[s.i] == '}' {
@@ -157,7 +156,7 @@ func (s *scanner) object(depth int) error {
 			return err
 		}
 		if depth == 1 {
-			s.top = append(s.top, member{key: jsonscan.Unquote(key), off: off, end: s.i, keyOff: keyOff})
+			s.top = append(s.top, member{key: strictjson.Unquote(key), off: off, end: s.i, keyOff: keyOff})
 		}
 		if s.i >= len(s.data) {
 			return s.fail("unexpected end of line in an object")
@@ -175,8 +174,8 @@ func (s *scanner) object(depth int) error {
 }
 
 func (s *scanner) array(depth int) error {
-	if depth > jsonscan.MaxDepth {
-		return s.fail(jsonscan.TooDeep)
+	if depth > strictjson.MaxDepth {
+		return s.fail(strictjson.TooDeep)
 	}
 	s.i++ // [
 	if s.i < len(s.data) && s.data[s.i] == ']' {
@@ -204,9 +203,9 @@ func (s *scanner) array(depth int) error {
 
 // str scans a string and returns its raw bytes including the quotes. A
 // string is canonical when it is what encoding/json writes for its value
-// with HTML escaping off (jsonscan.ScanString decides).
+// with HTML escaping off (strictjson.ScanString decides).
 func (s *scanner) str() ([]byte, error) {
-	str, err := jsonscan.ScanString(s.data, s.i)
+	str, err := strictjson.ScanString(s.data, s.i)
 	if err != nil {
 		return nil, s.syntax(err)
 	}
@@ -224,5 +223,5 @@ func compareKeys(a, b []byte) int {
 	if bytes.IndexByte(a, '\\') < 0 && bytes.IndexByte(b, '\\') < 0 {
 		return bytes.Compare(a[1:len(a)-1], b[1:len(b)-1])
 	}
-	return strings.Compare(jsonscan.Unquote(a), jsonscan.Unquote(b))
+	return strings.Compare(strictjson.Unquote(a), strictjson.Unquote(b))
 }

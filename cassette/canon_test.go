@@ -6,7 +6,7 @@ import (
 )
 
 // FuzzScannerAgrees: what the one-pass scanner accepts as canonical is
-// exactly what canonicalSlow (jsonpos, encoding/json) produces, and what
+// exactly what canonicalSlow (strictjson, encoding/json) produces, and what
 // canonicalSlow produces the scanner accepts.
 func FuzzScannerAgrees(f *testing.F) {
 	for _, s := range []string{`{"a":1,"b":[true,null,"x"]}`, `{"b":1,"a":2}`, `"\u2028"`, "\"\u2028\"", `"\u001f\b"`, `"\/"`, `1.50e+3`, `-0`, `01`, `{"a":1,"a":1}`, `{"é":1,"z":2}`, `" "`, `[1, 2]`} {

@@ -21,6 +21,6 @@
 // its base name), the frame and the structural reason, and never quotes a
 // line or a body. Canonical and Frame.Marshal write the canonical form. The
 // frame parser is one allocation-light pass per line (canon.go) rather than
-// internal/jsonpos's token walk, because verification must read at least
+// internal/strictjson's token walk, because verification must read at least
 // 50 MB/s (BenchmarkVerify).
 package cassette

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/jsonpos"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // Format and Version are the header's format name and the one protocol
@@ -89,7 +89,7 @@ func ParseFrame(line []byte) (Frame, error) {
 	for _, t := range top {
 		m[t.key] = t
 	}
-	if key, missing := jsonpos.KeyProblem(m, envelopeKeys, nil); key != "" {
+	if key, missing := strictjson.KeyProblem(m, envelopeKeys, nil); key != "" {
 		if missing {
 			return Frame{}, fmt.Errorf("$.%s: missing", key)
 		}

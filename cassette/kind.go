@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/jsonpos"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // Kind is what a kind package (cassette/tool, cassette/subagent) supplies:
@@ -104,7 +104,7 @@ func Members(obj json.RawMessage) (map[string]json.RawMessage, error) {
 // CheckMembers reports the first missing required member, else an unknown
 // one ("$.x: missing", "$.y: unknown member").
 func CheckMembers(m map[string]json.RawMessage, required, optional []string) error {
-	key, missing := jsonpos.KeyProblem(m, required, optional)
+	key, missing := strictjson.KeyProblem(m, required, optional)
 	switch {
 	case key == "":
 		return nil

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // PartialSuffix names the file a recording writes before it is published.
@@ -74,7 +74,7 @@ func Create(path string, kind Kind, policy any) (*Writer, error) {
 		return nil, fmt.Errorf("cassette: %s: create partial: %s", name, errReason(err))
 	}
 	w := &Writer{f: f, path: path, name: name, kind: kind}
-	body, _ := jsonl.Value(map[string]any{"format": Format, "version": Version, "kind": kind.Name, "policy": pol})
+	body, _ := strictjson.Encode(map[string]any{"format": Format, "version": Version, "kind": kind.Name, "policy": pol})
 	if err := w.write(TypeHeader, body); err != nil {
 		w.f.Close()
 		return nil, err
@@ -86,7 +86,7 @@ func Create(path string, kind Kind, policy any) (*Writer, error) {
 func canonicalOf(v any) (json.RawMessage, error) {
 	raw, ok := v.(json.RawMessage)
 	if !ok {
-		b, err := jsonl.Value(v)
+		b, err := strictjson.Encode(v)
 		if err != nil {
 			return nil, err
 		}
@@ -146,7 +146,7 @@ func (w *Writer) write(typ string, body json.RawMessage) error {
 func (w *Writer) Complete() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	body, _ := jsonl.Value(map[string]any{"frames": w.seq + 1, "last": w.prev})
+	body, _ := strictjson.Encode(map[string]any{"frames": w.seq + 1, "last": w.prev})
 	if err := w.write(TypeComplete, body); err != nil {
 		return err
 	}

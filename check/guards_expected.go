@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/acpsnap/acpsnap/internal/fromrequest"
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -93,7 +93,7 @@ func expectedEntry(p, rel string, d fs.DirEntry) string {
 func checkPlaceholders(paths []string, logs [][]byte) []Violation {
 	var vs []Violation
 	for i, raw := range logs {
-		jsonl.Each(bytes.NewReader(raw), func(n int, line []byte) error {
+		strictjson.Each(bytes.NewReader(raw), func(n int, line []byte) error {
 			if !bytes.Contains(line, []byte("fromRequest:")) {
 				return nil
 			}

@@ -7,9 +7,8 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/jsondiff"
-	"github.com/acpsnap/acpsnap/internal/jsonl"
-	"github.com/acpsnap/acpsnap/internal/jsonscan"
 	"github.com/acpsnap/acpsnap/internal/secrets"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -153,9 +152,9 @@ func (n *nativePins) pinned(kind, ph string) []byte {
 	v, err := n.pins.Value(ph)
 	switch {
 	case err != nil:
-		v, _ = jsonl.Value(err.Error())
+		v, _ = strictjson.Encode(err.Error())
 	case kind == httplog.PinSystem:
-		v, _ = jsonl.Value(string(v))
+		v, _ = strictjson.Encode(string(v))
 	}
 	return []byte(`{"` + kind + `":` + string(v) + "}\n")
 }
@@ -212,7 +211,7 @@ func normalizedData(line []byte) ([]byte, bool) {
 	if !bytes.HasPrefix(line, []byte(head+"{")) || !bytes.HasSuffix(line, []byte(`,"type":"request/header"}`)) {
 		return nil, false
 	}
-	end := jsonscan.ValueEnd(line, len(head))
+	end := strictjson.ValueEnd(line, len(head))
 	if end >= len(line) || line[end] != ',' {
 		return nil, false
 	}
@@ -266,14 +265,14 @@ func (n *nativePins) pinNormalized(data []byte) (out []byte, ok bool) {
 		if data[i] != '"' {
 			return nil, false
 		}
-		k := jsonscan.StringEnd(data, i)
+		k := strictjson.StringEnd(data, i)
 		key := data[i+1 : k-1]
 		if k+1 >= len(data) || data[k] != ':' || bytes.IndexByte(key, '\\') >= 0 || prev != nil && bytes.Compare(prev, key) >= 0 {
 			return nil, false
 		}
 		prev = key
 		v := k + 1
-		end := jsonscan.ValueEnd(data, v)
+		end := strictjson.ValueEnd(data, v)
 		if end >= len(data) {
 			return nil, false
 		}
@@ -299,7 +298,7 @@ func (n *nativePins) pin(key string, raw []byte) string {
 	case httplog.EmptyValue(raw):
 		return ""
 	case key == "system" && raw[0] == '"':
-		if s := jsonscan.Unquote(raw); !strings.HasPrefix(s, "{{pin:") {
+		if s := strictjson.Unquote(raw); !strings.HasPrefix(s, "{{pin:") {
 			return n.pins.Pin(httplog.PinSystem, []byte(s))
 		}
 	case key == "tools" && !bytes.HasPrefix(raw, []byte(`"{{pin:`)):
@@ -314,7 +313,7 @@ func blankless(b []byte) bool {
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
 		case '"':
-			i = jsonscan.StringEnd(b, i) - 1
+			i = strictjson.StringEnd(b, i) - 1
 		case ' ', '\t', '\r', '\n':
 			return false
 		}
@@ -323,14 +322,14 @@ func blankless(b []byte) bool {
 }
 
 func quoted(s string) json.RawMessage {
-	b, _ := jsonl.Value(s)
+	b, _ := strictjson.Encode(s)
 	return b
 }
 
 // encode writes m as compact JSON with sorted keys and its values as they
 // are, without HTML escaping: the form of a normalized line.
 func encode(m map[string]json.RawMessage) []byte {
-	b, _ := jsonl.Value(m) // a map of valid raw values always encodes
+	b, _ := strictjson.Encode(m) // a map of valid raw values always encodes
 	return b
 }
 

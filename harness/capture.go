@@ -15,7 +15,7 @@ import (
 	"github.com/acpsnap/acpsnap/harness/internal/harvest"
 	"github.com/acpsnap/acpsnap/harness/internal/proc"
 	"github.com/acpsnap/acpsnap/harness/internal/script"
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/normalize"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -181,7 +181,7 @@ func (r *run) ended(rec *script.Recorder, start time.Time, errs []error) (*Resul
 func (r *run) relay(from io.Reader, out *clientWire, rec *script.Recorder) []error {
 	done := make(chan error, 1)
 	go func() {
-		s := jsonl.NewScanner(from)
+		s := strictjson.NewScanner(from)
 		for s.Scan() {
 			if answer := rec.Client(s.Bytes()); answer != nil {
 				out.send(answer)

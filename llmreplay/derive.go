@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/jsonpos"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/model"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
@@ -311,7 +311,7 @@ func numbersOf(name string, ev sessionlog.Event, what string, keys ...string) ([
 }
 
 // positive decodes an integer of at least 1 (turns and steps count from 1).
-func (d *doc) positive(v jsonpos.Value) (int, error) {
+func (d *doc) positive(v strictjson.Value) (int, error) {
 	n, err := d.Int(v)
 	if err == nil && n < 1 {
 		err = d.Errorf(v.Off, v.Path, "%d: numbers start at 1", n)

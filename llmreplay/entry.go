@@ -7,8 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
-	"github.com/acpsnap/acpsnap/internal/jsonpos"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/model"
 )
 
@@ -81,7 +80,7 @@ func (s *Script) UnmarshalJSON(b []byte) error {
 }
 
 // script decodes the array v of entries.
-func (d *doc) script(v jsonpos.Value) (Script, error) {
+func (d *doc) script(v strictjson.Value) (Script, error) {
 	els, err := d.Elements(v, "entries")
 	if err != nil {
 		return nil, err
@@ -98,7 +97,7 @@ func (d *doc) script(v jsonpos.Value) (Script, error) {
 }
 
 // entry decodes and validates one entry.
-func (d *doc) entry(v jsonpos.Value) (Entry, error) {
+func (d *doc) entry(v strictjson.Value) (Entry, error) {
 	m, err := d.Members(v, "an entry")
 	if err != nil {
 		return Entry{}, err
@@ -144,7 +143,7 @@ func (d *doc) entry(v jsonpos.Value) (Entry, error) {
 
 // entryFields decodes the members other than kind into e and checks the
 // rules each kind imposes on them.
-func (d *doc) entryFields(m map[string]jsonpos.Value, e *Entry) error {
+func (d *doc) entryFields(m map[string]strictjson.Value, e *Entry) error {
 	var err error
 	strs := []struct {
 		key string
@@ -175,7 +174,7 @@ func (d *doc) entryFields(m map[string]jsonpos.Value, e *Entry) error {
 
 // entryChunks decodes the chunks of e and checks where finish chunks may
 // stand: a chunks entry ends with its only finish, a throw prefix has none.
-func (d *doc) entryChunks(v jsonpos.Value, e *Entry) error {
+func (d *doc) entryChunks(v strictjson.Value, e *Entry) error {
 	els, err := d.Elements(v, "chunks")
 	if err != nil {
 		return err
@@ -242,5 +241,5 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("llmreplay: unknown entry kind %q", e.Kind)
 	}
-	return jsonl.Value(v)
+	return strictjson.Encode(v)
 }

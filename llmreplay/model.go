@@ -5,7 +5,7 @@ import (
 	"io"
 	"sort"
 
-	"github.com/acpsnap/acpsnap/internal/jsonpos"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/model"
 )
 
@@ -28,7 +28,7 @@ func DecodeModel(r io.Reader, name string) (ServerConfig, error) {
 	return ServerConfig{}, fmt.Errorf("llmreplay: decode model: %w", err)
 }
 
-func (d *doc) model(v jsonpos.Value) (ServerConfig, error) {
+func (d *doc) model(v strictjson.Value) (ServerConfig, error) {
 	var cfg ServerConfig
 	var err error
 	if v.Raw[0] == '[' {
@@ -75,7 +75,7 @@ func (d *doc) model(v jsonpos.Value) (ServerConfig, error) {
 // (reason "error" without a code) other than a ModelStopFormat stop would
 // reach the adapter as an INTERNAL provider error, so a recording would
 // differ from an in-process replay of the same entry.
-func (d *doc) servable(v jsonpos.Value) (Script, error) {
+func (d *doc) servable(v strictjson.Value) (Script, error) {
 	s, err := d.script(v)
 	if err != nil {
 		return nil, err

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/acpsnap/acpsnap/internal/jsonpos"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // Override is an authored change to the primary session's derived script
@@ -41,7 +41,7 @@ func DecodeOverride(r io.Reader, name string) (*Override, error) {
 	return nil, fmt.Errorf("llmreplay: decode override: %w", err)
 }
 
-func (d *doc) override(v jsonpos.Value) (*Override, error) {
+func (d *doc) override(v strictjson.Value) (*Override, error) {
 	o := &Override{name: d.Name}
 	var err error
 	if v.Raw[0] == '[' {
@@ -71,7 +71,7 @@ func (d *doc) override(v jsonpos.Value) (*Override, error) {
 }
 
 // patch decodes {"at":i,"entry":{…}}.
-func (d *doc) patch(v jsonpos.Value) (Patch, error) {
+func (d *doc) patch(v strictjson.Value) (Patch, error) {
 	p := Patch{line: d.Line(v.Off)}
 	m, err := d.Members(v, "a patch")
 	if err == nil {

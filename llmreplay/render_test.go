@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/model"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
@@ -30,7 +30,7 @@ func render(t testing.TB, h sessionlog.Header, s Script, hangs bool) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	write := func(v any) {
-		b, err := jsonl.Marshal(v)
+		b, err := strictjson.Marshal(v)
 		if err != nil {
 			t.Fatal(err)
 		}

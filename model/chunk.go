@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
-	"github.com/acpsnap/acpsnap/internal/jsonpos"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // Chunk types of the model stream (docs/format.md, "Session log"). A Chunk's JSON form carries
@@ -97,7 +96,7 @@ func (c Chunk) MarshalJSON() ([]byte, error) {
 		return nil, fmt.Errorf("unknown chunk %q", c.Type)
 	}
 	// encoding/json sorts map keys: a stable order for free.
-	return jsonl.Value(m)
+	return strictjson.Encode(m)
 }
 
 // UnmarshalJSON decodes strictly: the type must be known and the key set
@@ -147,7 +146,7 @@ func (c *Chunk) UnmarshalJSON(b []byte) error {
 // checkKeys reports the first missing required key or unexpected key
 // ("type" is always allowed), in sorted order so errors are stable.
 func checkKeys(raw map[string]json.RawMessage, required, optional []string) error {
-	key, missing := jsonpos.KeyProblem(raw, required, append([]string{"type"}, optional...))
+	key, missing := strictjson.KeyProblem(raw, required, append([]string{"type"}, optional...))
 	switch {
 	case key == "":
 		return nil

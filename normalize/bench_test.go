@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // syntheticLog builds a large session log shaped like the reference agent's:
@@ -18,7 +18,7 @@ func syntheticLog(tb testing.TB, turns int) []byte {
 	uuid := func(n int) string { return fmt.Sprintf("%08x-1111-4222-8333-%012x", n, n*7) }
 	var b []byte
 	write := func(v any) {
-		line, err := jsonl.Marshal(v)
+		line, err := strictjson.Marshal(v)
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -4,14 +4,14 @@ import (
 	"bytes"
 	"slices"
 
-	"github.com/acpsnap/acpsnap/internal/jsonscan"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // This file writes a tree back as compact JSON in the canonical form of
-// docs/format.md, "JSON" (jsonscan.AppendCanonical writes it for a
+// docs/format.md, "JSON" (strictjson.AppendCanonical writes it for a
 // document, this for a tree the rules changed; FuzzCanonical checks it
 // against encoding/json): object keys sorted bytewise (the parser refused
-// a repeated key), numbers as read, strings as jsonscan.AppendQuote writes
+// a repeated key), numbers as read, strings as strictjson.AppendQuote writes
 // them.
 
 // encode appends the JSON text of node i to dst.
@@ -19,7 +19,7 @@ func (t *tree) encode(dst []byte, i int32) []byte {
 	n := &t.nodes[i]
 	switch n.kind {
 	case kindString:
-		return jsonscan.AppendQuote(dst, n.val)
+		return strictjson.AppendQuote(dst, n.val)
 	case kindArray:
 		dst = append(dst, '[')
 		for c := n.first; c >= 0; c = t.nodes[c].next {
@@ -49,7 +49,7 @@ func (t *tree) encodeObject(dst []byte, i int32) []byte {
 		if k > start {
 			dst = append(dst, ',')
 		}
-		dst = jsonscan.AppendQuote(dst, t.nodes[m].key)
+		dst = strictjson.AppendQuote(dst, t.nodes[m].key)
 		dst = append(dst, ':')
 		dst = t.encode(dst, m)
 	}

@@ -9,8 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
-	"github.com/acpsnap/acpsnap/internal/jsonscan"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // fuzzSeeds are hand-written lines plus every committed log and transcript
@@ -53,12 +52,12 @@ func freshContext() *Context {
 // have replaced; it is written independently of pathBoundary.
 var survivingPath = regexp.MustCompile(`/tmp(?:$|[^\pL\pN_{.-]|\.(?:$|[^\pL\pN{]))`)
 
-// validLines reports whether every line (as jsonl.Each splits them) is JSON
-// that keeps the rules of internal/jsonscan (no repeated key, not too deep).
+// validLines reports whether every line (as strictjson.Each splits them) is JSON
+// that keeps the rules of internal/strictjson (no repeated key, not too deep).
 func validLines(in []byte) bool {
 	ok := true
-	_ = jsonl.Each(bytes.NewReader(in), func(_ int, line []byte) error {
-		ok = ok && json.Valid(line) && jsonscan.Check(line, "$") == nil
+	_ = strictjson.Each(bytes.NewReader(in), func(_ int, line []byte) error {
+		ok = ok && json.Valid(line) && strictjson.Check(line, "$") == nil
 		return nil
 	})
 	return ok
@@ -96,14 +95,14 @@ func FuzzStdout(f *testing.F) { fuzzNormalize(f, Stdout) }
 
 // FuzzCanonical checks the JSON reader and writer (no rules applied) against
 // encoding/json: they accept the same texts, less those that break the JSON
-// rules of internal/jsonscan, and a text round-trips exactly like
-// Unmarshal(UseNumber) + jsonl.Marshal.
+// rules of internal/strictjson, and a text round-trips exactly like
+// Unmarshal(UseNumber) + strictjson.Marshal.
 func FuzzCanonical(f *testing.F) {
 	fuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, in []byte) {
 		var tr tree
 		root, err := tr.parse(in)
-		if valid := json.Valid(in) && jsonscan.Check(in, "$") == nil; (err == nil) != valid {
+		if valid := json.Valid(in) && strictjson.Check(in, "$") == nil; (err == nil) != valid {
 			t.Fatalf("parse err = %v, valid under the rules = %v", err, valid)
 		}
 		if err != nil {
@@ -113,7 +112,7 @@ func FuzzCanonical(f *testing.F) {
 		if err := Unmarshal(in, &v); err != nil {
 			t.Fatal(err)
 		}
-		want, err := jsonl.Marshal(v)
+		want, err := strictjson.Marshal(v)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // Marshal and Unmarshal are the reference encoding/json round trip the tests
 // compare against.
 func Marshal(v any) ([]byte, error) {
-	b, err := jsonl.Marshal(v)
+	b, err := strictjson.Marshal(v)
 	return bytes.TrimSuffix(b, []byte("\n")), err
 }
 

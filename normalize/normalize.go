@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
@@ -23,7 +23,7 @@ func Session(raw []byte, c *Context) ([]byte, error) {
 // normal form) nothing is copied: the result is then raw itself (its
 // capacity cut to its length), and a large fixture is held once.
 func (c *Context) lines(raw []byte, what string, rules func(n int, root int32)) ([]byte, error) {
-	return c.encode(raw, len(raw), func(fn func(int, []byte) error) error { return jsonl.Each(bytes.NewReader(raw), fn) }, what, rules)
+	return c.encode(raw, len(raw), func(fn func(int, []byte) error) error { return strictjson.Each(bytes.NewReader(raw), fn) }, what, rules)
 }
 
 // encode is lines over the lines each yields, size bytes in all; raw, when

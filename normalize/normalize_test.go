@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/internal/jsonscan"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 const (
@@ -286,8 +286,8 @@ func TestErrors(t *testing.T) {
 		{"session repeated key", Session, `{"type":"x","data":{"a":1,"a":2}}`, `normalize: session: line 1: offset 26: duplicate key "a"`},
 		{"stdout repeated key", Stdout, `{"id":1,"id":2}`, `normalize: stdout: line 1: not JSON (offset 8: duplicate key "id"): "{\"id\":1,\"id\":2}"`},
 		{"payload repeated key", Payload, `{"a":1,"b":{},"a":1}`, `normalize: payload: offset 14: duplicate key "a"`},
-		{"payload at the depth cap", Payload, strings.Repeat("[", jsonscan.MaxDepth) + strings.Repeat("]", jsonscan.MaxDepth) + "x", `normalize: payload: offset 2000: invalid character 'x' after top-level value`},
-		{"payload nested too deep", Payload, strings.Repeat("[", jsonscan.MaxDepth+1) + strings.Repeat("]", jsonscan.MaxDepth+1), `normalize: payload: offset 1000: nested deeper than 1000`},
+		{"payload at the depth cap", Payload, strings.Repeat("[", strictjson.MaxDepth) + strings.Repeat("]", strictjson.MaxDepth) + "x", `normalize: payload: offset 2000: invalid character 'x' after top-level value`},
+		{"payload nested too deep", Payload, strings.Repeat("[", strictjson.MaxDepth+1) + strings.Repeat("]", strictjson.MaxDepth+1), `normalize: payload: offset 1000: nested deeper than 1000`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := tc.fn([]byte(tc.in), nil)

@@ -3,13 +3,13 @@ package normalize
 import (
 	"fmt"
 
-	"github.com/acpsnap/acpsnap/internal/jsonscan"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // This file holds the JSON reader: a strict, allocation-light parser that
 // turns one line into a tree of nodes in a reusable arena, under the JSON
-// rules of internal/jsonscan (a repeated key is refused; at most
-// jsonscan.MaxDepth deep), its tokens read by jsonscan's ScanString,
+// rules of internal/strictjson (a repeated key is refused; at most
+// strictjson.MaxDepth deep), its tokens read by strictjson's ScanString,
 // ScanNumber and ScanLiteral. Strings are decoded (escapes resolved,
 // invalid UTF-8 replaced by U+FFFD exactly as encoding/json does); numbers
 // and literals keep their raw bytes, so they are written back byte for
@@ -119,7 +119,7 @@ func (p *parser) value() (int32, error) {
 	if p.pos >= len(p.data) {
 		return -1, p.errorf("unexpected end of JSON input")
 	}
-	k, end, err := kindNumber, 0, (*jsonscan.SyntaxError)(nil)
+	k, end, err := kindNumber, 0, (*strictjson.SyntaxError)(nil)
 	switch c := p.data[p.pos]; {
 	case c == '{':
 		return p.container(kindObject)
@@ -134,10 +134,10 @@ func (p *parser) value() (int32, error) {
 		p.t.nodes[i].val = s
 		return i, nil
 	case c == '-' || (c >= '0' && c <= '9'):
-		end, err = jsonscan.ScanNumber(p.data, p.pos)
+		end, err = strictjson.ScanNumber(p.data, p.pos)
 	case c == 't' || c == 'f' || c == 'n':
 		k = kindLiteral
-		end, err = jsonscan.ScanLiteral(p.data, p.pos)
+		end, err = strictjson.ScanLiteral(p.data, p.pos)
 	default:
 		return -1, p.errorf("invalid character %q looking for beginning of value", c)
 	}
@@ -150,8 +150,8 @@ func (p *parser) value() (int32, error) {
 	return i, nil
 }
 
-// syntax is the error of a defect jsonscan found.
-func (p *parser) syntax(err *jsonscan.SyntaxError) error {
+// syntax is the error of a defect strictjson found.
+func (p *parser) syntax(err *strictjson.SyntaxError) error {
 	p.pos = err.Off
 	return p.errorf("%s", err.Msg)
 }
@@ -163,13 +163,13 @@ func (p *parser) container(k nodeKind) (int32, error) {
 		closing, what = '}', "object key:value pair"
 	}
 	p.depth++
-	if p.depth > jsonscan.MaxDepth {
-		return -1, p.errorf("%s", jsonscan.TooDeep)
+	if p.depth > strictjson.MaxDepth {
+		return -1, p.errorf("%s", strictjson.TooDeep)
 	}
 	p.pos++
 	p.space()
 	c, last := p.t.add(k), int32(-1)
-	var keys jsonscan.Keys
+	var keys strictjson.Keys
 	for first := true; ; first = false {
 		if first && p.pos < len(p.data) && p.data[p.pos] == closing {
 			p.pos++
@@ -183,7 +183,7 @@ func (p *parser) container(k nodeKind) (int32, error) {
 		}
 		if k == kindObject && keys.Repeated(p.t.nodes[v].key) {
 			p.pos = at
-			return -1, p.errorf("%s %q", jsonscan.DuplicateKey, p.t.nodes[v].key)
+			return -1, p.errorf("%s %q", strictjson.DuplicateKey, p.t.nodes[v].key)
 		}
 		if last < 0 {
 			p.t.nodes[c].first = v
@@ -240,13 +240,13 @@ func (p *parser) element(k nodeKind) (int32, error) {
 // input when there is nothing to decode, else decoded into the tree's
 // buffer.
 func (p *parser) str() ([]byte, error) {
-	if end := jsonscan.PlainEnd(p.data, p.pos); end > 0 {
+	if end := strictjson.PlainEnd(p.data, p.pos); end > 0 {
 		s := p.data[p.pos+1 : end-1]
 		p.pos = end
 		return s, nil
 	}
 	from := len(p.t.buf)
-	buf, str, err := jsonscan.AppendString(p.t.buf, p.data, p.pos)
+	buf, str, err := strictjson.AppendString(p.t.buf, p.data, p.pos)
 	if err != nil {
 		return nil, p.syntax(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/jsonpos"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	acp "github.com/coder/acp-go-sdk"
 )
 
@@ -163,7 +163,7 @@ type inputError struct{ path, msg string }
 func (e *inputError) Error() string { return e.path + ": " + e.msg }
 
 func decodeInput(b []byte, name string) (*Input, error) {
-	d, _, err := jsonpos.Parse(b, name, 0, "$")
+	d, _, err := strictjson.Parse(b, name, 0, "$")
 	if err != nil {
 		return nil, err
 	}

@@ -3,37 +3,37 @@ package sessionlog
 import (
 	"strconv"
 
-	"github.com/acpsnap/acpsnap/internal/jsonscan"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
-// plainEvent decodes line, which json.Valid and jsonscan.Check accepted,
+// plainEvent decodes line, which json.Valid and strictjson.Check accepted,
 // into e when it is an event line in the plain shape the reference agent
 // writes (exactly the members type, seq, time and data, lowercase, each
 // once, a string without escapes and integers), as strictUnmarshal would,
 // only without reflection. On anything else it returns false and
 // strictUnmarshal decides, with its own error.
 func plainEvent(line []byte, e *Event) bool {
-	i := jsonscan.Space(line, 0)
+	i := strictjson.Space(line, 0)
 	if line[i] != '{' {
 		return false
 	}
 	var seen [4]bool
-	for i = jsonscan.Space(line, i+1); line[i] != '}'; {
+	for i = strictjson.Space(line, i+1); line[i] != '}'; {
 		k := i
-		i = jsonscan.StringEnd(line, k)
+		i = strictjson.StringEnd(line, k)
 		key, ok := plainString(line[k:i])
 		if !ok {
 			return false
 		}
-		start := jsonscan.Space(line, jsonscan.Space(line, i)+1) // past the colon
-		i = jsonscan.ValueEnd(line, start)
+		start := strictjson.Space(line, strictjson.Space(line, i)+1) // past the colon
+		i = strictjson.ValueEnd(line, start)
 		slot, ok := e.set(key, line[start:i])
 		if !ok || seen[slot] {
 			return false
 		}
 		seen[slot] = true
-		if i = jsonscan.Space(line, i); line[i] == ',' {
-			i = jsonscan.Space(line, i+1)
+		if i = strictjson.Space(line, i); line[i] == ',' {
+			i = strictjson.Space(line, i+1)
 		}
 	}
 	return true
@@ -68,7 +68,7 @@ func plainString(raw []byte) (string, bool) {
 		return "", false
 	}
 	for _, c := range raw[1 : len(raw)-1] {
-		if !jsonscan.Plain[c] {
+		if !strictjson.Plain[c] {
 			return "", false
 		}
 	}

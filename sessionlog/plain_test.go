@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/internal/jsonscan"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // plainEvent must decode exactly what strictUnmarshal decodes, whenever it
@@ -16,7 +16,7 @@ import (
 func samePlain(t *testing.T, line []byte) {
 	t.Helper()
 	var fast, slow Event
-	if !json.Valid(line) || jsonscan.Check(line, "$") != nil {
+	if !json.Valid(line) || strictjson.Check(line, "$") != nil {
 		return // Read refuses the line before
 	}
 	if !plainEvent(line, &fast) {

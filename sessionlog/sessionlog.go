@@ -13,8 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
-	"github.com/acpsnap/acpsnap/internal/jsonscan"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // FileName is the name of a session log inside its session directory.
@@ -73,17 +72,17 @@ func ReadFile(path string) (*Log, error) {
 
 // Read parses a log from r; name prefixes every error as "name:line: ...".
 // The header must be line 1, every event must have a type and seq must run
-// contiguously from 0; every line keeps the JSON rules of internal/jsonscan
+// contiguously from 0; every line keeps the JSON rules of internal/strictjson
 // (a repeated key is refused: "name:7: $.data.text: duplicate key").
 func Read(r io.Reader, name string) (*Log, error) {
 	l := &Log{Name: name}
-	err := jsonl.Each(r, func(n int, line []byte) error {
+	err := strictjson.Each(r, func(n int, line []byte) error {
 		if len(bytes.TrimSpace(line)) == 0 {
 			return fmt.Errorf("%s:%d: empty line", name, n)
 		}
 		valid := json.Valid(line)
 		if valid {
-			if err := jsonscan.Check(line, "$"); err != nil {
+			if err := strictjson.Check(line, "$"); err != nil {
 				return fmt.Errorf("%s:%d: %v", name, n, err)
 			}
 		}
@@ -163,7 +162,7 @@ func Create(path string, h Header, now func() time.Time) (*Writer, error) {
 	if h.Version == 0 {
 		h.Version = 1
 	}
-	b, err := jsonl.Marshal(h)
+	b, err := strictjson.Marshal(h)
 	if err == nil {
 		_, err = f.Write(b)
 	}
@@ -199,7 +198,7 @@ func (w *Writer) Append(typ string, data any) error {
 	if w.f == nil {
 		return fmt.Errorf("sessionlog: append %s: log closed", typ)
 	}
-	b, err := jsonl.Marshal(Event{Type: typ, Seq: w.seq, Time: w.now().UnixMilli(), Data: raw})
+	b, err := strictjson.Marshal(Event{Type: typ, Seq: w.seq, Time: w.now().UnixMilli(), Data: raw})
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/internal/sessionupdate"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -54,7 +54,7 @@ func Build(src Source) (*Transcript, error) {
 	if name == "" {
 		name = scenario.StdoutFile
 	}
-	err := jsonl.Each(bytes.NewReader(src.Stdout), func(n int, line []byte) error {
+	err := strictjson.Each(bytes.NewReader(src.Stdout), func(n int, line []byte) error {
 		if len(bytes.TrimSpace(line)) == 0 {
 			return nil
 		}

@@ -8,7 +8,7 @@ import (
 	"fmt"
 
 	"github.com/acpsnap/acpsnap/cassette"
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // canonical returns the protocol's canonical JSON of v (cassette.Canonical:
@@ -40,7 +40,7 @@ func marshal(v any) ([]byte, error) {
 	if raw, ok := v.(json.RawMessage); ok {
 		return raw, nil
 	}
-	return jsonl.Value(v)
+	return strictjson.Encode(v)
 }
 
 // toTree converts v (any JSON-encodable value) to maps, slices, strings,

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/normalize"
 )
 
@@ -60,7 +60,7 @@ func mapStrings(canon []byte, f func(string) string) ([]byte, error) {
 	if !changed {
 		return canon, nil
 	}
-	return jsonl.Value(v) // maps marshal with sorted keys: canonical
+	return strictjson.Encode(v) // maps marshal with sorted keys: canonical
 }
 
 func walkStrings(v any, f func(string) string) any {

@@ -237,18 +237,18 @@ func TestFolderCyclesCatchesABaseThatIsARoof(t *testing.T) {
 		want  []string
 	}{
 		{"down only", map[string][]string{
-			"cmd/acpsnap/internal/cli": {"check", "internal/jsonl"},
-			"check":                    {"internal/jsonl", "scenario"},
-			"scenario":                 {"internal/jsonpos"},
+			"cmd/acpsnap/internal/cli": {"check", "internal/strictjson"},
+			"check":                    {"internal/strictjson", "scenario"},
+			"scenario":                 {"internal/strictjson"},
 		}, nil},
 		{"internal at the top and the bottom", map[string][]string{
 			"internal/cli": {"check"},
 			"check":        {"scenario"},
-			"scenario":     {"internal/jsonpos"},
+			"scenario":     {"internal/strictjson"},
 		}, []string{
-			"folder check/ is both a base and a roof: check imports scenario, scenario imports internal/jsonpos, internal/cli imports check",
-			"folder internal/ is both a base and a roof: internal/cli imports check, check imports scenario, scenario imports internal/jsonpos",
-			"folder scenario/ is both a base and a roof: scenario imports internal/jsonpos, internal/cli imports check, check imports scenario",
+			"folder check/ is both a base and a roof: check imports scenario, scenario imports internal/strictjson, internal/cli imports check",
+			"folder internal/ is both a base and a roof: internal/cli imports check, check imports scenario, scenario imports internal/strictjson",
+			"folder scenario/ is both a base and a roof: scenario imports internal/strictjson, internal/cli imports check, check imports scenario",
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/console"
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/internal/sessionupdate"
 )
 
@@ -65,7 +65,7 @@ func lineLabel(raw []byte, v any) string {
 	if method != "" {
 		return method
 	}
-	id, _ := jsonl.Value(m["id"])
+	id, _ := strictjson.Encode(m["id"])
 	return "response " + string(id)
 }
 
@@ -389,7 +389,7 @@ func encoded(v any) string {
 	if v == any(absent) {
 		return ""
 	}
-	b, _ := jsonl.Value(v)
+	b, _ := strictjson.Encode(v)
 	return string(bytes.TrimRight(b, "\n"))
 }
 

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
@@ -133,7 +133,7 @@ func Compose(ctx context.Context, exchanges []Exchange, h ComposedHeader, pins *
 	if h.Version == 0 {
 		h.Version = 1
 	}
-	out, err := jsonl.Marshal(h)
+	out, err := strictjson.Marshal(h)
 	if err != nil {
 		return nil, fmt.Errorf("sessionlog: compose header: %w", err)
 	}
@@ -242,7 +242,7 @@ func headerMembers(h map[string]string) []member {
 	if len(h) == 0 {
 		return nil
 	}
-	b, _ := jsonl.Value(h) // sorted keys
+	b, _ := strictjson.Encode(h) // sorted keys
 	return []member{{"headers", b}}
 }
 
@@ -283,7 +283,7 @@ func (c *composer) followUp(q Request) []member {
 		ms = append(ms, member{"changed", buildObject(changed)})
 	}
 	if len(unset) > 0 {
-		b, _ := jsonl.Value(unset)
+		b, _ := strictjson.Encode(unset)
 		ms = append(ms, member{"unset", b})
 	}
 	return ms

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/acpsnap/acpsnap/internal/jsonscan"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // member is one member of a JSON object with its value's exact bytes.
@@ -20,10 +20,10 @@ type member struct {
 func objectMembers(raw []byte) (ms []member, ok bool) {
 	i, ok := open(raw, '{')
 	for ok && raw[i] != '}' {
-		k := jsonscan.StringEnd(raw, i)
-		v := jsonscan.Space(raw, jsonscan.Space(raw, k)+1) // past the colon
-		end := jsonscan.ValueEnd(raw, v)
-		ms = append(ms, member{Key: jsonscan.Unquote(raw[i:k]), Raw: raw[v:end]})
+		k := strictjson.StringEnd(raw, i)
+		v := strictjson.Space(raw, strictjson.Space(raw, k)+1) // past the colon
+		end := strictjson.ValueEnd(raw, v)
+		ms = append(ms, member{Key: strictjson.Unquote(raw[i:k]), Raw: raw[v:end]})
 		i = next(raw, end)
 	}
 	return ms, ok
@@ -34,7 +34,7 @@ func objectMembers(raw []byte) (ms []member, ok bool) {
 func arrayElements(raw []byte) (es [][]byte, ok bool) {
 	i, ok := open(raw, '[')
 	for ok && raw[i] != ']' {
-		end := jsonscan.ValueEnd(raw, i)
+		end := strictjson.ValueEnd(raw, i)
 		es = append(es, raw[i:end])
 		i = next(raw, end)
 	}
@@ -44,18 +44,18 @@ func arrayElements(raw []byte) (es [][]byte, ok bool) {
 // open returns where the first member or element of raw starts, when raw
 // is one valid JSON value that opens with bracket.
 func open(raw []byte, bracket byte) (int, bool) {
-	i := jsonscan.Space(raw, 0)
+	i := strictjson.Space(raw, 0)
 	if i == len(raw) || raw[i] != bracket || !json.Valid(raw) {
 		return 0, false
 	}
-	return jsonscan.Space(raw, i+1), true
+	return strictjson.Space(raw, i+1), true
 }
 
 // next steps past the white space and comma after a member or element
 // that ends at i.
 func next(raw []byte, i int) int {
-	if i = jsonscan.Space(raw, i); raw[i] == ',' {
-		i = jsonscan.Space(raw, i+1)
+	if i = strictjson.Space(raw, i); raw[i] == ',' {
+		i = strictjson.Space(raw, i+1)
 	}
 	return i
 }
@@ -83,7 +83,7 @@ func buildArray(es [][]byte) []byte {
 }
 
 // quote encodes s as a JSON string without HTML escaping.
-func quote(s string) []byte { return jsonscan.AppendQuote(nil, []byte(s)) }
+func quote(s string) []byte { return strictjson.AppendQuote(nil, []byte(s)) }
 
 // embeddable reports whether raw can sit verbatim inside one log line: one
 // valid JSON value without line breaks.
@@ -112,8 +112,8 @@ func payload(name string, raw []byte, text bool) []member {
 // writes it: compact, object keys sorted, strings escaped as encoding/json
 // does without HTML escaping.
 func canonical(raw []byte) bool {
-	return len(raw) > 0 && json.Valid(raw) && jsonscan.Check(raw, "$") == nil &&
-		bytes.Equal(jsonscan.AppendCanonical(nil, raw, nil), raw)
+	return len(raw) > 0 && json.Valid(raw) && strictjson.Check(raw, "$") == nil &&
+		bytes.Equal(strictjson.AppendCanonical(nil, raw, nil), raw)
 }
 
 func jsonValidUTF8(b []byte) bool {

@@ -16,7 +16,7 @@ import (
 	"sync"
 
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
-	"github.com/acpsnap/acpsnap/internal/jsonpos"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 )
 
@@ -260,7 +260,7 @@ func readPin(path, name string) ([]byte, error) {
 	if !strings.HasPrefix(name, PinTools) {
 		return b, nil
 	}
-	if _, _, err := jsonpos.Parse(b, path, 0, "$"); err != nil {
+	if _, _, err := strictjson.Parse(b, path, 0, "$"); err != nil {
 		return nil, fmt.Errorf("sessionlog: pins: %w", err)
 	}
 	var c bytes.Buffer

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/jsonpos"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 )
 
@@ -66,7 +66,7 @@ func readLegacy(path string) ([]byte, error) {
 	if err != nil || !strings.HasSuffix(path, ".json") {
 		return b, err
 	}
-	if _, _, err := jsonpos.Parse(b, path, 0, "$"); err != nil {
+	if _, _, err := strictjson.Parse(b, path, 0, "$"); err != nil {
 		return nil, err
 	}
 	var c bytes.Buffer

@@ -5,8 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
-	"github.com/acpsnap/acpsnap/internal/jsonpos"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // Decompose reads a composed session log (see Compose) back into its
@@ -15,8 +14,8 @@ import (
 // pins nil: a log that refers to a pin is an error.
 func Decompose(log []byte, name string, pins *Pins) (ComposedHeader, []Exchange, error) {
 	r := reader{name: name, pins: pins}
-	err := jsonl.Each(bytes.NewReader(log), func(n int, line []byte) error {
-		d, v, err := jsonpos.Parse(line, name, n-1, "$")
+	err := strictjson.Each(bytes.NewReader(log), func(n int, line []byte) error {
+		d, v, err := strictjson.Parse(line, name, n-1, "$")
 		if err != nil {
 			return err
 		}
@@ -44,7 +43,7 @@ type reader struct {
 	phase int
 }
 
-func (r *reader) header(d *jsonpos.Doc, v jsonpos.Value) error {
+func (r *reader) header(d *strictjson.Doc, v strictjson.Value) error {
 	m, err := d.Members(v, "a header")
 	if err != nil {
 		return err
@@ -77,7 +76,7 @@ var eventKeys = map[string]struct{ required, optional []string }{
 	"model/end":      {[]string{"call", "end"}, nil},
 }
 
-func (r *reader) event(d *jsonpos.Doc, v jsonpos.Value) error {
+func (r *reader) event(d *strictjson.Doc, v strictjson.Value) error {
 	m, err := d.Members(v, "an event")
 	if err != nil {
 		return err
@@ -115,8 +114,8 @@ func (r *reader) event(d *jsonpos.Doc, v jsonpos.Value) error {
 }
 
 type composedEvent struct {
-	d    *jsonpos.Doc
-	m    map[string]jsonpos.Value
+	d    *strictjson.Doc
+	m    map[string]strictjson.Value
 	typ  string
 	call int
 }

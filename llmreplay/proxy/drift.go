@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/internal/textdiff"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 )
@@ -250,7 +250,7 @@ func elementPath(path string, i, j int) string {
 func canonicalAll(vs []any) []string {
 	out := make([]string, len(vs))
 	for i, v := range vs {
-		b, _ := jsonl.Value(v)
+		b, _ := strictjson.Encode(v)
 		out[i] = string(b)
 	}
 	return out
@@ -292,7 +292,7 @@ func renderIf(v any, ok bool) string {
 
 // render shows a JSON value, shortened to about 120 bytes.
 func render(v any) string {
-	b, err := jsonl.Value(v)
+	b, err := strictjson.Encode(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}

@@ -13,8 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
-	"github.com/acpsnap/acpsnap/internal/jsonscan"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 )
 
@@ -96,7 +95,7 @@ func hash(q httplog.Request, header, body []byte) string {
 
 // identity is what identifies q besides its method and path: its kept
 // headers (ignored ones left out, sorted, "name: value\n" each) and its
-// canonical body (see jsonscan.AppendCanonical, ignore pointers applied; a
+// canonical body (see strictjson.AppendCanonical, ignore pointers applied; a
 // body that is not JSON as it is).
 func (p *Proxy) identity(q httplog.Request) (header, body []byte) {
 	names := make([]string, 0, len(q.Header))
@@ -112,7 +111,7 @@ func (p *Proxy) identity(q httplog.Request) (header, body []byte) {
 	switch {
 	case len(q.Body) == 0:
 	case json.Valid(q.Body):
-		body = jsonscan.AppendCanonical(make([]byte, 0, len(q.Body)), q.Body, p.ignore.pointers)
+		body = strictjson.AppendCanonical(make([]byte, 0, len(q.Body)), q.Body, p.ignore.pointers)
 	default:
 		body = q.Body
 	}
@@ -181,14 +180,14 @@ func (p *Proxy) normalizeRequest(q httplog.Request) (httplog.Request, error) {
 
 // normalize applies Config.Normalize to a JSON payload; anything else is
 // kept as it is. The real key, should a payload hold it, becomes "[key]".
-// A JSON payload that breaks the JSON rules of internal/jsonscan (a
+// A JSON payload that breaks the JSON rules of internal/strictjson (a
 // repeated key, nesting too deep) is refused.
 func (p *Proxy) normalize(b []byte) ([]byte, error) {
 	b = p.scrub(b) // an upstream that echoes the key
 	if b == nil || !json.Valid(b) {
 		return b, nil
 	}
-	if err := jsonscan.Check(b, "$"); err != nil {
+	if err := strictjson.Check(b, "$"); err != nil {
 		return b, fmt.Errorf("normalize: %w", err)
 	}
 	if p.cfg.Normalize == nil {
@@ -208,7 +207,7 @@ func (p *Proxy) normalizeHeader(h map[string]string) (map[string]string, error) 
 	if p.cfg.Normalize == nil || len(h) == 0 {
 		return h, nil
 	}
-	b, _ := jsonl.Value(h)
+	b, _ := strictjson.Encode(h)
 	n, err := p.cfg.Normalize(b)
 	if err != nil {
 		return h, fmt.Errorf("normalize headers: %w", err)
@@ -328,7 +327,7 @@ func (p *Proxy) match(q httplog.Request) (int, httplog.Request) {
 
 // wholeParts are q's headers as a JSON object and its body.
 func wholeParts(q httplog.Request) [][]byte {
-	h, _ := jsonl.Value(q.Header)
+	h, _ := strictjson.Encode(q.Header)
 	return [][]byte{h, q.Body}
 }
 

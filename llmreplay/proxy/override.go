@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/acpsnap/acpsnap/internal/jsonpos"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // Overrides replace exchanges by call number; see the package doc for
@@ -41,7 +41,7 @@ func LoadOverrides(path string) (*Overrides, error) {
 // ParseOverrides strictly decodes overrides from data; name prefixes errors
 // ("name:line: $.patches[0].status: …").
 func ParseOverrides(data []byte, name string) (*Overrides, error) {
-	d, root, err := jsonpos.Parse(data, name, 0, "$")
+	d, root, err := strictjson.Parse(data, name, 0, "$")
 	if err != nil {
 		return nil, fmt.Errorf("proxy: overrides: %w", err)
 	}
@@ -53,7 +53,7 @@ func ParseOverrides(data []byte, name string) (*Overrides, error) {
 	return o, nil
 }
 
-func decodeOverrides(d *jsonpos.Doc, root jsonpos.Value) (*Overrides, error) {
+func decodeOverrides(d *strictjson.Doc, root strictjson.Value) (*Overrides, error) {
 	m, err := d.Members(root, "an overrides")
 	if err != nil {
 		return nil, err
@@ -83,7 +83,7 @@ func decodeOverrides(d *jsonpos.Doc, root jsonpos.Value) (*Overrides, error) {
 
 var patchKinds = []string{"status", "disconnectAfter", "hangAfter"}
 
-func decodePatch(d *jsonpos.Doc, v jsonpos.Value) (Patch, error) {
+func decodePatch(d *strictjson.Doc, v strictjson.Value) (Patch, error) {
 	pt := Patch{DisconnectAfter: -1, HangAfter: -1, Line: d.Line(v.Off)}
 	m, err := d.Members(v, "a patch")
 	if err != nil {
@@ -135,7 +135,7 @@ func decodePatch(d *jsonpos.Doc, v jsonpos.Value) (Patch, error) {
 	return pt, nil
 }
 
-func decodeStatusParts(d *jsonpos.Doc, m map[string]jsonpos.Value, pt *Patch) error {
+func decodeStatusParts(d *strictjson.Doc, m map[string]strictjson.Value, pt *Patch) error {
 	if b, ok := m["body"]; ok {
 		pt.Body = bytes.Clone(b.Raw)
 	}

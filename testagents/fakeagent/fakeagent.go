@@ -34,7 +34,7 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/agentenv"
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
@@ -174,7 +174,7 @@ func Run(s Script, stdin io.Reader, stdout, stderr io.Writer) int {
 	a := &agent{script: s, sessions: os.Getenv("ACPSNAP_SESSIONS_DIR"), out: stdout, stderr: stderr,
 		pending: map[string]chan message{}, cancel: make(chan struct{})}
 	a.do(s.Start)
-	sc := jsonl.NewScanner(stdin)
+	sc := strictjson.NewScanner(stdin)
 	for sc.Scan() {
 		var m message
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
@@ -318,7 +318,7 @@ func (a *agent) prompt(m *message) reply {
 }
 
 func (a *agent) send(m message) {
-	b, err := jsonl.Marshal(m)
+	b, err := strictjson.Marshal(m)
 	if err != nil {
 		panic(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -128,7 +128,7 @@ func (b *Book) Answering(src io.Reader, w *Wire) io.ReadCloser {
 	}
 	pr, pw := io.Pipe()
 	go func() {
-		s := jsonl.NewScanner(src)
+		s := strictjson.NewScanner(src)
 		for s.Scan() {
 			if b.answer(s.Bytes(), w) {
 				continue

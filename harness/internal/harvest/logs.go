@@ -14,7 +14,7 @@ import (
 	"github.com/acpsnap/acpsnap/cassette"
 	"github.com/acpsnap/acpsnap/cassette/mcpproxy"
 	"github.com/acpsnap/acpsnap/internal/console"
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/sessionlog"
@@ -85,8 +85,8 @@ func longLine(name string, raw []byte) error {
 		if i < 0 {
 			i = len(raw)
 		}
-		if i > jsonl.MaxLine {
-			return fmt.Errorf("%s:%d: line too long (%d bytes; the readers take at most %d MiB)", name, n, i, jsonl.MaxLine>>20)
+		if i > strictjson.MaxLine {
+			return fmt.Errorf("%s:%d: line too long (%d bytes; the readers take at most %d MiB)", name, n, i, strictjson.MaxLine>>20)
 		}
 		raw = raw[min(i+1, len(raw)):]
 	}

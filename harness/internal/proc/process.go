@@ -18,11 +18,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/acpsnap/acpsnap/internal/console"
-	"github.com/acpsnap/acpsnap/internal/jsonl"
-	"github.com/acpsnap/acpsnap/internal/jsonpos"
-	"github.com/acpsnap/acpsnap/internal/jsonscan"
 	"github.com/acpsnap/acpsnap/internal/ringbuf"
 	"github.com/acpsnap/acpsnap/internal/shutdown"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // buffers are the tee's and the stderr reader's buffers, each 64 KiB,
@@ -162,7 +160,7 @@ func (a *Agent) tee(sdk *io.PipeWriter, fail func(error)) {
 	defer sdk.Close()
 	buf := buffers.Get().(*[]byte)
 	defer buffers.Put(buf)
-	s := jsonl.NewScannerBuffer(a.stdout, *buf)
+	s := strictjson.NewScannerBuffer(a.stdout, *buf)
 	n := 0
 	for s.Scan() {
 		n++
@@ -187,7 +185,7 @@ func (a *Agent) tee(sdk *io.PipeWriter, fail func(error)) {
 	}
 	if err := s.Err(); err != nil && !isClosed(err) {
 		if errors.Is(err, bufio.ErrTooLong) {
-			err = fmt.Errorf("line too long (more than %d MiB; the harness reads at most that)", jsonl.MaxLine>>20)
+			err = fmt.Errorf("line too long (more than %d MiB; the harness reads at most that)", strictjson.MaxLine>>20)
 		}
 		fail(fmt.Errorf("agent stdout line %d: %w", n+1, err))
 	}
@@ -216,9 +214,9 @@ func (a *Agent) record(line []byte, n int, fail func(error)) []byte {
 // (JSON decoding would turn it into U+FFFD unseen), no duplicate key
 // (decoding keeps the last of two silently), within the SDK's line limit.
 func checkLine(line []byte, n int) error {
-	// jsonpos validates the syntax too: a second json.Valid runs only to
+	// strictjson validates the syntax too: a second json.Valid runs only to
 	// tell a line that is not JSON from one with a duplicate key.
-	_, _, dupErr := jsonpos.Parse(line, "agent stdout", n-1, "$")
+	_, _, dupErr := strictjson.Parse(line, "agent stdout", n-1, "$")
 	if dupErr != nil && !json.Valid(line) {
 		return fmt.Errorf("agent stdout line %d is not JSON (stdout is protocol only): %s", n, console.Quote(line))
 	}
@@ -228,7 +226,7 @@ func checkLine(line []byte, n int) error {
 	if len(line) > sdkMaxLine {
 		return fmt.Errorf("agent stdout line %d has %d bytes; the ACP SDK reads at most %d", n, len(line), sdkMaxLine)
 	}
-	if dupErr != nil && strings.Contains(dupErr.Error(), jsonscan.TooDeep) {
+	if dupErr != nil && strings.Contains(dupErr.Error(), strictjson.TooDeep) {
 		return fmt.Errorf("%w (stdout is protocol only): %s", dupErr, console.Quote(line))
 	}
 	if dupErr != nil {

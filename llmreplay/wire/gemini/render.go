@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/llmreplay/wire"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/sse"
 	"github.com/acpsnap/acpsnap/model"
@@ -217,6 +217,6 @@ func event(v any) sse.Event {
 // marshal encodes v without HTML escaping, as the API does (the values
 // here always encode).
 func marshal(v any) []byte {
-	b, _ := jsonl.Value(v)
+	b, _ := strictjson.Encode(v)
 	return b
 }

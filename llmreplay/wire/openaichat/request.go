@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/model"
 )
 
@@ -70,7 +70,7 @@ func RequestBody(req model.Request) ([]byte, error) {
 		}
 		cr.Tools = append(cr.Tools, chatTool{Type: "function", Function: toolFunction{Name: t.Name, Description: t.Description, Parameters: params}})
 	}
-	return jsonl.Value(cr)
+	return strictjson.Encode(cr)
 }
 
 // requestMessage maps one agent message to the API's form.

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/check"
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/transcript"
 )
@@ -78,7 +78,7 @@ func (e *env) readReport(file string, dir *string) (transcript.Report, error) {
 	}
 	var outs []check.Outcome
 	accept := map[string]string{}
-	err = jsonl.Each(bytes.NewReader(b), func(n int, line []byte) error {
+	err = strictjson.Each(bytes.NewReader(b), func(n int, line []byte) error {
 		var o jsonOutcome
 		if err := json.Unmarshal(line, &o); err != nil {
 			return fmt.Errorf("%s:%d: not a line of acpsnap run -json: %v", file, n, err)

@@ -19,7 +19,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/sandbox"
 
 	"github.com/acpsnap/acpsnap/check"
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/internal/probe"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -114,7 +114,7 @@ func (e *env) probeCmd(args []string) int {
 // printProbe prints the report and returns its exit code.
 func (e *env) printProbe(rep probe.Report, asJSON bool) int {
 	if asJSON {
-		b, err := jsonl.Marshal(rep)
+		b, err := strictjson.Marshal(rep)
 		if err != nil {
 			return e.exit(err)
 		}

@@ -12,7 +12,7 @@ import (
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/console"
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/internal/secrets"
 )
 
@@ -80,7 +80,7 @@ func millis(d time.Duration) float64 { return float64(d.Round(time.Microsecond).
 func (p *printer) outcome(o check.Outcome) {
 	accept := p.accept(o)
 	if p.json {
-		b, _ := jsonl.Marshal(jsonOutcome{o.Name, string(o.Status), millis(o.Duration), o.Reason, o.Diff, o.Wrote, accept})
+		b, _ := strictjson.Marshal(jsonOutcome{o.Name, string(o.Status), millis(o.Duration), o.Reason, o.Diff, o.Wrote, accept})
 		p.w.Write(b)
 		return
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/bazel"
 	"github.com/acpsnap/acpsnap/internal/console"
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/internal/shellquote"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -225,7 +225,7 @@ func (e *env) summarize(outs []check.Outcome, asJSON bool) int {
 		summary += fmt.Sprintf(", %d skipped", skipped)
 	}
 	if asJSON {
-		b, _ := jsonl.Marshal(map[string]int{"passed": passed, "failed": failed, "skipped": skipped})
+		b, _ := strictjson.Marshal(map[string]int{"passed": passed, "failed": failed, "skipped": skipped})
 		e.stdout.Write(b)
 		fmt.Fprintln(e.stderr, summary)
 	} else {

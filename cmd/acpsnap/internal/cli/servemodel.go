@@ -11,7 +11,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/console"
-	"github.com/acpsnap/acpsnap/internal/jsonl"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/llmreplay"
 )
 
@@ -76,7 +76,7 @@ func writeRequests(path string, reqs []llmreplay.RecordedRequest) error {
 		if !json.Valid(r.Body) {
 			body, _ = json.Marshal(string(r.Body))
 		}
-		line, err := jsonl.Marshal(map[string]any{"method": r.Method, "path": r.Path, "header": r.Header, "body": body})
+		line, err := strictjson.Marshal(map[string]any{"method": r.Method, "path": r.Path, "header": r.Header, "body": body})
 		if err != nil {
 			return fmt.Errorf("write requests: %w", err)
 		}

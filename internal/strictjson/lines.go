@@ -1,8 +1,4 @@
-// Package jsonl is the one JSONL framing the project uses: read line by line
-// with an explicitly sized buffer (agents send large tool results); encode
-// one compact value plus "\n" (Marshal) so a caller writes a record in one
-// Write.
-package jsonl
+package strictjson
 
 import (
 	"bufio"
@@ -74,9 +70,9 @@ func Each(r io.Reader, fn func(n int, line []byte) error) error {
 	return nil
 }
 
-// Value encodes v as compact JSON without HTML escaping and without a
+// Encode encodes v as compact JSON without HTML escaping and without a
 // trailing newline (for MarshalJSON methods and request bodies).
-func Value(v any) ([]byte, error) {
+func Encode(v any) ([]byte, error) {
 	b, err := Marshal(v)
 	return bytes.TrimSuffix(b, []byte("\n")), err
 }

@@ -1,4 +1,4 @@
-package jsonpos
+package strictjson
 
 import (
 	"bytes"
@@ -10,8 +10,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/acpsnap/acpsnap/internal/jsonscan"
 )
 
 // Parse, At, Members and Elements must agree with a reference built on
@@ -54,8 +52,8 @@ func (r *ref) walk(dec *json.Decoder, path string, depth int) (string, string) {
 		r.pos[path] = int(dec.InputOffset())
 	}
 	tok, _ := dec.Token()
-	if (tok == json.Delim('{') || tok == json.Delim('[')) && depth == jsonscan.MaxDepth {
-		return path, jsonscan.TooDeep
+	if (tok == json.Delim('{') || tok == json.Delim('[')) && depth == MaxDepth {
+		return path, TooDeep
 	}
 	switch tok {
 	case json.Delim('{'):
@@ -68,7 +66,7 @@ func (r *ref) walk(dec *json.Decoder, path string, depth int) (string, string) {
 			r.pos[p] = off
 			r.odd[p] = r.odd[p] || r.odd[path] || strings.ContainsAny(k, ".[")
 			if seen[k] {
-				return p, jsonscan.DuplicateKey
+				return p, DuplicateKey
 			}
 			seen[k] = true
 			if p, msg := r.walk(dec, p, depth+1); msg != "" {
@@ -146,8 +144,8 @@ func refElements(v Value) ([]Value, error) {
 // sameError compares an error of Parse with the reference's, whose path of
 // a value nested too deep is whole where Parse's stops at "…".
 func sameError(got, want string) bool {
-	if shown, ok := strings.CutSuffix(got, "…: "+jsonscan.TooDeep); ok {
-		return strings.HasPrefix(want, shown) && strings.HasSuffix(want, ": "+jsonscan.TooDeep)
+	if shown, ok := strings.CutSuffix(got, "…: "+TooDeep); ok {
+		return strings.HasPrefix(want, shown) && strings.HasSuffix(want, ": "+TooDeep)
 	}
 	return got == want
 }
@@ -197,8 +195,8 @@ func sameAsSlow(t *testing.T, data []byte) {
 }
 
 var fastSeeds = []string{
-	strings.Repeat("[", jsonscan.MaxDepth) + strings.Repeat("]", jsonscan.MaxDepth),
-	strings.Repeat(`{"a":`, jsonscan.MaxDepth+1) + "1" + strings.Repeat("}", jsonscan.MaxDepth+1),
+	strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth),
+	strings.Repeat(`{"a":`, MaxDepth+1) + "1" + strings.Repeat("}", MaxDepth+1),
 	`{"a.b":1,"a":{"b":2}}`, `{"a":{"b[0]":1}}`,
 	``, ` `, `{}`, `[]`, `[ ]`, `{ }`, ` {"a" : 1 , "b":[1, 2 ,{"c":null}] } `, `"x"`, `12.5e3`, `true`,
 	`{"a":1,"a":2}`, `{"a":{"b":1,"c":{"b":2}},"b":3}`, `[{"a":1},{"a":1,"a":1}]`,

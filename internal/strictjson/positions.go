@@ -1,10 +1,4 @@
-// Package jsonpos is the strict JSON decoder for files people write:
-// fixtures, scripts, overrides, client scripts, cassettes. It reads a whole
-// document under the project's JSON rules (internal/jsonscan: no repeated
-// key at any depth, where encoding/json would silently keep the last; at
-// most jsonscan.MaxDepth deep) and finds every value's byte offset and JSON
-// path, so that each error reads "file:line: $.path: message".
-package jsonpos
+package strictjson
 
 import (
 	"bytes"
@@ -16,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/acpsnap/acpsnap/internal/jsonscan"
 )
 
 // Doc is one JSON document being decoded strictly. It keeps the bytes so
@@ -29,7 +21,7 @@ type Doc struct {
 	root  string // the path of data's value
 
 	mu    sync.Mutex
-	index *jsonscan.Index // made on first use (At): a document that decodes without error seldom needs it
+	index *Index // made on first use (At): a document that decodes without error seldom needs it
 }
 
 // Value is one JSON value inside a Doc: its exact bytes, its byte offset in
@@ -54,7 +46,7 @@ func Read(r io.Reader, name string) (*Doc, Value, error) {
 // first byte minus one (0 for a whole file; n-1 for line n of a JSONL
 // file); root is the path of the value data holds ("$", or "$.data" for
 // the data member of a log event). Syntax is encoding/json's; duplicate
-// keys and nesting deeper than jsonscan.MaxDepth are refused.
+// keys and nesting deeper than MaxDepth are refused.
 func Parse(data []byte, name string, line0 int, root string) (*Doc, Value, error) {
 	d := &Doc{Name: name, data: data, line0: line0, root: root}
 	switch {
@@ -67,22 +59,22 @@ func Parse(data []byte, name string, line0 int, root string) (*Doc, Value, error
 		}
 		return nil, Value{}, d.Errorf(len(data), root, "invalid JSON: unexpected end of JSON input")
 	}
-	if err := jsonscan.Check(data, root); err != nil {
+	if err := Check(data, root); err != nil {
 		return nil, Value{}, d.Errorf(err.Off, err.Path, "%s", err.Msg)
 	}
-	start := jsonscan.Space(data, 0)
+	start := Space(data, 0)
 	return d, Value{Raw: bytes.TrimSpace(data), Off: start, Path: root}, nil
 }
 
 // At is the byte offset of path, or of its nearest ancestor in the
 // document (for an object member: of its key). The containers it looks
-// into are remembered (jsonscan.Index): asking for every step of a script
+// into are remembered (Index): asking for every step of a script
 // costs about one pass over it.
 func (d *Doc) At(path string) int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.index == nil {
-		d.index = jsonscan.NewIndex(d.data, d.root)
+		d.index = NewIndex(d.data, d.root)
 	}
 	return d.index.Find(path)
 }
@@ -128,11 +120,11 @@ func (d *Doc) Elements(v Value, what string) ([]Value, error) {
 	}
 	var out []Value
 	b := v.Raw
-	for i := jsonscan.Space(b, 1); b[i] != ']'; {
-		end := jsonscan.ValueEnd(b, i)
+	for i := Space(b, 1); b[i] != ']'; {
+		end := ValueEnd(b, i)
 		out = append(out, Value{Raw: bytes.Clone(b[i:end]), Off: v.Off + i, Path: v.Path + "[" + strconv.Itoa(len(out)) + "]"})
-		if i = jsonscan.Space(b, end); b[i] == ',' {
-			i = jsonscan.Space(b, i+1)
+		if i = Space(b, end); b[i] == ',' {
+			i = Space(b, i+1)
 		}
 	}
 	return out, nil
@@ -145,18 +137,18 @@ func (d *Doc) Members(v Value, what string) (map[string]Value, error) {
 	}
 	out := map[string]Value{}
 	b := v.Raw
-	for i := jsonscan.Space(b, 1); b[i] != '}'; {
-		k := jsonscan.StringEnd(b, i)
-		key := jsonscan.Unquote(b[i:k])
-		start := jsonscan.Space(b, jsonscan.Space(b, k)+1) // past the colon
-		end := jsonscan.ValueEnd(b, start)
+	for i := Space(b, 1); b[i] != '}'; {
+		k := StringEnd(b, i)
+		key := Unquote(b[i:k])
+		start := Space(b, Space(b, k)+1) // past the colon
+		end := ValueEnd(b, start)
 		m := Value{Raw: bytes.Clone(b[start:end]), Off: v.Off + start, Path: v.Path + "." + key}
 		if _, dup := out[key]; dup {
-			return nil, d.Errorf(m.Off, m.Path, jsonscan.DuplicateKey)
+			return nil, d.Errorf(m.Off, m.Path, DuplicateKey)
 		}
 		out[key] = m
-		if i = jsonscan.Space(b, end); b[i] == ',' {
-			i = jsonscan.Space(b, i+1)
+		if i = Space(b, end); b[i] == ',' {
+			i = Space(b, i+1)
 		}
 	}
 	return out, nil

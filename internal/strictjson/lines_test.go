@@ -1,4 +1,4 @@
-package jsonl
+package strictjson
 
 import (
 	"bufio"
@@ -131,8 +131,8 @@ func TestMarshalWritesWholeLines(t *testing.T) {
 			t.Fatalf("line %q: %v (want valid JSON without HTML escaping)", l, err)
 		}
 	}
-	if b, err := Value([]int{1}); err != nil || string(b) != "[1]" {
-		t.Errorf("Value = %q, %v; want [1] without a newline", b, err)
+	if b, err := Encode([]int{1}); err != nil || string(b) != "[1]" {
+		t.Errorf("Encode = %q, %v; want [1] without a newline", b, err)
 	}
 }
 

@@ -1,25 +1,4 @@
-// Package jsonscan is the project's one home of the JSON rules and of the
-// code that reads JSON below encoding/json. It holds the two rules every
-// JSON value acpsnap reads obeys (docs/format.md, "JSON"): an object never
-// repeats a key, at any depth (refused, never resolved), and arrays and
-// objects nest at most MaxDepth deep. Check applies both to a document
-// json.Valid accepted and names the place of a violation; Space,
-// StringEnd, ValueEnd and Find step through valid JSON; ScanString,
-// ScanNumber and ScanLiteral decide the syntax of tokens for the readers
-// that check a line in the same pass they read it; Unquote, AppendQuote
-// and AppendCanonical decode and write strings and documents exactly as
-// encoding/json does, without reflection.
-//
-//	if !json.Valid(b) { ... }
-//	if err := jsonscan.Check(b, "$"); err != nil {
-//		return fmt.Errorf("%s:%d: %v", name, line(err.Off), err) // "$.a[1].b: duplicate key"
-//	}
-//
-// The packages that read JSON of their own (jsonpos's positions,
-// normalize's tree, the canonical forms of cassette and llmreplay/proxy,
-// sessionlog's plain events) take these rules, tokens and writers from
-// here; none scans a string, a number or an escape itself.
-package jsonscan
+package strictjson
 
 import (
 	"bytes"

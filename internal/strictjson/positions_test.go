@@ -1,4 +1,4 @@
-package jsonpos
+package strictjson
 
 import (
 	"cmp"
@@ -6,8 +6,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-
-	"github.com/acpsnap/acpsnap/internal/jsonscan"
 )
 
 func TestReadErrors(t *testing.T) {
@@ -20,8 +18,8 @@ func TestReadErrors(t *testing.T) {
 		{"duplicate top", "{\"a\":1,\n\"a\":2}", "f.json:2: $.a: duplicate key"},
 		{"duplicate deep", "{\"a\":[{},\n{\"b\":{\"c\":1,\n\"c\":2}}]}", "f.json:3: $.a[1].b.c: duplicate key"},
 		{"two values", "{} {}", "f.json:1: $: invalid JSON: invalid character '{' after top-level value"},
-		{"at the depth cap", "[\n" + strings.Repeat("[", jsonscan.MaxDepth-1) + strings.Repeat("]", jsonscan.MaxDepth), ""},
-		{"one past the depth cap", "{\"steps\":\n" + strings.Repeat("[", jsonscan.MaxDepth) + strings.Repeat("]", jsonscan.MaxDepth) + "}",
+		{"at the depth cap", "[\n" + strings.Repeat("[", MaxDepth-1) + strings.Repeat("]", MaxDepth), ""},
+		{"one past the depth cap", "{\"steps\":\n" + strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth) + "}",
 			"f.json:2: $.steps[0][0][0][0][0][0][0]…: nested deeper than 1000"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -56,7 +54,7 @@ func TestPathPositions(t *testing.T) {
 // just under the cap allocates about what the document holds, not the
 // square of its depth.
 func TestDeepDocumentStaysSmall(t *testing.T) {
-	const depth = jsonscan.MaxDepth - 1
+	const depth = MaxDepth - 1
 	doc := []byte(strings.Repeat("{\"a\":\n", depth) + "true" + strings.Repeat("}", depth))
 	deepest := "$" + strings.Repeat(".a", depth)
 	var before, after runtime.MemStats
