@@ -13,8 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/acpsnap/acpsnap/internal/fromrequest"
-	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/internal/safefile"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 

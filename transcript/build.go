@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/internal/sessionupdate"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
 )

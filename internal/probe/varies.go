@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/console"
-	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/internal/sessionupdate"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // maxDiffs bounds the differing paths reported for one line or call.

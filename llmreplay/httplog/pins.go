@@ -16,8 +16,8 @@ import (
 	"sync"
 
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
-	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/internal/safefile"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // Pins are the pins of a corpus: the system prompts and tool schemas its

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/internal/safefile"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // LegacyFile is the pin file of a placeholder of the old form

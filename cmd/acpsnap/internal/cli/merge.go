@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/check"
-	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/internal/secrets"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/transcript"
 )
 

@@ -19,8 +19,8 @@ import (
 	"github.com/acpsnap/acpsnap/internal/sandbox"
 
 	"github.com/acpsnap/acpsnap/check"
-	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/internal/probe"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/scenario"
 )

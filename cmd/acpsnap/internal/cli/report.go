@@ -12,8 +12,8 @@ import (
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/console"
-	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/internal/secrets"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
 // printer writes one progress record per finished scenario.

@@ -19,9 +19,9 @@ import (
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/bazel"
 	"github.com/acpsnap/acpsnap/internal/console"
-	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/internal/shellquote"
+	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/transcript"
 )
