@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/check"
-	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/secrets"
 )
 
@@ -114,7 +114,7 @@ func (su *suite) write() error {
 	defer junitReport.mu.Unlock()
 	junitReport.suites = append(junitReport.suites, su.sorted())
 	leaks := secrets.New(nil, os.Environ())
-	err := atomicfile.Update(su.path, 0o644, func(old []byte) ([]byte, error) {
+	err := safefile.Update(su.path, 0o644, func(old []byte) ([]byte, error) {
 		b := check.MergeJUnit(old, junitReport.suites)
 		return b, leaks.Check(su.path, b)
 	})

@@ -12,7 +12,7 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
-	"github.com/acpsnap/acpsnap/internal/fspath"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/model"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
@@ -272,7 +272,7 @@ func (s *session) resolve(p string) (string, error) {
 		abs = filepath.Join(s.cwd, abs)
 	}
 	abs = filepath.Clean(abs)
-	if !fspath.Confined(s.cwd, abs) {
+	if !safefile.Confined(s.cwd, abs) {
 		return "", fmt.Errorf("path %q is outside the working directory", p)
 	}
 	return abs, nil

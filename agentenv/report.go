@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 )
 
 // ReportFile is the name of the consumption report the agent writes into its
@@ -36,7 +36,7 @@ func WriteReport(dir string, r Report) error {
 	if err != nil {
 		return fmt.Errorf("agentenv: write report: %w", err)
 	}
-	if err := atomicfile.Write(filepath.Join(dir, ReportFile), append(b, '\n'), 0o644); err != nil {
+	if err := safefile.Write(filepath.Join(dir, ReportFile), append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("agentenv: write report: %w", err)
 	}
 	return nil

@@ -10,7 +10,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/harness"
-	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -86,7 +86,7 @@ func Scripted(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg
 	cfg.withPins(dir) // both passes pin into one overlay, which the replay reads
 	verify := verifier(ctx, dir, cfg)
 	cfg.root = cfg.corpusRoot(dir)
-	err := atomicfile.Publish(dir, func(stage string) error {
+	err := safefile.Publish(dir, func(stage string) error {
 		o = scripted(ctx, stage, model, cfg)
 		if o.Status != Passed {
 			return errScripted

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/harness"
-	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/internal/treediff"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -208,7 +208,7 @@ func (o Outcome) publishCapture(ctx context.Context, dir string, c captured, res
 	}
 	cfg.root = cfg.corpusRoot(dir)
 	verify := verifier(ctx, dir, cfg)
-	err := atomicfile.Publish(dir, func(stage string) error {
+	err := safefile.Publish(dir, func(stage string) error {
 		if err := c.stage(stage); err != nil {
 			return err
 		}
@@ -243,7 +243,7 @@ func (c captured) scaffold(dir string) error {
 		return err
 	}
 	for name, b := range c.files {
-		if err := atomicfile.Write(filepath.Join(dir, name), b, 0o644); err != nil {
+		if err := safefile.Write(filepath.Join(dir, name), b, 0o644); err != nil {
 			return err
 		}
 	}

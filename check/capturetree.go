@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -52,7 +51,7 @@ func newCaptureTree(cwd, corpus string, maxFiles int, maxBytes int64) captureTre
 // skip reports whether the entry at rel is left out.
 func (t captureTree) skip(rel string) bool {
 	base := rel[strings.LastIndex(rel, "/")+1:]
-	return base == ".git" || base == ".env" || atomicfile.IsLeftover(base) || t.corpus != "" && rel == t.corpus
+	return base == ".git" || base == ".env" || safefile.IsLeftover(base) || t.corpus != "" && rel == t.corpus
 }
 
 // check walks the folder once and refuses it, before anything is copied,

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 
 	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/console"
@@ -190,8 +190,8 @@ func Check(ctx context.Context, dir string, cfg Config) (o Outcome) {
 		return o
 	}
 	if cfg.Mode.Writes() {
-		// A killed write's leftovers (atomicfile.Sweep) go before this one.
-		if _, err := atomicfile.Sweep(dir); err != nil {
+		// A killed write's leftovers (safefile.Sweep) go before this one.
+		if _, err := safefile.Sweep(dir); err != nil {
 			return o.fail(err)
 		}
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/acpsnap/acpsnap/cassette"
 	"github.com/acpsnap/acpsnap/cassette/subagent"
 	"github.com/acpsnap/acpsnap/cassette/tool"
-	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/jsondiff"
 	"github.com/acpsnap/acpsnap/internal/safefile"
@@ -169,7 +168,7 @@ func checkFiles(s *scenario.Scenario, unrecorded, pending bool) []Violation {
 		p := filepath.Join(dir, e.Name())
 		switch name := e.Name(); {
 		case (name == scenario.WorkspaceDir || name == scenario.ExpectedDir) && e.IsDir():
-		case atomicfile.IsLeftover(name):
+		case safefile.IsLeftover(name):
 			// A killed write's: not a fixture, and the next write of the
 			// scenario removes it (docs/format.md, "Guards").
 		case scenario.IsPending(name):

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -28,7 +28,7 @@ func writePending(dir string, files []fileDiff, ws *workspace, wsDiffers bool) (
 			continue
 		}
 		name := f.name + scenario.PendingSuffix
-		if err := atomicfile.Write(filepath.Join(dir, name), f.got, 0o644); err != nil {
+		if err := safefile.Write(filepath.Join(dir, name), f.got, 0o644); err != nil {
 			return wrote, fmt.Errorf("check: write pending %s: %w", filepath.Join(dir, name), err)
 		}
 		wrote = append(wrote, name)
@@ -128,7 +128,7 @@ func Accept(ctx context.Context, dir string, pending []string, cfg Config) Outco
 		}
 	}
 	verify := verifier(ctx, dir, cfg)
-	err := atomicfile.Publish(dir, func(stage string) error {
+	err := safefile.Publish(dir, func(stage string) error {
 		for _, p := range pending {
 			from := filepath.Join(stage, filepath.Base(p))
 			to := scenario.PendingTarget(from)

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -94,7 +93,7 @@ func PrunePins(root string) ([]string, error) {
 	dir := filepath.Join(root, scenario.PinsDir)
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if atomicfile.IsLeftover(e.Name()) {
+		if safefile.IsLeftover(e.Name()) {
 			unused = append(unused, filepath.Join(dir, e.Name()))
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -59,7 +59,7 @@ func MigratePins(root string) (Migration, error) {
 		return m, fmt.Errorf("check: migrate: %w", err)
 	}
 	for _, p := range m.Logs {
-		if err := atomicfile.Write(p, changed[p], 0o644); err != nil {
+		if err := safefile.Write(p, changed[p], 0o644); err != nil {
 			return m, fmt.Errorf("check: migrate: %w", err)
 		}
 	}

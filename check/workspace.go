@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/jsondiff"
-	"github.com/acpsnap/acpsnap/internal/lease"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/treediff"
 	"github.com/acpsnap/acpsnap/normalize"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -24,7 +24,7 @@ type workspace struct {
 	expected string // <dir>/workspace.expected
 	tempDir  string // where the copy is made; "": os.TempDir()
 	tmp      string // the folder holding the copy; "": none taken
-	held     *lease.Lease
+	held     *safefile.Lease
 	// copy makes take copy the cwd even when it equals the expected tree:
 	// a mode that may write it, pending files, a secret scan of it. false:
 	// an equal cwd is only compared, in place, and never copied.
@@ -59,11 +59,11 @@ func (w *workspace) take(cwd string) error {
 			return nil
 		}
 	}
-	// The folder is held (package lease): a killed run's copy is removed
+	// The folder is held (a lease, package safefile): a killed run's copy is removed
 	// by the next one that makes its own.
 	parent := cmp.Or(w.tempDir, os.TempDir())
-	lease.Reap(parent, workspacePrefix) // one that stays is no reason to stop this run
-	l, err := lease.Dir(parent, workspacePrefix)
+	safefile.Reap(parent, workspacePrefix) // one that stays is no reason to stop this run
+	l, err := safefile.LeaseDir(parent, workspacePrefix)
 	if err != nil {
 		return fmt.Errorf("check: copy the run's workspace: %w", err)
 	}

@@ -10,8 +10,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/probe"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -24,7 +24,7 @@ import (
 // recording works in), what is about to be published is replayed first:
 // the scenario is copied beside dir, the files go into the copy, verify
 // replays the copy, and only when that passes does the copy take dir's
-// place in one step (atomicfile.Publish). A failed verify leaves dir
+// place in one step (safefile.Publish). A failed verify leaves dir
 // exactly as it was.
 func writeFixture(dir string, files map[string][]byte, ws *workspace, pruneChildren bool, verify func(stage string) error) ([]string, error) {
 	names := make([]string, 0, len(files))
@@ -39,7 +39,7 @@ func writeFixture(dir string, files map[string][]byte, ws *workspace, pruneChild
 			}
 		}
 		for _, n := range names {
-			if err := atomicfile.Write(filepath.Join(into, n), files[n], 0o644); err != nil {
+			if err := safefile.Write(filepath.Join(into, n), files[n], 0o644); err != nil {
 				return fmt.Errorf("check: write %s: %w", filepath.Join(dir, n), cause(err))
 			}
 		}
@@ -59,7 +59,7 @@ func writeFixture(dir string, files map[string][]byte, ws *workspace, pruneChild
 	if verify == nil {
 		err = write(dir)
 	} else {
-		err = atomicfile.Publish(dir, func(stage string) error {
+		err = safefile.Publish(dir, func(stage string) error {
 			if err := write(stage); err != nil {
 				return err
 			}

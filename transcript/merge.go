@@ -9,7 +9,7 @@ import (
 	"html/template"
 	"slices"
 
-	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 )
 
 // The data of a report travels inside its page, as JSON in an element no
@@ -92,7 +92,7 @@ func Merge(reports ...Report) Report {
 // another run wrote, or a page that is not a report, is replaced. scan is
 // as for WriteFile.
 func MergeFile(path string, r Report, scan func(file string, b []byte) error) error {
-	err := atomicfile.Update(path, 0o644, func(old []byte) ([]byte, error) {
+	err := safefile.Update(path, 0o644, func(old []byte) ([]byte, error) {
 		merged := r
 		if prev, err := ReadHTML(old); err == nil && r.Run != "" && prev.Run == r.Run {
 			prev.Scenarios = slices.DeleteFunc(prev.Scenarios, func(s Scenario) bool {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/check"
-	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 )
 
 // Report is what WriteHTML shows: a corpus run, one Scenario per
@@ -90,7 +90,7 @@ func rank(status string) int {
 func WriteFile(path string, r Report, scan func(file string, b []byte) error) error {
 	b, err := encode(r, path, scan)
 	if err == nil {
-		err = atomicfile.Write(path, b, 0o644)
+		err = safefile.Write(path, b, 0o644)
 	}
 	if err != nil {
 		return fmt.Errorf("transcript: write report: %w", err)

@@ -30,7 +30,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/acpsnap/acpsnap/cassette/tool"
-	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 )
 
 // Config configures Run.
@@ -207,7 +207,7 @@ func report(cfg Config, err error) error {
 		r.Error = err.Error()
 	}
 	b, _ := json.Marshal(r)
-	if werr := atomicfile.Write(cfg.Report, append(b, '\n'), 0o644); werr != nil {
+	if werr := safefile.Write(cfg.Report, append(b, '\n'), 0o644); werr != nil {
 		return errors.Join(err, fmt.Errorf("mcp-cassette: write the report: %w", werr))
 	}
 	return err

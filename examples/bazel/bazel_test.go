@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/internal/fspath"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -208,7 +208,7 @@ func (b *bazelRun) shutdown() {
 	if out, err := b.run("shutdown"); err != nil {
 		b.t.Logf("bazel shutdown: %v\n%s", err, out)
 	}
-	if err := fspath.RemoveAll(b.root); err != nil {
+	if err := safefile.RemoveAll(b.root); err != nil {
 		b.t.Error(err)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/fspath"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 )
 
@@ -24,11 +23,11 @@ func Copy(src, dst string, cfg Config) error {
 		return fmt.Errorf("treediff: copy: %w", err)
 	}
 	if err := fill(src, tmp, cfg); err != nil {
-		fspath.RemoveAll(tmp)
+		safefile.RemoveAll(tmp)
 		return fmt.Errorf("treediff: copy: %w", err)
 	}
 	if err := swap(tmp, dst); err != nil {
-		fspath.RemoveAll(tmp)
+		safefile.RemoveAll(tmp)
 		return fmt.Errorf("treediff: copy: %w", err)
 	}
 	return nil
@@ -95,5 +94,5 @@ func swap(tmp, dst string) error {
 		os.Rename(old, dst)
 		return err
 	}
-	return fspath.RemoveAll(old)
+	return safefile.RemoveAll(old)
 }

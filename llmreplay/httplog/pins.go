@@ -15,7 +15,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
@@ -341,7 +340,7 @@ func (p *Pins) Write() ([]string, error) {
 // data is staged beside it and linked into place, which fails when path
 // exists. An existing file must hold data already.
 func create(path string, data []byte) error {
-	tmp, err := atomicfile.Stage(filepath.Dir(path), filepath.Base(path), data, 0o644)
+	tmp, err := safefile.Stage(filepath.Dir(path), filepath.Base(path), data, 0o644)
 	if err != nil {
 		return err
 	}

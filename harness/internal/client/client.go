@@ -11,7 +11,6 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/acpsnap/acpsnap/harness/internal/proc"
-	"github.com/acpsnap/acpsnap/internal/fspath"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 )
 
@@ -164,10 +163,10 @@ func (c *Client) inside(path string) (string, error) {
 	}
 	clean := filepath.Clean(path)
 	for _, root := range append([]string{c.Cwd}, c.Aliases...) {
-		if !fspath.Within(root, clean) {
+		if !safefile.Within(root, clean) {
 			continue
 		}
-		if !fspath.Confined(root, clean) {
+		if !safefile.Confined(root, clean) {
 			return "", fmt.Errorf("path %q leaves the session cwd through a symbolic link", path)
 		}
 		rel, err := filepath.Rel(root, clean)

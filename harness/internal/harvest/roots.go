@@ -8,23 +8,21 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/fspath"
-	"github.com/acpsnap/acpsnap/internal/lease"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // rootPrefix starts the name of a run's root folder: acpsnap-<pid>-<random>,
-// held (internal/lease) for the run, so the next run removes the roots of
+// held (internal/safefile) for the run, so the next run removes the roots of
 // a killed one. Kept roots are renamed acpsnap-kept-<pid>-<random>, which
-// no run removes. The rest of the name has one length (lease.NameLen), so
+// no run removes. The rest of the name has one length (safefile.LeaseNameLen), so
 // every path through the roots has one length every run in one TempDir.
 const rootPrefix = "acpsnap-"
 
 // Roots are the private temporary directories of one run, all under one
 // directory whose name carries the run's process id and a random part.
 type Roots struct {
-	lease    *lease.Lease
+	lease    *safefile.Lease
 	Base     string // <TempDir>/acpsnap-<pid>-<random>
 	Nonce    string // <pid>-<random>: what differs from run to run, of one length
 	Cwd      string // base/workspace: the scenario cwd, seeded from workspace/
@@ -59,8 +57,8 @@ func Make(pool *Pool, tempDir, seed string) (*Roots, error) {
 	} else if !fi.IsDir() {
 		return nil, fmt.Errorf("temporary folder %s is not a directory", tempDir)
 	}
-	lease.Reap(tempDir, rootPrefix) // the roots of killed runs; a failure to is no reason to stop this one
-	l, err := lease.Dir(tempDir, rootPrefix)
+	safefile.Reap(tempDir, rootPrefix) // the roots of killed runs; a failure to is no reason to stop this one
+	l, err := safefile.LeaseDir(tempDir, rootPrefix)
 	if err != nil {
 		return nil, err
 	}
@@ -104,13 +102,13 @@ func (r *Roots) Remove() error {
 	return removeAll(r.Base)
 }
 
-// removeAll is os.RemoveAll, and fspath.RemoveAll (read-only folders
+// removeAll is os.RemoveAll, and safefile.RemoveAll (read-only folders
 // made writable first) when that fails.
 func removeAll(p string) error {
 	if os.RemoveAll(p) == nil {
 		return nil
 	}
-	return fspath.RemoveAll(p)
+	return safefile.RemoveAll(p)
 }
 
 // Keep lets the roots of a failed run stand for inspection: renamed

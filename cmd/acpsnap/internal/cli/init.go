@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/acpsnap/acpsnap/check"
-	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -108,7 +108,7 @@ func (e *env) initCorpus(args []string) error {
 		{yml, fmt.Sprintf(initCorpusYAML, shellQuote(f.dir), cmd, urlEnv, keyEnv, f.dialect)},
 	}
 	for _, w := range files {
-		if err := atomicfile.Write(w.path, []byte(w.content), 0o644); err != nil {
+		if err := safefile.Write(w.path, []byte(w.content), 0o644); err != nil {
 			return fmt.Errorf("init: %w", err)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/acpsnap/acpsnap/agent/launch"
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/harness"
-	"github.com/acpsnap/acpsnap/internal/atomicfile"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -139,7 +139,7 @@ func (e *env) author(sdir string, f *newFlags, model []byte) error {
 	if same(f.model, dst) {
 		return nil
 	}
-	if err := atomicfile.Write(dst, model, 0o644); err != nil {
+	if err := safefile.Write(dst, model, 0o644); err != nil {
 		return fmt.Errorf("new: keep the model: %w", err)
 	}
 	return nil
@@ -161,7 +161,7 @@ func makeAuthored(path string) error {
 	if !liveLine.Match(b) {
 		return usagef("new: %s: set recording: authored (the model of -model is authored)", path)
 	}
-	return atomicfile.Write(path, liveLine.ReplaceAll(b, []byte("recording: authored")), 0o644)
+	return safefile.Write(path, liveLine.ReplaceAll(b, []byte("recording: authored")), 0o644)
 }
 
 // same reports whether a and b are the same file.

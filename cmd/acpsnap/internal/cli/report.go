@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/check"
-	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/console"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
@@ -163,7 +163,7 @@ func writeJUnit(f *runFlags, outs []check.Outcome, accept func(check.Outcome) st
 	if err := scan(f.junit, b); err != nil {
 		return fmt.Errorf("write junit report: %w", err)
 	}
-	if err := atomicfile.Write(f.junit, b, 0o644); err != nil {
+	if err := safefile.Write(f.junit, b, 0o644); err != nil {
 		return fmt.Errorf("write junit report: %w", err)
 	}
 	return nil

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/acpsnap/acpsnap/internal/atomicfile"
 	"github.com/acpsnap/acpsnap/internal/console"
+	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/llmreplay"
 )
@@ -82,7 +82,7 @@ func writeRequests(path string, reqs []llmreplay.RecordedRequest) error {
 		}
 		out = append(out, line...)
 	}
-	if err := atomicfile.Write(path, out, 0o644); err != nil {
+	if err := safefile.Write(path, out, 0o644); err != nil {
 		return fmt.Errorf("write requests: %w", err)
 	}
 	return nil

@@ -1,19 +1,3 @@
-// Package safefile reads files an agent controls without trusting them: a
-// FIFO must not block the harness, a symbolic link to /dev/zero or a
-// 20 GB file must not exhaust its memory. Only regular files are read;
-// the open never blocks (O_NONBLOCK) and, with Read, never follows a final
-// symbolic link (O_NOFOLLOW); the size is capped with a clear error. The
-// one exception is a Bazel test's data: the links of a runfiles tree the
-// front end trusts (Trust) are read as the files they mirror (Mirrored).
-//
-//	b, err := safefile.Read("sessions/x/session.jsonl", 256<<20)
-//	// "safefile: sessions/x/session.jsonl: not a regular file (named pipe)"
-//	// "safefile: big.log: 300000000 bytes, more than the 268435456 allowed"
-//
-// CopyTree is acpsnap's one tree copier (a run's cwd, its seed, a staged
-// scenario): every file read so, streamed, links recreated and never
-// followed, anything else refused by its path in the tree; Equal compares
-// two such files in pieces.
 package safefile
 
 import (

@@ -1,6 +1,6 @@
 //go:build unix
 
-package atomicfile
+package safefile
 
 import (
 	"os"

@@ -1,19 +1,4 @@
-// Package lease marks a folder as held by the running process, so that a
-// later run can tell the leftovers of a killed one (SIGKILL, a crash, the
-// machine going down) from the folders of a run still going, and remove
-// only the former.
-//
-//	l, err := lease.Dir(os.TempDir(), "acpsnap-")
-//	defer l.Remove()
-//	// …and, at the start of any later run:
-//	removed, err := lease.Reap(os.TempDir(), "acpsnap-")
-//
-// A folder is held while its creator lives: the name carries the process
-// id, and the folder is locked (flock) through an open descriptor that the
-// kernel releases when the process dies, however it dies. Reap removes a
-// folder only when both say its holder is gone, so a recycled process id
-// keeps a leftover (harmless) rather than losing a live folder.
-package lease
+package safefile
 
 import (
 	"crypto/rand"
@@ -24,8 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-
-	"github.com/acpsnap/acpsnap/internal/fspath"
 )
 
 // Lease is a folder held by this process.
@@ -34,24 +17,24 @@ type Lease struct {
 	f    *os.File // holds the lock; nil once released
 }
 
-// NameLen is the length of the part of a folder's name Dir adds to the
+// LeaseNameLen is the length of the part of a folder's name LeaseDir adds to the
 // prefix: the process id in 7 digits, "-" and 8 random letters and digits
 // ("0004211-k2m9q4xa"). It is the same for every folder, so a path through
 // one has the same length every run.
-const NameLen = 16
+const LeaseNameLen = 16
 
-// Dir creates a new folder (mode 0700) in parent named prefix, this
+// LeaseDir creates a new folder (mode 0700) in parent named prefix, this
 // process's id in 7 digits, "-" and 8 random letters and digits, and holds
 // it until Release or until the process ends.
-func Dir(parent, prefix string) (*Lease, error) {
+func LeaseDir(parent, prefix string) (*Lease, error) {
 	p, err := mkdir(parent, prefix+fmt.Sprintf("%07d", os.Getpid())+"-")
 	if err != nil {
-		return nil, fmt.Errorf("lease: %w", err)
+		return nil, fmt.Errorf("safefile: %w", err)
 	}
 	f, err := hold(p)
 	if err != nil {
 		os.Remove(p)
-		return nil, fmt.Errorf("lease: %s: %w", p, err)
+		return nil, fmt.Errorf("safefile: %s: %w", p, err)
 	}
 	return &Lease{path: p, f: f}, nil
 }
@@ -74,19 +57,19 @@ func mkdir(parent, start string) (string, error) {
 	return "", fmt.Errorf("mkdir %s: no free name", filepath.Join(parent, start+"*"))
 }
 
-// File creates a new file in parent, named as Dir names a folder, opened
+// LeaseFile creates a new file in parent, named as LeaseDir names a folder, opened
 // for writing, and holds it until Release (which closes f) or until the
 // process ends: a file a killed process was writing is a leftover Reap
 // removes.
-func File(parent, prefix string) (l *Lease, f *os.File, err error) {
+func LeaseFile(parent, prefix string) (l *Lease, f *os.File, err error) {
 	f, err = os.CreateTemp(parent, prefix+fmt.Sprintf("%07d", os.Getpid())+"-*")
 	if err != nil {
-		return nil, nil, fmt.Errorf("lease: %w", err)
+		return nil, nil, fmt.Errorf("safefile: %w", err)
 	}
-	if err := lock(f); err != nil {
+	if err := flock(f); err != nil {
 		f.Close()
 		os.Remove(f.Name())
-		return nil, nil, fmt.Errorf("lease: %s: %w", f.Name(), err)
+		return nil, nil, fmt.Errorf("safefile: %s: %w", f.Name(), err)
 	}
 	return &Lease{path: f.Name(), f: f}, f, nil
 }
@@ -105,19 +88,19 @@ func (l *Lease) Release() {
 // Remove removes the held folder and its tree (read-only folders
 // included), or the held file, then releases it.
 func (l *Lease) Remove() error {
-	err := fspath.RemoveAll(l.path)
+	err := RemoveAll(l.path)
 	l.Release()
 	return err
 }
 
 // Reap removes the folders and files directly in parent whose names start
-// with prefix and a process id (as Dir and File name them) and whose holder
+// with prefix and a process id (as LeaseDir and LeaseFile name them) and whose holder
 // is gone. It returns what it removed; an error names the first it could
 // not remove, the others are still tried.
 func Reap(parent, prefix string) ([]string, error) {
 	entries, err := os.ReadDir(parent)
 	if err != nil {
-		return nil, fmt.Errorf("lease: %w", err)
+		return nil, fmt.Errorf("safefile: %w", err)
 	}
 	var removed []string
 	var first error
@@ -130,9 +113,9 @@ func Reap(parent, prefix string) ([]string, error) {
 		if !free(p) {
 			continue
 		}
-		if err := fspath.RemoveAll(p); err != nil {
+		if err := RemoveAll(p); err != nil {
 			if first == nil {
-				first = fmt.Errorf("lease: remove the leftover %s: %w", p, err)
+				first = fmt.Errorf("safefile: remove the leftover %s: %w", p, err)
 			}
 			continue
 		}
@@ -141,7 +124,7 @@ func Reap(parent, prefix string) ([]string, error) {
 	return removed, first
 }
 
-// owner parses the process id out of a name Dir made with prefix.
+// owner parses the process id out of a name LeaseDir made with prefix.
 func owner(name, prefix string) (int, bool) {
 	rest, ok := strings.CutPrefix(name, prefix)
 	if !ok {

@@ -1,6 +1,4 @@
-// Package fspath confines file paths to a folder, following symbolic links
-// the way the kernel will when the path is opened, dangling links included.
-package fspath
+package safefile
 
 import (
 	"errors"
@@ -19,7 +17,7 @@ const maxLinks = 40
 // components that do not exist are kept as written.
 func Resolve(abs string) (string, error) {
 	if !filepath.IsAbs(abs) {
-		return "", errors.New("fspath: not an absolute path: " + abs)
+		return "", errors.New("safefile: not an absolute path: " + abs)
 	}
 	parts := split(abs)
 	cur, links := string(filepath.Separator), 0
@@ -33,7 +31,7 @@ func Resolve(abs string) (string, error) {
 			continue
 		}
 		if links++; links > maxLinks {
-			return "", errors.New("fspath: too many symbolic links in " + abs)
+			return "", errors.New("safefile: too many symbolic links in " + abs)
 		}
 		target, err := os.Readlink(next)
 		if err != nil {

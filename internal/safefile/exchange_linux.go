@@ -1,4 +1,4 @@
-package atomicfile
+package safefile
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 // exchange swaps the folders a and b in one step.
 func exchange(a, b string) error {
 	if err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE); err != nil {
-		return fmt.Errorf("atomicfile: exchange %s with %s: %w", b, a, err)
+		return fmt.Errorf("safefile: exchange %s with %s: %w", b, a, err)
 	}
 	return nil
 }

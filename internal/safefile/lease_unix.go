@@ -1,6 +1,6 @@
 //go:build unix
 
-package lease
+package safefile
 
 import (
 	"errors"
@@ -15,15 +15,15 @@ func hold(p string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := lock(f); err != nil {
+	if err := flock(f); err != nil {
 		f.Close()
 		return nil, err
 	}
 	return f, nil
 }
 
-// lock takes the lock of the open folder or file f.
-func lock(f *os.File) error { return unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) }
+// flock takes the lock of the open folder or file f.
+func flock(f *os.File) error { return unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) }
 
 // free reports whether nobody holds the lock of the folder or file p.
 func free(p string) bool {

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package atomicfile
+package safefile
 
 // lock does nothing without flock.
 func lock(string) (func(), error) { return func() {}, nil }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package lease
+package safefile
 
 import "os"
 
@@ -8,9 +8,9 @@ import "os"
 // holds it.
 func hold(p string) (*os.File, error) { return os.Open(p) }
 
-// lock does nothing: without flock, the process id alone says who holds
+// flock does nothing: without flock(2), the process id alone says who holds
 // a file.
-func lock(*os.File) error { return nil }
+func flock(*os.File) error { return nil }
 
 // free is false: without flock, Reap removes nothing.
 func free(string) bool { return false }

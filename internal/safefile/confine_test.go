@@ -1,4 +1,4 @@
-package fspath
+package safefile
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package lease
+package safefile
 
 import (
 	"bufio"
@@ -12,24 +12,25 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-// TestMain: with LEASE_HOLD set, the test binary is a process that takes
-// a lease in that folder, prints its path and waits to be killed.
-func TestMain(m *testing.M) {
-	if parent := os.Getenv("LEASE_HOLD"); parent != "" {
-		var l *Lease
-		var err error
-		if os.Getenv("LEASE_FILE") != "" {
-			l, _, err = File(parent, "run-")
-		} else {
-			l, err = Dir(parent, "run-")
-		}
-		if err != nil {
-			os.Exit(1)
-		}
-		os.Stdout.WriteString(l.Path() + "\n")
-		select {}
+// leaseHolder is the child process of killedHolder: it takes a lease in
+// LEASE_HOLD's folder and holds it until it is killed.
+func leaseHolder() {
+	parent := os.Getenv("LEASE_HOLD")
+	if parent == "" {
+		return
 	}
-	os.Exit(m.Run())
+	var l *Lease
+	var err error
+	if os.Getenv("LEASE_FILE") != "" {
+		l, _, err = LeaseFile(parent, "run-")
+	} else {
+		l, err = LeaseDir(parent, "run-")
+	}
+	if err != nil {
+		os.Exit(1)
+	}
+	os.Stdout.WriteString(l.Path() + "\n")
+	select {}
 }
 
 // killedHolder starts a process holding a lease in parent (a file's
@@ -57,7 +58,7 @@ func killedHolder(t *testing.T, parent string, extra ...string) string {
 
 // TestReap: the leftover of a killed holder is removed; this process's
 // live lease, a released lease whose creator still runs, and folders not
-// made by Dir stay.
+// made by LeaseDir stay.
 func TestReap(t *testing.T) {
 	parent := t.TempDir()
 	dead := killedHolder(t, parent)
@@ -65,12 +66,12 @@ func TestReap(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Chmod(dead, 0o500) // a read-only leftover is still removed
-	live, err := Dir(parent, "run-")
+	live, err := LeaseDir(parent, "run-")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer live.Release()
-	released, err := Dir(parent, "run-")
+	released, err := LeaseDir(parent, "run-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,19 +94,19 @@ func TestReap(t *testing.T) {
 	}
 }
 
-// TestDirNameLength: every folder Dir makes has a name of one length, the
+// TestDirNameLength: every folder LeaseDir makes has a name of one length, the
 // process id in 7 digits and 8 random characters, so a path through it has
 // one length every run.
 func TestDirNameLength(t *testing.T) {
 	parent := t.TempDir()
 	seen := map[string]bool{}
 	for range 50 {
-		l, err := Dir(parent, "run-")
+		l, err := LeaseDir(parent, "run-")
 		if err != nil {
 			t.Fatal(err)
 		}
 		name := filepath.Base(l.Path())
-		if !regexp.MustCompile(`^run-[0-9]{7}-[0-9a-z]{8}$`).MatchString(name) || len(name) != len("run-")+NameLen || seen[name] {
+		if !regexp.MustCompile(`^run-[0-9]{7}-[0-9a-z]{8}$`).MatchString(name) || len(name) != len("run-")+LeaseNameLen || seen[name] {
 			t.Errorf("name %q: want run-, 7 digits, -, 8 letters or digits, each once", name)
 		}
 		if pid, ok := owner(name, "run-"); !ok || pid != os.Getpid() {
@@ -121,7 +122,7 @@ func TestDirNameLength(t *testing.T) {
 func TestReapFiles(t *testing.T) {
 	parent := t.TempDir()
 	dead := killedHolder(t, parent, "LEASE_FILE=1")
-	live, f, err := File(parent, "run-")
+	live, f, err := LeaseFile(parent, "run-")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,10 @@
-package atomicfile
+package safefile
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/acpsnap/acpsnap/internal/lease"
-	"github.com/acpsnap/acpsnap/internal/safefile"
 )
 
 // Publish replaces the folder dir by a changed copy of it in one atomic
@@ -21,7 +18,7 @@ import (
 //
 // The copy is <parent>/.<base>.publish-<pid>-<random>/<base>: it keeps
 // dir's name (a scenario replayed there is still named after its folder),
-// and the hidden folder that holds it is held (package lease): a run
+// and the hidden folder that holds it is held (a lease): a run
 // killed before or after the exchange leaves it, and the next Publish or
 // Sweep of dir removes it. Leftovers of Write and of the old two-step
 // copies inside dir (IsLeftover) are not staged, so publishing removes
@@ -29,12 +26,12 @@ import (
 func Publish(dir string, change func(stage string) error) error {
 	parent, base := filepath.Dir(dir), filepath.Base(dir)
 	prefix := "." + base + ".publish-"
-	if _, err := lease.Reap(parent, prefix); err != nil {
-		return fmt.Errorf("atomicfile: publish %s: %w", dir, err)
+	if _, err := Reap(parent, prefix); err != nil {
+		return fmt.Errorf("safefile: publish %s: %w", dir, err)
 	}
-	l, err := lease.Dir(parent, prefix)
+	l, err := LeaseDir(parent, prefix)
 	if err != nil {
-		return fmt.Errorf("atomicfile: publish %s: %w", dir, err)
+		return fmt.Errorf("safefile: publish %s: %w", dir, err)
 	}
 	stage := filepath.Join(l.Path(), base)
 	err = os.Mkdir(stage, 0o700)
@@ -54,7 +51,7 @@ func Publish(dir string, change func(stage string) error) error {
 		return err
 	}
 	if rerr != nil {
-		return fmt.Errorf("atomicfile: published %s, but could not remove the old tree %s: %w", dir, stage, rerr)
+		return fmt.Errorf("safefile: published %s, but could not remove the old tree %s: %w", dir, stage, rerr)
 	}
 	return nil
 }
@@ -64,13 +61,13 @@ func Publish(dir string, change func(stage string) error) error {
 // gone) and the IsLeftover entries directly inside it. It returns what it
 // removed.
 func Sweep(dir string) ([]string, error) {
-	removed, err := lease.Reap(filepath.Dir(dir), "."+filepath.Base(dir)+".publish-")
+	removed, err := Reap(filepath.Dir(dir), "."+filepath.Base(dir)+".publish-")
 	if err != nil {
-		return removed, fmt.Errorf("atomicfile: %w", err)
+		return removed, fmt.Errorf("safefile: %w", err)
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return removed, fmt.Errorf("atomicfile: %w", err)
+		return removed, fmt.Errorf("safefile: %w", err)
 	}
 	for _, e := range entries {
 		if !IsLeftover(e.Name()) {
@@ -78,7 +75,7 @@ func Sweep(dir string) ([]string, error) {
 		}
 		p := filepath.Join(dir, e.Name())
 		if err := os.RemoveAll(p); err != nil {
-			return removed, fmt.Errorf("atomicfile: remove the leftover %s: %w", p, err)
+			return removed, fmt.Errorf("safefile: remove the leftover %s: %w", p, err)
 		}
 		removed = append(removed, p)
 	}
@@ -101,11 +98,11 @@ func IsLeftover(name string) bool {
 }
 
 // linkTree fills the empty folder stage with dir's tree
-// (safefile.CopyTree): folders with their modes, files hard-linked (copied
+// (CopyTree): folders with their modes, files hard-linked (copied
 // where links are refused), symbolic links recreated. Leftovers are
 // skipped; anything else (a FIFO, a device) is refused.
 func linkTree(dir, stage string) error {
-	err := safefile.CopyTree(dir, stage, safefile.TreeConfig{Link: true, Skip: IsLeftover, MaxFileBytes: maxStagedCopy})
+	err := CopyTree(dir, stage, TreeConfig{Link: true, Skip: IsLeftover, MaxFileBytes: maxStagedCopy})
 	if err == nil {
 		var fi os.FileInfo
 		if fi, err = os.Stat(dir); err == nil {
@@ -113,7 +110,7 @@ func linkTree(dir, stage string) error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("atomicfile: publish %s: stage: %w", dir, err)
+		return fmt.Errorf("safefile: publish %s: stage: %w", dir, err)
 	}
 	return nil
 }

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package atomicfile
+package safefile
 
 import (
 	"fmt"
@@ -12,11 +12,11 @@ import (
 func exchange(a, b string) error {
 	side := a + ".swap"
 	if err := os.Rename(b, side); err != nil {
-		return fmt.Errorf("atomicfile: exchange %s with %s: %w", b, a, err)
+		return fmt.Errorf("safefile: exchange %s with %s: %w", b, a, err)
 	}
 	if err := os.Rename(a, b); err != nil {
 		os.Rename(side, b)
-		return fmt.Errorf("atomicfile: exchange %s with %s: %w", b, a, err)
+		return fmt.Errorf("safefile: exchange %s with %s: %w", b, a, err)
 	}
 	return os.Rename(side, a)
 }

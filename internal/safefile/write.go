@@ -1,13 +1,8 @@
-// Package atomicfile writes files so that a reader never sees half of one:
-// the content goes to a temporary file in the same folder, which is then
-// renamed over the target.
-package atomicfile
+package safefile
 
 import (
 	"os"
 	"path/filepath"
-
-	"github.com/acpsnap/acpsnap/internal/lease"
 )
 
 // Stage writes data to a new temporary file in dir, .<name>.tmp-<pid>-<random>
@@ -17,8 +12,8 @@ import (
 // removes what a killed one left (an 80 MiB report once stayed forever).
 func Stage(dir, name string, data []byte, perm os.FileMode) (string, error) {
 	prefix := "." + name + ".tmp-"
-	lease.Reap(dir, prefix) // a killed write's; one that stays is no reason to stop this one
-	l, f, err := lease.File(dir, prefix)
+	Reap(dir, prefix) // a killed write's; one that stays is no reason to stop this one
+	l, f, err := LeaseFile(dir, prefix)
 	if err != nil {
 		return "", err
 	}

@@ -1,26 +1,25 @@
-package atomicfile
+package safefile
 
 import (
 	"bufio"
 	"errors"
+	"github.com/google/go-cmp/cmp"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/acpsnap/acpsnap/internal/lease"
-	"github.com/google/go-cmp/cmp"
 )
 
 // TestMain: with PUBLISH_KILLME set, the test binary publishes that
 // folder and, mid-change (one file rewritten, one not), says so and waits
 // to be killed.
 func TestMain(m *testing.M) {
+	leaseHolder()
 	if path := os.Getenv("WRITE_KILLME"); path != "" {
 		// A Write that never ends: its temporary file is written and held.
-		l, _, err := lease.File(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
+		l, _, err := LeaseFile(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
 		if err != nil {
 			os.Exit(1)
 		}
@@ -184,7 +183,7 @@ func TestWriteKilled(t *testing.T) {
 	if line := killed(t, "WRITE_KILLME="+report); !IsLeftover(filepath.Base(line)) {
 		t.Fatalf("the writer said %q", line)
 	}
-	live, f, err := lease.File(filepath.Dir(report), ".report.html.tmp-")
+	live, f, err := LeaseFile(filepath.Dir(report), ".report.html.tmp-")
 	if err != nil {
 		t.Fatal(err)
 	}
