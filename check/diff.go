@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/jsondiff"
+	"github.com/acpsnap/acpsnap/internal/textdiff"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -22,13 +22,13 @@ type fileDiff struct {
 const contextElide = 48
 
 // diffConfig is how the diffs of a check are rendered.
-func (c Config) diffConfig() jsondiff.Config {
-	return jsondiff.Config{Color: c.DiffColor, MaxBytes: c.DiffMaxBytes, Elide: contextElide, Width: c.DiffWidth}
+func (c Config) diffConfig() textdiff.Config {
+	return textdiff.Config{Color: c.DiffColor, MaxBytes: c.DiffMaxBytes, Elide: contextElide, Width: c.DiffWidth}
 }
 
 // diffTranscripts lists the differing files, logs first (paired by
 // position: primary, then children), then stdout.
-func diffTranscripts(dir string, want, got *scenario.Transcript, cfg jsondiff.Config) []fileDiff {
+func diffTranscripts(dir string, want, got *scenario.Transcript, cfg textdiff.Config) []fileDiff {
 	var out []fileDiff
 	for i := 0; i < max(len(want.Logs), len(got.Logs)); i++ {
 		var w, g []byte
@@ -39,11 +39,11 @@ func diffTranscripts(dir string, want, got *scenario.Transcript, cfg jsondiff.Co
 			g = got.Logs[i]
 		}
 		name := scenario.LogName(i)
-		if d := jsondiff.Files(filepath.Join(dir, name), "live "+name, w, g, cfg); d != "" {
+		if d := textdiff.JSONFiles(filepath.Join(dir, name), "live "+name, w, g, cfg); d != "" {
 			out = append(out, fileDiff{name: name, got: g, diff: d, log: true})
 		}
 	}
-	if d := jsondiff.Files(filepath.Join(dir, scenario.StdoutFile), "live stdout", want.Stdout, got.Stdout, cfg); d != "" {
+	if d := textdiff.JSONFiles(filepath.Join(dir, scenario.StdoutFile), "live stdout", want.Stdout, got.Stdout, cfg); d != "" {
 		out = append(out, fileDiff{name: scenario.StdoutFile, got: got.Stdout, diff: d})
 	}
 	return out

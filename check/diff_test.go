@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/internal/jsondiff"
+	"github.com/acpsnap/acpsnap/internal/textdiff"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 
@@ -14,7 +14,7 @@ func TestDiffTranscripts(t *testing.T) {
 	line := func(text string) []byte { return []byte(`{"type":"x","text":"` + text + `"}` + "\n") }
 	want := &scenario.Transcript{Stdout: line("a"), Logs: [][]byte{line("p"), line("c1"), line("c2")}}
 	got := &scenario.Transcript{Stdout: line("a"), Logs: [][]byte{line("P"), line("c1")}}
-	files := diffTranscripts("dir", want, got, jsondiff.Config{})
+	files := diffTranscripts("dir", want, got, textdiff.Config{})
 	var names []string
 	for _, f := range files {
 		names = append(names, f.name)

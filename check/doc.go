@@ -18,7 +18,7 @@
 // first (internal/conformance; a violation the corpus does not acknowledge
 // fails it, Broken). Each Outcome says how the scenario ended (Passed,
 // Failed, Skipped, Unrecorded), why, the readable -want +got diff
-// (internal/jsondiff, and internal/treediff for an expected workspace),
+// (internal/textdiff, and internal/treediff for an expected workspace),
 // the Mode that would accept it, what was written and which fixtures the
 // run no longer produced; Changes groups the failures that share one
 // change, with the commands that accept it for all of them. The

@@ -12,8 +12,8 @@ import (
 	"github.com/acpsnap/acpsnap/cassette/subagent"
 	"github.com/acpsnap/acpsnap/cassette/tool"
 	"github.com/acpsnap/acpsnap/internal/console"
-	"github.com/acpsnap/acpsnap/internal/jsondiff"
 	"github.com/acpsnap/acpsnap/internal/safefile"
+	"github.com/acpsnap/acpsnap/internal/textdiff"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -144,7 +144,7 @@ func verifyScenario(s *scenario.Scenario, unrecorded, rewritten bool, pins *http
 	if !exists(filepath.Join(dir, scenario.SessionFile)) || !exists(filepath.Join(dir, scenario.StdoutFile)) {
 		return vs
 	}
-	return append(vs, checkLogs(s, rewritten, pins, jsondiff.Config{Color: cfg.DiffColor})...)
+	return append(vs, checkLogs(s, rewritten, pins, textdiff.Config{Color: cfg.DiffColor})...)
 }
 
 // checkFiles reports missing required files, stray files, a wrong override
@@ -219,7 +219,7 @@ func checkModel(dir string, m *scenario.Manifest) []Violation {
 
 // checkLogs parses every committed log, checks that the fixture is a fixed
 // point of normalization and that its replay script loads.
-func checkLogs(s *scenario.Scenario, rewritten bool, pins *httplog.Pins, dc jsondiff.Config) []Violation {
+func checkLogs(s *scenario.Scenario, rewritten bool, pins *httplog.Pins, dc textdiff.Config) []Violation {
 	dir, f := s.Dir, s.Fixture
 	if s.FixtureErr != nil {
 		return []Violation{{dir, s.FixtureErr.Error()}}
@@ -241,11 +241,11 @@ func checkLogs(s *scenario.Scenario, rewritten bool, pins *httplog.Pins, dc json
 	name := filepath.Base(dir)
 	for i, raw := range f.Logs {
 		if !rewritten && !bytes.Equal(raw, norm.Logs[i]) {
-			vs = append(vs, Violation{f.LogPaths[i], fmt.Sprintf("not a fixed point of normalization (rewrite it normalized with: acpsnap refresh -run '^%s$'):\n%s", name, jsondiff.Files(f.LogPaths[i], "normalized", raw, norm.Logs[i], dc))})
+			vs = append(vs, Violation{f.LogPaths[i], fmt.Sprintf("not a fixed point of normalization (rewrite it normalized with: acpsnap refresh -run '^%s$'):\n%s", name, textdiff.JSONFiles(f.LogPaths[i], "normalized", raw, norm.Logs[i], dc))})
 		}
 	}
 	if !rewritten && !bytes.Equal(f.Stdout, norm.Stdout) {
-		vs = append(vs, Violation{f.StdoutPath, fmt.Sprintf("not a fixed point of normalization (rewrite it normalized with: acpsnap update -run '^%s$'):\n%s", name, jsondiff.Files(f.StdoutPath, "normalized", f.Stdout, norm.Stdout, dc))})
+		vs = append(vs, Violation{f.StdoutPath, fmt.Sprintf("not a fixed point of normalization (rewrite it normalized with: acpsnap update -run '^%s$'):\n%s", name, textdiff.JSONFiles(f.StdoutPath, "normalized", f.Stdout, norm.Stdout, dc))})
 	}
 	if pins != nil {
 		if _, _, err := httplog.Decompose(f.Logs[0], f.LogPaths[0], pins); err != nil {

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/jsondiff"
 	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/internal/strictjson"
+	"github.com/acpsnap/acpsnap/internal/textdiff"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -135,13 +135,13 @@ func (n *nativePins) mask(t *scenario.Transcript) {
 // driftDiff is the change of each pin the live side drifted from, as a
 // JSON-aware diff of the committed pin file against the live value, and
 // the pin files.
-func (n *nativePins) driftDiff(cfg jsondiff.Config) (files []string, diff string) {
+func (n *nativePins) driftDiff(cfg textdiff.Config) (files []string, diff string) {
 	for _, d := range n.drift {
 		name, _ := httplog.FileName(d.want)
 		file := n.pins.File(name)
 		files = append(files, file)
 		// As one-member objects, so that the diff names the JSON path.
-		diff += jsondiff.Files(file, "live "+d.kind, n.pinned(d.kind, d.want), n.pinned(d.kind, d.got), cfg)
+		diff += textdiff.JSONFiles(file, "live "+d.kind, n.pinned(d.kind, d.want), n.pinned(d.kind, d.got), cfg)
 	}
 	return files, diff
 }

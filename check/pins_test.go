@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/internal/jsondiff"
+	"github.com/acpsnap/acpsnap/internal/textdiff"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -69,7 +69,7 @@ func TestNativePinDrift(t *testing.T) {
 	if len(run.drift) != 1 || run.drift[0].kind != httplog.PinSystem {
 		t.Fatalf("drift = %+v, want one change of the system prompt", run.drift)
 	}
-	files, diff := run.driftDiff(jsondiff.Config{})
+	files, diff := run.driftDiff(textdiff.Config{})
 	name, _ := httplog.FileName(httplog.Placeholder(httplog.PinSystem, []byte("You are terse.")))
 	if len(files) != 1 || !strings.HasSuffix(files[0], name) {
 		t.Errorf("files = %q, want the committed pin %s", files, name)

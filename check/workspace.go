@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/jsondiff"
 	"github.com/acpsnap/acpsnap/internal/safefile"
+	"github.com/acpsnap/acpsnap/internal/textdiff"
 	"github.com/acpsnap/acpsnap/internal/treediff"
 	"github.com/acpsnap/acpsnap/normalize"
 	"github.com/acpsnap/acpsnap/scenario"
@@ -88,7 +88,7 @@ func (w *workspace) remove() {
 // compare diffs the expected tree with the run's copy. It returns the
 // rendered tree diff ("" when equal) and the expected entries the run no
 // longer produced.
-func (w *workspace) compare(cfg jsondiff.Config) (string, []string, error) {
+func (w *workspace) compare(cfg textdiff.Config) (string, []string, error) {
 	if w.equal {
 		return "", nil, nil
 	}
@@ -99,7 +99,7 @@ func (w *workspace) compare(cfg jsondiff.Config) (string, []string, error) {
 		if !treediff.IsText(want) || !treediff.IsText(got) {
 			return fmt.Sprintf("binary: want %d bytes, got %d bytes", len(want), len(got))
 		}
-		return jsondiff.Files(rel, "live "+rel, want, got, cfg)
+		return textdiff.JSONFiles(rel, "live "+rel, want, got, cfg)
 	}}
 	diffs, err := treediff.Compare(w.expected, w.snap(), tc)
 	if err != nil || len(diffs) == 0 {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/internal/jsondiff"
+	"github.com/acpsnap/acpsnap/internal/textdiff"
 )
 
 func TestCwdTokens(t *testing.T) {
@@ -80,7 +80,7 @@ func TestWorkspaceCopiedOnlyWhenNeeded(t *testing.T) {
 			if copied := len(entries) > 0; copied != c.wantCopy {
 				t.Errorf("copied the cwd into %s: %v, want %v", tmp, copied, c.wantCopy)
 			}
-			d, _, err := w.compare(jsondiff.Config{})
+			d, _, err := w.compare(textdiff.Config{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -21,7 +21,7 @@ type DiffPart struct {
 }
 
 // markers are the ways a rendered diff marks changed words
-// (internal/jsondiff): the plain markers, and reverse video when the diff
+// (internal/textdiff): the plain markers, and reverse video when the diff
 // was rendered for a terminal.
 var markers = []struct{ open, close, mark string }{
 	{"[-", "-]", "del"},
@@ -117,7 +117,7 @@ func stripSGR(l string, keep ...string) string {
 
 // markPairs marks the changed words of each removed line paired, in
 // order, with an added line of the same block when neither marks words of
-// its own (jsondiff marks only long strings).
+// its own (the JSON diff marks only long strings).
 func markPairs(lines []DiffLine) {
 	for i := 0; i < len(lines); {
 		dels := run(lines[i:], "del")

@@ -11,7 +11,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 
-	"github.com/acpsnap/acpsnap/internal/jsondiff"
+	"github.com/acpsnap/acpsnap/internal/textdiff"
 	"github.com/acpsnap/acpsnap/internal/treediff"
 	"github.com/acpsnap/acpsnap/scenario"
 )
@@ -119,7 +119,7 @@ func readKey(w io.Writer, r *bufio.Reader) (byte, error) {
 // pendingDiff is the diff from a fixture to its pending version.
 func (e *env) pendingDiff(p string) string {
 	target := scenario.PendingTarget(p)
-	cfg := jsondiff.Config{Color: e.colour(e.stdout), Width: e.width(e.stdout)}
+	cfg := textdiff.Config{Color: e.colour(e.stdout), Width: e.width(e.stdout)}
 	if st, err := os.Lstat(p); err == nil && st.IsDir() { // never through a planted link
 		if err := treediff.Check(p, treediff.Config{}); err != nil {
 			return fmt.Sprintf("refused: %s: %v\n", p, err)
@@ -128,7 +128,7 @@ func (e *env) pendingDiff(p string) string {
 			return "new folder\n"
 		}
 		diffs, err := treediff.Compare(target, p, treediff.Config{Diff: func(rel string, want, got []byte) string {
-			return jsondiff.Files(rel, rel+scenario.PendingSuffix, want, got, cfg)
+			return textdiff.JSONFiles(rel, rel+scenario.PendingSuffix, want, got, cfg)
 		}})
 		if err != nil {
 			return err.Error() + "\n"
@@ -140,7 +140,7 @@ func (e *env) pendingDiff(p string) string {
 	if err != nil {
 		return err.Error() + "\n"
 	}
-	if d := jsondiff.Files(target, p, want, got, cfg); d != "" {
+	if d := textdiff.JSONFiles(target, p, want, got, cfg); d != "" {
 		return d
 	}
 	return "no difference\n"

@@ -1,25 +1,23 @@
-package jsondiff
+package textdiff
 
 import (
 	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/google/go-cmp/cmp"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/acpsnap/acpsnap/internal/textdiff"
-	"github.com/google/go-cmp/cmp"
 )
 
-var update = flag.Bool("update", false, "rewrite internal/jsondiff/testdata/*.golden")
+var update = flag.Bool("update", false, "rewrite internal/textdiff/testdata/*.golden")
 
 func ExampleLines() {
 	want := `{"type":"tool/result","data":{"id":"t1","ok":true,"text":"wrote notes.md\r\n"}}`
 	got := `{"type":"tool/result","data":{"id":"t1","ok":false,"text":"wrote notes.md\n","error":"denied"}}`
-	fmt.Print(Lines(want, got, Config{}))
+	fmt.Print(JSONLines(want, got, Config{}))
 	// Output:
 	// ~ json: 3 changed paths, 55 bytes unchanged
 	// ~ $.data.error
@@ -34,7 +32,7 @@ func ExampleLines() {
 
 func ExampleUnified() {
 	diff := "--- want\n+++ got\n@@ -1,2 +1,2 @@\n {\"seq\":0}\n-{\"seq\":1,\"text\":\"the quick brown fox jumps over the lazy dog, twice\"}\n+{\"seq\":1,\"text\":\"the quick brown cat jumps over the lazy dog, twice\"}\n"
-	fmt.Print(Unified(diff, Config{Context: 2}))
+	fmt.Print(JSONUnified(diff, Config{Context: 2}))
 	// Output:
 	// --- want
 	// +++ got
@@ -79,8 +77,8 @@ func TestLines(t *testing.T) {
 				green + "+   \"the quick brown " + reverse + "cat" + noRev + " jumps over the lazy dog\"" + reset + "\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.out, Lines(tc.want, tc.got, tc.cfg)); diff != "" {
-				t.Errorf("Lines (-want +got):\n%s", diff)
+			if diff := cmp.Diff(tc.out, JSONLines(tc.want, tc.got, tc.cfg)); diff != "" {
+				t.Errorf("JSONLines (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -93,7 +91,7 @@ func TestCap(t *testing.T) {
 		g += fmt.Sprintf(`"k%03d":%d,`, i, i+1)
 	}
 	w, g = strings.TrimSuffix(w, ",")+"}}", strings.TrimSuffix(g, ",")+"}}"
-	out := Lines(w, g, Config{MaxBytes: 500})
+	out := JSONLines(w, g, Config{MaxBytes: 500})
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	note := lines[len(lines)-1]
 	if len(out)-len(note) > 501 {
@@ -102,7 +100,7 @@ func TestCap(t *testing.T) {
 	if diff := cmp.Diff("… 544 more lines (4,733 bytes) left out: the diff is capped at 500 bytes", note); diff != "" {
 		t.Errorf("note (-want +got):\n%s", diff)
 	}
-	if out := Lines(`{"a":1}`, `{"a":2}`, Config{MaxBytes: 10}); out != "~ json: 1 \n… 3 more lines (50 bytes) left out: the diff is capped at 10 bytes\n" {
+	if out := JSONLines(`{"a":1}`, `{"a":2}`, Config{MaxBytes: 10}); out != "~ json: 1 \n… 3 more lines (50 bytes) left out: the diff is capped at 10 bytes\n" {
 		t.Errorf("first line longer than the cap: %q", out)
 	}
 }
@@ -162,10 +160,10 @@ func golden(t *testing.T, name, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run: go test ./internal/jsondiff -run %s -update)", err, t.Name())
+		t.Fatalf("%v (run: go test ./internal/textdiff -run %s -update)", err, t.Name())
 	}
 	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s (-want +got):\n%s\naccept with: go test ./internal/jsondiff -run '%s' -update", path, diff, t.Name())
+		t.Errorf("%s (-want +got):\n%s\naccept with: go test ./internal/textdiff -run '%s' -update", path, diff, t.Name())
 	}
 }
 
@@ -177,7 +175,7 @@ func TestCorpusHeaders(t *testing.T) {
 	var all strings.Builder
 	for i, line := range readLines(t, "headers.jsonl") {
 		got, path := oneWord(t, line, i)
-		out := Lines(line, got, Config{})
+		out := JSONLines(line, got, Config{})
 		if len(out) >= 1024 || !strings.Contains(out, "~ "+path+"\n") {
 			t.Errorf("header %d: %d bytes, want < 1024 naming %s:\n%s", i, len(out), path, out)
 		}
@@ -202,9 +200,9 @@ func TestCorpusSession(t *testing.T) {
 	}
 	var path string
 	changed[n], path = oneWord(t, lines[n], 3)
-	raw := textdiff.Unified("want: session.jsonl", "got: session.jsonl", strings.Join(lines, "\n")+"\n", strings.Join(changed, "\n")+"\n")
+	raw := Unified("want: session.jsonl", "got: session.jsonl", strings.Join(lines, "\n")+"\n", strings.Join(changed, "\n")+"\n")
 	for _, color := range []bool{false, true} {
-		out := Unified(raw, Config{Color: color})
+		out := JSONUnified(raw, Config{Color: color})
 		if !color && (len(out) >= 1024 || !strings.Contains(out, "~ "+path+"\n")) {
 			t.Errorf("%d bytes (the plain diff is %d), want < 1024 naming %s:\n%s", len(out), len(raw), path, out)
 		}
@@ -221,7 +219,7 @@ func FuzzLines(f *testing.F) {
 	f.Add("plain\x00", "pla\xffin", uint16(30))
 	f.Fuzz(func(t *testing.T, want, got string, max uint16) {
 		cfg := Config{MaxBytes: int(max)}
-		out := Lines(want, got, cfg)
+		out := JSONLines(want, got, cfg)
 		limit := cfg.withDefaults().MaxBytes + 120 // the closing note
 		if len(out) > limit {
 			t.Fatalf("%d bytes of output, cap %d", len(out), cfg.withDefaults().MaxBytes)
@@ -229,9 +227,9 @@ func FuzzLines(f *testing.F) {
 		if (want == got) != (out == "") {
 			t.Fatalf("want==got is %v but output is %q", want == got, out)
 		}
-		u := Unified("--- a\n+++ b\n@@ -1 +1 @@\n "+want+"\n-"+want+"\n+"+got+"\n", cfg)
+		u := JSONUnified("--- a\n+++ b\n@@ -1 +1 @@\n "+want+"\n-"+want+"\n+"+got+"\n", cfg)
 		if len(u) > limit {
-			t.Fatalf("Unified: %d bytes of output, cap %d", len(u), cfg.withDefaults().MaxBytes)
+			t.Fatalf("JSONUnified: %d bytes of output, cap %d", len(u), cfg.withDefaults().MaxBytes)
 		}
 	})
 }
@@ -249,7 +247,7 @@ func TestUnifiedPairsByType(t *testing.T) {
 		"~ json: 1 changed path, 22 bytes unchanged\n~ $.seq\n-   1\n+   2\n" +
 		"~ json: 1 changed path, 21 bytes unchanged\n~ $.seq\n-   2\n+   3\n" +
 		"-a[-␉-]b\n+a{+ +}b\n"
-	if diff := cmp.Diff(want, Unified(diff, Config{})); diff != "" {
-		t.Errorf("Unified (-want +got):\n%s", diff)
+	if diff := cmp.Diff(want, JSONUnified(diff, Config{})); diff != "" {
+		t.Errorf("JSONUnified (-want +got):\n%s", diff)
 	}
 }

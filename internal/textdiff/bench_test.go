@@ -1,4 +1,4 @@
-package jsondiff
+package textdiff
 
 import (
 	"strings"
@@ -15,7 +15,7 @@ func BenchmarkLines(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {
-				Lines(bc.want, bc.got, Config{})
+				JSONLines(bc.want, bc.got, Config{})
 			}
 		})
 	}

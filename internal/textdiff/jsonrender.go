@@ -1,4 +1,4 @@
-package jsondiff
+package textdiff
 
 import (
 	"encoding/json"

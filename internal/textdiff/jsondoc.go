@@ -1,14 +1,8 @@
-// Package jsondiff makes line diffs of JSONL fixtures readable: a changed
-// pair of lines that are both JSON objects is shown as the key paths that
-// changed, not as two whole lines of several kilobytes.
+// This file says what the JSON diff shows. JSONUnified makes line diffs of
+// JSONL fixtures readable: a changed pair of lines that are both JSON
+// objects is shown as the key paths that changed, not as two whole lines of
+// several kilobytes. JSONLines does the same for one pair of lines.
 //
-// The happy path, on a diff that a line differ produced:
-//
-//	out := jsondiff.Unified(textdiff.Unified("want", "got", want, got), jsondiff.Config{Color: onTerminal})
-//
-// or on one pair of lines: jsondiff.Lines(wantLine, gotLine, cfg).
-//
-// # What a changed JSON line looks like
 //
 //	~ json: 1 changed path, 3,708 bytes unchanged
 //	~ $.data.tools[3].description
@@ -51,4 +45,5 @@
 //
 // Colour is never decided here: the caller sets Config.Color (a terminal,
 // NO_COLOR unset).
-package jsondiff
+
+package textdiff

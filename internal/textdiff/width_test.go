@@ -1,4 +1,4 @@
-package jsondiff
+package textdiff
 
 import (
 	"strings"
@@ -13,7 +13,7 @@ func TestWidth(t *testing.T) {
 	want := long + "\n" + `{"id":3,"result":{"stopReason":"end_turn"}}` + "\n"
 	got := long + "\n" + `{"id":3,"result":{"stopReason":"cancelled"}}` + "\n"
 	longest := func(width int) int {
-		d := Files("want", "got", []byte(want), []byte(got), Config{Width: width})
+		d := JSONFiles("want", "got", []byte(want), []byte(got), Config{Width: width})
 		n := 0
 		for _, l := range strings.Split(d, "\n") {
 			if strings.Contains(l, "bytes unchanged") && strings.Contains(l, "jsonrpc") {

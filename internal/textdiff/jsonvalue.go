@@ -1,8 +1,6 @@
-package jsondiff
+package textdiff
 
 import (
-	"github.com/acpsnap/acpsnap/internal/textdiff"
-
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -76,7 +74,7 @@ func arrayChanges(path string, depth int, want, got json.RawMessage, out []chang
 		return append(out, change{path, want, got})
 	}
 	cw, cg := compactAll(aw), compactAll(ag)
-	for _, p := range textdiff.Align(len(aw), len(ag), func(i, j int) bool { return cw[i] == cg[j] }) {
+	for _, p := range Align(len(aw), len(ag), func(i, j int) bool { return cw[i] == cg[j] }) {
 		switch {
 		case p.B < 0:
 			out = append(out, change{fmt.Sprintf("%s[%d]", path, p.A), aw[p.A], nil})

@@ -1,10 +1,8 @@
-package jsondiff
+package textdiff
 
 import (
 	"strings"
 	"unicode/utf8"
-
-	"github.com/acpsnap/acpsnap/internal/textdiff"
 )
 
 // minElide is the fewest bytes worth replacing with an elision note.
@@ -16,7 +14,7 @@ const minElide = 24
 // "…N bytes unchanged…" note. quote makes each piece visible. It returns the
 // two rendered sides and the number of want bytes that changed.
 func (r *renderer) wordDiff(a, b string, quote func(string) string) (want, got string, changed int) {
-	segs := textdiff.Words(a, b)
+	segs := Words(a, b)
 	var ws, gs strings.Builder
 	for i, s := range segs {
 		if !s.Equal {
@@ -40,7 +38,7 @@ func (r *renderer) wordDiff(a, b string, quote func(string) string) (want, got s
 // unchanged renders an equal run, keeping ctx words next to a change on
 // either side (before, after) and eliding the rest.
 func (r *renderer) unchanged(run string, before, after bool, quote func(string) string) string {
-	if head, cut, tail := textdiff.Keep(run, r.cfg.Context, before, after); cut >= minElide {
+	if head, cut, tail := Keep(run, r.cfg.Context, before, after); cut >= minElide {
 		return quote(head) + r.elision(cut, "unchanged") + quote(tail)
 	}
 	return quote(run)

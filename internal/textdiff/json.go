@@ -1,8 +1,6 @@
-package jsondiff
+package textdiff
 
 import (
-	"github.com/acpsnap/acpsnap/internal/textdiff"
-
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -51,11 +49,11 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Lines renders one changed line pair: want (the fixture's line) and got
+// JSONLines renders one changed line pair: want (the fixture's line) and got
 // (the run's). Two JSON objects are shown as their changed paths; anything
 // else as a "-" and a "+" line with the changed words marked. The result
 // ends in a newline and is "" when want == got.
-func Lines(want, got string, cfg Config) string {
+func JSONLines(want, got string, cfg Config) string {
 	if want == got {
 		return ""
 	}
@@ -64,14 +62,14 @@ func Lines(want, got string, cfg Config) string {
 	return r.String()
 }
 
-// Unified rewrites a unified line diff ("--- ", "+++ ", "@@ " headers, then
+// JSONUnified rewrites a unified line diff ("--- ", "+++ ", "@@ " headers, then
 // lines starting with ' ', '-' or '+') for a person: in each change block
 // (the removed and added lines between two context lines), removed lines are
 // paired in order with added lines of the same event type (a JSON object's
-// "type" member) and each pair is rendered as [Lines] does; unpaired and context lines are shown with invisibles made visible
+// "type" member) and each pair is rendered as [JSONLines] does; unpaired and context lines are shown with invisibles made visible
 // and long context lines elided. Other lines pass through. The output is
 // capped at cfg.MaxBytes.
-func Unified(diff string, cfg Config) string {
+func JSONUnified(diff string, cfg Config) string {
 	r := newRenderer(cfg)
 	var dels, adds []string
 	flush := func() {
@@ -112,7 +110,7 @@ func Unified(diff string, cfg Config) string {
 // other), so that an inserted event does not shift every pair after it.
 func (r *renderer) block(dels, adds []string) {
 	kd, ka := eventTypes(dels), eventTypes(adds)
-	for _, e := range textdiff.Seq(len(dels), len(adds), func(i, j int) bool { return kd[i] == ka[j] }) {
+	for _, e := range Seq(len(dels), len(adds), func(i, j int) bool { return kd[i] == ka[j] }) {
 		switch e.Kind {
 		case ' ':
 			r.pair(dels[e.A], adds[e.B])
