@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	toolcassette "github.com/acpsnap/acpsnap/cassette/tool"
-	"github.com/acpsnap/acpsnap/internal/mcpecho"
+	"github.com/acpsnap/acpsnap/testagents/mcpecho"
 )
 
 // TestMain lets the test binary be an MCP server: started as "<test

@@ -17,8 +17,8 @@ import (
 	"github.com/acpsnap/acpsnap/cassette/tool"
 	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/harness"
-	"github.com/acpsnap/acpsnap/internal/httpfixture"
 	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/testagents/httpfixture"
 )
 
 // replay checks the scenario folder dir in replay mode with env appended

@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/acpsnap/acpsnap/cassette/tool"
-	"github.com/acpsnap/acpsnap/internal/mcpecho"
+	"github.com/acpsnap/acpsnap/testagents/mcpecho"
 )
 
 // TestMain lets the test binary be the real MCP server: started as

@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"os"
 
-	"github.com/acpsnap/acpsnap/internal/httpfixture"
+	"github.com/acpsnap/acpsnap/testagents/httpfixture"
 )
 
 func main() {

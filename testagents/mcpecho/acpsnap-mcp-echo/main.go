@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/acpsnap/acpsnap/internal/mcpecho"
+	"github.com/acpsnap/acpsnap/testagents/mcpecho"
 )
 
 func main() {
