@@ -15,7 +15,6 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/acpsnap/acpsnap/harness/internal/proc"
-	"github.com/acpsnap/acpsnap/internal/ringbuf"
 )
 
 // Terminals are the terminal/* processes the agent asked for. Each runs in a
@@ -55,7 +54,7 @@ type terminal struct {
 	ptmx *os.File
 
 	mu     sync.Mutex
-	out    ringbuf.Buffer          // the last outputByteLimit bytes
+	out    proc.Ring               // the last outputByteLimit bytes
 	status *acp.TerminalExitStatus // set once done is closed
 
 	readDone chan struct{}

@@ -18,7 +18,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/acpsnap/acpsnap/internal/console"
-	"github.com/acpsnap/acpsnap/internal/ringbuf"
 	"github.com/acpsnap/acpsnap/internal/shutdown"
 	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
@@ -67,7 +66,7 @@ type Agent struct {
 	mu          sync.Mutex
 	lines       [][]byte
 	stdoutBytes int
-	tail        ringbuf.Buffer
+	tail        Ring
 
 	exited    chan struct{}
 	waitErr   error // valid once exited is closed

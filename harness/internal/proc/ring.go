@@ -1,18 +1,19 @@
-// Package ringbuf keeps the last bytes written to it, in bounded memory:
-// the tail of an agent's stderr, a terminal's output under ACP's
-// outputByteLimit. Writes cost the bytes written, never a copy of what is
-// kept; only Bytes copies, once per call.
+// This file holds Ring, which keeps the last bytes written to it in
+// bounded memory: the tail of an agent's stderr, a terminal's output under
+// ACP's outputByteLimit. Writes cost the bytes written, never a copy of
+// what is kept; only Bytes copies, once per call.
 //
-//	var b ringbuf.Buffer
+//	var b proc.Ring
 //	b.Limit = 1 << 20
-//	b.Write(p)            // any amount; the oldest bytes go first
-//	out := b.Bytes()      // the last ≤ Limit bytes, oldest first
-//	b.Dropped()           // how many were dropped
-package ringbuf
+//	b.Write(p)       // any amount; the oldest bytes go first
+//	out := b.Bytes() // the last ≤ Limit bytes, oldest first
+//	b.Dropped()      // how many were dropped
 
-// Buffer is a ring of the last Limit bytes written. The zero value with a
+package proc
+
+// Ring is a ring of the last Limit bytes written. The zero value with a
 // Limit set is ready; it is not safe for concurrent use.
-type Buffer struct {
+type Ring struct {
 	Limit int // bytes kept; must be set before the first Write (0: keep nothing)
 
 	buf     []byte // grows up to Limit, then is a ring
@@ -22,7 +23,7 @@ type Buffer struct {
 
 // Write keeps the last Limit bytes of everything written so far. It never
 // fails.
-func (b *Buffer) Write(p []byte) (int, error) {
+func (b *Ring) Write(p []byte) (int, error) {
 	n := len(p)
 	if b.Limit <= 0 {
 		b.dropped += int64(n)
@@ -49,13 +50,13 @@ func (b *Buffer) Write(p []byte) (int, error) {
 }
 
 // Len is the number of bytes kept.
-func (b *Buffer) Len() int { return len(b.buf) }
+func (b *Ring) Len() int { return len(b.buf) }
 
 // Dropped is the number of bytes written but no longer kept.
-func (b *Buffer) Dropped() int64 { return b.dropped }
+func (b *Ring) Dropped() int64 { return b.dropped }
 
 // Bytes returns a copy of the kept bytes, oldest first.
-func (b *Buffer) Bytes() []byte {
+func (b *Ring) Bytes() []byte {
 	out := make([]byte, 0, len(b.buf))
 	out = append(out, b.buf[b.start:]...)
 	return append(out, b.buf[:b.start]...)

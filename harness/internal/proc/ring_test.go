@@ -1,4 +1,4 @@
-package ringbuf
+package proc
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 func TestBuffer(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	for _, limit := range []int{0, 1, 7, 64, 1000} {
-		b := Buffer{Limit: limit}
+		b := Ring{Limit: limit}
 		var all []byte
 		for i := 0; i < 300; i++ {
 			p := make([]byte, rng.Intn(3*limit+3))
@@ -31,7 +31,7 @@ func TestBuffer(t *testing.T) {
 // TestBufferWritesDoNotCopyTheWindow: 100 MiB through a 20 MiB ring costs
 // no allocation per write once the ring is full.
 func TestBufferWritesDoNotCopyTheWindow(t *testing.T) {
-	b := Buffer{Limit: 20 << 20}
+	b := Ring{Limit: 20 << 20}
 	chunk := bytes.Repeat([]byte("x"), 32<<10)
 	for b.Len() < b.Limit {
 		b.Write(chunk)
@@ -43,7 +43,7 @@ func TestBufferWritesDoNotCopyTheWindow(t *testing.T) {
 }
 
 func BenchmarkWrite(b *testing.B) {
-	r := Buffer{Limit: 20 << 20}
+	r := Ring{Limit: 20 << 20}
 	chunk := bytes.Repeat([]byte("x"), 32<<10)
 	b.SetBytes(int64(len(chunk)))
 	for b.Loop() {
