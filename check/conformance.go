@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/conformance"
+	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/harness"
 )
 
 // Suite is one corpus's outcomes for a JUnit report.

@@ -15,7 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/harness"
 )
 
 // junitOutcomes are one of each kind of outcome a report shows.

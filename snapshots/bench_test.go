@@ -7,7 +7,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/acpsnaptest"
 	"github.com/acpsnap/acpsnap/check"
-	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 

@@ -16,7 +16,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/cassette/tool"
 	"github.com/acpsnap/acpsnap/check"
-	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/testagents/httpfixture"
 )

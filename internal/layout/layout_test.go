@@ -1,9 +1,9 @@
 // Package layout holds the test that keeps the folder tree the
 // architecture: import arrows point down the list below, the reference
 // agent and the test agents are clients of the library and never imported
-// by it, and drawn by top-level folder the import graph has no cycle (no
-// folder is both a base some folder below imports and a roof that imports
-// one above).
+// by it, and drawn by folder the import graph has no cycle (no folder is
+// both a base some folder below imports and a roof that imports one
+// above). A folder is a top-level one, or one directly under internal/.
 package layout
 
 import (
@@ -21,32 +21,47 @@ const module = "github.com/acpsnap/acpsnap"
 
 // layers lists the packages from top to bottom: a package may import only
 // packages of a later layer (or of its own layer's subtree, for the codecs
-// and cassettes that share a parent). CONTRIBUTING.md's "Layout" draws the same
-// list, with the clients below placed between the corpora and check.
+// and cassettes that share a parent). The public packages sit among the
+// internal ones, each where its imports put it. CONTRIBUTING.md's "Layout"
+// draws the same list, with the clients below placed between the corpora
+// and the checker.
 var layers = []string{
 	"cmd/acpsnap", // and its code, cmd/acpsnap/internal/cli
 	"acpsnaptest",
 	"snapshots",
 	"examples",
-	"transcript",
-	"check",
-	"harness",
-	"harness/internal/script",
-	"harness/internal/client",
-	"harness/internal/relay",
-	"harness/internal/harvest",
-	"harness/internal/proc",
-	"llmreplay",
-	"llmreplay/proxy",
-	"llmreplay/httplog", // the composed log of an HTTP agent, which the proxy records into
-	"scenario",          // the format only: what checks or replays it sits above
-	"cassette",
-	"normalize",
-	"sessionlog",
-	"llmreplay/wire", // the codecs and the dialect table, which the composed session log asks
-	"model",
-	"agentenv",
-	"internal",
+	"internal/frontend", // what both front ends decide the same way
+	"internal/report",   // JUnit, the HTML report, show, hints
+	"transcript",        // MOVING
+	"internal/check",
+	"check", // MOVING
+	"internal/probe",
+	"internal/harness",
+	"internal/harness/script",
+	"internal/harness/client",
+	"internal/harness/relay",
+	"internal/harness/harvest",
+	"internal/harness/proc",
+	"llmreplay", // public: the player a native agent replays its model with
+	"internal/replay",
+	"llmreplay/proxy",   // MOVING
+	"llmreplay/httplog", // MOVING
+	"internal/proxy",
+	"internal/httplog",  // the composed log of an HTTP agent, which the proxy records into
+	"internal/scenario", // the format only: what checks or replays it sits above
+	"scenario",          // MOVING
+	"internal/mcpproxy",
+	"cassette/mcpproxy", // MOVING
+	"cassette",          // public: the tool and subagent cassettes
+	"internal/cassette",
+	"internal/normalize",
+	"normalize",      // MOVING
+	"sessionlog",     // public
+	"internal/wire",  // the codecs and the dialect table, which the composed session log asks
+	"llmreplay/wire", // MOVING
+	"model",          // public
+	"agentenv",       // public
+	"internal",       // the leaves
 }
 
 // clients are packages outside the library: they may import any library
@@ -86,7 +101,7 @@ func TestImportsPointDown(t *testing.T) {
 	}
 }
 
-// TestFoldersPointDown draws the import graph by top-level folder: no
+// TestFoldersPointDown draws the import graph by folder (folder): no
 // folder may hold both a package that a folder below it imports and one
 // that imports a folder above it, so a folder is one place in the list.
 func TestFoldersPointDown(t *testing.T) {
@@ -95,13 +110,19 @@ func TestFoldersPointDown(t *testing.T) {
 	}
 }
 
-// folder is the top-level folder of a package.
+// folder is the top-level folder of a package; under internal/, the
+// folder below it (internal/check, internal/harness), since internal/
+// holds packages of every layer.
 func folder(pkg string) string {
-	f, _, _ := strings.Cut(pkg, "/")
+	f, rest, _ := strings.Cut(pkg, "/")
+	if f == "internal" && rest != "" {
+		sub, _, _ := strings.Cut(rest, "/")
+		return f + "/" + sub
+	}
 	return f
 }
 
-// folderCycles returns, for each top-level folder that reaches itself
+// folderCycles returns, for each folder that reaches itself
 // through another folder's imports, the shortest such cycle, each step
 // named by one package import that makes it.
 func folderCycles(graph map[string][]string) []string {
@@ -157,7 +178,7 @@ func folderCycles(graph map[string][]string) []string {
 func check(from, to string) string {
 	switch {
 	case isClient(to):
-		if isClient(from) || above(from, "check") {
+		if isClient(from) || above(from, "internal/check") {
 			return ""
 		}
 		return "the library never imports the reference agent"
@@ -208,21 +229,24 @@ func TestCheckCatchesUpwardImports(t *testing.T) {
 		from, to string
 		bad      bool
 	}{
-		{"harness", "scenario", false},
-		{"scenario", "harness", true},
+		{"internal/harness", "internal/scenario", false},
+		{"internal/scenario", "internal/harness", true},
 		{"model", "llmreplay", true},
 		{"llmreplay", "agent", true},
+		{"llmreplay", "internal/replay", false},
+		{"sessionlog", "internal/normalize", true},
+		{"internal/strictjson", "sessionlog", true},
 		{"snapshots", "agent/launch", false},
-		{"check", "cmd/acpsnap/internal/cli", true},
-		{"harness", "testagents/fakeagent", true},
-		{"testagents/conformance", "check", false},
-		{"harness", "harness/internal/proc", false},
-		{"harness/internal/client", "harness/internal/proc", false},
-		{"harness/internal/proc", "harness/internal/client", true},
-		{"harness/internal/harvest", "harness", true},
+		{"internal/check", "cmd/acpsnap/internal/cli", true},
+		{"internal/harness", "testagents/fakeagent", true},
+		{"testagents/conformance", "internal/check", false},
+		{"internal/harness", "internal/harness/proc", false},
+		{"internal/harness/client", "internal/harness/proc", false},
+		{"internal/harness/proc", "internal/harness/client", true},
+		{"internal/harness/harvest", "internal/harness", true},
 		{"agent", "llmreplay", false},
-		{"llmreplay/wire/openaichat", "model", false},
-		{"llmreplay/wire/anthropic", "llmreplay", true},
+		{"internal/wire/openaichat", "model", false},
+		{"internal/wire/anthropic", "llmreplay", true},
 	} {
 		if got := check(tc.from, tc.to) != ""; got != tc.bad {
 			t.Errorf("check(%s → %s) refuses = %v, want %v", tc.from, tc.to, got, tc.bad)
@@ -237,18 +261,19 @@ func TestFolderCyclesCatchesABaseThatIsARoof(t *testing.T) {
 		want  []string
 	}{
 		{"down only", map[string][]string{
-			"cmd/acpsnap/internal/cli": {"check", "internal/strictjson"},
-			"check":                    {"internal/strictjson", "scenario"},
-			"scenario":                 {"internal/strictjson"},
+			"cmd/acpsnap/internal/cli": {"internal/check", "internal/strictjson"},
+			"internal/check":           {"internal/strictjson", "internal/scenario", "sessionlog"},
+			"internal/scenario":        {"internal/strictjson"},
+			"sessionlog":               {"internal/strictjson"},
 		}, nil},
-		{"internal at the top and the bottom", map[string][]string{
-			"internal/cli": {"check"},
-			"check":        {"scenario"},
-			"scenario":     {"internal/strictjson"},
+		{"a public folder at the top and the bottom", map[string][]string{
+			"cassette/tool":      {"internal/normalize"},
+			"internal/normalize": {"sessionlog"},
+			"sessionlog":         {"cassette"},
 		}, []string{
-			"folder check/ is both a base and a roof: check imports scenario, scenario imports internal/strictjson, internal/cli imports check",
-			"folder internal/ is both a base and a roof: internal/cli imports check, check imports scenario, scenario imports internal/strictjson",
-			"folder scenario/ is both a base and a roof: scenario imports internal/strictjson, internal/cli imports check, check imports scenario",
+			"folder cassette/ is both a base and a roof: cassette/tool imports internal/normalize, internal/normalize imports sessionlog, sessionlog imports cassette",
+			"folder internal/normalize/ is both a base and a roof: internal/normalize imports sessionlog, sessionlog imports cassette, cassette/tool imports internal/normalize",
+			"folder sessionlog/ is both a base and a roof: sessionlog imports cassette, cassette/tool imports internal/normalize, internal/normalize imports sessionlog",
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

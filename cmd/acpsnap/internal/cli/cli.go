@@ -11,9 +11,9 @@ import (
 	"io"
 	"os"
 
-	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/bazel"
 	"github.com/acpsnap/acpsnap/internal/console"
+	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/sandbox"
 	"github.com/acpsnap/acpsnap/internal/secrets"

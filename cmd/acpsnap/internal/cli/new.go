@@ -10,7 +10,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/agent/launch"
 	"github.com/acpsnap/acpsnap/check"
-	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/scenario"

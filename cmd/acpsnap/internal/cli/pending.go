@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/check"
-	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/console"
+	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/internal/treediff"
 	"github.com/acpsnap/acpsnap/scenario"
 )

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/console"
+	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/internal/sandbox"
 
 	"github.com/acpsnap/acpsnap/check"

@@ -16,9 +16,9 @@ import (
 
 	"github.com/acpsnap/acpsnap/agent/launch"
 	"github.com/acpsnap/acpsnap/check"
-	"github.com/acpsnap/acpsnap/harness"
 	"github.com/acpsnap/acpsnap/internal/bazel"
 	"github.com/acpsnap/acpsnap/internal/console"
+	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/internal/shellquote"
 	"github.com/acpsnap/acpsnap/internal/strictjson"

@@ -14,7 +14,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/acpsnap/acpsnap/harness/internal/harvest"
+	"github.com/acpsnap/acpsnap/internal/harness/harvest"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"

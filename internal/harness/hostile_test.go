@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/agentenv"
-	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/testagents/fakeagent"
 )
 

@@ -12,9 +12,9 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/acpsnap/acpsnap/agentenv"
-	"github.com/acpsnap/acpsnap/harness/internal/client"
-	"github.com/acpsnap/acpsnap/harness/internal/harvest"
-	"github.com/acpsnap/acpsnap/harness/internal/proc"
+	"github.com/acpsnap/acpsnap/internal/harness/client"
+	"github.com/acpsnap/acpsnap/internal/harness/harvest"
+	"github.com/acpsnap/acpsnap/internal/harness/proc"
 )
 
 // launch starts one incarnation of the agent (the first, or the one a

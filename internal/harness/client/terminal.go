@@ -14,7 +14,7 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/creack/pty"
 
-	"github.com/acpsnap/acpsnap/harness/internal/proc"
+	"github.com/acpsnap/acpsnap/internal/harness/proc"
 )
 
 // Terminals are the terminal/* processes the agent asked for. Each runs in a

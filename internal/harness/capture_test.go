@@ -15,7 +15,7 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
-	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/harness"
 	scn "github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/testagents/fakeagent"
 )

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/testagents/fakeagent"
 )
 

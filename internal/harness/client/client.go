@@ -10,7 +10,7 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
-	"github.com/acpsnap/acpsnap/harness/internal/proc"
+	"github.com/acpsnap/acpsnap/internal/harness/proc"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/harness"
+	"github.com/acpsnap/acpsnap/internal/harness"
 )
 
 // writeFile writes content to dir/rel and returns the path.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/acpsnap/acpsnap/harness/internal/harvest"
+	"github.com/acpsnap/acpsnap/internal/harness/harvest"
 	"github.com/acpsnap/acpsnap/normalize"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/acpsnap/acpsnap/harness/internal/relay"
+	"github.com/acpsnap/acpsnap/internal/harness/relay"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 )
 

@@ -10,7 +10,7 @@ import (
 	"github.com/acpsnap/acpsnap/cassette"
 	"github.com/acpsnap/acpsnap/cassette/mcpproxy"
 	"github.com/acpsnap/acpsnap/cassette/tool"
-	"github.com/acpsnap/acpsnap/harness/internal/harvest"
+	"github.com/acpsnap/acpsnap/internal/harness/harvest"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/scenario"
 )

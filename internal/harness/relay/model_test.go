@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/harness/internal/harvest"
+	"github.com/acpsnap/acpsnap/internal/harness/harvest"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
