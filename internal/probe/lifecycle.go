@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/acpsnap/acpsnap/internal/shutdown"
+	"github.com/acpsnap/acpsnap/internal/harness/proc"
 )
 
 // SlowExit is how long an agent may take to exit after stdin EOF before
@@ -114,7 +114,7 @@ func eofExit(runs []Run) Exit {
 	e := Exit{Measured: len(runs) > 0, Runs: len(runs), Slow: len(runs) > 0}
 	var times []time.Duration
 	for _, r := range runs {
-		if r.Shutdown.How != shutdown.Exited {
+		if r.Shutdown.How != proc.ExitedOnEOF.String() {
 			return Exit{Measured: true, Runs: len(runs)} // it needed SIGTERM in at least one run
 		}
 		times = append(times, r.Shutdown.EOF)
@@ -133,9 +133,9 @@ func termExit(runs []Run) Exit {
 	var times []time.Duration
 	for _, r := range runs {
 		switch r.Shutdown.How {
-		case shutdown.Terminated:
+		case proc.Terminated.String():
 			times = append(times, r.Shutdown.Term)
-		case shutdown.Exited:
+		case proc.ExitedOnEOF.String():
 			times = append(times, r.Shutdown.EOF) // it beat the signal
 		default:
 			return Exit{Measured: true, Runs: len(runs)}

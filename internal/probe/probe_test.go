@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/internal/shutdown"
+	"github.com/acpsnap/acpsnap/internal/harness/proc"
 )
 
 // runWith is a run whose stdout and first request body are the given
@@ -21,7 +21,7 @@ func runWith(stdout, body string) Run {
 		Requests: []Request{{Method: "POST", Path: "/chat/completions", Body: []byte(body)}},
 		Calls:    []Call{{At: 5 * time.Millisecond, Done: 6 * time.Millisecond, Served: true, Path: "/chat/completions"}},
 		Steps:    []Step{{Op: "initialize", End: time.Millisecond}, {Op: "newSession", Start: time.Millisecond, End: 2 * time.Millisecond}, {Op: "prompt", Start: 2 * time.Millisecond, End: 8 * time.Millisecond}},
-		Shutdown: Shutdown{How: shutdown.Exited, EOF: 10 * time.Millisecond},
+		Shutdown: Shutdown{How: proc.ExitedOnEOF.String(), EOF: 10 * time.Millisecond},
 	}
 }
 
@@ -163,17 +163,17 @@ func TestLifecycle(t *testing.T) {
 		problem string
 	}
 	for _, c := range []tc{
-		{name: "exits on EOF", in: Input{Runs: []Run{exits(shutdown.Exited, 10*time.Millisecond, 0)}, Others: []Run{exits(shutdown.Terminated, 0, 2*time.Millisecond)}}},
-		{name: "slow on EOF, quick on SIGTERM", in: Input{Runs: []Run{exits(shutdown.Exited, 1500*time.Millisecond, 0)}, Others: []Run{exits(shutdown.Terminated, 0, 2*time.Millisecond)}},
+		{name: "exits on EOF", in: Input{Runs: []Run{exits(proc.ExitedOnEOF.String(), 10*time.Millisecond, 0)}, Others: []Run{exits(proc.Terminated.String(), 0, 2*time.Millisecond)}}},
+		{name: "slow on EOF, quick on SIGTERM", in: Input{Runs: []Run{exits(proc.ExitedOnEOF.String(), 1500*time.Millisecond, 0)}, Others: []Run{exits(proc.Terminated.String(), 0, 2*time.Millisecond)}},
 			suggest: Setting{"agent.shutdown", "term"}},
-		{name: "slow on EOF under load: slow beside a quick initialize only", in: Input{Runs: []Run{initTook(exits(shutdown.Exited, 900*time.Millisecond, 0), 400*time.Millisecond), exits(shutdown.Exited, 1500*time.Millisecond, 0)},
-			Others: []Run{exits(shutdown.Terminated, 0, 2*time.Millisecond)}}},
-		{name: "slow on EOF in one run of three", in: Input{Runs: []Run{exits(shutdown.Exited, 1500*time.Millisecond, 0), exits(shutdown.Exited, 1500*time.Millisecond, 0), exits(shutdown.Exited, 67*time.Millisecond, 0)},
-			Others: []Run{exits(shutdown.Terminated, 0, 2*time.Millisecond)}}},
-		{name: "slow on both", in: Input{Runs: []Run{exits(shutdown.Exited, 1500*time.Millisecond, 0)}, Others: []Run{exits(shutdown.Terminated, 0, 1400*time.Millisecond)}}},
-		{name: "ignores EOF", in: Input{Runs: []Run{exits(shutdown.Terminated, 2*time.Second, 5*time.Millisecond)}, Others: []Run{exits(shutdown.Terminated, 0, 5*time.Millisecond)}},
+		{name: "slow on EOF under load: slow beside a quick initialize only", in: Input{Runs: []Run{initTook(exits(proc.ExitedOnEOF.String(), 900*time.Millisecond, 0), 400*time.Millisecond), exits(proc.ExitedOnEOF.String(), 1500*time.Millisecond, 0)},
+			Others: []Run{exits(proc.Terminated.String(), 0, 2*time.Millisecond)}}},
+		{name: "slow on EOF in one run of three", in: Input{Runs: []Run{exits(proc.ExitedOnEOF.String(), 1500*time.Millisecond, 0), exits(proc.ExitedOnEOF.String(), 1500*time.Millisecond, 0), exits(proc.ExitedOnEOF.String(), 67*time.Millisecond, 0)},
+			Others: []Run{exits(proc.Terminated.String(), 0, 2*time.Millisecond)}}},
+		{name: "slow on both", in: Input{Runs: []Run{exits(proc.ExitedOnEOF.String(), 1500*time.Millisecond, 0)}, Others: []Run{exits(proc.Terminated.String(), 0, 1400*time.Millisecond)}}},
+		{name: "ignores EOF", in: Input{Runs: []Run{exits(proc.Terminated.String(), 2*time.Second, 5*time.Millisecond)}, Others: []Run{exits(proc.Terminated.String(), 0, 5*time.Millisecond)}},
 			suggest: Setting{"agent.shutdown", "term"}},
-		{name: "term already", in: Input{Term: true, Runs: []Run{exits(shutdown.Terminated, 0, 5*time.Millisecond)}, Others: []Run{exits(shutdown.Terminated, 2*time.Second, 5*time.Millisecond)}}},
+		{name: "term already", in: Input{Term: true, Runs: []Run{exits(proc.Terminated.String(), 0, 5*time.Millisecond)}, Others: []Run{exits(proc.Terminated.String(), 2*time.Second, 5*time.Millisecond)}}},
 		{name: "ignores SIGTERM", in: Input{Term: true, Runs: []Run{exits("killed with SIGKILL after ignoring SIGTERM", 0, 2*time.Second)}},
 			problem: "it ignores SIGTERM: the harness kills it with SIGKILL"},
 	} {
@@ -209,7 +209,7 @@ func ExampleReport_WriteText() {
 	}
 	rep := Analyze(Input{
 		Runs:    []Run{run("0a1b"), run("ffe2"), run("9c00")},
-		Others:  []Run{{Shutdown: Shutdown{How: shutdown.Terminated, Term: 3 * time.Millisecond}}},
+		Others:  []Run{{Shutdown: Shutdown{How: proc.Terminated.String(), Term: 3 * time.Millisecond}}},
 		Lookups: []Count{{"localhost", 2}, {"telemetry.example", 6}},
 	})
 	rep.WriteText(os.Stdout)
@@ -416,10 +416,10 @@ func TestAllRunsFailed(t *testing.T) {
 // (or not beside its initialize) is shown as such, with no advice.
 func TestSlowExitText(t *testing.T) {
 	slow := runWith("", `{}`)
-	slow.Shutdown = Shutdown{How: shutdown.Exited, EOF: 900 * time.Millisecond}
+	slow.Shutdown = Shutdown{How: proc.ExitedOnEOF.String(), EOF: 900 * time.Millisecond}
 	quick := runWith("", `{}`)
-	quick.Shutdown = Shutdown{How: shutdown.Exited, EOF: 60 * time.Millisecond}
-	rep := Analyze(Input{Runs: []Run{slow, slow, quick}, Others: []Run{{Shutdown: Shutdown{How: shutdown.Terminated, Term: time.Millisecond}}}})
+	quick.Shutdown = Shutdown{How: proc.ExitedOnEOF.String(), EOF: 60 * time.Millisecond}
+	rep := Analyze(Input{Runs: []Run{slow, slow, quick}, Others: []Run{{Shutdown: Shutdown{How: proc.Terminated.String(), Term: time.Millisecond}}}})
 	var b strings.Builder
 	rep.WriteText(&b)
 	want := "  after stdin EOF: exits in 900 ms (not slow in every run, or not beside its initialize: the machine was busy), the median of 3 run(s)\n"

@@ -18,7 +18,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/acpsnap/acpsnap/internal/console"
-	"github.com/acpsnap/acpsnap/internal/shutdown"
 	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
@@ -312,15 +311,16 @@ const (
 	Killed                    // ignored SIGTERM and was SIGKILLed
 )
 
-// String is the harness.Shutdown.How of e.
+// String is the harness.Shutdown.How of e, the words acpsnap probe reads
+// back.
 func (e Ending) String() string {
 	switch e {
 	case Terminated:
-		return shutdown.Terminated
+		return "sent SIGTERM"
 	case Killed:
-		return shutdown.Killed
+		return "killed with SIGKILL after ignoring SIGTERM"
 	}
-	return shutdown.Exited
+	return "exited"
 }
 
 // Shutdown ends the agent, always within three graces: close stdin and
