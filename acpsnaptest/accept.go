@@ -8,7 +8,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/shellquote"
 )
 

@@ -6,8 +6,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/internal/bazel"
+	"github.com/acpsnap/acpsnap/internal/check"
 )
 
 // WriteEnv is the environment variable that selects a writing mode for

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/internal/safefile"

@@ -3,8 +3,8 @@ package acpsnaptest
 import (
 	"fmt"
 
-	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/internal/bazel"
+	"github.com/acpsnap/acpsnap/internal/check"
 )
 
 // ShardEnv selects a stable shard of every corpus, K/N (1 ≤ K ≤ N), the

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/acpsnap/acpsnap/acpsnaptest"
-	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/scenario"
 )

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 )
 

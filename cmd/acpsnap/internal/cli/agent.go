@@ -15,7 +15,7 @@ import (
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 
 	"github.com/acpsnap/acpsnap/agent/launch"
-	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/joho/godotenv"
 )

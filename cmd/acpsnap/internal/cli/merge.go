@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/transcript"

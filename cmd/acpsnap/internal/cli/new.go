@@ -9,7 +9,7 @@ import (
 	"regexp"
 
 	"github.com/acpsnap/acpsnap/agent/launch"
-	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/llmreplay"

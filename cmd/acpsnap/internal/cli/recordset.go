@@ -5,7 +5,7 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/console"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/google/go-cmp/cmp"
 )

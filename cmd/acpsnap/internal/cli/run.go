@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/agent/launch"
-	"github.com/acpsnap/acpsnap/check"
 	"github.com/acpsnap/acpsnap/internal/bazel"
+	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/internal/secrets"

@@ -3,7 +3,7 @@ package cli
 import (
 	"fmt"
 
-	"github.com/acpsnap/acpsnap/check"
+	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/scenario"
 )
 

@@ -36,13 +36,13 @@ func TestMain(m *testing.M) {
 // run left.
 func TestKilledPublishBlocksNothing(t *testing.T) {
 	root := t.TempDir()
-	pins, _ := filepath.Glob(filepath.Join("..", "snapshots", scenario.PinsDir, "*"))
+	pins, _ := filepath.Glob(filepath.Join("..", "..", "snapshots", scenario.PinsDir, "*"))
 	files := []string{"text-turn/" + scenario.ManifestFile, "text-turn/" + scenario.InputFile, "text-turn/" + scenario.StdoutFile, "text-turn/" + scenario.SessionFile}
 	for _, p := range pins {
 		files = append(files, scenario.PinsDir+"/"+filepath.Base(p))
 	}
 	for _, f := range files {
-		b, err := os.ReadFile(filepath.Join("..", "snapshots", f))
+		b, err := os.ReadFile(filepath.Join("..", "..", "snapshots", f))
 		if err != nil {
 			t.Fatal(err)
 		}

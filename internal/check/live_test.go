@@ -16,7 +16,7 @@ import (
 // (its composed log, then its stdout, in the run's one context): the
 // largest composed log of the example corpora.
 func BenchmarkNormalizeLive(b *testing.B) {
-	dir := filepath.Join("..", "examples", "claude-agent-acp", "subagent-parallel")
+	dir := filepath.Join("..", "..", "examples", "claude-agent-acp", "subagent-parallel")
 	log, err := os.ReadFile(filepath.Join(dir, "session.jsonl"))
 	if err != nil {
 		b.Fatal(err)
@@ -71,7 +71,7 @@ func TestNormalizeLiveOnce(t *testing.T) {
 // again gives: the payloads of a normalized log are a fixed point of the
 // rules, so normalizing them once loses nothing.
 func TestComposedIsSession(t *testing.T) {
-	logs, err := filepath.Glob(filepath.Join("..", "examples", "*", "*", "session*.jsonl"))
+	logs, err := filepath.Glob(filepath.Join("..", "..", "examples", "*", "*", "session*.jsonl"))
 	if err != nil || len(logs) == 0 {
 		t.Fatalf("no example logs: %v", err)
 	}

@@ -181,7 +181,7 @@ func TestCorpusName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	module := filepath.Dir(wd) // the repository: check/ is one folder below
+	module := filepath.Dir(filepath.Dir(wd)) // the repository: internal/check/ is two folders below
 	rf := filepath.Join(t.TempDir(), "t.runfiles")
 	type testCase struct {
 		dir, module string
@@ -189,14 +189,14 @@ func TestCorpusName(t *testing.T) {
 		want        string
 	}
 	for _, tc := range []testCase{
-		{"testdata/acp", module, nil, "check/testdata/acp"},
-		{".", module, nil, "check"},
-		{filepath.Join(wd, "testdata"), module, nil, "check/testdata"},
+		{"testdata/acp", module, nil, "internal/check/testdata/acp"},
+		{".", module, nil, "internal/check"},
+		{filepath.Join(wd, "testdata"), module, nil, "internal/check/testdata"},
 		{filepath.Join(rf, "__main__", "corpus"), "", []string{rf}, "corpus"},
 		{filepath.Join(rf, "__main__", "pkg", "testdata", "acp"), "", []string{"/elsewhere", rf}, "pkg/testdata/acp"},
 		{"corpus", "", nil, "corpus"},
 		{".", "", nil, "check"},
-		{"..", "", nil, filepath.Base(module)},
+		{"../..", "", nil, filepath.Base(module)},
 		{"/srv/ci/sandbox/123/corpus", "", nil, "corpus"},
 		{"/srv/ci/sandbox/123/corpus", "", []string{"/srv/ci/sandbox/123"}, "corpus"},
 	} {

@@ -70,7 +70,7 @@ func TestVerifyDrafts(t *testing.T) {
 // pays before its first agent starts.
 func BenchmarkVerify(b *testing.B) {
 	for b.Loop() {
-		if vs := Verify(filepath.Join("..", "snapshots"), VerifyConfig{}); len(vs) > 0 {
+		if vs := Verify(filepath.Join("..", "..", "snapshots"), VerifyConfig{}); len(vs) > 0 {
 			b.Fatal(vs)
 		}
 	}

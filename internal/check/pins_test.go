@@ -102,14 +102,14 @@ func TestPinNormalized(t *testing.T) {
 		{"blanks", `{"system": "You list.", "tools": [ {"name":"ls"} ]}`, false},
 		{"an escaped key", `{"syst\u0065m":"You list."}`, false},
 	}
-	for _, path := range []string{"../snapshots/*/session*.jsonl", "../snapshots/*/*/session*.jsonl"} {
+	for _, path := range []string{"../../snapshots/*/session*.jsonl", "../../snapshots/*/*/session*.jsonl"} {
 		logs, _ := filepath.Glob(path)
 		for _, p := range logs {
 			b, err := os.ReadFile(p)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if b, err = httplog.OpenPins("../snapshots/pins").Expand(b); err != nil {
+			if b, err = httplog.OpenPins("../../snapshots/pins").Expand(b); err != nil {
 				t.Fatal(err)
 			}
 			for _, line := range bytes.Split(b, []byte("\n")) {
