@@ -6,15 +6,15 @@ import (
 	"testing"
 
 	"github.com/acpsnap/acpsnap/internal/check"
+	"github.com/acpsnap/acpsnap/internal/report"
 	"github.com/acpsnap/acpsnap/internal/secrets"
-	"github.com/acpsnap/acpsnap/transcript"
 )
 
 // HTMLEnv names a file to write the HTML report of a Run to (docs/format.md,
 // "Transcripts"), relative to the test's package folder: a CI artifact.
 // Each Run adds its corpus once its scenarios are done, keeping what the
 // other Runs and test binaries of the same go test run wrote there
-// (transcript.MergeFile); "": no report.
+// (report.MergeFile); "": no report.
 const HTMLEnv = "ACPSNAP_HTML"
 
 // writeHTML adds the HTML report of one Run's suite (the corpus folder
@@ -28,9 +28,9 @@ func writeHTML(t *testing.T, dir string, su *suite) {
 	}
 	s := su.sorted()
 	outs := slices.DeleteFunc(s.Outcomes, func(o check.Outcome) bool { return o.Name == check.GuardsName && o.Status == check.Passed })
-	r := transcript.NewReport(dir, outs, s.Accept)
+	r := report.NewPage(dir, outs, s.Accept)
 	r.Corpus, r.Run = s.Corpus, s.Run
-	if err := transcript.MergeFile(path, r, secrets.New(nil, os.Environ()).Check); err != nil {
+	if err := report.MergeFile(path, r, secrets.New(nil, os.Environ()).Check); err != nil {
 		t.Errorf("acpsnaptest: %s: %v", HTMLEnv, err)
 		return
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/transcript"
+	"github.com/acpsnap/acpsnap/internal/report"
 )
 
 // junitDoc is what a JUnit report says of its suites and cases.
@@ -139,7 +139,7 @@ func pageScenarios(t *testing.T, page string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := transcript.ReadHTML(b)
+	r, err := report.ReadHTML(b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -131,7 +131,7 @@ func Run(t *testing.T, p Params) {
 				o.Reason, o.Diff = check.SameChange(o, first)
 				o.Accept = ""
 			}
-			report(t, cl, o, p.SkipUnrecorded)
+			verdict(t, cl, o, p.SkipUnrecorded)
 		})
 	}
 }
@@ -229,8 +229,8 @@ func guards(t *testing.T, dir string, mode check.Mode, folders *check.Folders, o
 	return vs
 }
 
-// report turns one outcome into the subtest's verdict and output.
-func report(t *testing.T, cl commandLine, o check.Outcome, skipUnrecorded bool) {
+// verdict turns one outcome into the subtest's verdict and output.
+func verdict(t *testing.T, cl commandLine, o check.Outcome, skipUnrecorded bool) {
 	t.Helper()
 	if len(o.Wrote) > 0 {
 		t.Logf("wrote %s", strings.Join(o.Wrote, ", "))

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/internal/check"
+	"github.com/acpsnap/acpsnap/internal/report"
 	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/internal/strictjson"
-	"github.com/acpsnap/acpsnap/transcript"
 )
 
 const reportUsage = "usage: acpsnap report merge [-dir DIR] -o FILE REPORT...\n"
@@ -31,7 +31,7 @@ func (e *env) reportCmd(args []string) int {
 	if *out == "" || fs.NArg() == 0 {
 		return e.exit(usagef("report merge: want -o FILE and at least one report\n%s", reportUsage))
 	}
-	var reports []transcript.Report
+	var reports []report.Page
 	for _, file := range fs.Args() {
 		r, err := e.readReport(file, dir)
 		if err != nil {
@@ -39,8 +39,8 @@ func (e *env) reportCmd(args []string) int {
 		}
 		reports = append(reports, r)
 	}
-	merged := transcript.Merge(reports...)
-	if err := transcript.WriteFile(*out, merged, secrets.New(nil, e.scanEnviron()).Check); err != nil {
+	merged := report.Merge(reports...)
+	if err := report.WriteFile(*out, merged, secrets.New(nil, e.scanEnviron()).Check); err != nil {
 		return e.exit(err)
 	}
 	passed, failed := 0, 0
@@ -59,13 +59,13 @@ func (e *env) reportCmd(args []string) int {
 // readReport reads one report to merge: an HTML report, or the lines of
 // run -json, whose transcripts come from the fixtures of the corpus at
 // *dir (found as run finds it when unset).
-func (e *env) readReport(file string, dir *string) (transcript.Report, error) {
+func (e *env) readReport(file string, dir *string) (report.Page, error) {
 	b, err := os.ReadFile(file)
 	if err != nil {
-		return transcript.Report{}, usagef("report merge: %v", err)
+		return report.Page{}, usagef("report merge: %v", err)
 	}
 	if t := bytes.TrimSpace(b); bytes.HasPrefix(t, []byte("<")) {
-		r, err := transcript.ReadHTML(b)
+		r, err := report.ReadHTML(b)
 		if err != nil {
 			return r, usagef("report merge: %s: %v", file, err)
 		}
@@ -73,7 +73,7 @@ func (e *env) readReport(file string, dir *string) (transcript.Report, error) {
 	}
 	if *dir == "" {
 		if *dir, err = findCorpus(); err != nil {
-			return transcript.Report{}, err
+			return report.Page{}, err
 		}
 	}
 	var outs []check.Outcome
@@ -91,9 +91,9 @@ func (e *env) readReport(file string, dir *string) (transcript.Report, error) {
 		return nil
 	})
 	if err != nil {
-		return transcript.Report{}, usagef("report merge: %v", err)
+		return report.Page{}, usagef("report merge: %v", err)
 	}
-	r := transcript.NewReport(*dir, outs, func(o check.Outcome) string { return accept[o.Name] })
+	r := report.NewPage(*dir, outs, func(o check.Outcome) string { return accept[o.Name] })
 	r.Corpus = check.CorpusName(*dir, "", nil)
 	return r, nil
 }

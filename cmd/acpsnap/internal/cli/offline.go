@@ -33,7 +33,7 @@ const offlineEnv = "ACPSNAP_OFFLINE_INSIDE"
 // (sandbox.Config.Dial; offlineSettings hands it to the harness).
 func (e *env) offline(argv []string, dial bool, inner func() int) int {
 	return e.offlineThen(argv, dial, inner, func(a sandbox.Attempts, code int) int {
-		report(e.stderr, a)
+		reportAttempts(e.stderr, a)
 		return code
 	})
 }
@@ -82,11 +82,11 @@ func (e *env) insideOffline(inner func() int, then func(a sandbox.Attempts, code
 // lists; the rest are counted.
 const maxAttempts = 20
 
-// report prints the outbound attempts of the run: names looked up and
+// reportAttempts prints the outbound attempts of the run: names looked up and
 // addresses connected to, sorted, counted (a name asked for A and AAAA
 // counts twice), the first maxAttempts of each, made visible (an agent
 // chooses the names it looks up), then how many more.
-func report(w io.Writer, a sandbox.Attempts) {
+func reportAttempts(w io.Writer, a sandbox.Attempts) {
 	if a.None() {
 		fmt.Fprintln(w, "acpsnap: offline: no outbound attempts")
 		return

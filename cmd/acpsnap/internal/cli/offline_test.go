@@ -43,7 +43,7 @@ func TestReport(t *testing.T) {
 				a.Connects = add(a.Connects, k)
 			}
 			var out bytes.Buffer
-			report(&out, a)
+			reportAttempts(&out, a)
 			if diff := cmp.Diff(c.want, out.String()); diff != "" {
 				t.Errorf("report (-want +got):\n%s", diff)
 			}

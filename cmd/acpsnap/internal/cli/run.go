@@ -19,11 +19,11 @@ import (
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/harness"
+	"github.com/acpsnap/acpsnap/internal/report"
 	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/internal/shellquote"
 	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/scenario"
-	"github.com/acpsnap/acpsnap/transcript"
 )
 
 // runFlags are the flags of run, update, refresh and record.
@@ -156,9 +156,9 @@ func (e *env) runParsed(cmd string, f *runFlags) int {
 		}
 	}
 	if f.html != "" {
-		r := transcript.NewReport(f.dir, outs, p.accept)
+		r := report.NewPage(f.dir, outs, p.accept)
 		r.Corpus = check.CorpusName(f.dir, "", f.bazel.Runfiles)
-		if err := transcript.WriteFile(f.html, r, leaks.Check); err != nil {
+		if err := report.WriteFile(f.html, r, leaks.Check); err != nil {
 			return e.exit(err)
 		}
 	}

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/acpsnap/acpsnap/internal/report"
 	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/scenario"
-	"github.com/acpsnap/acpsnap/transcript"
 )
 
 // show prints a scenario's transcript from its committed fixtures.
@@ -30,11 +30,11 @@ func (e *env) show(args []string) error {
 	if scenario.Unrecorded(sdir) {
 		return usagef("show: %s: not recorded yet, so there is no transcript", sdir)
 	}
-	t, err := transcript.Load(sdir)
+	t, err := report.Load(sdir)
 	if err != nil {
 		return usagef("show: %v", err)
 	}
-	cfg := transcript.TextConfig{Color: e.colour(e.stdout), Width: *width}
+	cfg := report.TextConfig{Color: e.colour(e.stdout), Width: *width}
 	if cfg.Width == 0 {
 		cfg.Width, _ = strconv.Atoi(e.getenv("COLUMNS"))
 	}
@@ -42,7 +42,7 @@ func (e *env) show(args []string) error {
 		cfg.Width = e.width(e.stdout) // the terminal's
 	}
 	var out bytes.Buffer
-	if err := transcript.WriteText(&out, t, cfg); err != nil {
+	if err := report.WriteText(&out, t, cfg); err != nil {
 		return err
 	}
 	if err := secrets.New(nil, e.scanEnviron()).Check("show "+name, out.Bytes()); err != nil {

@@ -1,4 +1,4 @@
-package transcript
+package report
 
 import (
 	"bytes"
@@ -13,9 +13,9 @@ import (
 	"github.com/acpsnap/acpsnap/internal/safefile"
 )
 
-// Report is what WriteHTML shows: a corpus run, one Scenario per
+// Page is what WriteHTML shows: a corpus run, one Scenario per
 // outcome, in the order given.
-type Report struct {
+type Page struct {
 	Title     string // the page title; "": "acpsnap report"
 	Corpus    string // the corpus folder, as the user named it; "": several (Scenario.Corpus)
 	Scenarios []Scenario
@@ -63,11 +63,11 @@ func FromOutcome(root string, o check.Outcome, accept string) Scenario {
 	return s
 }
 
-// NewReport is the report of a corpus run: one entry per outcome of the
+// NewPage is the report of a corpus run: one entry per outcome of the
 // corpus folder root, accept giving each its accept command; failures
 // first, then the rest, each in the order given.
-func NewReport(root string, outs []check.Outcome, accept func(check.Outcome) string) Report {
-	r := Report{Corpus: root}
+func NewPage(root string, outs []check.Outcome, accept func(check.Outcome) string) Page {
+	r := Page{Corpus: root}
 	for _, o := range outs {
 		r.Scenarios = append(r.Scenarios, FromOutcome(root, o, accept(o)))
 	}
@@ -87,7 +87,7 @@ func rank(status string) int {
 // WriteFile writes r as HTML to path, whole or not at all: nothing when
 // scan (nil: none) refuses the page, which may show fixtures (the
 // secret scan's Check: a report never holds a key).
-func WriteFile(path string, r Report, scan func(file string, b []byte) error) error {
+func WriteFile(path string, r Page, scan func(file string, b []byte) error) error {
 	b, err := encode(r, path, scan)
 	if err == nil {
 		err = safefile.Write(path, b, 0o644)
@@ -100,7 +100,7 @@ func WriteFile(path string, r Report, scan func(file string, b []byte) error) er
 
 // encode is the page of r, once scan (nil: none) passes it as the file
 // path.
-func encode(r Report, path string, scan func(file string, b []byte) error) ([]byte, error) {
+func encode(r Page, path string, scan func(file string, b []byte) error) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := WriteHTML(&buf, r); err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package transcript
+package report
 
 import (
 	"bytes"
@@ -13,8 +13,8 @@ import (
 
 // shard is a report of one shard of a corpus, with a transcript that holds
 // what could close the data element if it were not escaped.
-func shard(corpus, run string, scenarios ...Scenario) Report {
-	return Report{Corpus: corpus, Run: run, Scenarios: scenarios}
+func shard(corpus, run string, scenarios ...Scenario) Page {
+	return Page{Corpus: corpus, Run: run, Scenarios: scenarios}
 }
 
 func TestReadHTML(t *testing.T) {
@@ -45,16 +45,16 @@ func TestMerge(t *testing.T) {
 	fail := func(name string) Scenario { return Scenario{Name: name, Status: "failed"} }
 	type testCase struct {
 		name    string
-		reports []Report
+		reports []Page
 		corpus  string
 		want    []string // corpus/name status, in order
 	}
 	for _, tc := range []testCase{
-		{"the shards of a corpus", []Report{shard("acp", "", pass("b"), pass("d")), shard("acp", "", fail("c"), pass("a"))}, "acp",
+		{"the shards of a corpus", []Page{shard("acp", "", pass("b"), pass("d")), shard("acp", "", fail("c"), pass("a"))}, "acp",
 			[]string{"/c failed", "/a passed", "/b passed", "/d passed"}},
-		{"two corpora", []Report{shard("native", "", pass("hello")), shard("http", "", fail("hello"))}, "",
+		{"two corpora", []Page{shard("native", "", pass("hello")), shard("http", "", fail("hello"))}, "",
 			[]string{"http/hello failed", "native/hello passed"}},
-		{"a scenario twice: the last", []Report{shard("acp", "", fail("a")), shard("acp", "", pass("a"))}, "acp",
+		{"a scenario twice: the last", []Page{shard("acp", "", fail("a")), shard("acp", "", pass("a"))}, "acp",
 			[]string{"/a passed"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -76,7 +76,7 @@ func TestMerge(t *testing.T) {
 func TestMergeFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "report.html")
 	steps := []struct {
-		r    Report
+		r    Page
 		want []string
 	}{
 		{shard("a/native", "go 1", Scenario{Name: "hello", Status: "passed"}), []string{"/hello"}},

@@ -1,4 +1,4 @@
-package transcript
+package report
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 )
 
 func ExampleWriteText() {
-	t, err := Load("../snapshots/permission-approved")
+	t, err := Load("../../snapshots/permission-approved")
 	if err != nil {
 		panic(err)
 	}

@@ -1,4 +1,4 @@
-package transcript
+package report
 
 import (
 	"bytes"
@@ -15,11 +15,11 @@ import (
 // are committed: both views must work for every scenario of them.
 func corpora(t *testing.T) []string {
 	t.Helper()
-	examples, err := filepath.Glob("../examples/*/acpsnap.yml")
+	examples, err := filepath.Glob("../../examples/*/acpsnap.yml")
 	if err != nil || len(examples) == 0 {
 		t.Fatalf("no example corpora under ../examples (%v)", err)
 	}
-	roots := []string{"../snapshots"}
+	roots := []string{"../../snapshots"}
 	for _, e := range examples {
 		roots = append(roots, filepath.Dir(e))
 	}
@@ -39,7 +39,7 @@ func TestEveryScenario(t *testing.T) {
 		for _, name := range names {
 			dir := filepath.Join(root, name)
 			n++
-			t.Run(strings.TrimPrefix(dir, "../"), func(t *testing.T) {
+			t.Run(strings.TrimPrefix(dir, "../../"), func(t *testing.T) {
 				tr, err := Load(dir)
 				if err != nil {
 					t.Fatal(err)
@@ -48,7 +48,7 @@ func TestEveryScenario(t *testing.T) {
 				if err := WriteText(&text, tr, TextConfig{Width: 60}); err != nil {
 					t.Fatal(err)
 				}
-				if err := WriteHTML(&page, Report{Scenarios: []Scenario{{Name: name, Status: "passed", Transcript: tr}}}); err != nil {
+				if err := WriteHTML(&page, Page{Scenarios: []Scenario{{Name: name, Status: "passed", Transcript: tr}}}); err != nil {
 					t.Fatal(err)
 				}
 				for i, l := range strings.Split(text.String(), "\n") {
@@ -81,13 +81,13 @@ func TestEveryScenario(t *testing.T) {
 }
 
 func TestEveryScenarioReportIsSmall(t *testing.T) {
-	names, err := scenario.Names("../snapshots")
+	names, err := scenario.Names("../../snapshots")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r Report
+	var r Page
 	for _, name := range names {
-		tr, err := Load(filepath.Join("../snapshots", name))
+		tr, err := Load(filepath.Join("../../snapshots", name))
 		if err != nil {
 			t.Fatal(err)
 		}

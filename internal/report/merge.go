@@ -1,4 +1,4 @@
-package transcript
+package report
 
 import (
 	"bytes"
@@ -23,19 +23,19 @@ const (
 
 // data is r as the page embeds it: JSON, with <, > and & escaped
 // (json.Marshal's default), so that nothing in it closes the element.
-func data(r Report) (template.JS, error) {
+func data(r Page) (template.JS, error) {
 	b, err := json.Marshal(r)
 	return template.JS(b), err
 }
 
 // ReadHTML reads back the report of a page WriteHTML wrote.
-func ReadHTML(page []byte) (Report, error) {
+func ReadHTML(page []byte) (Page, error) {
 	_, rest, ok := bytes.Cut(page, []byte(dataOpen))
 	if !ok {
-		return Report{}, errors.New("transcript: not an acpsnap HTML report (no report data in it)")
+		return Page{}, errors.New("transcript: not an acpsnap HTML report (no report data in it)")
 	}
 	b, _, ok := bytes.Cut(rest, []byte(dataClose))
-	var r Report
+	var r Page
 	if !ok {
 		return r, errors.New("transcript: the report data is cut short")
 	}
@@ -48,10 +48,10 @@ func ReadHTML(page []byte) (Report, error) {
 // Merge is one report of the scenarios of reports: those of one corpus
 // (the shards of a run) as one corpus's report, else each scenario
 // labelled with its corpus. A scenario in more than one report is the
-// last one's; the order is NewReport's: failures first, then by corpus and
+// last one's; the order is NewPage's: failures first, then by corpus and
 // name.
-func Merge(reports ...Report) Report {
-	var out Report
+func Merge(reports ...Page) Page {
+	var out Page
 	corpora := map[string]bool{}
 	index := map[[2]string]int{}
 	for _, r := range reports {
@@ -87,11 +87,11 @@ func Merge(reports ...Report) Report {
 }
 
 // MergeFile writes r into the report at path under a lock, keeping the
-// scenarios of other corpora that the same run (Report.Run, not "") wrote
+// scenarios of other corpora that the same run (Page.Run, not "") wrote
 // there: the test binaries of one go test ./... add to one page. What
 // another run wrote, or a page that is not a report, is replaced. scan is
 // as for WriteFile.
-func MergeFile(path string, r Report, scan func(file string, b []byte) error) error {
+func MergeFile(path string, r Page, scan func(file string, b []byte) error) error {
 	err := safefile.Update(path, 0o644, func(old []byte) ([]byte, error) {
 		merged := r
 		if prev, err := ReadHTML(old); err == nil && r.Run != "" && prev.Run == r.Run {

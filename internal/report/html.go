@@ -1,4 +1,4 @@
-package transcript
+package report
 
 import (
 	_ "embed"
@@ -55,7 +55,7 @@ var page = sync.OnceValue(func() *template.Template {
 // and capped (MaxValueBytes, MaxTextBytes, MaxItems, MaxCallsShown), so the
 // page's size is bounded by the number of scenarios, not by what the
 // agents wrote.
-func WriteHTML(w io.Writer, r Report) error {
+func WriteHTML(w io.Writer, r Page) error {
 	if r.Title == "" {
 		r.Title = "acpsnap report"
 	}
@@ -102,7 +102,7 @@ func anchor(s Scenario) string {
 }
 
 // count is how many scenarios of r have status.
-func count(r Report, status string) int {
+func count(r Page, status string) int {
 	n := 0
 	for _, s := range r.Scenarios {
 		if s.Status == status || status == "" {

@@ -1,4 +1,4 @@
-package transcript
+package report
 
 import (
 	"fmt"
@@ -28,7 +28,7 @@ const Elided Kind = "elided"
 
 // shown is r as the page shows it: every string made visible, each
 // transcript within the caps.
-func (r Report) shown() Report {
+func (r Page) shown() Page {
 	out := r // every field kept (Run too), the strings made visible
 	out.Title, out.Corpus, out.Scenarios = console.Line(r.Title), console.Line(r.Corpus), make([]Scenario, len(r.Scenarios))
 	for i, s := range r.Scenarios {

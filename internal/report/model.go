@@ -1,4 +1,4 @@
-package transcript
+package report
 
 // Transcript is one scenario's conversation: its turns, in the order the
 // client sent the prompts, and the model calls behind them.

@@ -1,4 +1,4 @@
-package transcript
+package report
 
 import (
 	"fmt"
@@ -25,7 +25,7 @@ func TestHTMLCapsAndVisible(t *testing.T) {
 	for i := range 3000 {
 		big.Calls = append(big.Calls, Call{N: i + 1, Log: "session.jsonl", Request: "r" + hidden, Status: "200", Response: "ok"})
 	}
-	r := Report{Scenarios: []Scenario{{Name: "flood" + hidden, Status: "failed", Duration: time.Second, Reason: "r" + hidden, Transcript: big}}}
+	r := Page{Scenarios: []Scenario{{Name: "flood" + hidden, Status: "failed", Duration: time.Second, Reason: "r" + hidden, Transcript: big}}}
 	var sb strings.Builder
 	if err := WriteHTML(&sb, r); err != nil {
 		t.Fatal(err)
