@@ -12,8 +12,8 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/acpsnap/acpsnap/cassette/subagent"
+	"github.com/acpsnap/acpsnap/internal/normalize"
 	"github.com/acpsnap/acpsnap/model"
-	"github.com/acpsnap/acpsnap/normalize"
 )
 
 // Config configures one agent process. model.Provider and SessionsDir are

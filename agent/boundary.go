@@ -10,7 +10,7 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/acpsnap/acpsnap/cassette/subagent"
-	"github.com/acpsnap/acpsnap/normalize"
+	"github.com/acpsnap/acpsnap/internal/normalize"
 )
 
 // The names of the errors a task child ends with behind a subagent

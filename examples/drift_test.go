@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 )
 
 // TestExampleDrift proves, per example corpus whose agent is installed,

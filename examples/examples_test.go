@@ -15,7 +15,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 )
 
 // installHint is the one command that installs every example agent.

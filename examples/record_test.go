@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/llmreplay"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // TestGeminiRecordStandIn records gemini-cli's text-turn with `acpsnap

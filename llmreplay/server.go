@@ -18,10 +18,10 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/agentenv"
+	"github.com/acpsnap/acpsnap/internal/normalize"
 	"github.com/acpsnap/acpsnap/llmreplay/wire"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"github.com/acpsnap/acpsnap/model"
-	"github.com/acpsnap/acpsnap/normalize"
 )
 
 // SpawnedByHeader is the request header that routes a request to a child

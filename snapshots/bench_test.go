@@ -8,7 +8,7 @@ import (
 	"github.com/acpsnap/acpsnap/acpsnaptest"
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/harness"
-	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 )
 
 // BenchmarkScenario replays each scenario serially, the private roots

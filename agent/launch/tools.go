@@ -9,7 +9,7 @@ import (
 	"github.com/acpsnap/acpsnap/agent"
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/cassette/tool"
-	"github.com/acpsnap/acpsnap/normalize"
+	"github.com/acpsnap/acpsnap/internal/normalize"
 )
 
 // toolCassette opens the tool cassette the agentenv contract names

@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"github.com/acpsnap/acpsnap/cassette"
-	"github.com/acpsnap/acpsnap/normalize"
+	"github.com/acpsnap/acpsnap/internal/normalize"
 )
 
 // Player serves the selected calls from a verified cassette and never runs

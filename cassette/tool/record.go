@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"github.com/acpsnap/acpsnap/cassette"
-	"github.com/acpsnap/acpsnap/normalize"
+	"github.com/acpsnap/acpsnap/internal/normalize"
 )
 
 // Recorder runs the selected tools for real and records each call at its

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/cassette"
-	"github.com/acpsnap/acpsnap/normalize"
+	"github.com/acpsnap/acpsnap/internal/normalize"
 )
 
 // Body runs a tool for real and returns its result value (any JSON) or its

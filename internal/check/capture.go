@@ -13,9 +13,9 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/internal/safefile"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/internal/treediff"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // CaptureConfig says how to capture a scenario from one session of a real

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/safefile"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/secrets"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // The bounds of a captured folder (workspace/, workspace.expected/): a

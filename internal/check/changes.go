@@ -8,8 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/textdiff"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // Changes groups the failed outcomes that show one change, so that a

@@ -7,8 +7,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/acpsnap/acpsnap/internal/probe"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // TestChanges groups outcomes by their change: a pin or request drift, or

@@ -17,10 +17,10 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/harness"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // Mode selects what a check may write: the harness's Mode, one type for

@@ -9,7 +9,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/conformance"
 	"github.com/acpsnap/acpsnap/internal/harness"
-	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 )
 
 // TestWireLines places each message the client sent before the first

@@ -4,8 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/textdiff"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // fileDiff is one fixture file that differs from what the run produced.

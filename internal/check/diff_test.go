@@ -6,8 +6,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/textdiff"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 func TestDiffTranscripts(t *testing.T) {

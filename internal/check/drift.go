@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // driftChange is the change of the first request drift of an HTTP run:

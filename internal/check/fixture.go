@@ -7,9 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/acpsnap/acpsnap/internal/normalize"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/llmreplay"
-	"github.com/acpsnap/acpsnap/normalize"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // NormalizeFixture normalizes the fixture side with a context derived from

@@ -14,8 +14,8 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/fromrequest"
 	"github.com/acpsnap/acpsnap/internal/safefile"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/strictjson"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // expectedToken matches a {{…}} token in an expected workspace file; only

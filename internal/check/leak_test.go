@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/acpsnap/acpsnap/internal/harness"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/secrets"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // TestRecordWithoutFixtureDiffsNothing: a first recording has nothing to

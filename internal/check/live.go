@@ -2,9 +2,9 @@ package check
 
 import (
 	"github.com/acpsnap/acpsnap/internal/harness"
+	"github.com/acpsnap/acpsnap/internal/normalize"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
-	"github.com/acpsnap/acpsnap/normalize"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // normalizeLive normalizes what a run produced with the run's own context:

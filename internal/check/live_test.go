@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/acpsnap/acpsnap/internal/harness"
-	"github.com/acpsnap/acpsnap/normalize"
+	"github.com/acpsnap/acpsnap/internal/normalize"
 )
 
 // BenchmarkNormalizeLive normalizes the live side of an HTTP agent's run

@@ -5,8 +5,8 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/internal/probe"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // noted is o with the notes of what it wrote (Outcome.Notes), when it

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/internal/safefile"
-	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 )
 
 // writePending writes the run's version of every differing fixture beside

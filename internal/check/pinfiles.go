@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/safefile"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // pinFolder checks the corpus's pins folder: it holds pin files only, of

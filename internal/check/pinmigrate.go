@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 
 	"github.com/acpsnap/acpsnap/internal/safefile"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // Migration is what MigratePins changed.

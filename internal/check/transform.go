@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"slices"
 
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/sessionupdate"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // rules are the corpus's and the scenario's extra normalization, applied

@@ -10,11 +10,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/internal/normalize"
 	"github.com/acpsnap/acpsnap/internal/safefile"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/textdiff"
 	"github.com/acpsnap/acpsnap/internal/treediff"
-	"github.com/acpsnap/acpsnap/normalize"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // workspace is what a check knows of a scenario's expected workspace

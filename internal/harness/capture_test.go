@@ -16,7 +16,7 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/acpsnap/acpsnap/internal/harness"
-	scn "github.com/acpsnap/acpsnap/scenario"
+	scn "github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/testagents/fakeagent"
 )
 

@@ -23,10 +23,10 @@ import (
 	"github.com/acpsnap/acpsnap/internal/harness/harvest"
 	"github.com/acpsnap/acpsnap/internal/harness/proc"
 	"github.com/acpsnap/acpsnap/internal/harness/relay"
+	"github.com/acpsnap/acpsnap/internal/normalize"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
-	"github.com/acpsnap/acpsnap/normalize"
-	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 

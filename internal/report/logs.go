@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"path/filepath"
 
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/model"
-	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 

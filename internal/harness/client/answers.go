@@ -7,8 +7,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/strictjson"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // Wire is the agent's stdin, shared by the SDK and the raw ops (request,

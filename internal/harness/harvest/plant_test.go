@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 )
 
 // TestPlantedSessionFiles: what the agent plants at the MCP proxy's report

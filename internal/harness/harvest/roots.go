@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/safefile"
-	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 )
 
 // rootPrefix starts the name of a run's root folder: acpsnap-<pid>-<random>,

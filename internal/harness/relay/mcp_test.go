@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/acpsnap/acpsnap/internal/harness/harvest"
-	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 )
 
 // TestMCPServers: each declared server becomes its proxy, with the

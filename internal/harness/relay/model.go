@@ -15,11 +15,11 @@ import (
 	"sync"
 
 	"github.com/acpsnap/acpsnap/internal/harness/harvest"
+	"github.com/acpsnap/acpsnap/internal/normalize"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
-	"github.com/acpsnap/acpsnap/normalize"
-	"github.com/acpsnap/acpsnap/scenario"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 

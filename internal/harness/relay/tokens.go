@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/acpsnap/acpsnap/internal/harness/harvest"
-	"github.com/acpsnap/acpsnap/normalize"
+	"github.com/acpsnap/acpsnap/internal/normalize"
 )
 
 // pathTokens are the run's paths and their tokens, for payloads that

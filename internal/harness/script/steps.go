@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/llmreplay/httplog"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // Script is what a recorded session becomes.

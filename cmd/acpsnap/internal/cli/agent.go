@@ -16,7 +16,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/agent/launch"
 	"github.com/acpsnap/acpsnap/internal/check"
-	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/joho/godotenv"
 )
 

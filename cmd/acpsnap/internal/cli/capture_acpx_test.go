@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 )
 
 // acpxInstall is the one command that installs the client these tests run.

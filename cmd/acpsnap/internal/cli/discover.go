@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 )
 
 // defaultCorpus is the corpus a command without -dir works on, and the

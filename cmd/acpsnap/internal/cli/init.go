@@ -13,8 +13,8 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/safefile"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // initCorpusYAML is the starting acpsnap.yml: the agent command, its

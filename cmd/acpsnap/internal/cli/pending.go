@@ -14,8 +14,8 @@ import (
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/harness"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/treediff"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // workflowFlags are the review-workflow flags of run, update and refresh.

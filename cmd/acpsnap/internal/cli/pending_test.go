@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/acpsnap/acpsnap/internal/safefile"
-	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 )
 
 // copyScenarios copies the named scenario folders of the bundled corpus into

@@ -11,9 +11,9 @@ import (
 	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/textdiff"
 	"github.com/acpsnap/acpsnap/internal/treediff"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // review walks the pending files one at a time: it shows each one's diff

@@ -7,8 +7,8 @@ import (
 	"strconv"
 
 	"github.com/acpsnap/acpsnap/internal/report"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/secrets"
-	"github.com/acpsnap/acpsnap/scenario"
 )
 
 // show prints a scenario's transcript from its committed fixtures.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/acpsnap/acpsnap/internal/check"
-	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 )
 
 // verify runs the corpus guards without running agents.

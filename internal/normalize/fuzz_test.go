@@ -29,7 +29,7 @@ func fuzzSeeds(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	files, _ := filepath.Glob("../snapshots/*/*.jsonl")
+	files, _ := filepath.Glob("../../snapshots/*/*.jsonl")
 	for _, name := range files {
 		if b, err := os.ReadFile(name); err == nil {
 			f.Add(b)

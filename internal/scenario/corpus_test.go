@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 )
 
 func TestLoadCorpus(t *testing.T) {

@@ -3,7 +3,7 @@ package normalize_test
 import (
 	"fmt"
 
-	"github.com/acpsnap/acpsnap/normalize"
+	"github.com/acpsnap/acpsnap/internal/normalize"
 )
 
 func ExampleSession() {

@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/acpsnap/acpsnap/scenario"
+	"github.com/acpsnap/acpsnap/internal/scenario"
 )
 
 // Written from docs/format.md, independently, independently of the package's own tables.
@@ -35,7 +35,7 @@ var (
 // corpusFiles returns the contents of snapshots/*/name with their folders.
 func corpusFiles(f *testing.F, name string) (folders []string, contents [][]byte) {
 	f.Helper()
-	paths, _ := filepath.Glob(filepath.Join("..", "snapshots", "*", name))
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "snapshots", "*", name))
 	if len(paths) == 0 {
 		f.Fatalf("no corpus seeds for %s", name)
 	}
