@@ -3,9 +3,9 @@ package llmreplay
 import (
 	"net/http"
 
-	"github.com/acpsnap/acpsnap/llmreplay/wire"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/sse"
+	"github.com/acpsnap/acpsnap/internal/wire"
+	"github.com/acpsnap/acpsnap/internal/wire/dialect"
+	"github.com/acpsnap/acpsnap/internal/wire/sse"
 	"github.com/acpsnap/acpsnap/model"
 )
 

@@ -9,12 +9,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/llmreplay/wire/anthropic"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/gemini"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/openaichat"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/openairesponses"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/wiretest"
+	"github.com/acpsnap/acpsnap/internal/wire/anthropic"
+	"github.com/acpsnap/acpsnap/internal/wire/dialect"
+	"github.com/acpsnap/acpsnap/internal/wire/gemini"
+	"github.com/acpsnap/acpsnap/internal/wire/openaichat"
+	"github.com/acpsnap/acpsnap/internal/wire/openairesponses"
+	"github.com/acpsnap/acpsnap/internal/wire/wiretest"
 	"github.com/acpsnap/acpsnap/model"
 )
 

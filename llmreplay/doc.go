@@ -28,5 +28,5 @@
 // harness fails the scenario even when the agent swallows the error. The
 // entries, derivation, overrides, serving rules and the scripted server's
 // HTTP answers are specified in docs/format.md ("Replay"); each dialect's
-// events and bodies are its codec's, under llmreplay/wire.
+// events and bodies are its codec's, under internal/wire.
 package llmreplay

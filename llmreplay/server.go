@@ -19,8 +19,8 @@ import (
 
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/internal/normalize"
-	"github.com/acpsnap/acpsnap/llmreplay/wire"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
+	"github.com/acpsnap/acpsnap/internal/wire"
+	"github.com/acpsnap/acpsnap/internal/wire/dialect"
 	"github.com/acpsnap/acpsnap/model"
 )
 

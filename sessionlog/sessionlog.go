@@ -31,7 +31,7 @@ type Header struct {
 	Origin          string `json:"origin,omitempty"` // "subagent" for children
 	SpawnedBy       string `json:"spawnedBy,omitempty"`
 	// Dialect and Agent are set in a composed log (an agent that talks to
-	// its model over HTTP; see package llmreplay/httplog): the model dialect, and the agent
+	// its model over HTTP; see package internal/httplog): the model dialect, and the agent
 	// as its ACP initialize response named it.
 	Dialect string     `json:"dialect,omitempty"`
 	Agent   *AgentInfo `json:"agent,omitempty"`

@@ -24,10 +24,10 @@ import (
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/harness"
+	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/normalize"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 

@@ -14,9 +14,9 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/harness"
+	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/llmreplay"
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 )
 
 // TestRecordAgainstBaseURL: record mode talks to whatever DEEPSEEK_BASE_URL

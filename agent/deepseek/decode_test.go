@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/llmreplay/wire/openaichat"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/wiretest"
+	"github.com/acpsnap/acpsnap/internal/wire/openaichat"
+	"github.com/acpsnap/acpsnap/internal/wire/wiretest"
 	"github.com/acpsnap/acpsnap/model"
 )
 

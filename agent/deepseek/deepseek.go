@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/acpsnap/acpsnap/llmreplay/wire"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/openaichat"
+	"github.com/acpsnap/acpsnap/internal/wire"
+	"github.com/acpsnap/acpsnap/internal/wire/openaichat"
 	"github.com/acpsnap/acpsnap/model"
 )
 

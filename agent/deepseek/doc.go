@@ -22,7 +22,7 @@
 // UNAVAILABLE once.
 //
 // The request body, the stream parser, the canonical chunk order and the
-// status mapping are those of llmreplay/wire/openaichat, the codec the
+// status mapping are those of internal/wire/openaichat, the codec the
 // scripted server renders with, so the two cannot drift apart; its doc
 // says why it is hand-written rather than an OpenAI SDK.
 package deepseek

@@ -7,8 +7,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/acpsnap/acpsnap/internal/probe"
+	"github.com/acpsnap/acpsnap/internal/proxy"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 )
 
 // TestChanges groups outcomes by their change: a pin or request drift, or

@@ -17,10 +17,10 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/harness"
+	"github.com/acpsnap/acpsnap/internal/httplog"
+	"github.com/acpsnap/acpsnap/internal/proxy"
 	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/secrets"
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
-	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 )
 
 // Mode selects what a check may write: the harness's Mode, one type for

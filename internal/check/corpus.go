@@ -8,7 +8,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
+	"github.com/acpsnap/acpsnap/internal/wire/dialect"
 )
 
 // applyCorpus sets what acpsnap.yml and the manifest say about the agent

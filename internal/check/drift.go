@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/internal/proxy"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 )
 
 // driftChange is the change of the first request drift of an HTTP run:

@@ -3,8 +3,8 @@ package check
 import (
 	"path/filepath"
 
+	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 )
 
 // Folders are a corpus as read once for one run: its acpsnap.yml, its

@@ -12,11 +12,11 @@ import (
 	"github.com/acpsnap/acpsnap/cassette/subagent"
 	"github.com/acpsnap/acpsnap/cassette/tool"
 	"github.com/acpsnap/acpsnap/internal/console"
+	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/textdiff"
 	"github.com/acpsnap/acpsnap/llmreplay"
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 

@@ -2,9 +2,9 @@ package check
 
 import (
 	"github.com/acpsnap/acpsnap/internal/harness"
+	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/normalize"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 )
 
 // normalizeLive normalizes what a run produced with the run's own context:

@@ -4,9 +4,9 @@ import (
 	"fmt"
 
 	"github.com/acpsnap/acpsnap/internal/harness"
+	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/probe"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 )
 
 // noted is o with the notes of what it wrote (Outcome.Notes), when it

@@ -6,11 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/internal/strictjson"
 	"github.com/acpsnap/acpsnap/internal/textdiff"
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 )
 
 // Native logs are pinned like composed ones (httplog.Pins): the system

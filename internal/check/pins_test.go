@@ -9,9 +9,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/textdiff"
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 )
 
 // header is a request/header event line of a native log.

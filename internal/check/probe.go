@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/internal/harness"
+	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/probe"
 	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/llmreplay"
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 )
 
 // Probed is one run of `acpsnap probe`: the scenario run against a

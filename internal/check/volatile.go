@@ -12,8 +12,8 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/internal/probe"
+	"github.com/acpsnap/acpsnap/internal/proxy"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 )
 
 // Unstable reports whether a write failed because the replay of what it

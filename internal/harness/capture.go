@@ -15,10 +15,10 @@ import (
 	"github.com/acpsnap/acpsnap/internal/harness/harvest"
 	"github.com/acpsnap/acpsnap/internal/harness/proc"
 	"github.com/acpsnap/acpsnap/internal/harness/script"
+	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/normalize"
 	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/strictjson"
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 

@@ -20,7 +20,7 @@
 // the scenario's workspace/, starts the agent in its own process group with
 // an allowlisted environment (package agentenv; docs/agents.md, "The native
 // contract"), or, with Config.Model, behind a model proxy on 127.0.0.1
-// (package llmreplay/proxy) with no ACPSNAP_* variable and no secret. It
+// (package internal/proxy) with no ACPSNAP_* variable and no secret. It
 // drives input.json's steps (docs/format.md, "Client script"), serves
 // permissions, fs/* and terminal/* (in a pseudo-terminal) inside the cwd,
 // shuts the agent down within three graces, harvests its logs and removes

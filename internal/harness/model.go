@@ -6,16 +6,16 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/internal/harness/relay"
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
+	"github.com/acpsnap/acpsnap/internal/httplog"
 )
 
 // Model configures the HTTP model of an agent that does not write its own
-// session log: the harness starts a proxy (package llmreplay/proxy) for
+// session log: the harness starts a proxy (package internal/proxy) for
 // the run, hands the agent its URL and placeholder key through the
 // templates of the agent's command and environment, and composes the
 // session log from the exchanges (package sessionlog).
 type Model struct {
-	Dialect string // a name of the dialect table (llmreplay/wire/dialect); required
+	Dialect string // a name of the dialect table (internal/wire/dialect); required
 	// Upstream and Key are the live model's base URL and key (record
 	// only). Upstream "": the dialect's public endpoint. The key never
 	// reaches the agent.

@@ -24,9 +24,9 @@ import (
 	"github.com/acpsnap/acpsnap/internal/harness/proc"
 	"github.com/acpsnap/acpsnap/internal/harness/relay"
 	"github.com/acpsnap/acpsnap/internal/normalize"
+	"github.com/acpsnap/acpsnap/internal/proxy"
 	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/secrets"
-	"github.com/acpsnap/acpsnap/llmreplay/proxy"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 

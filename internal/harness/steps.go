@@ -18,7 +18,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/harness/proc"
 	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/sessionupdate"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
+	"github.com/acpsnap/acpsnap/internal/wire/dialect"
 	"github.com/acpsnap/acpsnap/model"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )

@@ -44,8 +44,8 @@ var layers = []string{
 	"internal/harness/proc",
 	"llmreplay", // public: the player a native agent replays its model with
 	"internal/replay",
-	"llmreplay/proxy",   // MOVING
-	"llmreplay/httplog", // MOVING
+	"internal/proxy",   // MOVING
+	"internal/httplog", // MOVING
 	"internal/proxy",
 	"internal/httplog",  // the composed log of an HTTP agent, which the proxy records into
 	"internal/scenario", // the format only: what checks or replays it sits above
@@ -58,7 +58,6 @@ var layers = []string{
 	"normalize",      // MOVING
 	"sessionlog",     // public
 	"internal/wire",  // the codecs and the dialect table, which the composed session log asks
-	"llmreplay/wire", // MOVING
 	"model",          // public
 	"agentenv",       // public
 	"internal",       // the leaves

@@ -2,7 +2,7 @@ package normalize
 
 import "strings"
 
-// Composed normalizes a composed session log (package llmreplay/httplog)
+// Composed normalizes a composed session log (package internal/httplog)
 // in the context that already normalized its model payloads as they were
 // relayed (the harness's live context): like Session, except that the
 // members of a model/* event's data for which held reports true (its

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/sessionupdate"
 	"github.com/acpsnap/acpsnap/internal/strictjson"
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 )
 
 // Source is what a transcript is built from: the client script and one

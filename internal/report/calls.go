@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/sse"
+	"github.com/acpsnap/acpsnap/internal/httplog"
+	"github.com/acpsnap/acpsnap/internal/wire/dialect"
+	"github.com/acpsnap/acpsnap/internal/wire/sse"
 	"github.com/acpsnap/acpsnap/model"
 )
 

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 
 	"github.com/acpsnap/acpsnap/internal/check"
+	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 )
 
 // Load builds the transcript of the scenario folder dir from its committed

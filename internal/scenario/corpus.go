@@ -14,7 +14,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/internal/conformance"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
+	"github.com/acpsnap/acpsnap/internal/wire/dialect"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -23,7 +23,7 @@ const CorpusFile = "acpsnap.yml"
 
 // DialectNative (Corpus.Model.Dialect) says the agent writes its own
 // session log (docs/agents.md); any other dialect is a name of the dialect
-// table, llmreplay/wire/dialect.
+// table, internal/wire/dialect.
 const DialectNative = "native"
 
 // Shutdown policies (Corpus.Agent.Shutdown).

@@ -20,7 +20,7 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
-	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
+	"github.com/acpsnap/acpsnap/internal/wire/dialect"
 	"github.com/acpsnap/acpsnap/model"
 )
 
@@ -31,7 +31,7 @@ const Env = "CONFORMANCE_AGENT"
 // Behaviour is what one run of the agent does, from its environment (the
 // corpus's agent.env and the scenario's manifest env).
 type Behaviour struct {
-	Dialect string // CONF_DIALECT: a dialect of the table (llmreplay/wire/dialect)
+	Dialect string // CONF_DIALECT: a dialect of the table (internal/wire/dialect)
 	URL     string // CONF_URL: the model's base URL ({{model.url}})
 	// Key is the key the agent sends ({{model.key}}): in the dialect's
 	// header, and for Gemini in the query, "?key=…", as its REST docs

@@ -18,11 +18,11 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/harness"
+	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/scenario"
+	"github.com/acpsnap/acpsnap/internal/wire"
+	"github.com/acpsnap/acpsnap/internal/wire/dialect"
 	"github.com/acpsnap/acpsnap/llmreplay"
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
-	"github.com/acpsnap/acpsnap/llmreplay/wire"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
 	"github.com/acpsnap/acpsnap/model"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
+	"github.com/acpsnap/acpsnap/internal/wire/dialect"
 )
 
 // TestClientsCoverTheTable: the agent speaks every dialect of the table,

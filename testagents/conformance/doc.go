@@ -1,7 +1,7 @@
 // Package conformance is a test agent that does what real agents do, each
 // behaviour switched by its environment (Behaviour), and the suite that
 // runs it through acpsnap's write modes in every HTTP dialect of the table
-// (llmreplay/wire/dialect), each write followed
+// (internal/wire/dialect), each write followed
 // by replays that must pass: the model's tool-call id reused as the ACP
 // toolCallId or a minted one, absolute and relative paths in arguments and
 // titles, a placeholder in model.json, an error body shown verbatim, a
@@ -13,6 +13,6 @@
 //
 // The agent is the test binary itself: TestMain calls Main, which serves
 // ACP on stdio (github.com/coder/acp-go-sdk) when Env is set, talking to
-// its model over HTTP with the codecs of llmreplay/wire. docs/format.md
+// its model over HTTP with the codecs of internal/wire. docs/format.md
 // and docs/agents.md say what each behaviour exercises.
 package conformance

@@ -1,6 +1,6 @@
 // Package relay holds what a run puts between the agent and the servers it
 // talks to, and collects what they recorded: the HTTP model proxy (package
-// llmreplay/proxy) with the live side's one token context, and the
+// internal/proxy) with the live side's one token context, and the
 // `acpsnap mcp-cassette` proxies of input.json's MCP servers.
 //
 //	src, err := relay.LoadSource(s, dir, pins, false) // the committed log's exchanges, the overrides

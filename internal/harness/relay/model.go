@@ -15,18 +15,18 @@ import (
 	"sync"
 
 	"github.com/acpsnap/acpsnap/internal/harness/harvest"
+	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/normalize"
+	"github.com/acpsnap/acpsnap/internal/proxy"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
-	"github.com/acpsnap/acpsnap/llmreplay/proxy"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
+	"github.com/acpsnap/acpsnap/internal/wire/dialect"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // ModelConfig is the HTTP model of one run (the harness's Model, and what
 // the run adds).
 type ModelConfig struct {
-	Dialect       string   // a name of the dialect table (llmreplay/wire/dialect)
+	Dialect       string   // a name of the dialect table (internal/wire/dialect)
 	Upstream, Key string   // the live model (Record only); Upstream "": the dialect's public endpoint
 	Ignore        []string // request parts that are not part of a request's identity
 	// Scrub is applied to every normalized payload; nil: nothing.

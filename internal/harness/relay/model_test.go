@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/acpsnap/acpsnap/internal/harness/harvest"
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
+	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 

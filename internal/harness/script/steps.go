@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay/httplog"
 )
 
 // Script is what a recorded session becomes.

@@ -12,7 +12,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/secrets"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
+	"github.com/acpsnap/acpsnap/internal/wire/dialect"
 
 	"github.com/acpsnap/acpsnap/agent/launch"
 	"github.com/acpsnap/acpsnap/internal/check"

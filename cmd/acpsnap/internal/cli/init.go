@@ -14,7 +14,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay/wire/dialect"
+	"github.com/acpsnap/acpsnap/internal/wire/dialect"
 )
 
 // initCorpusYAML is the starting acpsnap.yml: the agent command, its
