@@ -55,12 +55,12 @@ var layers = []string{
 	"cassette",          // public: the tool and subagent cassettes
 	"internal/cassette",
 	"internal/normalize",
-	"normalize",      // MOVING
-	"sessionlog",     // public
-	"internal/wire",  // the codecs and the dialect table, which the composed session log asks
-	"model",          // public
-	"agentenv",       // public
-	"internal",       // the leaves
+	"normalize",     // MOVING
+	"sessionlog",    // public
+	"internal/wire", // the codecs and the dialect table, which the composed session log asks
+	"model",         // public
+	"agentenv",      // public
+	"internal",      // the leaves
 }
 
 // clients are packages outside the library: they may import any library
