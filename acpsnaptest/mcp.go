@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/cassette/mcpproxy"
+	"github.com/acpsnap/acpsnap/internal/mcpproxy"
 )
 
 // mcpCommand is the value of commandEnv under which the test binary serves

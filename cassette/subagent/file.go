@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/acpsnap/acpsnap/cassette"
+	"github.com/acpsnap/acpsnap/internal/cassette"
 )
 
 // Cassette is a verified subagent cassette in memory.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/cassette"
+	"github.com/acpsnap/acpsnap/internal/cassette"
 )
 
 // sample records a nested cassette and returns its policy and

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/acpsnap/acpsnap/cassette"
+	"github.com/acpsnap/acpsnap/internal/cassette"
 )
 
 // LockSuffix names the writer lock directory beside a cassette.

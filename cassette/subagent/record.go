@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/acpsnap/acpsnap/cassette"
+	"github.com/acpsnap/acpsnap/internal/cassette"
 )
 
 // stageSuffix names the cassette truncate and append write before it

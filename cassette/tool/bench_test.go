@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/cassette"
+	"github.com/acpsnap/acpsnap/internal/cassette"
 )
 
 // BenchmarkPlayerCall shows lookup per call is O(1): the time per call is

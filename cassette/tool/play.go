@@ -9,7 +9,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/acpsnap/acpsnap/cassette"
+	"github.com/acpsnap/acpsnap/internal/cassette"
 	"github.com/acpsnap/acpsnap/internal/normalize"
 )
 

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/cassette"
+	"github.com/acpsnap/acpsnap/internal/cassette"
 	"github.com/acpsnap/acpsnap/internal/normalize"
 )
 

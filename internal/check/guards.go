@@ -8,9 +8,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/cassette"
 	"github.com/acpsnap/acpsnap/cassette/subagent"
 	"github.com/acpsnap/acpsnap/cassette/tool"
+	"github.com/acpsnap/acpsnap/internal/cassette"
 	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/safefile"

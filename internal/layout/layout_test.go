@@ -32,9 +32,7 @@ var layers = []string{
 	"examples",
 	"internal/frontend", // what both front ends decide the same way
 	"internal/report",   // JUnit, the HTML report, show, hints
-	"transcript",        // MOVING
 	"internal/check",
-	"check", // MOVING
 	"internal/probe",
 	"internal/harness",
 	"internal/harness/script",
@@ -44,18 +42,13 @@ var layers = []string{
 	"internal/harness/proc",
 	"llmreplay", // public: the player a native agent replays its model with
 	"internal/replay",
-	"internal/proxy",   // MOVING
-	"internal/httplog", // MOVING
 	"internal/proxy",
 	"internal/httplog",  // the composed log of an HTTP agent, which the proxy records into
 	"internal/scenario", // the format only: what checks or replays it sits above
-	"scenario",          // MOVING
 	"internal/mcpproxy",
-	"cassette/mcpproxy", // MOVING
-	"cassette",          // public: the tool and subagent cassettes
+	"cassette", // public: the tool and subagent cassettes
 	"internal/cassette",
 	"internal/normalize",
-	"normalize",     // MOVING
 	"sessionlog",    // public
 	"internal/wire", // the codecs and the dialect table, which the composed session log asks
 	"model",         // public

@@ -7,10 +7,10 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
-	"github.com/acpsnap/acpsnap/cassette"
-	"github.com/acpsnap/acpsnap/cassette/mcpproxy"
 	"github.com/acpsnap/acpsnap/cassette/tool"
+	"github.com/acpsnap/acpsnap/internal/cassette"
 	"github.com/acpsnap/acpsnap/internal/harness/harvest"
+	"github.com/acpsnap/acpsnap/internal/mcpproxy"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/scenario"
 )

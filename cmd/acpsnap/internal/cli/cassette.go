@@ -8,9 +8,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/cassette"
 	"github.com/acpsnap/acpsnap/cassette/subagent"
 	"github.com/acpsnap/acpsnap/cassette/tool"
+	"github.com/acpsnap/acpsnap/internal/cassette"
 	"github.com/acpsnap/acpsnap/internal/console"
 )
 

@@ -3,7 +3,7 @@ package cli
 import (
 	"os"
 
-	"github.com/acpsnap/acpsnap/cassette/mcpproxy"
+	"github.com/acpsnap/acpsnap/internal/mcpproxy"
 )
 
 // mcpCassette runs the MCP proxy of package mcpproxy, whose exit codes

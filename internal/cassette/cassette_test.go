@@ -13,7 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/cassette"
+	"github.com/acpsnap/acpsnap/internal/cassette"
 )
 
 // secret is in every test body: no diagnostic may contain it.

@@ -3,7 +3,7 @@ package cassette_test
 import (
 	"fmt"
 
-	"github.com/acpsnap/acpsnap/cassette"
+	"github.com/acpsnap/acpsnap/internal/cassette"
 )
 
 func ExampleCanonical() {

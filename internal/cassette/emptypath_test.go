@@ -7,9 +7,9 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/cassette"
 	"github.com/acpsnap/acpsnap/cassette/subagent"
 	"github.com/acpsnap/acpsnap/cassette/tool"
+	"github.com/acpsnap/acpsnap/internal/cassette"
 )
 
 // TestEmptyPathRefused: every cassette library refuses an empty path at

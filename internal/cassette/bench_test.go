@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/cassette"
+	"github.com/acpsnap/acpsnap/internal/cassette"
 )
 
 // BenchmarkVerify measures verification throughput (MB/s in the output)
