@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -138,11 +138,11 @@ func upstreamEnv(t *testing.T, script string) []string {
 	if script == "" {
 		return nil
 	}
-	sc, err := llmreplay.DecodeScript(strings.NewReader(script), "upstream")
+	sc, err := replay.DecodeScript(strings.NewReader(script), "upstream")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: sc})
+	srv, err := replay.NewServer(replay.ServerConfig{Primary: sc})
 	if err != nil {
 		t.Fatal(err)
 	}

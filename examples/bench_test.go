@@ -17,8 +17,8 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/harness"
+	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay"
 )
 
 // The codex-acp benchmarks compare one scenario (codex-acp/text-turn)
@@ -73,7 +73,7 @@ func withPath(path string) []string {
 // BenchmarkCodexACP/acpsnap replays the scenario as `acpsnap run` does
 // (check.Check in replay mode: the harness, the proxy, the composed log,
 // the comparison); BenchmarkCodexACP/direct drives the same agent through
-// the same steps against llmreplay.Server: initialize, session/new, wait
+// the same steps against replay.Server: initialize, session/new, wait
 // for available_commands_update (codex-acp sends it on a timer), the
 // prompt and its answer.
 func BenchmarkCodexACP(b *testing.B) {
@@ -130,7 +130,7 @@ func BenchmarkCodexRatio(b *testing.B) {
 func BenchmarkCodexFloor(b *testing.B) {
 	corpus, path := codexBench(b)
 	for b.Loop() {
-		directTurn(b, corpus, path, llmreplay.ServerConfig{Dialect: "openai-responses"}, false)
+		directTurn(b, corpus, path, replay.ServerConfig{Dialect: "openai-responses"}, false)
 	}
 }
 
@@ -140,9 +140,9 @@ func BenchmarkCodexFloor(b *testing.B) {
 // scenario's prompt and waits for its answer; then it stops the agent's
 // process group (codex-acp's node launcher does not stop its native
 // binary) and waits for it.
-func directTurn(b *testing.B, corpus *scenario.Corpus, path string, model llmreplay.ServerConfig, prompt bool) {
+func directTurn(b *testing.B, corpus *scenario.Corpus, path string, model replay.ServerConfig, prompt bool) {
 	b.Helper()
-	srv, err := llmreplay.NewServer(model)
+	srv, err := replay.NewServer(model)
 	if err != nil {
 		b.Fatal(err)
 	}

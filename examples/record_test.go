@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay"
 )
 
 // TestGeminiRecordStandIn records gemini-cli's text-turn with `acpsnap
@@ -34,13 +34,13 @@ func TestGeminiRecordStandIn(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg, err := llmreplay.DecodeModel(f, f.Name())
+			cfg, err := replay.DecodeModel(f, f.Name())
 			f.Close()
 			if err != nil {
 				t.Fatal(err)
 			}
 			cfg.Dialect = "gemini-generate-content"
-			srv, err := llmreplay.NewServer(cfg)
+			srv, err := replay.NewServer(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,32 +1,38 @@
-// Package llmreplay is the model stand-in of acpsnap (docs/format.md,
-// "Replay"). It derives a replay script from recorded session logs
-// (Derive), applies authored overrides, and serves the script either
-// in-process to a native agent's provider (Player), or over HTTP in a
-// model dialect to live adapters and third-party agents (Server, the
-// scripted server of `acpsnap new -model` and `acpsnap serve-model`).
+// Package llmreplay replays a recorded model to a native agent: one that
+// writes acpsnap's session log itself and calls its model in-process, like
+// the reference agent (docs/agents.md, "The native contract").
 //
-// The happy path of a replayed scenario, in the agent's process:
+// In replay, acpsnap hands the agent the session logs it recorded as
+// fixtures (agentenv.Agent's Fixture, FixtureChildren and Override). The
+// agent loads them into a Player and asks it for each model call instead
+// of the live model. At exit it writes the Player's report, which the
+// harness reads to fail a scenario whose recorded calls were not all made:
 //
-//	p, err := llmreplay.Load(llmreplay.Config{
-//		Primary:  "snapshots/x/session.jsonl",
-//		Children: []string{"snapshots/x/session.1.jsonl"},
-//		Override: "snapshots/x/replay.override.json", // "" when there is none
+//	contract, err := agentenv.Load(os.Getenv)
+//	player, err := llmreplay.Load(llmreplay.Config{
+//		Primary: contract.Fixture, Children: contract.FixtureChildren, Override: contract.Override,
 //	})
-//	// for every model call of the agent:
-//	err = p.Stream(ctx, llmreplay.StreamRequest{SessionID: id, SpawnedBy: callID, Cwd: cwd}, emit)
-//	// at shutdown:
-//	err = agentenv.WriteReport(sessionsDir, p.Report())
+//	// for every model call of a session:
+//	err = player.Stream(ctx, llmreplay.StreamRequest{SessionID: sid, SpawnedBy: toolCallID, Cwd: cwd,
+//		Request: llmreplay.RequestText(req)},
+//		func(c model.Chunk) error { /* handle the chunk as if the model sent it */ return nil })
+//	// at exit:
+//	err = agentenv.WriteReport(contract.SessionsDir, player.Report())
 //
-// Decoding is strict everywhere (DecodeScript, DecodeOverride,
-// DecodeModel, Derive), and errors carry the file, the line and the JSON
+// The Player serves each session's calls in their recorded order. A
+// child session (a subagent) is found by the live id of the tool call that
+// spawned it. Volatile values in the fixtures ({{cwd}}, {{session:N}},
+// {{toolCall:N}}) become the live ones.
+//
+// Loading is strict, and errors carry the file, the line and the JSON
 // path:
 //
 //	llmreplay: decode override: snapshots/x/replay.override.json:7: $[2].chunks[0].type: unknown chunk "text-delt"
 //
-// A call the script cannot serve fails with a *model.ProviderError of code
-// REPLAY that says "re-record", and is kept in Report().Errors, so the
-// harness fails the scenario even when the agent swallows the error. The
-// entries, derivation, overrides, serving rules and the scripted server's
-// HTTP answers are specified in docs/format.md ("Replay"); each dialect's
-// events and bodies are its codec's, under internal/wire.
+// A call the fixtures cannot serve fails with a *model.ProviderError of
+// code REPLAY that says to re-record. Report keeps it too, so the harness
+// fails the scenario even when the agent swallows the error. How calls are
+// derived from a log, and what an override does, is in docs/format.md
+// ("Replay"). An agent that talks to its model over HTTP needs none of
+// this: acpsnap replays its traffic through a proxy (docs/agents.md).
 package llmreplay

@@ -21,9 +21,9 @@ import (
 	"github.com/acpsnap/acpsnap/testagents/httpfixture"
 )
 
-// replay checks the scenario folder dir in replay mode with env appended
+// replayed checks the scenario folder dir in replay mode with env appended
 // to the harness environment.
-func replay(t testing.TB, dir string, environ ...string) check.Outcome {
+func replayed(t testing.TB, dir string, environ ...string) check.Outcome {
 	t.Helper()
 	cfg := check.Config{Settings: harness.Settings{Agent: agentCommand, Environ: append(os.Environ(), environ...), Acpsnap: acpsnaptest.MCPProxy(t)}}
 	return check.Check(context.Background(), dir, cfg)
@@ -46,7 +46,7 @@ func TestFetchReplayNeverRunsTheBody(t *testing.T) {
 	}
 	ln.Close()
 	for _, name := range []string{"tool-fetch", "tool-fetch-concurrent"} {
-		mustPass(t, replay(t, name)) // the service is gone
+		mustPass(t, replayed(t, name)) // the service is gone
 	}
 	ln, err = net.Listen("tcp", httpfixture.Addr)
 	if err != nil {
@@ -57,7 +57,7 @@ func TestFetchReplayNeverRunsTheBody(t *testing.T) {
 	go srv.Serve(ln)
 	defer srv.Close()
 	for _, name := range []string{"tool-fetch", "tool-fetch-concurrent"} {
-		mustPass(t, replay(t, name))
+		mustPass(t, replayed(t, name))
 	}
 	if n := svc.Hits(); n != 0 {
 		t.Errorf("the replays sent the service %d requests, want 0", n)
@@ -82,7 +82,7 @@ func TestBashCassetteHasNoSideEffect(t *testing.T) {
 			if !tc.cassette {
 				dropCassette(t, dir, "tools:\n  include: [bash]\n")
 			}
-			mustPass(t, replay(t, dir))
+			mustPass(t, replayed(t, dir))
 			_, err := os.Stat(marker)
 			if created := err == nil; created != tc.wantCreated {
 				t.Errorf("side effect happened: %v, want %v (%v)", created, tc.wantCreated, err)
@@ -111,7 +111,7 @@ func TestMCPReplayNeverStartsTheServer(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(bin, "acpsnap-mcp-echo"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	mustPass(t, replay(t, "tool-mcp", "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH")))
+	mustPass(t, replayed(t, "tool-mcp", "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH")))
 	if _, err := os.Stat(mark); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the real MCP server was started in replay (%v)", err)
 	}
@@ -169,7 +169,7 @@ func BenchmarkCassettePair(b *testing.B) {
 	for _, c := range []struct{ name, dir string }{{"without", without}, {"with", "tool-bash-cassette"}} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				mustPass(b, replay(b, c.dir))
+				mustPass(b, replayed(b, c.dir))
 			}
 		})
 	}
@@ -228,6 +228,6 @@ func TestToolCassetteRunFolders(t *testing.T) {
 		t.Errorf("the cassette holds the recording's folders:\n%s", b)
 	}
 	for range 3 {
-		mustPass(t, replay(t, dir))
+		mustPass(t, replayed(t, dir))
 	}
 }

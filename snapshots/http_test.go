@@ -9,8 +9,8 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/harness"
+	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay"
 )
 
 // httpCorpus writes a corpus whose agent is the reference agent treated as
@@ -51,9 +51,9 @@ func writeFile(t *testing.T, dir, name, content string) {
 
 // textServer is a scripted upstream whose one answer is text, closed
 // with the test.
-func textServer(t *testing.T, text string) *llmreplay.Server {
+func textServer(t *testing.T, text string) *replay.Server {
 	t.Helper()
-	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: mustScript(t, `[{"kind":"chunks","chunks":[
+	srv, err := replay.NewServer(replay.ServerConfig{Primary: mustScript(t, `[{"kind":"chunks","chunks":[
 		{"type":"block-start","index":0,"blockType":"text"},
 		{"type":"text-delta","index":0,"text":"`+text+`"},
 		{"type":"block-end","index":0},

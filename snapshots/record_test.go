@@ -15,8 +15,8 @@ import (
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/internal/httplog"
+	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay"
 )
 
 // TestRecordAgainstBaseURL: record mode talks to whatever DEEPSEEK_BASE_URL
@@ -79,11 +79,11 @@ func TestPrivatePathsNormalized(t *testing.T) {
 }
 
 // recordScripted records the scenario in dir in Record mode against an
-// llmreplay.Server serving script (JSON), as `acpsnap record` does with
+// replay.Server serving script (JSON), as `acpsnap record` does with
 // DEEPSEEK_BASE_URL pointing at it.
-func recordScripted(t *testing.T, dir, script string) (*llmreplay.Server, check.Outcome) {
+func recordScripted(t *testing.T, dir, script string) (*replay.Server, check.Outcome) {
 	t.Helper()
-	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: mustScript(t, script)})
+	srv, err := replay.NewServer(replay.ServerConfig{Primary: mustScript(t, script)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestPrivatePathsThroughSymlinkedTempDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := copyScenario(t, "tool-bash")
-	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: mustScript(t, bashThenDone("cd $HOME && pwd -P; cd .. && pwd -P"))})
+	srv, err := replay.NewServer(replay.ServerConfig{Primary: mustScript(t, bashThenDone("cd $HOME && pwd -P; cd .. && pwd -P"))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,9 +128,9 @@ func TestPrivatePathsThroughSymlinkedTempDir(t *testing.T) {
 	}
 }
 
-func mustScript(t *testing.T, s string) llmreplay.Script {
+func mustScript(t *testing.T, s string) replay.Script {
 	t.Helper()
-	sc, err := llmreplay.DecodeScript(strings.NewReader(s), "script")
+	sc, err := replay.DecodeScript(strings.NewReader(s), "script")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/harness"
+	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay"
 )
 
 // The scenarios whose children replay from subagents.cassette.jsonl.
@@ -126,7 +126,7 @@ func TestSubagentCassetteRunFolders(t *testing.T) {
 	cwd := "{{fromRequest:(/[-a-zA-Z0-9_./]*acpsnap-[-a-zA-Z0-9_]*/workspace)}}"
 	primary := mustScript(t, "["+toolEntry("call_1", "task", `{"description":"where","prompt":"Say where `+cwd+` is."}`)+","+textEntry("Done.")+"]")
 	child := mustScript(t, "["+textEntry("It is "+cwd+".")+"]")
-	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: primary, Children: map[string]llmreplay.Script{"call_1": child}})
+	srv, err := replay.NewServer(replay.ServerConfig{Primary: primary, Children: map[string]replay.Script{"call_1": child}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,6 +143,6 @@ func TestSubagentCassetteRunFolders(t *testing.T) {
 		t.Errorf("the cassette does not store the answer with {{cwd}}:\n%s", b)
 	}
 	for range 3 {
-		mustPass(t, replay(t, dir))
+		mustPass(t, replayed(t, dir))
 	}
 }

@@ -48,7 +48,7 @@ type Config struct {
 }
 
 // Provider streams chat completions from DeepSeek (or any server speaking
-// the same OpenAI-compatible dialect, such as llmreplay.Server). It
+// the same OpenAI-compatible dialect, such as replay.Server). It
 // implements model.Provider and is safe for concurrent use.
 type Provider struct {
 	cfg    Config

@@ -17,7 +17,7 @@
 // reasoning back. It returns nil after the finish chunk, ctx.Err() when the
 // context ends (mid-stream too), emit's error as is, and any other failure
 // as a *model.ProviderError after the chunks already emitted; an error
-// body's own code (as llmreplay.Server sends) wins over the HTTP status.
+// body's own code (as replay.Server sends) wins over the HTTP status.
 // It never retries: the agent's turn loop retries RATE_LIMIT and
 // UNAVAILABLE once.
 //

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/agent/deepseek"
-	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/model"
 )
 
@@ -15,7 +15,7 @@ import (
 // dialect: the chunks come back as scripted. Against DeepSeek itself, leave
 // BaseURL empty and set APIKey.
 func ExampleProvider_Stream() {
-	script, err := llmreplay.DecodeScript(strings.NewReader(`[{"kind":"chunks","chunks":[
+	script, err := replay.DecodeScript(strings.NewReader(`[{"kind":"chunks","chunks":[
 		{"type":"block-start","index":0,"blockType":"reasoning"},
 		{"type":"reasoning-delta","index":0,"text":"Greet back."},
 		{"type":"block-end","index":0},
@@ -27,7 +27,7 @@ func ExampleProvider_Stream() {
 	if err != nil {
 		panic(err)
 	}
-	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: script})
+	srv, err := replay.NewServer(replay.ServerConfig{Primary: script})
 	if err != nil {
 		panic(err)
 	}

@@ -11,25 +11,25 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/model"
 )
 
-// The agreement tests: llmreplay.Server renders scripts into the dialect,
+// The agreement tests: replay.Server renders scripts into the dialect,
 // the adapter parses them back; canonical scripts must come back unchanged.
 
-func decodeScript(t *testing.T, js string) llmreplay.Script {
+func decodeScript(t *testing.T, js string) replay.Script {
 	t.Helper()
-	s, err := llmreplay.DecodeScript(strings.NewReader(js), t.Name()+".json")
+	s, err := replay.DecodeScript(strings.NewReader(js), t.Name()+".json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-func newReplayServer(t *testing.T, cfg llmreplay.ServerConfig) *llmreplay.Server {
+func newReplayServer(t *testing.T, cfg replay.ServerConfig) *replay.Server {
 	t.Helper()
-	srv, err := llmreplay.NewServer(cfg)
+	srv, err := replay.NewServer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,11 +127,11 @@ func TestAgreementWithReplayServer(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			script := decodeScript(t, tc.script)
-			srv := newReplayServer(t, llmreplay.ServerConfig{Primary: script})
+			srv := newReplayServer(t, replay.ServerConfig{Primary: script})
 			got, gotErr := collect(t, New(Config{APIKey: "k", BaseURL: srv.URL()}), model.Request{Messages: []model.Message{{Role: "user", Content: "hi"}}})
 			e := script[0]
 			var wantErr *model.ProviderError
-			if e.Kind == llmreplay.KindThrow {
+			if e.Kind == replay.KindThrow {
 				wantErr = perr(e.Code, e.Message)
 			}
 			if diff := cmp.Diff(e.Chunks, got, cmpopts.EquateEmpty()); diff != "" {
@@ -151,9 +151,9 @@ func TestAgreementRouting(t *testing.T) {
 	say := func(s string) string {
 		return `[{"kind":"chunks","chunks":[{"type":"block-start","index":0,"blockType":"text"},{"type":"text-delta","index":0,"text":"` + s + `"},{"type":"block-end","index":0},{"type":"finish","reason":"stop"}]}]`
 	}
-	srv := newReplayServer(t, llmreplay.ServerConfig{
+	srv := newReplayServer(t, replay.ServerConfig{
 		Primary:  decodeScript(t, say("primary")),
-		Children: map[string]llmreplay.Script{"call_a": decodeScript(t, say("child a")), "call_b": decodeScript(t, say("child b"))},
+		Children: map[string]replay.Script{"call_a": decodeScript(t, say("child a")), "call_b": decodeScript(t, say("child b"))},
 	})
 	p := New(Config{BaseURL: srv.URL() + "/v1"})
 	type testCase struct {
@@ -218,7 +218,7 @@ func (b *signalBody) Read(p []byte) (int, error) {
 }
 
 func TestAgreementHang(t *testing.T) {
-	srv := newReplayServer(t, llmreplay.ServerConfig{Primary: decodeScript(t, `[{"kind":"hang"}]`)})
+	srv := newReplayServer(t, replay.ServerConfig{Primary: decodeScript(t, `[{"kind":"hang"}]`)})
 	started := make(chan struct{})
 	p := New(Config{BaseURL: srv.URL(), HTTPClient: &http.Client{Transport: &firstRead{started}}})
 	ctx, cancel := context.WithCancel(context.Background())

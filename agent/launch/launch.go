@@ -260,7 +260,7 @@ func LiveSecrets(getenv func(string) string, dotenvPath string) (map[string]stri
 }
 
 // ScriptedEnv returns the variables that point the reference agent at an
-// OpenAI-compatible scripted model server at url (llmreplay.Server): how
+// OpenAI-compatible scripted model server at url (replay.Server): how
 // `acpsnap new -model` and refresh render authored scenarios.
 func ScriptedEnv(url string) map[string]string {
 	return map[string]string{KeyVar: "scripted-model-no-key", BaseURLVar: url, ModelVar: deepseek.DefaultModel}

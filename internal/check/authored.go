@@ -10,9 +10,9 @@ import (
 
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/internal/harness"
+	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay"
 )
 
 // canRender reports whether Scripted can record with cfg: for an HTTP
@@ -67,7 +67,7 @@ func render(ctx context.Context, dir string, cfg Config) Outcome {
 	return Scripted(ctx, dir, model, cfg)
 }
 
-// Scripted records the scenario in dir against an llmreplay.Server serving
+// Scripted records the scenario in dir against an replay.Server serving
 // model: for an agent that talks to its model over HTTP (cfg.Corpus) as
 // the proxy's upstream, in the corpus's dialect; for a native agent
 // pointed at it by cfg.ScriptedSecrets (then required). When
@@ -81,7 +81,7 @@ func render(ctx context.Context, dir string, cfg Config) Outcome {
 // once as it stands at the end and takes dir's place only when that
 // replay passes: a recording that would not replay writes nothing, not
 // even its pins.
-func Scripted(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg Config) Outcome {
+func Scripted(ctx context.Context, dir string, model replay.ServerConfig, cfg Config) Outcome {
 	var o Outcome
 	cfg.withPins(dir) // both passes pin into one overlay, which the replay reads
 	verify := verifier(ctx, dir, cfg)
@@ -108,7 +108,7 @@ func Scripted(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg
 var errScripted = errors.New("check: the scripted recording failed")
 
 // scripted runs the passes of Scripted in the private copy dir.
-func scripted(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg Config) Outcome {
+func scripted(ctx context.Context, dir string, model replay.ServerConfig, cfg Config) Outcome {
 	cfg.direct = true
 	o := record(ctx, dir, model, cfg)
 	if _, err := os.Stat(filepath.Join(dir, scenario.OverrideFile)); o.Status != Passed || err != nil {
@@ -127,7 +127,7 @@ func scripted(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg
 }
 
 // record is the recording pass of Scripted.
-func record(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg Config) Outcome {
+func record(ctx context.Context, dir string, model replay.ServerConfig, cfg Config) Outcome {
 	srv, err := serveScript(model, &cfg)
 	if err != nil {
 		return Outcome{Name: filepath.Base(dir)}.fail(err)
@@ -142,12 +142,12 @@ func record(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg C
 // it in Record mode: for an HTTP corpus as the proxy's upstream (the
 // script rendered in the corpus's dialect), for a native agent through
 // cfg.ScriptedSecrets. The caller closes the server.
-func serveScript(model llmreplay.ServerConfig, cfg *Config) (*llmreplay.Server, error) {
+func serveScript(model replay.ServerConfig, cfg *Config) (*replay.Server, error) {
 	http := cfg.Corpus != nil && !cfg.Corpus.Native()
 	if http {
 		model.Dialect = cfg.Corpus.Model.Dialect // the dialect-neutral script, rendered in it
 	}
-	srv, err := llmreplay.NewServer(model)
+	srv, err := replay.NewServer(model)
 	if err != nil {
 		return nil, fmt.Errorf("check: start the scripted model: %w", err)
 	}

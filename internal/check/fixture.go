@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/acpsnap/acpsnap/internal/normalize"
+	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay"
 )
 
 // NormalizeFixture normalizes the fixture side with a context derived from
@@ -113,17 +113,17 @@ func positioned(name string, err error) error {
 }
 
 // LoadModel reads the authored model kept beside an authored scenario
-// (model.json: the format of `acpsnap new -model`, llmreplay.DecodeModel).
-func LoadModel(dir string) (llmreplay.ServerConfig, error) {
+// (model.json: the format of `acpsnap new -model`, replay.DecodeModel).
+func LoadModel(dir string) (replay.ServerConfig, error) {
 	p := filepath.Join(dir, scenario.ModelFile)
 	f, err := os.Open(p)
 	if err != nil {
-		return llmreplay.ServerConfig{}, fmt.Errorf("check: load the authored model: %w", err)
+		return replay.ServerConfig{}, fmt.Errorf("check: load the authored model: %w", err)
 	}
 	defer f.Close()
-	cfg, err := llmreplay.DecodeModel(f, p)
+	cfg, err := replay.DecodeModel(f, p)
 	if err != nil {
-		return llmreplay.ServerConfig{}, fmt.Errorf("check: %w", err)
+		return replay.ServerConfig{}, fmt.Errorf("check: %w", err)
 	}
 	return cfg, nil
 }

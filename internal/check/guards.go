@@ -13,10 +13,10 @@ import (
 	"github.com/acpsnap/acpsnap/internal/cassette"
 	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/httplog"
+	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/textdiff"
-	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
@@ -253,11 +253,11 @@ func checkLogs(s *scenario.Scenario, rewritten bool, pins *httplog.Pins, dc text
 		}
 		return vs
 	}
-	cfg := llmreplay.Config{Primary: f.LogPaths[0], Children: f.LogPaths[1:], Logs: f.Logs}
+	cfg := replay.Config{Primary: f.LogPaths[0], Children: f.LogPaths[1:], Logs: f.Logs}
 	if p := filepath.Join(dir, scenario.OverrideFile); exists(p) {
 		cfg.Override = p
 	}
-	if _, err := llmreplay.Load(cfg); err != nil {
+	if _, err := replay.Load(cfg); err != nil {
 		vs = append(vs, Violation{dir, "replay script: " + err.Error()})
 	}
 	return vs

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/acpsnap/acpsnap/internal/fromrequest"
+	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/strictjson"
@@ -114,17 +114,17 @@ func checkPlaceholders(paths []string, logs [][]byte) []Violation {
 
 // placeholderError is why a string's request placeholders cannot expand.
 func placeholderError(s string) error {
-	toks, err := fromrequest.Find(s)
+	toks, err := replay.FindPlaceholders(s)
 	if err != nil {
 		return err
 	}
 	for _, t := range toks {
 		re, err := regexp.Compile(t.Regex)
 		if err != nil {
-			return fmt.Errorf("%s%s}}: %w", fromrequest.Opener, t.Regex, err)
+			return fmt.Errorf("%s%s}}: %w", replay.PlaceholderOpener, t.Regex, err)
 		}
 		if re.NumSubexp() < 1 {
-			return fmt.Errorf("%s%s}}: the regex has no capture group", fromrequest.Opener, t.Regex)
+			return fmt.Errorf("%s%s}}: the regex has no capture group", replay.PlaceholderOpener, t.Regex)
 		}
 	}
 	return nil

@@ -13,8 +13,8 @@ import (
 	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/probe"
+	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay"
 )
 
 // Probed is one run of `acpsnap probe`: the scenario run against a
@@ -34,7 +34,7 @@ type Probed struct {
 	Requests []probe.Request
 	// Calls are the requests the scripted model received, in arrival
 	// order, raw (Served false: beyond the script).
-	Calls []llmreplay.RecordedRequest
+	Calls []replay.RecordedRequest
 	// Home lists the files the agent created or changed in its private
 	// HOME (outside its cwd), by path relative to HOME; nil when the run
 	// failed before its end.
@@ -50,11 +50,11 @@ type HomeFile struct {
 // homeFileCap bounds how many files a probe lists from one HOME.
 const homeFileCap = 200
 
-// Probe runs the scenario in dir once against an llmreplay.Server serving
+// Probe runs the scenario in dir once against an replay.Server serving
 // model (the proxy's upstream, in the corpus's dialect) and writes
 // nothing. cfg.Corpus must name an HTTP dialect; the shutdown policy is
 // the corpus's.
-func Probe(ctx context.Context, dir string, model llmreplay.ServerConfig, cfg Config) Probed {
+func Probe(ctx context.Context, dir string, model replay.ServerConfig, cfg Config) Probed {
 	if cfg.Corpus == nil || cfg.Corpus.Native() {
 		return Probed{Err: errors.New("check: probe needs a corpus whose agent talks to its model over HTTP (acpsnap.yml model.dialect)")}
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/proxy"
-	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/model"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
@@ -47,7 +47,7 @@ func TestScriptedUpstreamRoundTrip(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.dialect, func(t *testing.T) {
-			up, err := llmreplay.NewServer(llmreplay.ServerConfig{Dialect: tc.dialect, Primary: llmreplay.Script{
+			up, err := replay.NewServer(replay.ServerConfig{Dialect: tc.dialect, Primary: replay.Script{
 				{Kind: "chunks", Chunks: hello}, {Kind: "chunks", Chunks: hello},
 			}})
 			if err != nil {

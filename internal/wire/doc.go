@@ -16,7 +16,7 @@
 // provider error a stream fails with) into the dialect's events or JSON
 // body, and parses the dialect back into model.Chunks and
 // *model.ProviderError: render then parse gives the chunks back. The
-// scripted llmreplay.Server uses the render side, live providers such as
+// scripted replay.Server uses the render side, live providers such as
 // the reference agent's agent/deepseek the parse side.
 //
 // # Errors and statuses

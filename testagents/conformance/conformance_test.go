@@ -19,10 +19,10 @@ import (
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/internal/httplog"
+	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/wire"
 	"github.com/acpsnap/acpsnap/internal/wire/dialect"
-	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/model"
 )
 
@@ -621,7 +621,7 @@ func recordLive(t *testing.T, dir string) check.Outcome {
 		t.Fatal(err)
 	}
 	model.Dialect = "openai-chat"
-	srv, err := llmreplay.NewServer(model)
+	srv, err := replay.NewServer(model)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/model"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
@@ -205,8 +205,8 @@ const (
 // arguments in three pieces; call 2 answers. The chunks are in the order
 // the DeepSeek adapter rebuilds them, so the recorded log derives back to
 // exactly this script.
-var recordScript = llmreplay.Script{
-	{Kind: llmreplay.KindChunks, Chunks: []model.Chunk{
+var recordScript = replay.Script{
+	{Kind: replay.KindChunks, Chunks: []model.Chunk{
 		{Type: model.BlockStart, Index: 0, BlockType: model.BlockReasoning},
 		{Type: model.ReasoningDelta, Index: 0, Text: "The user wants the notes; "},
 		{Type: model.ReasoningDelta, Index: 0, Text: "read notes.txt."},
@@ -219,7 +219,7 @@ var recordScript = llmreplay.Script{
 		{Type: model.Usage, InputTokens: 120, OutputTokens: 30},
 		{Type: model.Finish, Reason: model.FinishToolCalls},
 	}},
-	{Kind: llmreplay.KindChunks, Chunks: []model.Chunk{
+	{Kind: replay.KindChunks, Chunks: []model.Chunk{
 		{Type: model.BlockStart, Index: 0, BlockType: model.BlockText},
 		{Type: model.TextDelta, Index: 0, Text: "notes.txt says: "},
 		{Type: model.TextDelta, Index: 0, Text: "hello from the workspace"},
@@ -233,7 +233,7 @@ var recordScript = llmreplay.Script{
 // independent ACP client drives `acpsnap agent` in record mode, in a real
 // subprocess, against a scripted DeepSeek-shaped server.
 func TestAgentRecord(t *testing.T) {
-	srv, err := llmreplay.NewServer(llmreplay.ServerConfig{Primary: recordScript})
+	srv, err := replay.NewServer(replay.ServerConfig{Primary: recordScript})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,7 +299,7 @@ func checkRecordUpdates(t *testing.T, got []seen) {
 
 // checkRecordRequests: two model calls; the second carries the assistant's
 // tool call and the tool result with the file's text.
-func checkRecordRequests(t *testing.T, reqs []llmreplay.RecordedRequest) {
+func checkRecordRequests(t *testing.T, reqs []replay.RecordedRequest) {
 	t.Helper()
 	if len(reqs) != 2 {
 		t.Fatalf("the model server got %d requests, want 2", len(reqs))
@@ -382,7 +382,7 @@ func checkRecordLog(t *testing.T, path, id, cwd string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	script, err := llmreplay.Derive(bytes.NewReader(b), path)
+	script, err := replay.Derive(bytes.NewReader(b), path)
 	if err != nil {
 		t.Fatalf("derive the recorded log: %v", err)
 	}

@@ -20,8 +20,8 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay"
 )
 
 // captureKey is the live model's key in the capture tests: no file of the
@@ -67,14 +67,14 @@ func writeFile(t *testing.T, path, content string) {
 
 // upstream serves the model file of entries on 127.0.0.1 in openai-chat:
 // the stand-in for the live model.
-func upstream(t *testing.T, entries string, readyDir string) *llmreplay.Server {
+func upstream(t *testing.T, entries string, readyDir string) *replay.Server {
 	t.Helper()
-	cfg, err := llmreplay.DecodeModel(strings.NewReader(entries), "model.json")
+	cfg, err := replay.DecodeModel(strings.NewReader(entries), "model.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.ReadyDir = readyDir
-	srv, err := llmreplay.NewServer(cfg)
+	srv, err := replay.NewServer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,9 +11,9 @@ import (
 	"github.com/acpsnap/acpsnap/agent/launch"
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/harness"
+	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/llmreplay"
 )
 
 var kebab = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
@@ -92,7 +92,7 @@ func (e *env) newScenario(args []string) int {
 // newParsed runs new with its parsed flags.
 func (e *env) newParsed(f *newFlags) int {
 	var err error
-	var model llmreplay.ServerConfig
+	var model replay.ServerConfig
 	var modelBytes []byte
 	if f.model != "" {
 		if model, modelBytes, err = readModel("new", f.model); err != nil {
@@ -172,7 +172,7 @@ func same(a, b string) bool {
 }
 
 // recordNew records a scaffolded scenario against the scripted model.
-func (e *env) recordNew(sdir string, f *newFlags, model llmreplay.ServerConfig) int {
+func (e *env) recordNew(sdir string, f *newFlags, model replay.ServerConfig) int {
 	corpus, err := scenario.LoadCorpus(filepath.Dir(sdir))
 	if err != nil {
 		return e.exit(usagef("%v", err))
@@ -203,14 +203,14 @@ func (e *env) recordNew(sdir string, f *newFlags, model llmreplay.ServerConfig) 
 }
 
 // readModel reads and decodes a model file for the scripted server.
-func readModel(cmd, path string) (llmreplay.ServerConfig, []byte, error) {
+func readModel(cmd, path string) (replay.ServerConfig, []byte, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return llmreplay.ServerConfig{}, nil, usagef("%s: %v", cmd, err)
+		return replay.ServerConfig{}, nil, usagef("%s: %v", cmd, err)
 	}
-	cfg, err := llmreplay.DecodeModel(bytes.NewReader(b), path)
+	cfg, err := replay.DecodeModel(bytes.NewReader(b), path)
 	if err != nil {
-		return llmreplay.ServerConfig{}, nil, usagef("%s: %v", cmd, err)
+		return replay.ServerConfig{}, nil, usagef("%s: %v", cmd, err)
 	}
 	return cfg, b, nil
 }

@@ -20,9 +20,9 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/probe"
+	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/strictjson"
-	"github.com/acpsnap/acpsnap/llmreplay"
 )
 
 // probeFlags are the flags and arguments of probe.
@@ -201,7 +201,7 @@ const probeTextAnswer = `{"kind":"chunks","chunks":[{"type":"block-start","index
 
 // probeModel is the scenario's model.json, else one text answer per prompt
 // of its input.json.
-func probeModel(sdir string) (llmreplay.ServerConfig, error) {
+func probeModel(sdir string) (replay.ServerConfig, error) {
 	if _, err := os.Stat(filepath.Join(sdir, scenario.ModelFile)); err == nil {
 		m, err := check.LoadModel(sdir)
 		if err != nil {
@@ -211,7 +211,7 @@ func probeModel(sdir string) (llmreplay.ServerConfig, error) {
 	}
 	in, err := scenario.LoadInput(filepath.Join(sdir, scenario.InputFile))
 	if err != nil {
-		return llmreplay.ServerConfig{}, usagef("probe: %v", err)
+		return replay.ServerConfig{}, usagef("probe: %v", err)
 	}
 	var entries []string
 	for _, s := range in.Steps {
@@ -220,7 +220,7 @@ func probeModel(sdir string) (llmreplay.ServerConfig, error) {
 		}
 	}
 	doc := "[" + strings.Join(entries, ",") + "]"
-	return llmreplay.DecodeModel(bytes.NewReader([]byte(doc)), "probe's text answer")
+	return replay.DecodeModel(bytes.NewReader([]byte(doc)), "probe's text answer")
 }
 
 // probeStdoutMax bounds the stdout of one run that probe keeps to compare

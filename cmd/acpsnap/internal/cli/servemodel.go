@@ -10,9 +10,9 @@ import (
 	"syscall"
 
 	"github.com/acpsnap/acpsnap/internal/console"
+	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/strictjson"
-	"github.com/acpsnap/acpsnap/llmreplay"
 )
 
 // serveModel runs `acpsnap serve-model -dialect D FILE`: the scripted
@@ -22,7 +22,7 @@ import (
 // server answered a REPLAY error.
 func (e *env) serveModel(args []string) int {
 	fs := e.flags("serve-model")
-	dialect := fs.String("dialect", llmreplay.Dialects[0], "model dialect: "+strings.Join(llmreplay.Dialects, ", "))
+	dialect := fs.String("dialect", replay.Dialects[0], "model dialect: "+strings.Join(replay.Dialects, ", "))
 	requests := fs.String("requests", "", "at exit, write every request received to this JSONL `file` (method, path, header, body)")
 	fs.Usage = func() {
 		fmt.Fprintln(e.stderr, "usage: acpsnap serve-model [-dialect D] [-requests FILE] FILE")
@@ -39,7 +39,7 @@ func (e *env) serveModel(args []string) int {
 		return e.exit(err)
 	}
 	cfg.Dialect = *dialect
-	srv, err := llmreplay.NewServer(cfg)
+	srv, err := replay.NewServer(cfg)
 	if err != nil {
 		return e.exit(usagef("serve-model: %v", err))
 	}
@@ -69,7 +69,7 @@ func (e *env) serveModel(args []string) int {
 
 // writeRequests writes one JSON line per request: method, path, header
 // and body (as JSON when it is JSON, else as a string).
-func writeRequests(path string, reqs []llmreplay.RecordedRequest) error {
+func writeRequests(path string, reqs []replay.RecordedRequest) error {
 	var out []byte
 	for _, r := range reqs {
 		body := json.RawMessage(r.Body)

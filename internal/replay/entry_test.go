@@ -1,4 +1,4 @@
-package llmreplay
+package replay
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package llmreplay
+package replay
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 // the primary log of its scenario.
 func corpusOverrides(tb testing.TB) (overrides, logs [][]byte) {
 	tb.Helper()
-	paths, _ := filepath.Glob("../snapshots/*/replay.override.json")
+	paths, _ := filepath.Glob("../../snapshots/*/replay.override.json")
 	for _, p := range paths {
 		o, err := os.ReadFile(p)
 		if err != nil {

@@ -1,4 +1,4 @@
-package llmreplay_test
+package replay_test
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acpsnap/acpsnap/llmreplay"
+	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
@@ -22,7 +22,7 @@ func BenchmarkDerive(b *testing.B) {
 	b.SetBytes(int64(len(log)))
 	b.ReportAllocs()
 	for b.Loop() {
-		s, err := llmreplay.Derive(bytes.NewReader(log), "bench.jsonl")
+		s, err := replay.Derive(bytes.NewReader(log), "bench.jsonl")
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,10 +1,9 @@
-package llmreplay
+package replay
 
 import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/acpsnap/acpsnap/internal/fromrequest"
 	"github.com/acpsnap/acpsnap/model"
 )
 
@@ -38,7 +37,7 @@ func expandRequest(e Entry, request []byte) (Entry, error) {
 			return s
 		}
 		var out string
-		out, err = fromrequest.Expand(s, request)
+		out, err = ExpandPlaceholders(s, request)
 		return out
 	}
 	out := e.mapStrings(ex)

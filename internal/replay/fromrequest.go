@@ -1,4 +1,4 @@
-package fromrequest
+package replay
 
 import (
 	"errors"
@@ -9,38 +9,38 @@ import (
 	"unicode/utf8"
 )
 
-// Opener is the text that starts a request placeholder.
-const Opener = "{{fromRequest:"
+// PlaceholderOpener is the text that starts a request placeholder.
+const PlaceholderOpener = "{{fromRequest:"
 
-// Excerpt is how many bytes of the request an error shows.
-const Excerpt = 120
+// PlaceholderExcerpt is how many bytes of the request an error shows.
+const PlaceholderExcerpt = 120
 
-// Token is one placeholder in a text: its regex (as written, escapes kept)
+// Placeholder is one placeholder in a text: its regex (as written, escapes kept)
 // and its byte span [Start, End) in the text, braces included.
-type Token struct {
+type Placeholder struct {
 	Regex      string
 	Start, End int
 }
 
-// ErrUnterminated is wrapped by errors about an opener without a closer.
-var ErrUnterminated = errors.New(`no closing "}}"`)
+// ErrUnclosedPlaceholder is wrapped by errors about an opener without a closer.
+var ErrUnclosedPlaceholder = errors.New(`no closing "}}"`)
 
-// Find returns the tokens of text in order, or an error for an opener whose
+// FindPlaceholders returns the tokens of text in order, or an error for an opener whose
 // closer is missing. It does not compile the regexes.
-func Find(text string) ([]Token, error) {
-	var out []Token
+func FindPlaceholders(text string) ([]Placeholder, error) {
+	var out []Placeholder
 	for off := 0; ; {
-		i := strings.Index(text[off:], Opener)
+		i := strings.Index(text[off:], PlaceholderOpener)
 		if i < 0 {
 			return out, nil
 		}
 		start := off + i
-		body := start + len(Opener)
+		body := start + len(PlaceholderOpener)
 		re, end, ok := scanRegex(text[body:])
 		if !ok {
-			return out, fmt.Errorf("fromrequest: offset %d: %s%s: %w", start, Opener, clip(text[body:]), ErrUnterminated)
+			return out, fmt.Errorf("fromrequest: offset %d: %s%s: %w", start, PlaceholderOpener, clip(text[body:]), ErrUnclosedPlaceholder)
 		}
-		out = append(out, Token{Regex: re, Start: start, End: body + end})
+		out = append(out, Placeholder{Regex: re, Start: start, End: body + end})
 		off = body + end
 	}
 }
@@ -68,17 +68,17 @@ func scanRegex(s string) (re string, end int, ok bool) {
 	return "", 0, false
 }
 
-// Expand replaces every token in text with the first capture group of its
+// ExpandPlaceholders replaces every token in text with the first capture group of its
 // regex matched against request. Text without tokens is returned unchanged.
-func Expand(text string, request []byte) (string, error) {
-	toks, err := Find(text)
+func ExpandPlaceholders(text string, request []byte) (string, error) {
+	toks, err := FindPlaceholders(text)
 	if err != nil || len(toks) == 0 {
 		return text, err
 	}
 	var sb strings.Builder
 	last := 0
 	for _, t := range toks {
-		v, err := Match(t.Regex, request)
+		v, err := MatchPlaceholder(t.Regex, request)
 		if err != nil {
 			return "", fmt.Errorf("fromrequest: offset %d: %w", t.Start, err)
 		}
@@ -90,22 +90,22 @@ func Expand(text string, request []byte) (string, error) {
 	return sb.String(), nil
 }
 
-// Match applies one placeholder regex to request and returns its first
+// MatchPlaceholder applies one placeholder regex to request and returns its first
 // capture group. Its errors name the regex and quote an excerpt of the request.
-func Match(regex string, request []byte) (string, error) {
+func MatchPlaceholder(regex string, request []byte) (string, error) {
 	re, err := regexp.Compile(regex)
 	if err != nil {
-		return "", fmt.Errorf("%s%s}}: %w", Opener, regex, err)
+		return "", fmt.Errorf("%s%s}}: %w", PlaceholderOpener, regex, err)
 	}
 	if re.NumSubexp() < 1 {
-		return "", fmt.Errorf("%s%s}}: the regex has no capture group", Opener, regex)
+		return "", fmt.Errorf("%s%s}}: the regex has no capture group", PlaceholderOpener, regex)
 	}
 	m := re.FindSubmatchIndex(request)
 	switch {
 	case m == nil:
-		return "", fmt.Errorf("%s%s}}: no match in the request %s", Opener, regex, excerpt(request))
+		return "", fmt.Errorf("%s%s}}: no match in the request %s", PlaceholderOpener, regex, excerpt(request))
 	case m[2] < 0:
-		return "", fmt.Errorf("%s%s}}: group 1 took no part in the match in the request %s", Opener, regex, excerpt(request))
+		return "", fmt.Errorf("%s%s}}: group 1 took no part in the match in the request %s", PlaceholderOpener, regex, excerpt(request))
 	}
 	return string(request[m[2]:m[3]]), nil
 }
@@ -116,13 +116,13 @@ func excerpt(request []byte) string {
 	return fmt.Sprintf("(%d bytes: %s)", len(request), clip(string(request)))
 }
 
-// clip quotes the first Excerpt bytes of s (cut at a rune boundary), with an
+// clip quotes the first PlaceholderExcerpt bytes of s (cut at a rune boundary), with an
 // ellipsis when s is longer.
 func clip(s string) string {
-	if len(s) <= Excerpt {
+	if len(s) <= PlaceholderExcerpt {
 		return strconv.Quote(s)
 	}
-	n := Excerpt
+	n := PlaceholderExcerpt
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}

@@ -1,4 +1,4 @@
-package fromrequest
+package replay
 
 import (
 	"errors"
@@ -11,13 +11,13 @@ import (
 
 func ExampleExpand() {
 	request := []byte(`{"messages":[{"role":"user","content":"write notes-7f3a.md"}]}`)
-	text, err := Expand(`{"path":"{{fromRequest:(notes-[0-9a-f]+\.md)}}"}`, request)
+	text, err := ExpandPlaceholders(`{"path":"{{fromRequest:(notes-[0-9a-f]+\.md)}}"}`, request)
 	fmt.Println(text, err)
 	// Output: {"path":"notes-7f3a.md"} <nil>
 }
 
 func ExampleFind() {
-	toks, _ := Find(`a {{fromRequest:x{2}}} b {{fromRequest:\}(y)}}`)
+	toks, _ := FindPlaceholders(`a {{fromRequest:x{2}}} b {{fromRequest:\}(y)}}`)
 	for _, t := range toks {
 		fmt.Printf("%q [%d,%d)\n", t.Regex, t.Start, t.End)
 	}
@@ -47,9 +47,9 @@ func TestFind(t *testing.T) {
 		{name: "trailing backslash", text: `{{fromRequest:(a)\`, err: `no closing "}}"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			toks, err := Find(tc.text)
+			toks, err := FindPlaceholders(tc.text)
 			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) || !errors.Is(err, ErrUnterminated) {
+				if err == nil || !strings.Contains(err.Error(), tc.err) || !errors.Is(err, ErrUnclosedPlaceholder) {
 					t.Fatalf("Find(%q) error = %v, want one containing %q", tc.text, err, tc.err)
 				}
 				return
@@ -60,7 +60,7 @@ func TestFind(t *testing.T) {
 			var got []string
 			for _, tk := range toks {
 				got = append(got, tk.Regex)
-				if !strings.HasPrefix(tc.text[tk.Start:], Opener) || !strings.HasSuffix(tc.text[:tk.End], "}}") {
+				if !strings.HasPrefix(tc.text[tk.Start:], PlaceholderOpener) || !strings.HasSuffix(tc.text[:tk.End], "}}") {
 					t.Errorf("span [%d,%d) of %q is not a whole token", tk.Start, tk.End, tc.text)
 				}
 			}
@@ -94,7 +94,7 @@ func TestExpand(t *testing.T) {
 		{name: "group unused", text: `{{fromRequest:nonce|(absent)}}`, err: []string{"group 1 took no part"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := Expand(tc.text, request)
+			got, err := ExpandPlaceholders(tc.text, request)
 			if tc.err != nil {
 				if err == nil {
 					t.Fatalf("Expand(%q) = %q, want an error", tc.text, got)
@@ -118,7 +118,7 @@ func TestExpand(t *testing.T) {
 
 func TestMatchExcerptBounded(t *testing.T) {
 	request := []byte(strings.Repeat("é\x00", 500))
-	_, err := Match("(zzz)", request)
+	_, err := MatchPlaceholder("(zzz)", request)
 	if err == nil {
 		t.Fatal("want no-match error")
 	}
@@ -133,20 +133,20 @@ func FuzzFind(f *testing.F) {
 		f.Add(s, []byte(`{"a":"b"}`))
 	}
 	f.Fuzz(func(t *testing.T, text string, request []byte) {
-		toks, err := Find(text)
+		toks, err := FindPlaceholders(text)
 		prev := 0
 		for _, tk := range toks {
-			if tk.Start < prev || tk.End > len(text) || text[tk.Start:tk.End] != Opener+tk.Regex+"}}" {
+			if tk.Start < prev || tk.End > len(text) || text[tk.Start:tk.End] != PlaceholderOpener+tk.Regex+"}}" {
 				t.Fatalf("bad token %+v in %q", tk, text)
 			}
 			prev = tk.End
 		}
-		out, xerr := Expand(text, request)
+		out, xerr := ExpandPlaceholders(text, request)
 		if err == nil && len(toks) == 0 && (xerr != nil || out != text) {
 			t.Fatalf("text without tokens changed: %q -> %q, %v", text, out, xerr)
 		}
 		if err != nil && xerr == nil {
-			t.Fatalf("Find failed (%v) but Expand did not", err)
+			t.Fatalf("Find failed (%v) but ExpandPlaceholders did not", err)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package llmreplay
+package replay
 
 import (
 	"bytes"
@@ -166,6 +166,6 @@ func toolEntry(ids ...string) Entry {
 // fixtureSeeds lists the corpus's session logs, to seed fuzzers with real
 // logs.
 func fixtureSeeds() []string {
-	paths, _ := filepath.Glob("../snapshots/*/session*.jsonl")
+	paths, _ := filepath.Glob("../../snapshots/*/session*.jsonl")
 	return paths
 }

@@ -1,13 +1,14 @@
-// Package fromrequest expands request placeholders in replayed model output:
+// This file says how request placeholders are expanded in replayed model
+// output (ExpandPlaceholders):
 // a chunk that says {{fromRequest:<regex>}} is served with the first capture
 // group of regex applied to the live request, so a recorded model can echo
 // back a value that only exists at run time (a generated file name, a nonce).
 //
 // The happy path:
 //
-//	text, err := fromrequest.Expand(`{"path":"{{fromRequest:"name":"([^"]+)"}}"}`, body)
+//	text, err := ExpandPlaceholders(`{"path":"{{fromRequest:"name":"([^"]+)"}}"}`, body)
 //
-// # Token grammar
+// # Placeholder grammar
 //
 // A token is the literal opener "{{fromRequest:" followed by the regex and
 // the closer "}}":
@@ -34,6 +35,7 @@
 // after decoding. A regex that does not compile, has no capture group, does
 // not match, or whose first group takes no part in the match is an error that
 // names the regex and shows a short excerpt of the request with control
-// characters quoted. [Find] lists the tokens of a text without a request, for
+// characters quoted. [FindPlaceholders] lists the tokens of a text without a request, for
 // guards that check a fixture before any run.
-package fromrequest
+
+package replay
