@@ -6,7 +6,7 @@
 // Serve speaks ACP over a reader and a writer until the reader ends:
 //
 //	err := agent.Serve(ctx, agent.Config{
-//		Provider:    provider, // live (agent/deepseek) or agent.Replay(player)
+//		Provider:    provider, // live (agent/internal/deepseek) or agent.Replay(player)
 //		SessionsDir: dir,      // one session.jsonl per session below it
 //	}, os.Stdin, os.Stdout)
 //

@@ -32,7 +32,7 @@ import (
 	"github.com/joho/godotenv"
 
 	"github.com/acpsnap/acpsnap/agent"
-	"github.com/acpsnap/acpsnap/agent/deepseek"
+	"github.com/acpsnap/acpsnap/agent/internal/deepseek"
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/llmreplay"
 	"github.com/acpsnap/acpsnap/model"

@@ -17,7 +17,7 @@
 // body, and parses the dialect back into model.Chunks and
 // *model.ProviderError: render then parse gives the chunks back. The
 // scripted replay.Server uses the render side, live providers such as
-// the reference agent's agent/deepseek the parse side.
+// the reference agent's agent/internal/deepseek the parse side.
 //
 // # Errors and statuses
 //

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/agent/deepseek"
+	"github.com/acpsnap/acpsnap/agent/internal/deepseek"
 	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/model"
 )
