@@ -26,6 +26,6 @@
 // bytes: they return compact JSON, one record per line, keys sorted,
 // numbers as read, and never read the file system or the environment.
 // Normalizing normalized output changes nothing. The keys that name each
-// kind of id are sessionlog's (IdentityKeys and the lists beside it).
+// kind of id are the formats' facts, in identity.go alone.
 // BenchmarkSession measures the throughput.
 package normalize

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/acpsnap/acpsnap/internal/strictjson"
-	"github.com/acpsnap/acpsnap/sessionlog"
 )
 
 // Session normalizes a session log: line 1 is the header (its "id" is a
@@ -106,7 +105,7 @@ func (c *Context) sessionLine(n int, root int32) {
 		c.object(root, kindSession, none)
 	default:
 		dataKind := none
-		if typ, _ := c.tree.memberString(root, "type"); sessionlog.MessageEvents[typ] {
+		if typ, _ := c.tree.memberString(root, "type"); messageEvents[typ] {
 			dataKind = kindMessage
 		}
 		c.object(root, none, dataKind)

@@ -1,16 +1,14 @@
 package normalize
 
-import "github.com/acpsnap/acpsnap/sessionlog"
-
 // This file applies the value rules to a parsed line: typed identities by
 // the key that holds them, zeroed times and durations, and the text rules
 // for every other string and every key.
 
 // keyKinds are the identity keys of the compared formats
-// (sessionlog.IdentityKeys) as token kinds.
+// (identityKeys) as token kinds.
 var keyKinds = func() map[string]kind {
 	m := map[string]kind{}
-	for key, name := range sessionlog.IdentityKeys {
+	for key, name := range identityKeys {
 		for k, n := range kindNames {
 			if n == name {
 				m[key] = kind(k)
@@ -64,7 +62,7 @@ func (c *Context) value(i int32, idKind kind) {
 // "data" member (for session events).
 func (c *Context) object(i int32, idKind, dataKind kind) {
 	t := &c.tree
-	if typ, _ := t.memberString(i, "type"); sessionlog.ToolCallObjects[typ] {
+	if typ, _ := t.memberString(i, "type"); toolCallObjects[typ] {
 		idKind = kindToolCall
 	}
 	for m := t.nodes[i].first; m >= 0; m = t.nodes[m].next {
@@ -82,7 +80,7 @@ func (c *Context) object(i int32, idKind, dataKind kind) {
 			v.val = zero
 		case string(key) == "data":
 			c.value(m, dataKind)
-		case sessionlog.ToolCallArrays[string(key)], sessionlog.ToolCallMembers[string(key)] && v.kind == kindObject:
+		case toolCallArrays[string(key)], toolCallMembers[string(key)] && v.kind == kindObject:
 			c.value(m, kindToolCall)
 		default:
 			c.value(m, none)
