@@ -1,26 +1,9 @@
-// Package agentenv is the environment contract between acpsnap's harness
-// and an agent that writes its own session log (a "native" agent, like the
-// reference agent), both halves: the harness builds the agent's environment
-// with Harness.Environ; the agent reads it back with Load and, when it
-// replays, writes its consumption Report at shutdown with WriteReport.
-//
-// An agent that writes no session log needs none of this: acpsnap records
-// and replays its model traffic over HTTP instead (docs/agents.md).
-//
-// The variables and the rest of the agent's environment are listed in
-// docs/agents.md ("The native contract"); the constants below name them.
 package agentenv
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
-	"sort"
-	"strings"
-
-	"github.com/acpsnap/acpsnap/internal/secrets"
 )
 
 // Prefix starts the name of every variable of the contract; the harness
@@ -101,114 +84,4 @@ func Load(getenv func(string) string) (Agent, error) {
 		return a, fmt.Errorf("agentenv: %s is not JSON", SubagentOptionsVar)
 	}
 	return a, nil
-}
-
-// Harness is what the harness gives one agent run.
-type Harness struct {
-	Mode            string   // Replay or Record; "": Replay
-	SessionsDir     string   // required
-	Permission      string   // "": auto
-	Fixture         string   // "": none
-	FixtureChildren []string // nil: none
-	Override        string   // "": none
-	Home, TmpDir    string   // the run's private HOME and TMPDIR; required
-	Root            string   // the run's private root that holds them; "": not passed
-
-	ToolCassette     string          // "": none
-	ToolInclude      json.RawMessage // with ToolCassette
-	SubagentCassette string          // "": none
-	SubagentOptions  json.RawMessage // with SubagentCassette; nil: the defaults
-
-	Env     map[string]string // the scenario's extra variables; nil: none
-	Secrets map[string]string // passed in Record mode only; nil: none
-	From    []string          // where PATH and GORACE come from; nil: os.Environ()
-}
-
-// Lang is the agent's LANG, the same on every machine, as TZ is: a locale
-// the user's shell sets must not change what a run observes.
-const Lang = "C.UTF-8"
-
-// Environ is the agent's whole environment, in a stable order: PATH and
-// GORACE (from From), LANG, TZ, HOME, TMPDIR, the scenario's variables
-// (sorted), the contract, and in Record mode the secrets (sorted).
-func (h Harness) Environ() []string {
-	environ := h.From
-	if environ == nil {
-		environ = os.Environ()
-	}
-	var env []string
-	for _, kv := range environ {
-		if strings.HasPrefix(kv, "PATH=") || strings.HasPrefix(kv, "GORACE=") {
-			env = append(env, kv)
-		}
-	}
-	env = append(env, "LANG="+Lang, "TZ=UTC", "HOME="+h.Home, "TMPDIR="+h.TmpDir)
-	env = append(env, Sorted(h.Env)...)
-	mode := cmp.Or(h.Mode, Replay)
-	env = append(env, ModeVar+"="+mode, SessionsDirVar+"="+h.SessionsDir, PermissionVar+"="+cmp.Or(h.Permission, "auto"))
-	if h.Root != "" {
-		env = append(env, RootVar+"="+h.Root)
-	}
-	if h.Fixture != "" {
-		env = append(env, FixtureVar+"="+h.Fixture)
-	}
-	if len(h.FixtureChildren) > 0 {
-		env = append(env, FixtureChildrenVar+"="+strings.Join(h.FixtureChildren, string(os.PathListSeparator)))
-	}
-	if h.Override != "" {
-		env = append(env, OverrideVar+"="+h.Override)
-	}
-	if h.ToolCassette != "" {
-		env = append(env, ToolCassetteVar+"="+h.ToolCassette, ToolIncludeVar+"="+string(h.ToolInclude))
-	}
-	if h.SubagentCassette != "" {
-		env = append(env, SubagentCassetteVar+"="+h.SubagentCassette)
-		if h.SubagentOptions != nil {
-			env = append(env, SubagentOptionsVar+"="+string(h.SubagentOptions))
-		}
-	}
-	if mode == Record {
-		env = append(env, Sorted(h.Secrets)...)
-	}
-	return env
-}
-
-// Foreign is the environment of an agent that is not native (it talks to
-// its model over HTTP through acpsnap's proxy): PATH, LANG, TZ, HOME,
-// TMPDIR and the scenario's variables; no ACPSNAP_* variable and no secret.
-func (h Harness) Foreign() []string {
-	env := h.Environ()
-	out := env[:0]
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(name, Prefix) && (h.Mode != Record || h.Secrets[name] == "") {
-			out = append(out, kv)
-		}
-	}
-	return out
-}
-
-// Owned reports whether the harness sets the variable name itself, so a
-// scenario may not: HOME, TMPDIR, TZ, PATH, LANG and every ACPSNAP_ name.
-func Owned(name string) bool {
-	switch name {
-	case "HOME", "TMPDIR", "TZ", "PATH", "LANG":
-		return true
-	}
-	return strings.HasPrefix(name, Prefix)
-}
-
-// LooksSecret reports whether a variable name looks like it holds a
-// credential (…_API_KEY, …_KEY, …_TOKEN, …_SECRET, …_PASSWORD, …),
-// compared case-insensitively: the one rule package secrets applies too.
-func LooksSecret(name string) bool { return secrets.LooksSecret(name) }
-
-// Sorted is m as NAME=value entries, sorted.
-func Sorted(m map[string]string) []string {
-	env := make([]string, 0, len(m))
-	for k, v := range m {
-		env = append(env, k+"="+v)
-	}
-	sort.Strings(env)
-	return env
 }

@@ -1,10 +1,8 @@
 package agentenv
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/acpsnap/acpsnap/internal/safefile"
@@ -40,22 +38,4 @@ func WriteReport(dir string, r Report) error {
 		return fmt.Errorf("agentenv: write report: %w", err)
 	}
 	return nil
-}
-
-// ReadReport reads a report written by WriteReport; unknown keys are errors.
-func ReadReport(path string) (Report, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return Report{}, fmt.Errorf("agentenv: read report: %w", err)
-	}
-	var r Report
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil {
-		return Report{}, fmt.Errorf("agentenv: read report: %s: %w", path, err)
-	}
-	if dec.More() {
-		return Report{}, fmt.Errorf("agentenv: read report: %s: trailing data after the report", path)
-	}
-	return r, nil
 }

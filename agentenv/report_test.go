@@ -1,44 +1,60 @@
 package agentenv
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
-func TestReportFileErrors(t *testing.T) {
+func TestReportFile(t *testing.T) {
 	dir := t.TempDir()
-	unknown := writeFile(t, dir, "unknown.json", `{"fixtures":[],"left":1}`)
-	trailing := writeFile(t, dir, "trailing.json", `{"fixtures":[]} {}`)
-	type testCase struct {
-		name string
-		path string
-		want string
+	want := Report{Fixtures: []FixtureReport{{Fixture: "session.jsonl", Served: 2, Left: 1}, {Fixture: "session.1.jsonl", Served: 0, Left: 0}}, Errors: []string{"REPLAY: x"}}
+	for range 2 { // a second write replaces the first
+		if err := WriteReport(dir, want); err != nil {
+			t.Fatal(err)
+		}
 	}
-	tests := []testCase{
-		{"missing", filepath.Join(dir, "nope.json"), "agentenv: read report: open " + filepath.Join(dir, "nope.json") + ": no such file or directory"},
-		{"unknown key", unknown, "agentenv: read report: " + unknown + `: json: unknown field "left"`},
-		{"trailing data", trailing, "agentenv: read report: " + trailing + ": trailing data after the report"},
+	var got Report
+	if b, err := os.ReadFile(filepath.Join(dir, ReportFile)); err != nil || json.Unmarshal(b, &got) != nil {
+		t.Fatalf("read the report back: %v", err)
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := ReadReport(tc.path)
-			if err == nil || err.Error() != tc.want {
-				t.Errorf("error = %v, want %s", err, tc.want)
-			}
-		})
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("report (-want +got):\n%s", diff)
 	}
-	if err := WriteReport(filepath.Join(dir, "nope"), Report{}); err == nil || !strings.HasPrefix(err.Error(), "agentenv: write report: ") {
-		t.Errorf("WriteReport into a missing dir = %v, want an error", err)
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("dir holds %d files, want only %s (no temporary left)", len(entries), ReportFile)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, ReportFile))
+	wantJSON := `{
+  "fixtures": [
+    {
+      "fixture": "session.jsonl",
+      "served": 2,
+      "left": 1
+    },
+    {
+      "fixture": "session.1.jsonl",
+      "served": 0,
+      "left": 0
+    }
+  ],
+  "errors": [
+    "REPLAY: x"
+  ]
+}
+`
+	if diff := cmp.Diff(wantJSON, string(b)); diff != "" {
+		t.Errorf("file (-want +got):\n%s", diff)
 	}
 }
 
-func writeFile(t testing.TB, dir, name, content string) string {
-	t.Helper()
-	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
+func TestWriteReportIntoAMissingFolder(t *testing.T) {
+	if err := WriteReport(filepath.Join(t.TempDir(), "nope"), Report{}); err == nil || !strings.HasPrefix(err.Error(), "agentenv: write report: ") {
+		t.Errorf("WriteReport into a missing dir = %v, want an error", err)
 	}
-	return path
 }

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/acpsnap/acpsnap/acpsnaptest"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/acpsnap/acpsnap/acpsnaptest"
 
 	"github.com/google/go-cmp/cmp"
 

@@ -24,6 +24,7 @@ import (
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/harness"
+	"github.com/acpsnap/acpsnap/internal/harness/harvest"
 	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/normalize"
 	"github.com/acpsnap/acpsnap/internal/safefile"
@@ -188,13 +189,13 @@ func TestDrivable(t *testing.T) {
 
 // direct is one scenario as the floor drives it: no harness, no recorded
 // stdout, no private roots reused, no comparison; just the agent started
-// with the environment the harness gives it in replay (agentenv.Harness),
+// with the environment the harness gives it in replay (harness.AgentEnv),
 // the steps sent by the ACP SDK's client side, and the agent's exit.
 type direct struct {
 	dir   string // the scenario folder, absolute
 	in    *scenario.Input
 	caps  acp.ClientCapabilities
-	env   agentenv.Harness // without the run's folders
+	env   harness.AgentEnv // without the run's folders
 	scrub []scenario.ScrubRule
 }
 
@@ -213,7 +214,7 @@ func newDirect(name string) (*direct, error) {
 	if drivable(m, s.Input) != "" {
 		return nil, nil
 	}
-	d := &direct{dir: dir, in: s.Input, scrub: m.Scrub, env: agentenv.Harness{Permission: m.Permission, Env: m.Env,
+	d := &direct{dir: dir, in: s.Input, scrub: m.Scrub, env: harness.AgentEnv{Permission: m.Permission, Env: m.Env,
 		FixtureChildren: scenario.ChildLogs(dir)}}
 	if s.Input.ClientCapabilities != nil {
 		if err := json.Unmarshal(s.Input.ClientCapabilities, &d.caps); err != nil {
@@ -308,7 +309,7 @@ func (d *direct) run(tb testing.TB, out *run) time.Duration {
 		tb.Fatalf("%s, driven directly: %v", filepath.Base(d.dir), err)
 	}
 	took := time.Since(t)
-	rep, err := agentenv.ReadReport(filepath.Join(h.SessionsDir, agentenv.ReportFile))
+	rep, err := harvest.ReadReport(filepath.Join(h.SessionsDir, agentenv.ReportFile))
 	if err != nil {
 		tb.Fatal(err)
 	}

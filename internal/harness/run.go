@@ -463,7 +463,7 @@ func (r *run) command(m *scenario.Manifest, model *relay.Model) (argv, env []str
 	for i, a := range r.cfg.Agent {
 		argv[i] = t.Replace(a)
 	}
-	for _, kv := range agentenv.Sorted(r.cfg.Env) {
+	for _, kv := range sortedEnv(r.cfg.Env) {
 		env = setEnv(env, t.Replace(kv))
 	}
 	if r.cfg.HomeSeed != "" {
@@ -512,7 +512,7 @@ func (r *run) collect(res *Result) []error {
 // with an HTTP model gets no part of the native contract (no fixtures, no
 // sessions folder to log into): it is tested unchanged.
 func agentEnv(cfg Config, m *scenario.Manifest, rts *harvest.Roots) []string {
-	h := agentenv.Harness{
+	h := AgentEnv{
 		Mode: cfg.Mode.agent(), SessionsDir: rts.Sessions, Permission: m.Permission,
 		Home: rts.Home, TmpDir: rts.Tmp, Root: rts.Base, Env: m.Env, Secrets: cfg.Secrets, From: cfg.Environ,
 	}

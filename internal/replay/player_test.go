@@ -373,49 +373,6 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
-func TestReportFile(t *testing.T) {
-	dir := t.TempDir()
-	want := agentenv.Report{Fixtures: []agentenv.FixtureReport{{Fixture: "session.jsonl", Served: 2, Left: 1}, {Fixture: "session.1.jsonl", Served: 0, Left: 0}}, Errors: []string{"REPLAY: x"}}
-	for range 2 { // a second write replaces the first
-		if err := agentenv.WriteReport(dir, want); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := agentenv.ReadReport(filepath.Join(dir, agentenv.ReportFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("report (-want +got):\n%s", diff)
-	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("dir holds %d files, want only %s (no temporary left)", len(entries), agentenv.ReportFile)
-	}
-	b, _ := os.ReadFile(filepath.Join(dir, agentenv.ReportFile))
-	wantJSON := `{
-  "fixtures": [
-    {
-      "fixture": "session.jsonl",
-      "served": 2,
-      "left": 1
-    },
-    {
-      "fixture": "session.1.jsonl",
-      "served": 0,
-      "left": 0
-    }
-  ],
-  "errors": [
-    "REPLAY: x"
-  ]
-}
-`
-	if diff := cmp.Diff(wantJSON, string(b)); diff != "" {
-		t.Errorf("file (-want +got):\n%s", diff)
-	}
-}
-
 func ExampleLoad() {
 	dir, _ := os.MkdirTemp("", "llmreplay")
 	defer os.RemoveAll(dir)

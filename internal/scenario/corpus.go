@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/internal/conformance"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/acpsnap/acpsnap/internal/wire/dialect"
 	"go.yaml.in/yaml/v3"
 )
@@ -330,7 +330,7 @@ func checkAgentEnv(env map[string]string) string {
 		msg := checkEnvName(name)
 		switch {
 		case msg == "":
-		case agentenv.LooksSecret(name) && !agentenv.Owned(name) && strings.Contains(v, "{{model.key}}"):
+		case secrets.LooksSecret(name) && !owned(name) && strings.Contains(v, "{{model.key}}"):
 		case name == "PATH" && strings.Contains(v, "{{path}}"):
 		default:
 			return "agent." + msg

@@ -11,6 +11,7 @@ import (
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/cassette/subagent"
 	"github.com/acpsnap/acpsnap/cassette/tool"
+	"github.com/acpsnap/acpsnap/internal/secrets"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -138,9 +139,9 @@ func checkEnvName(name string) string {
 	switch {
 	case !envName.MatchString(name):
 		return fmt.Sprintf("env: %q is not a variable name", name)
-	case agentenv.Owned(name):
+	case owned(name):
 		return fmt.Sprintf("env: %s is set by the harness", name)
-	case agentenv.LooksSecret(name):
+	case secrets.LooksSecret(name):
 		return fmt.Sprintf("env: %s is a secret; it reaches the agent in record mode only", name)
 	}
 	return ""
@@ -163,4 +164,14 @@ func yamlPositioned(path, msg string) string {
 		return fmt.Sprintf("%s:%d: %s", path, n, msg)
 	}
 	return fmt.Sprintf("%s: %s", path, msg)
+}
+
+// owned reports whether the harness sets the variable name itself, so a
+// scenario may not: HOME, TMPDIR, TZ, PATH, LANG and every ACPSNAP_ name.
+func owned(name string) bool {
+	switch name {
+	case "HOME", "TMPDIR", "TZ", "PATH", "LANG":
+		return true
+	}
+	return strings.HasPrefix(name, agentenv.Prefix)
 }

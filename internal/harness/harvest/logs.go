@@ -199,7 +199,7 @@ func Report(sessions string) (*agentenv.Report, error) {
 	if _, err := safefile.ReadAs(path, "sessions/"+agentenv.ReportFile, maxReport); err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	r, err := agentenv.ReadReport(path)
+	r, err := ReadReport(path)
 	if err != nil {
 		return nil, err
 	}
@@ -274,4 +274,22 @@ func MCPReport(path string) error {
 		return errors.New(rep.Error)
 	}
 	return nil
+}
+
+// ReadReport reads a report written by agentenv.WriteReport; unknown keys are errors.
+func ReadReport(path string) (agentenv.Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return agentenv.Report{}, fmt.Errorf("harvest: read report: %w", err)
+	}
+	var r agentenv.Report
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return agentenv.Report{}, fmt.Errorf("harvest: read report: %s: %w", path, err)
+	}
+	if dec.More() {
+		return agentenv.Report{}, fmt.Errorf("harvest: read report: %s: trailing data after the report", path)
+	}
+	return r, nil
 }
