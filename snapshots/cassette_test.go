@@ -15,7 +15,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/cassette/tool"
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/internal/scenario"
@@ -128,8 +127,8 @@ func TestChangedArgumentFailsWithMismatch(t *testing.T) {
 		want               []string // in the failure's text
 	}
 	for _, tc := range []testCase{
-		{"tool-fetch", `/weather\"`, `/weather?city=wuhan\"`, []string{tool.Code, "arguments differ", "poisoned"}},
-		{"tool-mcp", `\"b\":2`, `\"b\":3`, []string{tool.Code, "arguments differ", "mcp server echo", "not consumed"}},
+		{"tool-fetch", `/weather\"`, `/weather?city=wuhan\"`, []string{"CASSETTE_MISMATCH", "arguments differ", "poisoned"}},
+		{"tool-mcp", `\"b\":2`, `\"b\":3`, []string{"CASSETTE_MISMATCH", "arguments differ", "mcp server echo", "not consumed"}},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
 			dir := copyScenario(t, tc.scenario)

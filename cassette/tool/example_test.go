@@ -42,19 +42,19 @@ func Example() {
 
 // The first difference poisons the player: later selected calls fail too,
 // and Close reports what was not consumed.
-func ExamplePlayer_Call() {
+func Example_mismatch() {
 	dir, _ := os.MkdirTemp("", "cassette-example")
 	defer os.RemoveAll(dir)
 	file := filepath.Join(dir, "tools.cassette.jsonl")
 	ctx := context.Background()
 	ok := func(context.Context) (json.RawMessage, error) { return json.RawMessage(`"ok"`), nil }
 
-	r, _ := tool.NewRecorder(file, []string{"fetch"})
+	r, _ := tool.Open(tool.Config{Mode: tool.Record, File: file, Include: []string{"fetch"}})
 	r.Call(ctx, "", "fetch", json.RawMessage(`{"url":"http://127.0.0.1/a"}`), ok)
 	r.Call(ctx, "", "fetch", json.RawMessage(`{"url":"http://127.0.0.1/b"}`), ok)
 	r.Close()
 
-	p, _ := tool.NewPlayer(file, nil)
+	p, _ := tool.Open(tool.Config{Mode: tool.Replay, File: file})
 	_, err := p.Call(ctx, "", "fetch", json.RawMessage(`{"url":"http://127.0.0.1/changed"}`), ok)
 	fmt.Println(err)
 	_, err = p.Call(ctx, "", "fetch", json.RawMessage(`{"url":"http://127.0.0.1/b"}`), ok)

@@ -1,100 +1,68 @@
 package tool
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"strings"
-
-	"github.com/acpsnap/acpsnap/internal/cassette"
+	"github.com/acpsnap/acpsnap/internal/cassette/tool"
 	"github.com/acpsnap/acpsnap/internal/normalize"
 )
 
-// Body runs a tool for real and returns its result value (any JSON) or its
-// error.
-type Body func(ctx context.Context) (json.RawMessage, error)
-
-// Cassette is what an agent wraps its tool execution with: a *Recorder or
-// a *Player.
-type Cassette interface {
-	// Call runs one tool call through the cassette. path is the call's
-	// structural path ("" or "root" for the top level, else the subagent
-	// path the caller gives), name the tool, args its JSON arguments
-	// (blank counts as {}). Unselected tools just run body.
-	Call(ctx context.Context, path, name string, args json.RawMessage, body Body) (json.RawMessage, error)
-	// Close ends the run: a Recorder publishes the cassette, a Player
-	// reports extra calls, unconsumed records and a mismatch.
-	Close() error
-}
-
 // Mode says whether Open records or replays.
-type Mode string
+type Mode = tool.Mode
 
 // The modes.
 const (
-	Record Mode = "record"
-	Replay Mode = "replay"
+	Record = tool.Record // run the selected tools for real, and record them
+	Replay = tool.Replay // serve the selected tools from the cassette; their bodies never run
 )
 
-// Config configures Open.
-type Config struct {
-	Mode Mode
-	// File is the cassette's path (tools.cassette.jsonl in a scenario).
-	File string
-	// Include selects the tools (see NewInclude). Record: required. Replay:
-	// nil means the cassette's own; else it must equal the cassette's.
-	Include []string
-	// Paths are the run's folders (RunPaths): arguments, values and error
-	// messages are stored and identified with {{cwd}}, {{home}} and
-	// {{root}} in their place, and a replayed value gets today's folders
-	// back. nil: everything is stored as given.
-	Paths *normalize.Paths
-}
+// Config says which cassette Open opens, and how: Mode, File (the
+// cassette's path, tools.cassette.jsonl in a scenario), Include (the
+// selected tools; in replay nil means the cassette's own selection) and
+// Paths (the run's folders, from RunPaths; nil: stored as given).
+type Config = tool.Config
 
-// Open returns a Recorder or a Player for cfg.
-func Open(cfg Config) (Cassette, error) {
-	switch cfg.Mode {
-	case Record:
-		r, err := NewRecorder(cfg.File, cfg.Include)
-		if err != nil {
-			return nil, err
-		}
-		r.paths = cfg.Paths
-		return r, nil
-	case Replay:
-		p, err := NewPlayer(cfg.File, cfg.Include)
-		if err != nil {
-			return nil, err
-		}
-		p.paths = cfg.Paths
-		return p, nil
-	}
-	return nil, fmt.Errorf("tool cassette: mode %q: want %q or %q", cfg.Mode, Record, Replay)
-}
+// Body runs a tool for real and returns its result value, any JSON, or its
+// error.
+type Body = tool.Body
 
-// canonicalArgs returns the canonical form of a call's arguments, with
-// the run's folders as tokens (p nil: none).
-func canonicalArgs(p *normalize.Paths, args json.RawMessage) ([]byte, error) {
-	if strings.TrimSpace(string(args)) == "" {
-		return []byte("{}"), nil
-	}
-	c, err := cassette.Canonical(args)
-	if err != nil {
-		return nil, fmt.Errorf("arguments: %w", err)
-	}
-	return scrub(p, c)
-}
+// Cassette is what an agent wraps its tool execution with. Call runs one
+// tool call through it: path is the call's structural path ("" for the
+// top level, else the subagent path the agent gives), name the tool and
+// args its JSON arguments. An unselected tool just runs its body. Close
+// ends the run: in record mode it publishes the cassette, in replay it
+// reports a mismatch, an extra call or a recorded call never made.
+type Cassette = tool.Cassette
 
-// rootPath is the structural path of a top-level call.
-const rootPath = "root"
+// Open opens the cassette of cfg for recording or for replay.
+func Open(cfg Config) (Cassette, error) { return tool.Open(cfg) }
 
-func pathOf(p string) string {
-	if p == "" {
-		return rootPath
-	}
-	return p
-}
+// Include is a selection of tools: exact names, and patterns where '*'
+// matches any run of characters. Its Match reports whether a tool is
+// selected.
+type Include = tool.Include
 
-// errClosed is a call after Close.
-var errClosed = errors.New("tool cassette: closed")
+// NewInclude checks and compiles the patterns of a selection: at least
+// one, none blank or given twice.
+func NewInclude(patterns []string) (*Include, error) { return tool.NewInclude(patterns) }
+
+// Paths are the folders of one run: the working directory, HOME and the
+// run's root. A cassette stores them as {{cwd}}, {{home}} and {{root}},
+// so a recording replays in the next run's folders.
+type Paths = normalize.Paths
+
+// RunPaths are the folders of the run an agent is in: its working
+// directory, its HOME, and the root acpsnap gives it (ACPSNAP_ROOT).
+func RunPaths(cwd, home, root string) *Paths { return tool.RunPaths(cwd, home, root) }
+
+// ErrMismatch matches (errors.Is) the error of every call replay refuses:
+// the first one that differs from the cassette, and every selected call
+// after it.
+var ErrMismatch = tool.ErrMismatch
+
+// MismatchError is a call replay refuses. It names the call by ordinal,
+// path and tool, and its arguments by fingerprint only; it never carries
+// arguments or results.
+type MismatchError = tool.MismatchError
+
+// RecordedError is a tool error served from a cassette: the error the body
+// returned when it was recorded, by its message.
+type RecordedError = tool.RecordedError

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/acpsnap/acpsnap/cassette/subagent"
-	"github.com/acpsnap/acpsnap/cassette/tool"
 	"github.com/acpsnap/acpsnap/internal/cassette"
+	"github.com/acpsnap/acpsnap/internal/cassette/tool"
 )
 
 // TestEmptyPathRefused: every cassette library refuses an empty path at

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/cassette/subagent"
-	"github.com/acpsnap/acpsnap/cassette/tool"
 	"github.com/acpsnap/acpsnap/internal/cassette"
+	"github.com/acpsnap/acpsnap/internal/cassette/tool"
 	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/replay"

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/acpsnap/acpsnap/cassette/tool"
+	"github.com/acpsnap/acpsnap/internal/cassette/tool"
 )
 
 // Usage is the command line of `acpsnap mcp-cassette`, which the harness

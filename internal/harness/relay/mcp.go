@@ -7,8 +7,8 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
-	"github.com/acpsnap/acpsnap/cassette/tool"
 	"github.com/acpsnap/acpsnap/internal/cassette"
+	"github.com/acpsnap/acpsnap/internal/cassette/tool"
 	"github.com/acpsnap/acpsnap/internal/harness/harvest"
 	"github.com/acpsnap/acpsnap/internal/mcpproxy"
 	"github.com/acpsnap/acpsnap/internal/safefile"

@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/cassette/tool"
 	"github.com/acpsnap/acpsnap/internal/cassette"
+	"github.com/acpsnap/acpsnap/internal/cassette/tool"
 )
 
 // fake is a tool body that counts its runs.
