@@ -14,7 +14,7 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/cassette/subagent"
+	"github.com/acpsnap/acpsnap/internal/cassette/subagent"
 )
 
 // tickClock advances 100ms at each reading, as the reference agent's

@@ -1,11 +1,9 @@
-// Package subagent records a child agent's run at its boundary and replays
-// it without starting the child, its model or its log: the parent gets the
-// recorded outcome. It is the subagent cassette on the hash-chained
-// protocol of package cassette; docs/cassettes.md ("Subagent cassette")
-// specifies its identity rules, frames, outcomes, options, redaction,
-// writing, misses, diff and limits.
+// Package subagent records a child agent's run at its boundary, and
+// replays it without starting the child, its model or its log: the parent
+// gets the recorded outcome. A native agent that starts subagents wraps
+// the function that runs a child.
 //
-// Recording wraps the function that runs the child:
+// Recording runs the child:
 //
 //	rec, err := subagent.Record("subagents.cassette.jsonl", subagent.Options{})
 //	res, err := rec.Call(ctx, parent, req, func(ctx context.Context, run *subagent.Run) (subagent.Result, error) {
@@ -23,10 +21,14 @@
 //
 // Recorder and Player are both a Boundary, so a parent holds one and does
 // not care which; both are safe for concurrent use. Whether the child
-// returned before or after run.Started, with an error, a result, a done
-// ctx or ErrDisposed, decides the recorded outcome kind; a replayed error
-// is a *RecordedError (name, message and code only). A call without a
-// match is a *MismatchError whose Diagnostic is metadata only; Diff
-// compares two cassettes (`acpsnap cassette diff`) and Escape makes labels
-// and keys safe for a terminal.
+// returned before or after run.Started, with a result, an error, a done
+// ctx or ErrDisposed, decides the recorded outcome. A replayed error is a
+// *RecordedError. A call without a recording is a *MismatchError, whose
+// Diagnostic holds metadata only.
+//
+// A native agent finds the cassette and its options in its contract
+// (agentenv.Agent's SubagentCassette and SubagentOptions).
+// docs/cassettes.md ("Subagent cassette") specifies how a call is
+// identified, the frames, the outcomes, the options, redaction, writing,
+// misses and limits.
 package subagent

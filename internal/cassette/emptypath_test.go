@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/cassette/subagent"
+	"github.com/acpsnap/acpsnap/internal/cassette/subagent"
 	"github.com/acpsnap/acpsnap/internal/cassette"
 	"github.com/acpsnap/acpsnap/internal/cassette/tool"
 )

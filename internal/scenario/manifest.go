@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/agentenv"
-	"github.com/acpsnap/acpsnap/cassette/subagent"
+	"github.com/acpsnap/acpsnap/internal/cassette/subagent"
 	"github.com/acpsnap/acpsnap/internal/cassette/tool"
 	"github.com/acpsnap/acpsnap/internal/secrets"
 	"go.yaml.in/yaml/v3"

@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/cassette/subagent"
+	"github.com/acpsnap/acpsnap/internal/cassette/subagent"
 	"github.com/acpsnap/acpsnap/internal/cassette"
 	"github.com/acpsnap/acpsnap/internal/cassette/tool"
 	"github.com/acpsnap/acpsnap/internal/console"

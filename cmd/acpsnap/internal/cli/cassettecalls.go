@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/acpsnap/acpsnap/cassette/subagent"
+	"github.com/acpsnap/acpsnap/internal/cassette/subagent"
 )
 
 // listedCall is one recorded call of a subagent cassette as inspect

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/cassette/subagent"
+	"github.com/acpsnap/acpsnap/internal/cassette/subagent"
 )
 
 const cassetteDiffUsage = `usage: acpsnap cassette diff A B [-json] [-show-calls]

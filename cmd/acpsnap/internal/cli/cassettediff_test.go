@@ -15,7 +15,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/acpsnap/acpsnap/cassette/subagent"
+	"github.com/acpsnap/acpsnap/internal/cassette/subagent"
 )
 
 // diffCall is one root child call of a test cassette.

@@ -33,7 +33,7 @@ func FuzzParse(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(seed)
-	if ar, err := txtar.ParseFile("../../cmd/acpsnap/testdata/script/cassette-diff.txtar"); err == nil {
+	if ar, err := txtar.ParseFile("../../../cmd/acpsnap/testdata/script/cassette-diff.txtar"); err == nil {
 		for _, file := range ar.Files {
 			f.Add(file.Data) // the committed cassettes of the CLI script
 		}
