@@ -63,4 +63,3 @@ func Example_mismatch() {
 	// request-changed 1 1 false
 	// true request-changed
 }
-

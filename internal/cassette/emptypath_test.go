@@ -7,8 +7,8 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/internal/cassette/subagent"
 	"github.com/acpsnap/acpsnap/internal/cassette"
+	"github.com/acpsnap/acpsnap/internal/cassette/subagent"
 	"github.com/acpsnap/acpsnap/internal/cassette/tool"
 )
 

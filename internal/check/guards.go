@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/cassette/subagent"
 	"github.com/acpsnap/acpsnap/internal/cassette"
+	"github.com/acpsnap/acpsnap/internal/cassette/subagent"
 	"github.com/acpsnap/acpsnap/internal/cassette/tool"
 	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/httplog"
