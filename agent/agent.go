@@ -9,10 +9,11 @@ import (
 	"sync"
 	"time"
 
+	toolcassette "github.com/acpsnap/acpsnap/cassette/tool"
+
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/acpsnap/acpsnap/cassette/subagent"
-	"github.com/acpsnap/acpsnap/internal/normalize"
 	"github.com/acpsnap/acpsnap/model"
 )
 
@@ -57,7 +58,7 @@ type Config struct {
 	// goes to Subagents, and its recorded answer or error comes back, with
 	// them as tokens, expanded to today's folders, so a prompt or an
 	// answer that holds the cwd replays in another run. nil: as given.
-	Paths *normalize.Paths
+	Paths *toolcassette.Paths
 }
 
 // Defaults of Config's zero values.

@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"sync"
 
+	toolcassette "github.com/acpsnap/acpsnap/cassette/tool"
+
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/acpsnap/acpsnap/cassette/subagent"
-	"github.com/acpsnap/acpsnap/internal/normalize"
 )
 
 // The names of the errors a task child ends with behind a subagent
@@ -130,7 +131,7 @@ func (c *boundaryCall) settle() {
 
 // outcome is a child turn's end as the boundary records it: texts with
 // the run's folders as tokens (paths nil: as given).
-func outcome(ctx context.Context, out turnOutcome, paths *normalize.Paths) (subagent.Result, error) {
+func outcome(ctx context.Context, out turnOutcome, paths *toolcassette.Paths) (subagent.Result, error) {
 	switch out.reason.Kind {
 	case endError:
 		return subagent.Result{}, &subagent.RecordedError{Name: errTurn, Message: scrubPaths(paths, out.reason.Message), Code: out.reason.Code}
@@ -146,14 +147,14 @@ func outcome(ctx context.Context, out turnOutcome, paths *normalize.Paths) (suba
 
 // scrubPaths and expandPaths apply Config.Paths to a text that crosses
 // the subagent boundary: tokens into the cassette, today's folders out.
-func scrubPaths(p *normalize.Paths, s string) string {
+func scrubPaths(p *toolcassette.Paths, s string) string {
 	if p == nil {
 		return s
 	}
 	return p.Scrub(s)
 }
 
-func expandPaths(p *normalize.Paths, s string) string {
+func expandPaths(p *toolcassette.Paths, s string) string {
 	if p == nil {
 		return s
 	}
@@ -164,7 +165,7 @@ func expandPaths(p *normalize.Paths, s string) string {
 // run without the boundary shows (runChildren), with today's folders. A
 // miss shows the cassette's diagnostic: metadata only, never a prompt or
 // a result.
-func rendered(res subagent.Result, err error, paths *normalize.Paths) (string, bool) {
+func rendered(res subagent.Result, err error, paths *toolcassette.Paths) (string, bool) {
 	var re *subagent.RecordedError
 	switch {
 	case errors.As(err, &re) && re.Name == errTurn:
@@ -203,7 +204,7 @@ func (t *turn) parentView() subagent.Parent {
 // taskRequest is a task call as the boundary identifies it: label "task",
 // the prompt and the description (its options) with the run's folders as
 // tokens, and the child's tools.
-func taskRequest(a taskArgs, paths *normalize.Paths) subagent.Request {
+func taskRequest(a taskArgs, paths *toolcassette.Paths) subagent.Request {
 	return subagent.Request{Label: toolTask, Prompt: scrubPaths(paths, a.Prompt),
 		Options: map[string]any{"description": scrubPaths(paths, a.Description)}, ToolFilter: toolNames(childTools)}
 }

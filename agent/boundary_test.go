@@ -14,7 +14,8 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/internal/cassette/subagent"
+	"github.com/acpsnap/acpsnap/cassette/subagent"
+	cassettefile "github.com/acpsnap/acpsnap/internal/cassette/subagent"
 )
 
 // tickClock advances 100ms at each reading, as the reference agent's
@@ -94,14 +95,14 @@ func TestBoundaryRecordsThenReplaysWithoutChildren(t *testing.T) {
 	if diff := cmp.Diff([]string{"t1: alpha", "t2: beta"}, recorded); diff != "" {
 		t.Errorf("recorded task results (-want +got):\n%s", diff)
 	}
-	c, err := subagent.Load(path)
+	c, err := cassettefile.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var order []int
 	for _, it := range c.Interactions {
 		order = append(order, it.Admission)
-		if it.Parent != subagent.Root || it.Label != "task" || it.Outcome.Kind != subagent.OutcomeResult {
+		if it.Parent != cassettefile.Root || it.Label != "task" || it.Outcome.Kind != cassettefile.OutcomeResult {
 			t.Errorf("interaction %d: parent %q label %q outcome %q", it.Admission, it.Parent, it.Label, it.Outcome.Kind)
 		}
 	}
@@ -177,7 +178,7 @@ func TestBoundaryReplaysInAnyCompletionOrder(t *testing.T) {
 	recorded := recordCassette(t, path, pairScript(), subagent.Options{})
 	// Recorded A then B on the logical clock: A lasted 400ms, B 300ms, so
 	// with timing recorded B completes first.
-	play, err := subagent.Replay(path, subagent.Options{Timing: subagent.TimingRecorded})
+	play, err := subagent.Replay(path, subagent.Options{Timing: cassettefile.TimingRecorded})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +216,7 @@ func TestBoundaryDuplicatePolicy(t *testing.T) {
 		t.Errorf("replay under duplicatePolicy reject: %v, want a refusal naming the sequence policy", err)
 	}
 	for range 3 { // occurrences follow call order, not the scheduler
-		play, err := subagent.Replay(path, subagent.Options{DuplicatePolicy: subagent.PolicySequence})
+		play, err := subagent.Replay(path, subagent.Options{DuplicatePolicy: cassettefile.PolicySequence})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -242,11 +243,11 @@ func TestBoundaryReplaysAnError(t *testing.T) {
 	if diff := cmp.Diff([]string{"t1: subagent failed: bad key"}, recorded); diff != "" {
 		t.Fatalf("recorded (-want +got):\n%s", diff)
 	}
-	c, err := subagent.Load(path)
+	c, err := cassettefile.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := c.Interactions[0].Outcome; o.Kind != subagent.OutcomeResultError || o.Error.Name != errTurn || o.Error.Code != "AUTH" {
+	if o := c.Interactions[0].Outcome; o.Kind != cassettefile.OutcomeResultError || o.Error.Name != errTurn || o.Error.Code != "AUTH" {
 		t.Errorf("recorded outcome %+v, want a result error", o)
 	}
 	play, err := subagent.Replay(path, subagent.Options{})
@@ -282,8 +283,8 @@ func TestBoundaryMisses(t *testing.T) {
 		mod    func(*Config)
 		reason string
 	}{
-		{"request-changed", changed, nil, subagent.ReasonRequestChanged},
-		{"parent-context-changed", primaryOnly(pairScript()), func(c *Config) { c.Permission = PermissionAsk }, subagent.ReasonParentContextChanged},
+		{"request-changed", changed, nil, cassettefile.ReasonRequestChanged},
+		{"parent-context-changed", primaryOnly(pairScript()), func(c *Config) { c.Permission = PermissionAsk }, cassettefile.ReasonParentContextChanged},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			play, err := subagent.Replay(path, subagent.Options{})
@@ -333,11 +334,11 @@ func TestBoundaryRecordsACancel(t *testing.T) {
 	if err := rec.Close(); err != nil {
 		t.Fatalf("close the recorder: %v", err)
 	}
-	c, err := subagent.Load(path)
+	c, err := cassettefile.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Interactions) != 1 || c.Interactions[0].Outcome.Kind != subagent.OutcomeAbortAfterStart {
+	if len(c.Interactions) != 1 || c.Interactions[0].Outcome.Kind != cassettefile.OutcomeAbortAfterStart {
 		t.Fatalf("recorded %+v, want one abort after start", c.Interactions)
 	}
 	// Replayed, the aborted child is the same "cancelled" error result.
@@ -362,7 +363,7 @@ func TestBoundaryRendering(t *testing.T) {
 		Content string
 		Err     bool
 	}
-	miss := &subagent.MismatchError{Diagnostic: subagent.Diagnostic{Reason: subagent.ReasonParentNotFound, Parent: "root", Label: "task"}}
+	miss := &subagent.MismatchError{Diagnostic: subagent.Diagnostic{Reason: cassettefile.ReasonParentNotFound, Parent: "root", Label: "task"}}
 	for _, tc := range []struct {
 		name string
 		res  subagent.Result

@@ -3,9 +3,10 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	acp "github.com/coder/acp-go-sdk"
 	"os"
 	"path/filepath"
+
+	acp "github.com/coder/acp-go-sdk"
 )
 
 // UnstableForkSession serves session/fork: a new primary session with a

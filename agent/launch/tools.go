@@ -9,14 +9,13 @@ import (
 	"github.com/acpsnap/acpsnap/agent"
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/cassette/tool"
-	"github.com/acpsnap/acpsnap/internal/normalize"
 )
 
 // toolCassette opens the tool cassette the agentenv contract names
 // (ACPSNAP_TOOL_CASSETTE, ACPSNAP_TOOL_INCLUDE): a recorder in record mode,
 // a player in replay; nil when the scenario selects no tools.
 // It stores the run's folders as tokens (paths, from runPaths).
-func toolCassette(c agentenv.Agent, paths *normalize.Paths) (*agent.ToolCassette, error) {
+func toolCassette(c agentenv.Agent, paths *tool.Paths) (*agent.ToolCassette, error) {
 	if c.ToolCassette == "" {
 		return nil, nil
 	}
@@ -43,7 +42,7 @@ func toolCassette(c agentenv.Agent, paths *normalize.Paths) (*agent.ToolCassette
 // agent's working directory, its home and the root, which the cassettes
 // store as tokens so that they replay in the next run's folders. nil
 // outside a run.
-func runPaths(c agentenv.Agent, getenv func(string) string) *normalize.Paths {
+func runPaths(c agentenv.Agent, getenv func(string) string) *tool.Paths {
 	cwd, err := os.Getwd()
 	if err != nil || c.Root == "" {
 		return nil

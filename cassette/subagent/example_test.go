@@ -54,12 +54,12 @@ func Example_mismatch() {
 	rec.Close()
 
 	play, _ := subagent.Replay(path, subagent.Options{})
-	d, _ := play.Diagnose(parent, subagent.Request{Label: "review", Prompt: "review b.go"})
-	fmt.Println(d.Reason, len(d.Candidates), d.Candidates[0].Admission, d.Candidates[0].Consumed)
 	_, err := play.Call(context.Background(), parent, subagent.Request{Label: "review", Prompt: "review b.go"}, nil)
 	var miss *subagent.MismatchError
-	fmt.Println(errors.As(err, &miss), miss.Diagnostic.Reason)
+	if errors.As(err, &miss) {
+		d := miss.Diagnostic
+		fmt.Println(d.Reason, len(d.Candidates), d.Candidates[0].Admission, d.Candidates[0].Consumed)
+	}
 	// Output:
 	// request-changed 1 1 false
-	// true request-changed
 }
