@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/internal/report"
+
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/shellquote"
 )
@@ -55,7 +57,7 @@ func (c commandLine) flagForm(name string, mode check.Mode) string {
 
 // groupForm is flagForm for the scenarios one command of a shared
 // change accepts.
-func (c commandLine) groupForm(a check.Command) string {
+func (c commandLine) groupForm(a report.Command) string {
 	return fmt.Sprintf("go test %s -run %s -args -acpsnap.%s", c.pkg, shellquote.Quote(c.patternOf(a.Pattern)), a.Mode)
 }
 

@@ -27,7 +27,7 @@ func writeHTML(t *testing.T, dir string, su *suite) {
 		return
 	}
 	s := su.sorted()
-	outs := slices.DeleteFunc(s.Outcomes, func(o check.Outcome) bool { return o.Name == check.GuardsName && o.Status == check.Passed })
+	outs := slices.DeleteFunc(s.Outcomes, func(o check.Outcome) bool { return o.Name == report.GuardsName && o.Status == check.Passed })
 	r := report.NewPage(dir, outs, s.Accept)
 	r.Corpus, r.Run = s.Corpus, s.Run
 	if err := report.MergeFile(path, r, secrets.New(nil, os.Environ()).Check); err != nil {

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acpsnap/acpsnap/internal/report"
+
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/harness"
@@ -104,10 +106,10 @@ func Run(t *testing.T, p Params) {
 	t.Cleanup(func() { writeHTML(t, p.Dir, suite) })
 	corpusGuards := false
 	if s.shard.k <= 1 { // the corpus's guards once, not once per shard
-		t.Run(check.GuardsName, func(t *testing.T) {
+		t.Run(report.GuardsName, func(t *testing.T) {
 			t.Helper() // a failure is reported at the user's call of Run
 			corpusGuards = true
-			suite.add(check.GuardsOutcome(check.GuardsName, guards(t, p.Dir, s.mode, cfg.Folders, nil)))
+			suite.add(report.GuardsOutcome(report.GuardsName, guards(t, p.Dir, s.mode, cfg.Folders, nil)))
 		})
 	}
 	for _, name := range names {
@@ -121,14 +123,14 @@ func Run(t *testing.T, p Params) {
 			// stray file must not drive its replay unseen.
 			if !corpusGuards {
 				if vs := guards(t, p.Dir, s.mode, cfg.Folders, func(n string) bool { return n == name }); len(vs) > 0 {
-					suite.add(check.GuardsOutcome(name, vs))
+					suite.add(report.GuardsOutcome(name, vs))
 					return
 				}
 			}
 			o := check.Check(t.Context(), filepath.Join(p.Dir, name), cfg)
 			suite.add(o)
 			if first := suite.changes.Add(o); first != "" {
-				o.Reason, o.Diff = check.SameChange(o, first)
+				o.Reason, o.Diff = report.SameChange(o, first)
 				o.Accept = ""
 			}
 			verdict(t, cl, o, p.SkipUnrecorded)

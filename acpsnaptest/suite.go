@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acpsnap/acpsnap/internal/report"
+
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/secrets"
@@ -19,28 +21,28 @@ import (
 // (XML_OUTPUT_FILE, as Bazel sets it): every Run adds its corpus's suite
 // as it ends, and the file is rewritten with them, under a lock, keeping
 // what the other test binaries of the same go test run added
-// (check.MergeJUnit). It is the one process-wide state of the package,
+// (report.MergeJUnit). It is the one process-wide state of the package,
 // because the file is one.
 var junitReport struct {
 	mu     sync.Mutex
-	suites []check.Suite
+	suites []report.Suite
 }
 
 // suite gathers one Run's outcomes, for the JUnit report (path, "" for
 // none) and the hints printed once at the end.
 type suite struct {
 	mu      sync.Mutex
-	s       check.Suite
+	s       report.Suite
 	path    string
 	pending bool // some scenario wrote pending files
-	changes check.Changes
+	changes report.Changes
 }
 
 // newSuite starts the suite of one Run of the corpus at dir, written when
 // its subtests are done (a parallel subtest ends after Run returns; a
 // cleanup of t runs after all of them).
 func newSuite(t *testing.T, s settings, cl commandLine, dir string) *suite {
-	su := &suite{path: s.junit, s: check.Suite{Corpus: corpusName(dir, s.runfiles), Started: time.Now(), Run: runID(), Accept: func(o check.Outcome) string {
+	su := &suite{path: s.junit, s: report.Suite{Corpus: corpusName(dir, s.runfiles), Started: time.Now(), Run: runID(), Accept: func(o check.Outcome) string {
 		if o.Accept == "" {
 			return ""
 		}
@@ -58,7 +60,7 @@ func newSuite(t *testing.T, s settings, cl commandLine, dir string) *suite {
 		}
 		if su.pending {
 			t.Logf("pending files written: accept them all with: %s (or: %s; %s)", cl.settle("accept"), cl.settle("review"), cl.settle("reject"))
-			if hint := check.IgnoreHint("."); hint != "" {
+			if hint := report.IgnoreHint("."); hint != "" {
 				t.Log(hint)
 			}
 		}
@@ -73,13 +75,13 @@ func newSuite(t *testing.T, s settings, cl commandLine, dir string) *suite {
 }
 
 // corpusName is the name of the corpus at dir in reports: its path from
-// the module root (check.CorpusName).
+// the module root (report.CorpusName).
 func corpusName(dir string, runfiles []string) string {
 	module := ""
 	if wd, err := os.Getwd(); err == nil {
 		module, _ = moduleRoot(wd)
 	}
-	return check.CorpusName(dir, module, runfiles)
+	return report.CorpusName(dir, module, runfiles)
 }
 
 func (su *suite) add(o check.Outcome) {
@@ -90,14 +92,14 @@ func (su *suite) add(o check.Outcome) {
 }
 
 // sorted is the suite with its outcomes in name order, the guards first.
-func (su *suite) sorted() check.Suite {
+func (su *suite) sorted() report.Suite {
 	su.mu.Lock()
 	defer su.mu.Unlock()
 	s := su.s
 	s.Outcomes = slices.Clone(s.Outcomes)
 	slices.SortFunc(s.Outcomes, func(a, b check.Outcome) int {
-		if (a.Name == check.GuardsName) != (b.Name == check.GuardsName) {
-			if a.Name == check.GuardsName {
+		if (a.Name == report.GuardsName) != (b.Name == report.GuardsName) {
+			if a.Name == report.GuardsName {
 				return -1
 			}
 			return 1
@@ -115,7 +117,7 @@ func (su *suite) write() error {
 	junitReport.suites = append(junitReport.suites, su.sorted())
 	leaks := secrets.New(nil, os.Environ())
 	err := safefile.Update(su.path, 0o644, func(old []byte) ([]byte, error) {
-		b := check.MergeJUnit(old, junitReport.suites)
+		b := report.MergeJUnit(old, junitReport.suites)
 		return b, leaks.Check(su.path, b)
 	})
 	if err != nil {

@@ -20,8 +20,8 @@
 // Failed, Skipped, Unrecorded), why, the readable -want +got diff
 // (internal/textdiff, and internal/treediff for an expected workspace),
 // the Mode that would accept it, what was written and which fixtures the
-// run no longer produced; Changes groups the failures that share one
-// change, with the commands that accept it for all of them. The
+// run no longer produced; package report shows them (JUnit, HTML,
+// the changes many failures share). The
 // modes, what each writes, pins, the expected workspace, pending files and
 // sharding are specified in docs/format.md ("Running", "Review",
 // "Expected workspace", "Composed log", "Conformance"); docs/architecture.md follows one

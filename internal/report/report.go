@@ -54,7 +54,7 @@ func FromOutcome(root string, o check.Outcome, accept string) Scenario {
 	var err error
 	if o.Got != nil {
 		s.Transcript, err = FromRun(dir, o.Got, "run")
-	} else if o.Status != check.Unrecorded && !errors.Is(o.Err, check.ErrGuards) {
+	} else if o.Status != check.Unrecorded && !errors.Is(o.Err, ErrGuards) {
 		s.Transcript, err = Load(dir)
 	}
 	if err != nil {

@@ -94,6 +94,6 @@ func (e *env) readReport(file string, dir *string) (report.Page, error) {
 		return report.Page{}, usagef("report merge: %v", err)
 	}
 	r := report.NewPage(*dir, outs, func(o check.Outcome) string { return accept[o.Name] })
-	r.Corpus = check.CorpusName(*dir, "", nil)
+	r.Corpus = report.CorpusName(*dir, "", nil)
 	return r, nil
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/acpsnap/acpsnap/internal/report"
+
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/console"
 	"github.com/acpsnap/acpsnap/internal/safefile"
@@ -21,7 +23,7 @@ type printer struct {
 	w       io.Writer
 	json    bool
 	accept  func(check.Outcome) string
-	changes check.Changes // a change shared by scenarios is shown once
+	changes report.Changes // a change shared by scenarios is shown once
 }
 
 // ordered passes outcomes that arrive as scenarios finish to print in
@@ -105,7 +107,7 @@ func (p *printer) outcome(o check.Outcome) {
 		fmt.Fprintf(p.w, "ok    %s %v\n", o.Name, d)
 	default:
 		if first := p.changes.Add(o); first != "" {
-			reason, rest := check.SameChange(o, first)
+			reason, rest := report.SameChange(o, first)
 			fmt.Fprintf(p.w, "FAIL  %s %v: %s\n", o.Name, d, reason)
 			if rest != "" {
 				fmt.Fprintf(p.w, "diff (-want +got):\n%s", indent(rest))
@@ -155,11 +157,11 @@ func indent(s string) string {
 }
 
 // writeJUnit writes the outcomes of f's corpus as a JUnit XML file
-// (atomically; check.JUnit says what it holds), once scan (package secrets'
+// (atomically; report.JUnit says what it holds), once scan (package secrets'
 // Check) passes it; else nothing.
 func writeJUnit(f *runFlags, outs []check.Outcome, accept func(check.Outcome) string, scan func(string, []byte) error) error {
-	suite := check.Suite{Corpus: check.CorpusName(f.dir, "", f.bazel.Runfiles), Outcomes: outs, Accept: accept, Started: f.started}
-	b := check.JUnit([]check.Suite{suite})
+	suite := report.Suite{Corpus: report.CorpusName(f.dir, "", f.bazel.Runfiles), Outcomes: outs, Accept: accept, Started: f.started}
+	b := report.JUnit([]report.Suite{suite})
 	if err := scan(f.junit, b); err != nil {
 		return fmt.Errorf("write junit report: %w", err)
 	}
@@ -209,11 +211,11 @@ func guardOutcomes(dir string, names []string, vs []check.Violation, whole bool)
 	}
 	var outs []check.Outcome
 	if len(rest) > 0 || whole {
-		outs = append(outs, check.GuardsOutcome(check.GuardsName, rest))
+		outs = append(outs, report.GuardsOutcome(report.GuardsName, rest))
 	}
 	for _, n := range names {
 		if len(own[n]) > 0 {
-			outs = append(outs, check.GuardsOutcome(n, own[n]))
+			outs = append(outs, report.GuardsOutcome(n, own[n]))
 			continue
 		}
 		outs = append(outs, check.Outcome{Name: n, Status: check.Skipped, Reason: fmt.Sprintf("not run: %d guard violation(s) in the corpus", len(vs))})

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acpsnap/acpsnap/internal/report"
+
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/secrets"
 	"github.com/google/go-cmp/cmp"
@@ -22,7 +24,7 @@ var outcomes = []check.Outcome{
 	{Name: "tool-bash-client-terminal", Status: check.Skipped, Reason: "platform: posix"},
 }
 
-// TestWriteJUnit checks the file writeJUnit leaves (check.JUnit's tests
+// TestWriteJUnit checks the file writeJUnit leaves (report.JUnit's tests
 // check what it holds): whole, over a stale one, no temporary file left.
 func TestWriteJUnit(t *testing.T) {
 	dir := t.TempDir()
@@ -38,7 +40,7 @@ func TestWriteJUnit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := check.JUnit([]check.Suite{{Corpus: "testdata/acp", Outcomes: outcomes, Accept: accept}})
+	want := report.JUnit([]report.Suite{{Corpus: "testdata/acp", Outcomes: outcomes, Accept: accept}})
 	if diff := cmp.Diff(string(want), string(b)); diff != "" {
 		t.Errorf("report (-want +got):\n%s", diff)
 	}

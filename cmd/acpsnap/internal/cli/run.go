@@ -141,7 +141,7 @@ func (e *env) runParsed(cmd string, f *runFlags) int {
 	p.changeSummary(e.stdout, f)
 	code := e.summarize(outs, f.json)
 	if !f.json && slices.ContainsFunc(outs, func(o check.Outcome) bool { return len(o.Pending) > 0 }) {
-		if hint := check.IgnoreHint(f.dir); hint != "" {
+		if hint := report.IgnoreHint(f.dir); hint != "" {
 			fmt.Fprintln(e.stdout, hint)
 		}
 	}
@@ -149,7 +149,7 @@ func (e *env) runParsed(cmd string, f *runFlags) int {
 	if f.junit != "" {
 		cases := outs
 		if filtered(rc) == nil { // the whole corpus's guards were checked, and passed
-			cases = append([]check.Outcome{check.GuardsOutcome(check.GuardsName, nil)}, outs...)
+			cases = append([]check.Outcome{report.GuardsOutcome(report.GuardsName, nil)}, outs...)
 		}
 		if err := writeJUnit(f, cases, p.accept, leaks.Check); err != nil {
 			return e.exit(err)
@@ -157,7 +157,7 @@ func (e *env) runParsed(cmd string, f *runFlags) int {
 	}
 	if f.html != "" {
 		r := report.NewPage(f.dir, outs, p.accept)
-		r.Corpus = check.CorpusName(f.dir, "", f.bazel.Runfiles)
+		r.Corpus = report.CorpusName(f.dir, "", f.bazel.Runfiles)
 		if err := report.WriteFile(f.html, r, leaks.Check); err != nil {
 			return e.exit(err)
 		}

@@ -1,4 +1,4 @@
-package check
+package report
 
 import (
 	"encoding/xml"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/acpsnap/acpsnap/internal/check"
 
 	"github.com/acpsnap/acpsnap/internal/harness"
 )
@@ -17,9 +19,9 @@ type Suite struct {
 	// "pkg/testdata/acp", CorpusName): the suite's name and every case's
 	// classname, so that two corpora in one report never collide.
 	Corpus   string
-	Outcomes []Outcome
+	Outcomes []check.Outcome
 	// Accept is the command that accepts an outcome's change ("": none).
-	Accept func(Outcome) string
+	Accept func(check.Outcome) string
 	// Started is when the suite's run began: its timestamp (zero: none).
 	Started time.Time
 	// Run names the run that wrote the suite, a <property name="acpsnap.run">
@@ -37,8 +39,8 @@ var ErrGuards = errors.New("guard violations")
 // GuardsOutcome is the outcome of the guards of name (GuardsName for the
 // whole corpus, else one scenario's folder): passed when vs is empty,
 // else failed with every violation, one a line.
-func GuardsOutcome(name string, vs []Violation) Outcome {
-	o := Outcome{Name: name, Status: Passed}
+func GuardsOutcome(name string, vs []check.Violation) check.Outcome {
+	o := check.Outcome{Name: name, Status: check.Passed}
 	if len(vs) == 0 {
 		return o
 	}
@@ -46,7 +48,7 @@ func GuardsOutcome(name string, vs []Violation) Outcome {
 	for i, v := range vs {
 		lines[i] = v.String() + "\n"
 	}
-	o.Status, o.Reason, o.Diff = Failed, fmt.Sprintf("%d guard violation(s)", len(vs)), strings.Join(lines, "")
+	o.Status, o.Reason, o.Diff = check.Failed, fmt.Sprintf("%d guard violation(s)", len(vs)), strings.Join(lines, "")
 	o.Err = fmt.Errorf("%w: %s", ErrGuards, strings.TrimSuffix(o.Diff, "\n"))
 	return o
 }
@@ -206,17 +208,17 @@ func (s Suite) junit() junitSuite {
 }
 
 // add appends the test case of o, whose accept command is accept.
-func (s *junitSuite) add(o Outcome, accept string) {
+func (s *junitSuite) add(o check.Outcome, accept string) {
 	c := junitCase{Name: o.Name, Class: s.Name, Time: seconds(o.Duration.Seconds())}
 	s.Time += c.Time
 	switch typ := failureType(o); {
-	case o.Status == Skipped:
+	case o.Status == check.Skipped:
 		s.Skipped++
 		c.Skipped = &junitMessage{Message: o.Reason}
-	case o.Status == Unrecorded:
+	case o.Status == check.Unrecorded:
 		s.Failures++
 		c.Failure = &junitMessage{Type: typ, Message: o.Reason + ": record it with: " + accept}
-	case o.Status != Failed:
+	case o.Status != check.Failed:
 	case typ == typeInfrastructure:
 		s.Errors++
 		c.Error = &junitMessage{Type: typ, Message: o.Reason, Body: o.Diff}
@@ -227,16 +229,16 @@ func (s *junitSuite) add(o Outcome, accept string) {
 			c.Failure.Body += "accept with: " + accept + "\n"
 		}
 	}
-	if o.Status == Failed {
+	if o.Status == check.Failed {
 		c.SystemErr = o.Stderr
 	}
 	s.Cases = append(s.Cases, c)
 }
 
 // failureType is the type of o's failure or error.
-func failureType(o Outcome) string {
+func failureType(o check.Outcome) string {
 	switch {
-	case o.Status == Unrecorded:
+	case o.Status == check.Unrecorded:
 		return typeUnrecorded
 	case errors.Is(o.Err, ErrGuards):
 		return typeGuards

@@ -1,15 +1,13 @@
-package check
+package report
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
-	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/internal/textdiff"
+	"github.com/acpsnap/acpsnap/internal/check"
 )
 
 // Changes groups the failed outcomes that show one change, so that a
@@ -17,8 +15,8 @@ import (
 // scenario that shows it, as "the same change … as" that scenario for the
 // others, and once more at the end with the number of scenarios and the
 // commands that accept it for all of them. A change is one of the
-// model's input (Outcome.PinDrift: a pin, a request drift) or of the
-// fixtures' lines (Outcome.Change: the lines each differing file lost and
+// model's input (check.Outcome.PinDrift: a pin, a request drift) or of the
+// fixtures' lines (check.Outcome.Change: the lines each differing file lost and
 // gained, wherever they are: one thought chunk more in every prompt). The
 // zero value is ready; it is safe for concurrent use.
 type Changes struct {
@@ -34,21 +32,21 @@ type Change struct {
 	// Input: a change of the model's input; else of the fixtures' lines.
 	Input bool
 	// Names are the scenarios, in order of arrival; Modes the mode that
-	// accepts the change for each (its Outcome.Accept).
+	// accepts the change for each (its check.Outcome.Accept).
 	Names []string
-	Modes []Mode
+	Modes []check.Mode
 
 	key string
 }
 
 // Add records o and returns the scenario that first showed the same change
 // ("" when o is the first, or shows no change that can be shared).
-func (c *Changes) Add(o Outcome) (first string) {
+func (c *Changes) Add(o check.Outcome) (first string) {
 	key, input, files := o.PinDrift, true, o.PinFiles
 	if key == "" {
 		key, input, files = o.Change, false, o.ChangeFiles
 	}
-	if key == "" || o.Status != Failed {
+	if key == "" || o.Status != check.Failed {
 		return ""
 	}
 	c.mu.Lock()
@@ -59,7 +57,7 @@ func (c *Changes) Add(o Outcome) (first string) {
 			return g.Names[0]
 		}
 	}
-	c.groups = append(c.groups, &Change{Files: files, Input: input, Names: []string{o.Name}, Modes: []Mode{o.Accept}, key: key})
+	c.groups = append(c.groups, &Change{Files: files, Input: input, Names: []string{o.Name}, Modes: []check.Mode{o.Accept}, key: key})
 	return ""
 }
 
@@ -89,7 +87,7 @@ func (c Change) String() string {
 // Command is one command of a change's acceptance: the mode, and the -run
 // pattern of the scenarios it accepts.
 type Command struct {
-	Mode    Mode
+	Mode    check.Mode
 	Pattern string
 }
 
@@ -99,7 +97,7 @@ type Command struct {
 // refresh, record. A scenario no mode accepts is left out.
 func (c Change) Commands() []Command {
 	var out []Command
-	for _, mode := range []Mode{Update, Refresh, Record} {
+	for _, mode := range []check.Mode{check.Update, check.Refresh, check.Record} {
 		var names []string
 		for i, n := range c.Names {
 			if c.Modes[i] == mode {
@@ -129,75 +127,9 @@ func namesPattern(names []string) string {
 // SameChange is the reason shown for a scenario whose change was shown
 // with the scenario first, and what of its diff is left to show: for a
 // change of the pins of a native agent, the rest of its diff; else none.
-func SameChange(o Outcome, first string) (reason, rest string) {
+func SameChange(o check.Outcome, first string) (reason, rest string) {
 	if o.PinDrift != "" {
 		return SamePinChange(o, first), strings.TrimPrefix(o.Diff, o.PinDrift)
 	}
 	return fmt.Sprintf("the same change of %s as %s (its diff is shown there)", strings.Join(o.ChangeFiles, " and "), first), ""
-}
-
-// lineChange is the change the differing files show, as a key two
-// scenarios share when they changed the same way: for each file, the
-// lines it lost and the lines it gained, each set once and sorted,
-// wherever they are. files: the differing files' names. "" when a file
-// differs in nothing but order.
-func lineChange(want, got *scenario.Transcript, diffs []fileDiff) (key string, files []string) {
-	var b strings.Builder
-	for _, d := range diffs {
-		w, g := fileOf(want, d.name), fileOf(got, d.name)
-		lost, gained := changedLines(w, g)
-		if len(lost)+len(gained) == 0 {
-			return "", nil
-		}
-		fmt.Fprintf(&b, "%s\n", d.name)
-		for _, l := range lost {
-			fmt.Fprintf(&b, "-%s\n", l)
-		}
-		for _, l := range gained {
-			fmt.Fprintf(&b, "+%s\n", l)
-		}
-		files = append(files, d.name)
-	}
-	return b.String(), files
-}
-
-// fileOf is the content of the fixture file name in t.
-func fileOf(t *scenario.Transcript, name string) []byte {
-	if name == scenario.StdoutFile {
-		return t.Stdout
-	}
-	for i, l := range t.Logs {
-		if scenario.LogName(i) == name {
-			return l
-		}
-	}
-	return nil
-}
-
-// changedLines are the distinct lines an edit script from want to got
-// deletes and inserts, sorted.
-func changedLines(want, got []byte) (lost, gained []string) {
-	w, g := splitLines(want), splitLines(got)
-	seen := map[string]bool{}
-	for _, e := range textdiff.Seq(len(w), len(g), func(i, j int) bool { return w[i] == g[j] }) {
-		switch {
-		case e.Kind == '-' && !seen["-"+w[e.A]]:
-			seen["-"+w[e.A]] = true
-			lost = append(lost, w[e.A])
-		case e.Kind == '+' && !seen["+"+g[e.B]]:
-			seen["+"+g[e.B]] = true
-			gained = append(gained, g[e.B])
-		}
-	}
-	slices.Sort(lost)
-	slices.Sort(gained)
-	return lost, gained
-}
-
-func splitLines(b []byte) []string {
-	b = bytes.TrimSuffix(b, []byte("\n"))
-	if len(b) == 0 {
-		return nil
-	}
-	return strings.Split(string(b), "\n")
 }

@@ -1,4 +1,4 @@
-package check
+package report
 
 import (
 	"fmt"
@@ -6,10 +6,12 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/acpsnap/acpsnap/internal/check"
 )
 
 // PinChanges groups the outcomes that failed on the same change of the
-// corpus's pins (Outcome.PinDrift), so that a change every scenario shares
+// corpus's pins (check.Outcome.PinDrift), so that a change every scenario shares
 // (one word of the system prompt) is shown once, with the number of
 // scenarios it affects and one command that accepts it for all of them.
 // The zero value is ready; it is safe for concurrent use.
@@ -21,13 +23,13 @@ type PinChanges struct {
 // PinChange is one change of the pins and the scenarios it failed.
 type PinChange struct {
 	Files []string // the pin files that changed
-	Diff  string   // their diff (Outcome.PinDrift)
+	Diff  string   // their diff (check.Outcome.PinDrift)
 	Names []string // the scenarios, in order of arrival
 }
 
 // Add records o and returns the scenario that first showed the same change
 // ("" when o is the first, or failed on no pin change).
-func (p *PinChanges) Add(o Outcome) (first string) {
+func (p *PinChanges) Add(o check.Outcome) (first string) {
 	if o.PinDrift == "" {
 		return ""
 	}
@@ -74,6 +76,6 @@ func (c PinChange) Pattern() string {
 
 // SamePinChange is the reason shown for a scenario whose pin change was
 // shown with the scenario first.
-func SamePinChange(o Outcome, first string) string {
+func SamePinChange(o check.Outcome, first string) string {
 	return fmt.Sprintf("the same change of %s as %s (its diff is shown there)", strings.Join(o.PinFiles, " and "), first)
 }

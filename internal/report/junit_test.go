@@ -1,4 +1,4 @@
-package check
+package report
 
 import (
 	"bytes"
@@ -15,21 +15,22 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/harness"
 )
 
 // junitOutcomes are one of each kind of outcome a report shows.
-func junitOutcomes() []Outcome {
-	return []Outcome{
-		{Name: "text-turn", Status: Passed, Duration: 1500 * time.Millisecond},
-		{Name: "tool-bash", Status: Failed, Reason: "stdout differs", Duration: 250 * time.Millisecond,
-			Diff: "--- want\n+++ got\n-a <b> & \"c\"\n+d\n", Accept: Update},
-		{Name: "posix-only", Status: Skipped, Reason: "platform: posix"},
-		{Name: "draft", Status: Unrecorded, Reason: "not recorded yet", Accept: Record},
-		{Name: "no-agent", Status: Failed, Reason: "start agent \"x\": not found", Err: fmt.Errorf("start: %w", harness.ErrInfrastructure)},
-		{Name: "crash", Status: Failed, Reason: "the agent exited: status 2", Err: errors.New("the agent exited: status 2"),
+func junitOutcomes() []check.Outcome {
+	return []check.Outcome{
+		{Name: "text-turn", Status: check.Passed, Duration: 1500 * time.Millisecond},
+		{Name: "tool-bash", Status: check.Failed, Reason: "stdout differs", Duration: 250 * time.Millisecond,
+			Diff: "--- want\n+++ got\n-a <b> & \"c\"\n+d\n", Accept: check.Update},
+		{Name: "posix-only", Status: check.Skipped, Reason: "platform: posix"},
+		{Name: "draft", Status: check.Unrecorded, Reason: "not recorded yet", Accept: check.Record},
+		{Name: "no-agent", Status: check.Failed, Reason: "start agent \"x\": not found", Err: fmt.Errorf("start: %w", harness.ErrInfrastructure)},
+		{Name: "crash", Status: check.Failed, Reason: "the agent exited: status 2", Err: errors.New("the agent exited: status 2"),
 			Stderr: "panic: boom\n", Duration: 10 * time.Microsecond},
-		GuardsOutcome("guards", []Violation{{"snapshots/x/input.json", "input.json:3: $.steps: unknown op"}, {"snapshots/y", "orphan folder"}}),
+		GuardsOutcome("guards", []check.Violation{{Path: "snapshots/x/input.json", Msg: "input.json:3: $.steps: unknown op"}, {Path: "snapshots/y", Msg: "orphan folder"}}),
 	}
 }
 
@@ -39,7 +40,7 @@ func TestJUnit(t *testing.T) {
 		suites []Suite
 		want   junitSuites
 	}
-	accept := func(o Outcome) string {
+	accept := func(o check.Outcome) string {
 		if o.Accept == "" {
 			return ""
 		}
@@ -181,7 +182,7 @@ func TestCorpusName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	module := filepath.Dir(filepath.Dir(wd)) // the repository: internal/check/ is two folders below
+	module := filepath.Dir(filepath.Dir(wd)) // the repository: internal/report/ is two folders below
 	rf := filepath.Join(t.TempDir(), "t.runfiles")
 	type testCase struct {
 		dir, module string
@@ -189,13 +190,13 @@ func TestCorpusName(t *testing.T) {
 		want        string
 	}
 	for _, tc := range []testCase{
-		{"testdata/acp", module, nil, "internal/check/testdata/acp"},
-		{".", module, nil, "internal/check"},
-		{filepath.Join(wd, "testdata"), module, nil, "internal/check/testdata"},
+		{"testdata/acp", module, nil, "internal/report/testdata/acp"},
+		{".", module, nil, "internal/report"},
+		{filepath.Join(wd, "testdata"), module, nil, "internal/report/testdata"},
 		{filepath.Join(rf, "__main__", "corpus"), "", []string{rf}, "corpus"},
 		{filepath.Join(rf, "__main__", "pkg", "testdata", "acp"), "", []string{"/elsewhere", rf}, "pkg/testdata/acp"},
 		{"corpus", "", nil, "corpus"},
-		{".", "", nil, "check"},
+		{".", "", nil, "report"},
 		{"../..", "", nil, filepath.Base(module)},
 		{"/srv/ci/sandbox/123/corpus", "", nil, "corpus"},
 		{"/srv/ci/sandbox/123/corpus", "", []string{"/srv/ci/sandbox/123"}, "corpus"},
