@@ -11,7 +11,7 @@ import (
 	"github.com/acpsnap/acpsnap/internal/report"
 
 	"github.com/acpsnap/acpsnap/internal/check"
-	"github.com/acpsnap/acpsnap/internal/shellquote"
+	"github.com/acpsnap/acpsnap/internal/frontend"
 )
 
 // commandLine builds the go test commands that rerun one scenario of a
@@ -30,7 +30,7 @@ func newCommandLine(testName, dir string) commandLine {
 // settle is the acpsnap command (review, accept, reject) that acts on the
 // corpus's pending files, pasted at the module root.
 func (c commandLine) settle(cmd string) string {
-	return "acpsnap " + cmd + " -dir " + shellquote.Quote(c.dir)
+	return "acpsnap " + cmd + " -dir " + frontend.Quote(c.dir)
 }
 
 // pattern is the -run pattern that selects scenario name and nothing else
@@ -52,18 +52,18 @@ func (c commandLine) patternOf(sub string) string {
 // flagForm is the command with the writing flag: go test ./pkg -run
 // 'TestX/^name$' -args -acpsnap.update.
 func (c commandLine) flagForm(name string, mode check.Mode) string {
-	return fmt.Sprintf("go test %s -run %s -args -acpsnap.%s", c.pkg, shellquote.Quote(c.pattern(name)), mode)
+	return fmt.Sprintf("go test %s -run %s -args -acpsnap.%s", c.pkg, frontend.Quote(c.pattern(name)), mode)
 }
 
 // groupForm is flagForm for the scenarios one command of a shared
 // change accepts.
 func (c commandLine) groupForm(a report.Command) string {
-	return fmt.Sprintf("go test %s -run %s -args -acpsnap.%s", c.pkg, shellquote.Quote(c.patternOf(a.Pattern)), a.Mode)
+	return fmt.Sprintf("go test %s -run %s -args -acpsnap.%s", c.pkg, frontend.Quote(c.patternOf(a.Pattern)), a.Mode)
 }
 
 // envForm is the same with ACPSNAP_WRITE, for tools that cannot pass flags.
 func (c commandLine) envForm(name string, mode check.Mode) string {
-	return fmt.Sprintf("%s=%s go test %s -run %s", WriteEnv, mode, c.pkg, shellquote.Quote(c.pattern(name)))
+	return fmt.Sprintf("%s=%s go test %s -run %s", WriteEnv, mode, c.pkg, frontend.Quote(c.pattern(name)))
 }
 
 // accept is the two lines that end a failure: both forms of the command

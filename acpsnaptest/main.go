@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acpsnap/acpsnap/internal/shellquote"
+	"github.com/acpsnap/acpsnap/internal/frontend"
 )
 
 // commandEnv marks a process started through a command's wrapper: its
@@ -85,6 +85,6 @@ func writeWrapper(dir, file, command string) error {
 	}
 	gorace := strings.TrimSpace("atexit_sleep_ms=0 " + os.Getenv("GORACE"))
 	script := fmt.Sprintf("#!/bin/sh\n%s=%s GORACE=%s exec %s \"$@\"\n",
-		commandEnv, shellquote.Quote(command), shellquote.Quote(gorace), shellquote.Quote(exe))
+		commandEnv, frontend.Quote(command), frontend.Quote(gorace), frontend.Quote(exe))
 	return os.WriteFile(filepath.Join(dir, file), []byte(script), 0o755)
 }

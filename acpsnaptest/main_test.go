@@ -183,3 +183,25 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// TestDirFound: without Params.Dir, Run finds the corpus as the acpsnap
+// command finds one without -dir: here the only corpus below the package
+// folder; with two below, it fails and lists them.
+func TestDirFound(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	copyTree(t, filepath.Join(wd, "testdata/example"), filepath.Join(root, "testdata", "acp"))
+	t.Chdir(root)
+	passed, out := runTest("TestFound", func(t *testing.T) { acpsnaptest.Run(t, acpsnaptest.Params{}) })
+	if !passed { // a corpus not found, or found empty, fails
+		t.Errorf("the only corpus below: failed, want it found and passing:\n%s", out)
+	}
+	copyTree(t, filepath.Join(wd, "testdata/example"), filepath.Join(root, "other"))
+	passed, out = runTest("TestFound", func(t *testing.T) { acpsnaptest.Run(t, acpsnaptest.Params{}) })
+	if want := "2 corpora below the current folder"; passed || !strings.Contains(out, want) || !strings.Contains(out, "choose one with Params.Dir") {
+		t.Errorf("two corpora below: passed %v, want a failure saying %q:\n%s", passed, want, out)
+	}
+}

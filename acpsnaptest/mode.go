@@ -6,8 +6,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/bazel"
 	"github.com/acpsnap/acpsnap/internal/check"
+	"github.com/acpsnap/acpsnap/internal/frontend"
 )
 
 // WriteEnv is the environment variable that selects a writing mode for
@@ -69,11 +69,11 @@ type settings struct {
 // readSettings reads the writing flags of fs and the environment; it
 // refuses two writing modes at once and a writing mode in CI unless forced.
 func readSettings(fs *flag.FlagSet, getenv func(string) string) (settings, error) {
-	b, err := bazel.Read(getenv)
+	b, err := frontend.ReadBazel(getenv)
 	if err != nil {
 		return settings{}, fmt.Errorf("acpsnaptest: %w", err)
 	}
-	s := settings{write: write{mode: check.Replay}, force: boolFlag(fs, forceFlag), ci: check.CI(getenv("CI")), junit: b.XMLOutput, runfiles: b.Runfiles}
+	s := settings{write: write{mode: check.Replay}, force: boolFlag(fs, forceFlag), ci: frontend.CI(getenv("CI")), junit: b.XMLOutput, runfiles: b.Runfiles}
 	for _, w := range writes {
 		if !boolFlag(fs, "acpsnap."+w.name) {
 			continue
@@ -93,8 +93,9 @@ func readSettings(fs *flag.FlagSet, getenv func(string) string) (settings, error
 		}
 		s.write = w
 	}
-	if (s.mode.Writes() || s.pending) && s.ci && !s.force {
-		return s, fmt.Errorf("acpsnaptest: %s writes fixtures and CI is set (CI=%q): refusing (add -acpsnap.force to write anyway)", s.name, getenv("CI"))
+	w := frontend.Write{What: s.name, Fixtures: s.mode.Writes(), Pending: s.pending, ForceFlag: "-" + forceFlag}
+	if err := frontend.WriteRefused(w, getenv("CI"), s.force); err != nil {
+		return s, fmt.Errorf("acpsnaptest: %w", err)
 	}
 	s.shard, err = readShard(getenv, b)
 	return s, err

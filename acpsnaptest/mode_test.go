@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/acpsnap/acpsnap/internal/bazel"
 	"github.com/acpsnap/acpsnap/internal/check"
+	"github.com/acpsnap/acpsnap/internal/frontend"
 )
 
 func TestReadSettings(t *testing.T) {
@@ -33,14 +33,16 @@ func TestReadSettings(t *testing.T) {
 		{name: "bad env", env: map[string]string{"ACPSNAP_WRITE": "replay"}, wantErr: `ACPSNAP_WRITE="replay": want update, refresh, record, record-missing, record-drifted or pending`},
 		{name: "pending flag", args: []string{"-acpsnap.pending"}, want: check.Replay, pending: true},
 		{name: "pending env", env: map[string]string{"ACPSNAP_WRITE": "pending"}, want: check.Replay, pending: true},
-		{name: "pending in CI", env: map[string]string{"ACPSNAP_WRITE": "pending", "CI": "true"}, wantErr: "pending writes fixtures and CI is set"},
+		{name: "pending in CI", env: map[string]string{"ACPSNAP_WRITE": "pending", "CI": "true"}, wantErr: "pending writes pending files and CI is set"},
+		// The CLI's rule: CI never writes pending files, even forced.
+		{name: "pending in CI, forced", args: []string{"-acpsnap.force"}, env: map[string]string{"ACPSNAP_WRITE": "pending", "CI": "true"}, wantErr: "refusing, even with -acpsnap.force"},
 		{name: "pending and update", args: []string{"-acpsnap.update", "-acpsnap.pending"}, wantErr: "choose one writing mode"},
 		{name: "record-missing", env: map[string]string{"ACPSNAP_WRITE": "record-missing"}, want: check.Record, only: check.RecordMissing},
 		{name: "record-drifted flag", args: []string{"-acpsnap.record-drifted"}, want: check.Record, only: check.RecordDrifted},
 		{name: "ACPSNAP_SHARD", env: map[string]string{"ACPSNAP_SHARD": "2/3"}, want: check.Replay, shard: shard{k: 2, n: 3}},
 		{name: "bad ACPSNAP_SHARD", env: map[string]string{"ACPSNAP_SHARD": "4/3"}, wantErr: `ACPSNAP_SHARD: invalid shard "4/3"`},
 		{name: "Bazel shards from 0", env: map[string]string{"TEST_TOTAL_SHARDS": "4", "TEST_SHARD_INDEX": "0", "TEST_SHARD_STATUS_FILE": "/tmp/s"},
-			want: check.Replay, shard: shard{k: 1, n: 4, bazel: bazel.Test{StatusFile: "/tmp/s"}}},
+			want: check.Replay, shard: shard{k: 1, n: 4, bazel: frontend.Bazel{StatusFile: "/tmp/s"}}},
 		{name: "Bazel index out of range", env: map[string]string{"TEST_TOTAL_SHARDS": "4", "TEST_SHARD_INDEX": "4"}, wantErr: "want 0 <= index < total"},
 		{name: "ACPSNAP_SHARD wins over Bazel", env: map[string]string{"ACPSNAP_SHARD": "1/2", "TEST_TOTAL_SHARDS": "4", "TEST_SHARD_INDEX": "3"},
 			want: check.Replay, shard: shard{k: 1, n: 2}},

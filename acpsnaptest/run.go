@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acpsnap/acpsnap/internal/frontend"
 	"github.com/acpsnap/acpsnap/internal/report"
 
 	"github.com/acpsnap/acpsnap/internal/check"
@@ -21,9 +22,13 @@ import (
 	"github.com/acpsnap/acpsnap/internal/scenario"
 )
 
-// Params configures Run. Only Dir is required.
+// Params configures Run. The zero value checks the corpus found as the
+// acpsnap command finds it.
 type Params struct {
 	// Dir is the corpus folder, relative to the test's package folder.
+	// "": the package folder if it is a corpus, else its snapshots/, else
+	// the only corpus below it, as the acpsnap command finds one without
+	// -dir.
 	Dir string
 	// Agent is the agent's command line; nil: agent.command of the
 	// corpus's acpsnap.yml. In either, {{corpus}} is the corpus folder's
@@ -79,6 +84,9 @@ func Run(t *testing.T, p Params) {
 	s, err := osSettings()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if p.Dir, err = frontend.FindCorpus(p.Dir, "Params.Dir"); err != nil {
+		t.Fatalf("acpsnaptest: %v", err)
 	}
 	safefile.Trust(s.runfiles...) // a corpus given as Bazel data is links
 	cfg, err := config(p, s)
@@ -161,9 +169,6 @@ func plan(t *testing.T, p Params, s settings, cfg check.Config) ([]string, error
 
 // config is the check configuration of p in the mode s selects.
 func config(p Params, s settings) (check.Config, error) {
-	if p.Dir == "" {
-		return check.Config{}, fmt.Errorf("acpsnaptest: Params.Dir is required")
-	}
 	folders, err := check.ReadFolders(p.Dir, nil) // once, for the guards and the subtests
 	if err != nil {
 		return check.Config{}, fmt.Errorf("acpsnaptest: %w", err)

@@ -3,8 +3,8 @@ package acpsnaptest
 import (
 	"fmt"
 
-	"github.com/acpsnap/acpsnap/internal/bazel"
 	"github.com/acpsnap/acpsnap/internal/check"
+	"github.com/acpsnap/acpsnap/internal/frontend"
 )
 
 // ShardEnv selects a stable shard of every corpus, K/N (1 ≤ K ≤ N), the
@@ -16,12 +16,12 @@ const ShardEnv = "ACPSNAP_SHARD"
 // is honoured.
 type shard struct {
 	k, n  int
-	bazel bazel.Test
+	bazel frontend.Bazel
 }
 
 // readShard reads ACPSNAP_SHARD, else Bazel's test-sharding protocol (b:
 // TEST_TOTAL_SHARDS, TEST_SHARD_INDEX from 0, TEST_SHARD_STATUS_FILE).
-func readShard(getenv func(string) string, b bazel.Test) (shard, error) {
+func readShard(getenv func(string) string, b frontend.Bazel) (shard, error) {
 	if v := getenv(ShardEnv); v != "" {
 		k, n, err := check.ParseShard(v)
 		if err != nil {

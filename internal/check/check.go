@@ -51,27 +51,6 @@ const (
 	Unrecorded Status = "unrecorded"
 )
 
-// CI reports whether a CI variable's value means "running in CI": anything
-// but "", "0" and "false" (in any case). Writing modes refuse to run in CI
-// unless forced; the callers that read the environment (the CLI and
-// acpsnaptest) decide with this one rule.
-func CI(value string) bool {
-	v := strings.TrimSpace(value)
-	return v != "" && v != "0" && !strings.EqualFold(v, "false")
-}
-
-// WriteRefused is the CI write policy, decided here for every command that
-// writes to a corpus (a writing mode, new, accept, review, reject): with
-// CI set (ci is the variable's value) what refuses unless forced. nil:
-// it may write. (A -pending run is refused under CI even when forced: CI
-// never writes pending files.)
-func WriteRefused(what, ci string, force bool) error {
-	if force || !CI(ci) {
-		return nil
-	}
-	return fmt.Errorf("%s writes fixtures and CI is set: refusing (pass -force to write anyway)", what)
-}
-
 // Config says how to check scenarios.
 type Config struct {
 	// Settings are the agent and how each run of it goes (the mode, the

@@ -27,8 +27,7 @@
 // "Expected workspace", "Composed log", "Conformance"); docs/architecture.md follows one
 // scenario through this package. Capture writes a real client's session
 // with the agent (harness.Capture) as a scenario, through the same stage
-// and replay as every write (docs/format.md, "Capture"). The CI guard
-// (refuse to write when CI is
-// set, unless forced) belongs to the callers that read the environment;
-// they share one rule for the variable's value, CI.
+// and replay as every write (docs/format.md, "Capture"). The CI write
+// policy belongs to the front ends, which read the environment; package
+// frontend decides it for both.
 package check

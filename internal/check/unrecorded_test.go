@@ -11,17 +11,6 @@ import (
 	"github.com/acpsnap/acpsnap/internal/harness"
 )
 
-func TestCI(t *testing.T) {
-	for v, want := range map[string]bool{
-		"": false, "0": false, "false": false, "FALSE": false, " false ": false,
-		"1": true, "true": true, "yes": true, "woodpecker": true,
-	} {
-		if got := CI(v); got != want {
-			t.Errorf("CI(%q) = %v, want %v", v, got, want)
-		}
-	}
-}
-
 // TestUnrecorded: a scaffolded scenario is reported, without running an
 // agent, with the mode that records it; record mode itself runs it.
 func TestUnrecorded(t *testing.T) {

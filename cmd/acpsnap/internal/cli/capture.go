@@ -49,14 +49,12 @@ func (e *env) parseCapture(args []string) (*captureFlags, error) {
 		return nil, usagef("capture: want exactly one kebab-case scenario NAME of at most %d bytes (category first, e.g. tool-read), got %q", maxNameLen, fs.Args())
 	}
 	f.name = fs.Arg(0)
-	if check.CI(e.getenv("CI")) && !f.force {
-		return nil, usagef("capture writes a scenario and CI is set: refusing (pass -force to write anyway)")
+	if err := e.writeRefused("capture", false, f.force); err != nil {
+		return nil, err
 	}
-	if f.dir == "" {
-		var err error
-		if f.dir, err = findCorpus(); err != nil {
-			return nil, err
-		}
+	var err error
+	if f.dir, err = findCorpus(f.dir, false); err != nil {
+		return nil, err
 	}
 	return f, nil
 }

@@ -11,8 +11,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/acpsnap/acpsnap/internal/bazel"
 	"github.com/acpsnap/acpsnap/internal/console"
+	"github.com/acpsnap/acpsnap/internal/frontend"
 	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/sandbox"
@@ -97,7 +97,7 @@ func (e *env) main(args []string) int {
 		fmt.Fprint(e.stderr, usage)
 		return ExitUsage
 	}
-	if b, _ := bazel.Read(e.getenv); len(b.Runfiles) > 0 {
+	if b, _ := frontend.ReadBazel(e.getenv); len(b.Runfiles) > 0 {
 		safefile.Trust(b.Runfiles...) // a corpus given as Bazel data is links
 	}
 	var err error

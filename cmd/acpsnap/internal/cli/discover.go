@@ -1,95 +1,35 @@
 package cli
 
 import (
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
+	"errors"
 
-	"github.com/acpsnap/acpsnap/internal/scenario"
+	"github.com/acpsnap/acpsnap/internal/frontend"
 )
 
-// defaultCorpus is the corpus a command without -dir works on, and the
-// folder whose hints need no -dir.
-const defaultCorpus = "snapshots"
-
 // dirUsage is the usage of -dir in the commands that find the corpus.
-const dirUsage = "the corpus `folder` (default: the current folder if it is a corpus, else ./" + defaultCorpus + ", else the only corpus below)"
+const dirUsage = frontend.DirUsage
 
-// findCorpus is the corpus a command without -dir works on: the current
-// folder if it is a corpus, else ./snapshots if it is one, else the only
-// corpus below the current folder. Several (or none) below is a usage
-// error that lists them.
-func findCorpus() (string, error) {
-	for _, d := range []string{".", defaultCorpus} {
-		if isCorpus(d) {
-			return d, nil
-		}
+// findCorpus is the corpus a command works on (frontend.FindCorpus): dir
+// when -dir names it, else the one found from the current folder. A
+// command that starts a corpus (new, init) works on ./snapshots when there
+// is none; for every other command that is a usage error.
+func findCorpus(dir string, starts bool) (string, error) {
+	found, err := frontend.FindCorpus(dir, "-dir")
+	switch {
+	case err == nil:
+		return found, nil
+	case starts && errors.Is(err, frontend.ErrNoCorpus):
+		return frontend.DefaultCorpus, nil
 	}
-	found := corporaBelow(".")
-	switch len(found) {
-	case 0:
-		return "", usagef("no corpus in or below the current folder (a folder of scenario folders, or one with %s); pass -dir", scenario.CorpusFile)
-	case 1:
-		return found[0], nil
-	}
-	return "", usagef("%d corpora below the current folder; choose one with -dir:\n  %s", len(found), strings.Join(found, "\n  "))
+	return "", usagef("%v", err)
 }
 
-// isCorpus reports whether dir holds an acpsnap.yml or a scenario folder
-// (a folder with a snapshot.yml).
-func isCorpus(dir string) bool {
-	if _, err := os.Stat(filepath.Join(dir, scenario.CorpusFile)); err == nil {
-		return true
+// writeRefused is the CI write policy (frontend.WriteRefused) for the
+// command what, as a usage error.
+func (e *env) writeRefused(what string, pending, force bool) error {
+	w := frontend.Write{What: what, Fixtures: !pending, Pending: pending, ForceFlag: "-force"}
+	if err := frontend.WriteRefused(w, e.getenv("CI"), force); err != nil {
+		return usagef("%v", err)
 	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return false
-	}
-	for _, e := range entries {
-		if e.IsDir() && isScenario(filepath.Join(dir, e.Name())) {
-			return true
-		}
-	}
-	return false
-}
-
-func isScenario(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, scenario.ManifestFile))
-	return err == nil
-}
-
-// skipped are folders never searched: hidden ones (.git, .cache) and the
-// package folders of other tools.
-func skipped(name string) bool {
-	return strings.HasPrefix(name, ".") && name != "." || name == "node_modules" || name == "vendor"
-}
-
-// corporaBelow lists the corpora under root, in walk order; the folders
-// of a corpus are not searched further.
-func corporaBelow(root string) []string {
-	return below(root, func(p string) bool { return p != root && isCorpus(p) })
-}
-
-// scenariosBelow lists every scenario folder under root (as accept and
-// review without -dir see them), in walk order.
-func scenariosBelow(root string) []string { return below(root, isScenario) }
-
-// below lists the folders under root (root included) that match, in walk
-// order, without searching a match's folders or skipped ones.
-func below(root string, match func(string) bool) []string {
-	var out []string
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil || !d.IsDir():
-			return nil
-		case skipped(d.Name()):
-			return filepath.SkipDir
-		case match(p):
-			out = append(out, p)
-			return filepath.SkipDir
-		}
-		return nil
-	})
-	return out
+	return nil
 }

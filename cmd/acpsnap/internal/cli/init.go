@@ -11,7 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/acpsnap/acpsnap/internal/check"
+	"github.com/acpsnap/acpsnap/internal/frontend"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/wire/dialect"
@@ -57,14 +57,18 @@ type initFlags struct {
 func (e *env) parseInit(args []string) (*initFlags, error) {
 	f := &initFlags{}
 	fs := e.flags("init")
-	fs.StringVar(&f.dir, "dir", "snapshots", "the corpus `folder` to start")
+	fs.StringVar(&f.dir, "dir", "", "the corpus `folder` to start (default: the one found as run finds it, else ./"+frontend.DefaultCorpus+")")
 	fs.StringVar(&f.dialect, "dialect", "", "the agent's model `dialect`: "+dialect.List(nil))
 	force := fs.Bool("force", false, "write even when CI is set")
 	if err := parse(fs, args); err != nil {
 		return nil, err
 	}
-	if err := check.WriteRefused("init", e.getenv("CI"), *force); err != nil {
-		return nil, usagef("%v", err)
+	if err := e.writeRefused("init", false, *force); err != nil {
+		return nil, err
+	}
+	var err error
+	if f.dir, err = findCorpus(f.dir, true); err != nil {
+		return nil, err
 	}
 	f.command = fs.Args()
 	if _, err := dialect.Lookup(f.dialect); err != nil {

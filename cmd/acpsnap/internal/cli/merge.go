@@ -71,10 +71,8 @@ func (e *env) readReport(file string, dir *string) (report.Page, error) {
 		}
 		return r, nil
 	}
-	if *dir == "" {
-		if *dir, err = findCorpus(); err != nil {
-			return report.Page{}, err
-		}
+	if *dir, err = findCorpus(*dir, false); err != nil {
+		return report.Page{}, err
 	}
 	var outs []check.Outcome
 	accept := map[string]string{}

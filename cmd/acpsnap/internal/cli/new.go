@@ -10,6 +10,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/agent/launch"
 	"github.com/acpsnap/acpsnap/internal/check"
+	"github.com/acpsnap/acpsnap/internal/frontend"
 	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/internal/safefile"
@@ -47,7 +48,7 @@ const maxNameLen = 200
 func (e *env) parseNew(args []string) (*newFlags, error) {
 	f := &newFlags{}
 	fset := e.flags("new")
-	fset.StringVar(&f.dir, "dir", "snapshots", "the corpus `folder`")
+	fset.StringVar(&f.dir, "dir", "", "the corpus `folder` (default: the one found as run finds it, else ./"+frontend.DefaultCorpus+")")
 	fset.StringVar(&f.model, "model", "", "record against this scripted model `file` (a JSON array of replay entries, or {\"primary\":[…],\"children\":{…}})")
 	fset.StringVar(&f.agent, "agent", "", "the agent `command` line (default: the bundled agent)")
 	fset.BoolVar(&f.force, "force", false, "write even when CI is set; with -model, re-author a scenario already recorded")
@@ -66,8 +67,12 @@ func (e *env) parseNew(args []string) (*newFlags, error) {
 	if f.model != "" {
 		what = "new -model"
 	}
-	if err := check.WriteRefused(what, e.getenv("CI"), f.force); err != nil {
-		return nil, usagef("%v", err) // scaffolding writes the scenario's files too
+	if err := e.writeRefused(what, false, f.force); err != nil {
+		return nil, err // scaffolding writes the scenario's files too
+	}
+	var err error
+	if f.dir, err = findCorpus(f.dir, true); err != nil {
+		return nil, err
 	}
 	return f, nil
 }

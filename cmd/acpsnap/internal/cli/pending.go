@@ -13,6 +13,7 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/console"
+	"github.com/acpsnap/acpsnap/internal/frontend"
 	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/treediff"
@@ -57,9 +58,11 @@ func isTerminalWriter(w io.Writer) bool {
 // corpus run: diff colour, pending files (refused under CI), obsolete
 // fixtures failing under CI.
 func (e *env) workflow(cmd string, f *runFlags, rc *check.RunConfig) error {
-	rc.CI = check.CI(e.getenv("CI"))
-	if f.pending && rc.CI {
-		return usagef("%s -pending writes pending files and CI is set: refusing (CI never writes them)", cmd)
+	rc.CI = frontend.CI(e.getenv("CI"))
+	if f.pending {
+		if err := e.writeRefused(cmd+" -pending", true, f.force); err != nil {
+			return err
+		}
 	}
 	if f.pending && cmd == "record" {
 		return usagef("record -pending: not supported (record spends live model calls; use refresh -pending)")
@@ -150,8 +153,8 @@ func (e *env) pendingFlags(cmd string, args []string) (dir string, re *regexp.Re
 	if fs.NArg() > 0 {
 		return "", nil, usagef("%s: unexpected arguments %q", cmd, fs.Args())
 	}
-	if err := check.WriteRefused(cmd, e.getenv("CI"), *force); err != nil {
-		return "", nil, usagef("%v", err)
+	if err := e.writeRefused(cmd, false, *force); err != nil {
+		return "", nil, err
 	}
 	if *run != "" {
 		if re, err = regexp.Compile(*run); err != nil {
@@ -166,7 +169,7 @@ func (e *env) pendingFlags(cmd string, args []string) (dir string, re *regexp.Re
 func pendingFiles(dir string, re *regexp.Regexp) ([]string, error) {
 	var dirs []string
 	if dir == "" {
-		dirs = scenariosBelow(".")
+		dirs = frontend.ScenariosBelow(".")
 	} else {
 		names, err := scenario.Names(dir)
 		if err != nil {

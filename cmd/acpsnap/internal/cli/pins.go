@@ -47,10 +47,7 @@ func (e *env) pinsDir(sub string, args []string) (string, error) {
 	if fs.NArg() > 0 {
 		return "", usagef("pins %s: unexpected arguments %q", sub, fs.Args())
 	}
-	if *dir != "" {
-		return *dir, nil
-	}
-	return findCorpus()
+	return findCorpus(*dir, false)
 }
 
 func (e *env) prunePins(dir string) error {

@@ -37,7 +37,7 @@ type probeFlags struct {
 func (e *env) parseProbe(args []string) (*probeFlags, error) {
 	f := &probeFlags{}
 	fs := e.flags("probe")
-	fs.StringVar(&f.dir, "dir", "snapshots", "the corpus `folder` (its acpsnap.yml names the agent and its dialect)")
+	fs.StringVar(&f.dir, "dir", "", "the corpus `folder`, whose acpsnap.yml names the agent and its dialect (default: found as run finds it)")
 	fs.StringVar(&f.agent, "agent", "", "the agent `command` line (default: acpsnap.yml's)")
 	fs.StringVar(&f.run, "run", "", "probe only the scenarios whose name matches this `regexp` (without NAMEs)")
 	fs.IntVar(&f.n, "n", 3, "how many runs of each scenario to compare")
@@ -53,6 +53,10 @@ func (e *env) parseProbe(args []string) (*probeFlags, error) {
 	f.names = fs.Args()
 	if len(f.names) > 0 && f.run != "" {
 		return nil, usagef("probe: -run and scenario NAMEs: choose one")
+	}
+	var err error
+	if f.dir, err = findCorpus(f.dir, false); err != nil {
+		return nil, err
 	}
 	return f, nil
 }

@@ -15,14 +15,13 @@ import (
 	"time"
 
 	"github.com/acpsnap/acpsnap/agent/launch"
-	"github.com/acpsnap/acpsnap/internal/bazel"
 	"github.com/acpsnap/acpsnap/internal/check"
 	"github.com/acpsnap/acpsnap/internal/console"
+	"github.com/acpsnap/acpsnap/internal/frontend"
 	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/internal/report"
 	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/secrets"
-	"github.com/acpsnap/acpsnap/internal/shellquote"
 	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
@@ -34,8 +33,8 @@ type runFlags struct {
 	json, force, keep, offline          bool
 	missing, drifted                    bool // record -missing, -drifted
 	timeout, grace                      time.Duration
-	bazel                               bazel.Test // Bazel's test protocol: its shard, XML_OUTPUT_FILE
-	started                             time.Time  // when the run began: the report's timestamp
+	bazel                               frontend.Bazel // Bazel's test protocol: its shard, XML_OUTPUT_FILE
+	started                             time.Time      // when the run began: the report's timestamp
 	workflowFlags
 }
 
@@ -73,16 +72,14 @@ func (e *env) parseRun(cmd string, args []string) (*runFlags, error) {
 		return nil, usagef("%s: -parallel %d: want at least 1", cmd, f.parallel)
 	}
 	var err error
-	if f.bazel, err = bazel.Read(e.getenv); err != nil {
+	if f.bazel, err = frontend.ReadBazel(e.getenv); err != nil {
 		return nil, usagef("%s: %v", cmd, err)
 	}
 	if f.junit == "" {
 		f.junit = f.bazel.XMLOutput
 	}
-	if f.dir == "" {
-		if f.dir, err = findCorpus(); err != nil {
-			return nil, err
-		}
+	if f.dir, err = findCorpus(f.dir, false); err != nil {
+		return nil, err
 	}
 	return f, nil
 }
@@ -254,8 +251,10 @@ func (e *env) runConfig(cmd string, f *runFlags) (*check.RunConfig, error) {
 	if cmd == "run" {
 		mode = check.Replay
 	}
-	if err := check.WriteRefused(cmd, e.getenv("CI"), f.force); mode.Writes() && err != nil {
-		return nil, usagef("%v", err)
+	if mode.Writes() {
+		if err := e.writeRefused(cmd, false, f.force); err != nil {
+			return nil, err
+		}
 	}
 	if st, err := os.Stat(f.dir); err != nil || !st.IsDir() {
 		return nil, usagef("corpus folder %s: not a directory", f.dir)
@@ -345,7 +344,7 @@ func acceptCommand(o check.Outcome, f *runFlags) string {
 // (./snapshots, the current folder) and -agent when it is given.
 func commandFor(cmd, dir, agent string, args ...string) string {
 	parts := []string{invocation(), cmd}
-	if dir = filepath.Clean(dir); dir != defaultCorpus && dir != "." {
+	if dir = filepath.Clean(dir); dir != frontend.DefaultCorpus && dir != "." {
 		parts = append(parts, "-dir", shellQuote(dir))
 	}
 	if agent != "" {
@@ -354,4 +353,4 @@ func commandFor(cmd, dir, agent string, args ...string) string {
 	return strings.Join(append(parts, args...), " ")
 }
 
-func shellQuote(s string) string { return shellquote.Quote(s) }
+func shellQuote(s string) string { return frontend.Quote(s) }

@@ -14,7 +14,7 @@ import (
 // show prints a scenario's transcript from its committed fixtures.
 func (e *env) show(args []string) error {
 	fs := e.flags("show")
-	dir := fs.String("dir", "snapshots", "the corpus `folder`")
+	dir := fs.String("dir", "", dirUsage)
 	width := fs.Int("width", 0, "wrap at `N` columns (0: $COLUMNS, else the terminal's width, else 100)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -23,6 +23,10 @@ func (e *env) show(args []string) error {
 		return usagef("show: want one scenario name, got %d arguments\nusage: acpsnap show [-dir D] [-width N] NAME", fs.NArg())
 	}
 	name := fs.Arg(0)
+	var err error
+	if *dir, err = findCorpus(*dir, false); err != nil {
+		return err
+	}
 	sdir := filepath.Join(*dir, name)
 	if _, err := os.Stat(filepath.Join(sdir, scenario.ManifestFile)); err != nil {
 		return usagef("show: %s: no scenario %q (no %s)", *dir, name, scenario.ManifestFile)

@@ -10,12 +10,16 @@ import (
 // verify runs the corpus guards without running agents.
 func (e *env) verify(args []string) error {
 	fs := e.flags("verify")
-	dir := fs.String("dir", "snapshots", "the corpus `folder`")
+	dir := fs.String("dir", "", dirUsage)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("verify: unexpected arguments %q", fs.Args())
+	}
+	var err error
+	if *dir, err = findCorpus(*dir, false); err != nil {
+		return err
 	}
 	names, err := scenario.Names(*dir)
 	if err != nil {

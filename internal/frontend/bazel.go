@@ -1,14 +1,9 @@
-// Package bazel reads what Bazel's test runner tells a test through the
+// This file reads what Bazel's test runner tells a test through the
 // environment (the Test Encyclopedia): the shard to run, the file that
 // says the test shards, where its XML report goes and its runfiles trees.
-// The front ends (acpsnap run, acpsnaptest) ask it, so both speak the
-// protocol the same way:
-//
-//	t, err := bazel.Read(os.Getenv)
-//	if t.Shards > 0 { … run shard t.Shard of t.Shards, then t.Touch() }
-//
 // docs/ci.md ("Bazel") says what a user writes.
-package bazel
+
+package frontend
 
 import (
 	"fmt"
@@ -26,8 +21,8 @@ const (
 	SrcdirEnv      = "TEST_SRCDIR"
 )
 
-// Test is what Bazel's runner asks of one test process.
-type Test struct {
+// Bazel is what Bazel's runner asks of one test process.
+type Bazel struct {
 	// Shard of Shards (1-based: TEST_SHARD_INDEX+1 of TEST_TOTAL_SHARDS);
 	// Shards 0: not sharded.
 	Shard, Shards int
@@ -40,10 +35,10 @@ type Test struct {
 	Runfiles []string
 }
 
-// Read reads the variables of the test protocol through getenv. A shard
+// ReadBazel reads the variables of the test protocol through getenv. A shard
 // index outside 0 ≤ index < total is an error.
-func Read(getenv func(string) string) (Test, error) {
-	t := Test{XMLOutput: getenv(XMLOutputEnv)}
+func ReadBazel(getenv func(string) string) (Bazel, error) {
+	t := Bazel{XMLOutput: getenv(XMLOutputEnv)}
 	for _, name := range []string{RunfilesEnv, SrcdirEnv} {
 		if v := getenv(name); v != "" {
 			t.Runfiles = append(t.Runfiles, v)
@@ -64,7 +59,7 @@ func Read(getenv func(string) string) (Test, error) {
 
 // Touch creates the shard status file, which tells Bazel the test shards
 // (Bazel 7 fails a sharded test that does not); nothing without one.
-func (t Test) Touch() error {
+func (t Bazel) Touch() error {
 	if t.StatusFile == "" {
 		return nil
 	}

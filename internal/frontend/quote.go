@@ -1,6 +1,4 @@
-// Package shellquote quotes words for a POSIX shell, so a printed command
-// line works when pasted (the CLI's and acpsnaptest's accept commands).
-package shellquote
+package frontend
 
 import "strings"
 
