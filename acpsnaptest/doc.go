@@ -32,7 +32,9 @@
 //	-acpsnap.force                                         write even in CI
 //
 // In CI (a CI variable other than "", "0" and "false") they refuse unless
-// forced. ACPSNAP_SHARD=K/N (or Bazel's shard variables) runs a stable
+// forced, and pending never writes, as with the acpsnap command. Without
+// Params.Dir, Run finds the corpus as the acpsnap command does without
+// -dir. ACPSNAP_SHARD=K/N (or Bazel's shard variables) runs a stable
 // shard of every corpus, XML_OUTPUT_FILE gets a JUnit report and
 // ACPSNAP_HTML an HTML one, both shared by the test binaries of one go
 // test ./..., and a corpus given as Bazel data (runfile links) is read
