@@ -10,19 +10,21 @@ import (
 
 	"github.com/acpsnap/acpsnap/agentenv"
 	"github.com/acpsnap/acpsnap/internal/harness"
+	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/replay"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/scenario"
 )
 
-// canRender reports whether Scripted can record with cfg: for an HTTP
-// corpus always (the scripted server is the proxy's upstream), for a
-// native agent when cfg says how to point it at the server.
-func canRender(cfg Config) bool {
-	if cfg.replayOnly {
+// canRender reports whether Scripted can record the scenario: for an
+// HTTP corpus always (the scripted server is the proxy's upstream), for a
+// native agent when the Config says how to point it at the server; never
+// in the override pass of a scripted recording.
+func (c *checker) canRender() bool {
+	if c.pass.replayOnly {
 		return false
 	}
-	return cfg.ScriptedSecrets != nil || cfg.Corpus != nil && !cfg.Corpus.Native()
+	return c.cfg.ScriptedSecrets != nil || c.cfg.Corpus != nil && !c.cfg.Corpus.Native()
 }
 
 // hasModel reports whether the scenario is authored and keeps its model
@@ -58,13 +60,14 @@ func recordMode(dir string, m *scenario.Manifest) Mode {
 	return ""
 }
 
-// render re-renders an authored scenario from its model.json.
-func render(ctx context.Context, dir string, cfg Config) Outcome {
-	model, err := LoadModel(dir)
+// render re-renders an authored scenario from its model.json, with the
+// check's pins and corpus root.
+func (c *checker) render(ctx context.Context) Outcome {
+	model, err := LoadModel(c.dir)
 	if err != nil {
-		return Outcome{Name: filepath.Base(dir)}.fail(err)
+		return Outcome{Name: filepath.Base(c.dir)}.fail(err)
 	}
-	return Scripted(ctx, dir, model, cfg)
+	return scriptedWrite(ctx, c.dir, model, c.cfg, c.root(), c.pins)
 }
 
 // Scripted records the scenario in dir against an replay.Server serving
@@ -82,12 +85,18 @@ func render(ctx context.Context, dir string, cfg Config) Outcome {
 // replay passes: a recording that would not replay writes nothing, not
 // even its pins.
 func Scripted(ctx context.Context, dir string, model replay.ServerConfig, cfg Config) Outcome {
+	root := filepath.Dir(dir)
+	return scriptedWrite(ctx, dir, model, cfg, root, newChecker(dir, cfg, pass{root: root}, nil).pins)
+}
+
+// scriptedWrite is Scripted of the scenario dir of the corpus at root:
+// both passes pin into pins, which the replay before the publish reads.
+func scriptedWrite(ctx context.Context, dir string, model replay.ServerConfig, cfg Config, root string, pins *httplog.Pins) Outcome {
 	var o Outcome
-	cfg.withPins(dir) // both passes pin into one overlay, which the replay reads
-	verify := verifier(ctx, dir, cfg)
-	cfg.root = cfg.corpusRoot(dir)
+	verify := verifier(ctx, dir, cfg, pins, root)
+	p := pass{direct: true, root: root}
 	err := safefile.Publish(dir, func(stage string) error {
-		o = scripted(ctx, stage, model, cfg)
+		o = scripted(ctx, stage, model, cfg, p, pins)
 		if o.Status != Passed {
 			return errScripted
 		}
@@ -108,14 +117,14 @@ func Scripted(ctx context.Context, dir string, model replay.ServerConfig, cfg Co
 var errScripted = errors.New("check: the scripted recording failed")
 
 // scripted runs the passes of Scripted in the private copy dir.
-func scripted(ctx context.Context, dir string, model replay.ServerConfig, cfg Config) Outcome {
-	cfg.direct = true
-	o := record(ctx, dir, model, cfg)
+func scripted(ctx context.Context, dir string, model replay.ServerConfig, cfg Config, p pass, pins *httplog.Pins) Outcome {
+	o := record(ctx, dir, model, cfg, p, pins)
 	if _, err := os.Stat(filepath.Join(dir, scenario.OverrideFile)); o.Status != Passed || err != nil {
 		return o
 	}
-	cfg.Mode, cfg.ScriptedSecrets, cfg.replayOnly = Refresh, nil, true
-	again := Check(ctx, dir, cfg)
+	cfg.Mode, cfg.ScriptedSecrets = Refresh, nil
+	p.replayOnly = true
+	again := newChecker(dir, cfg, p, pins).check(ctx)
 	again.Duration += o.Duration
 	for _, w := range o.Wrote {
 		if !slices.Contains(again.Wrote, w) {
@@ -127,7 +136,7 @@ func scripted(ctx context.Context, dir string, model replay.ServerConfig, cfg Co
 }
 
 // record is the recording pass of Scripted.
-func record(ctx context.Context, dir string, model replay.ServerConfig, cfg Config) Outcome {
+func record(ctx context.Context, dir string, model replay.ServerConfig, cfg Config, p pass, pins *httplog.Pins) Outcome {
 	srv, err := serveScript(model, &cfg)
 	if err != nil {
 		return Outcome{Name: filepath.Base(dir)}.fail(err)
@@ -135,7 +144,7 @@ func record(ctx context.Context, dir string, model replay.ServerConfig, cfg Conf
 	defer srv.Close()
 	cfg.AllRecordings = true
 	cfg.AfterRun = func() error { return unservedError(srv.Report()) }
-	return Check(ctx, dir, cfg)
+	return newChecker(dir, cfg, p, pins).check(ctx)
 }
 
 // serveScript starts a scripted server serving model and points cfg at

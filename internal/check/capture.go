@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/acpsnap/acpsnap/internal/harness"
+	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/scenario"
 	"github.com/acpsnap/acpsnap/internal/secrets"
@@ -55,7 +56,8 @@ func Capture(ctx context.Context, dir string, cc CaptureConfig) (o Outcome, note
 	o = Outcome{Name: filepath.Base(dir)}
 	cfg := cc.Config
 	cfg.Mode, cfg.Pending, cfg.Folders = Record, false, nil
-	cfg.withPins(dir) // what the record pass pins, written only when the scenario replays
+	// What the record pass pins is written only when the scenario replays.
+	ck := newChecker(dir, cfg, pass{}, nil)
 	leaks := secretScan(cfg)
 	defer func() { o = shown(leaks, o) }()
 	tmp, err := os.MkdirTemp(cfg.TempDir, "acpsnap-capture-")
@@ -67,8 +69,9 @@ func Capture(ctx context.Context, dir string, cc CaptureConfig) (o Outcome, note
 	if err != nil {
 		return o.fail(err), nil
 	}
-	s := &scenario.Scenario{Dir: dir, Manifest: c.manifest, Input: &scenario.Input{}}
-	hc, err := harnessConfig(s, cfg, rulesFor(cfg.Corpus, c.manifest))
+	ck.s = &scenario.Scenario{Dir: dir, Manifest: c.manifest, Input: &scenario.Input{}}
+	ck.rules = rulesFor(cfg.Corpus, c.manifest)
+	hc, err := ck.harnessConfig()
 	if err != nil {
 		return o.fail(err), nil
 	}
@@ -87,7 +90,7 @@ func Capture(ctx context.Context, dir string, cc CaptureConfig) (o Outcome, note
 	// A signal ended the session as a disconnect does; what it captured is
 	// written all the same (each replay is bounded by its own waits).
 	wctx := context.WithoutCancel(ctx)
-	return o.publishCapture(wctx, dir, c.files(got, tmp, cc), got.Result, cfg), got.Notes
+	return o.publishCapture(wctx, dir, c.files(got, tmp, cc), got.Result, cfg, ck.pins), got.Notes
 }
 
 // CaptureRefusal says why the scenario dir cannot be captured from the
@@ -194,7 +197,7 @@ var errCaptured = errors.New("check: the captured scenario does not replay")
 // input.json and writes stdout.expected.jsonl, then the replay every
 // write makes; only when all pass does the stage take dir's place, and
 // only then are the pins its logs name written (verifier).
-func (o Outcome) publishCapture(ctx context.Context, dir string, c captured, res *harness.Result, cfg Config) Outcome {
+func (o Outcome) publishCapture(ctx context.Context, dir string, c captured, res *harness.Result, cfg Config, pins *httplog.Pins) Outcome {
 	created := false
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 		// Publish replaces a folder; a new one starts as a scenario not
@@ -206,13 +209,13 @@ func (o Outcome) publishCapture(ctx context.Context, dir string, c captured, res
 		}
 		created = true
 	}
-	cfg.root = cfg.corpusRoot(dir)
-	verify := verifier(ctx, dir, cfg)
+	p := pass{direct: true, root: filepath.Dir(dir)}
+	verify := verifier(ctx, dir, cfg, pins, p.root)
 	err := safefile.Publish(dir, func(stage string) error {
 		if err := c.stage(stage); err != nil {
 			return err
 		}
-		if o = o.captured(ctx, stage, res, cfg); o.Status != Passed {
+		if o = o.captured(ctx, stage, res, cfg, p, pins); o.Status != Passed {
 			return errCaptured
 		}
 		if err := c.sameWorkspace(stage); err != nil {
@@ -286,22 +289,24 @@ func (c captured) stage(stage string) error {
 // fixture), then refreshes the stage: input.json replayed against them
 // writes stdout.expected.jsonl, and a replay that asks the model anything
 // else fails.
-func (o Outcome) captured(ctx context.Context, stage string, res *harness.Result, cfg Config) Outcome {
-	s := scenario.Load(stage)
-	if err := cmp.Or(s.ManifestErr, s.InputErr); err != nil {
+func (o Outcome) captured(ctx context.Context, stage string, res *harness.Result, cfg Config, p pass, pins *httplog.Pins) Outcome {
+	c := newChecker(stage, cfg, p, pins)
+	c.s = scenario.Load(stage)
+	if err := cmp.Or(c.s.ManifestErr, c.s.InputErr); err != nil {
 		return o.fail(err)
 	}
-	cfg.direct = true
-	r := rulesFor(cfg.Corpus, s.Manifest)
-	r.redact = cfg.Redact
+	c.rules = rulesFor(cfg.Corpus, c.s.Manifest)
+	c.rules.redact = cfg.Redact
+	c.leaks = secretScan(cfg)
+	c.fx = fixtureSide(c.s, c.rules, c.native())
 	logs := *res
 	logs.Stdout = nil
-	if o = o.ran(ctx, s, cfg, r, nil, secretScan(cfg), &logs, nil, fixtureSide(s, r, cfg.nativePins())); o.Status != Passed {
+	if o = c.judge(ctx, o, &logs, nil); o.Status != Passed {
 		o.Reason = "the captured model traffic cannot be written: " + o.Reason
 		return o
 	}
 	cfg.Mode = Refresh
-	again := Check(ctx, stage, cfg)
+	again := newChecker(stage, cfg, p, pins).check(ctx)
 	again.Name = o.Name
 	if again.Status != Passed {
 		again.Reason = "the session does not replay from input.json, so nothing was written: " + again.Reason

@@ -16,9 +16,10 @@ import (
 // time and, for an agent that talks to its model over HTTP, the model
 // proxy. The live model's key then stays with the proxy: it never reaches
 // the agent.
-func applyCorpus(hc *harness.Config, cfg Config, m *scenario.Manifest, dir string, r rules) error {
+func (ck *checker) applyCorpus(hc *harness.Config) error {
+	cfg, m, r := ck.cfg, ck.s.Manifest, ck.rules
 	c := cfg.Corpus
-	root := cfg.corpusRoot(dir)
+	root := ck.root()
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return fmt.Errorf("check: %w", err)
@@ -44,7 +45,7 @@ func applyCorpus(hc *harness.Config, cfg Config, m *scenario.Manifest, dir strin
 	if c.Native() {
 		return nil
 	}
-	hc.Model = &harness.Model{Dialect: c.Model.Dialect, Ignore: c.Model.Ignore, Pins: cfg.pins, MaxCalls: c.Model.MaxCalls}
+	hc.Model = &harness.Model{Dialect: c.Model.Dialect, Ignore: c.Model.Ignore, Pins: ck.pins, MaxCalls: c.Model.MaxCalls}
 	if len(r.scrub) > 0 {
 		hc.Model.Scrub = r.scrubLines
 	}
@@ -57,15 +58,6 @@ func applyCorpus(hc *harness.Config, cfg Config, m *scenario.Manifest, dir strin
 	}
 	hc.Secrets = nil
 	return nil
-}
-
-// corpusRoot is the corpus root of the scenario dir: its parent, or the
-// root of the scenario a staged copy stands for.
-func (cfg Config) corpusRoot(dir string) string {
-	if cfg.root != "" {
-		return cfg.root
-	}
-	return filepath.Dir(dir)
 }
 
 // Upstream names the variables of the corpus's live model: acpsnap.yml's

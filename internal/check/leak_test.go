@@ -24,8 +24,10 @@ func TestRecordWithoutFixtureDiffsNothing(t *testing.T) {
 		fmt.Fprintf(&big, "{\"delta\":%d}\n", i)
 	}
 	got := &scenario.Transcript{Stdout: []byte(big.String()), Logs: [][]byte{[]byte("{\"type\":\"session\"}\n")}}
-	s := scenario.Load(dir)
-	o := Outcome{Name: "new"}.compare(context.Background(), s, got, Config{Settings: harness.Settings{Mode: Record}, direct: true}, fixtureSide(s, rules{}, nil), nil)
+	c := newChecker(dir, Config{Settings: harness.Settings{Mode: Record}}, pass{direct: true}, nil)
+	c.s = scenario.Load(dir)
+	c.fx = fixtureSide(c.s, rules{}, nil)
+	o := c.compare(context.Background(), Outcome{Name: "new"}, got)
 	if o.Status != Passed || o.Diff != "" || len(o.Wrote) != 2 {
 		t.Fatalf("outcome %s, %d diff bytes, wrote %v; want passed, no diff, two files", o.Status, len(o.Diff), o.Wrote)
 	}

@@ -75,40 +75,6 @@ func fileKind(m os.FileMode) string {
 	return m.Type().String()
 }
 
-// pending writes the pending files of a differing scenario when cfg asks
-// for them (never under CI), and the pins a pending log names: a pin file
-// never changes, so writing it can spoil nothing, and accepting the log
-// later needs it. (The passes of a scripted recording work in a private
-// copy; their pins are Scripted's to write.)
-func (o Outcome) pending(dir string, files []fileDiff, ws *workspace, wsDiffers bool, cfg Config) Outcome {
-	if !cfg.Pending || cfg.CI {
-		return o
-	}
-	if !cfg.direct {
-		if _, err := cfg.pins.Write(); err != nil {
-			return o.fail(fmt.Errorf("check: %w", err))
-		}
-	}
-	wrote, err := writePending(dir, files, ws, wsDiffers)
-	o.Pending = wrote
-	if err != nil {
-		return o.fail(err)
-	}
-	return o
-}
-
-// clearPending removes the pending files of a scenario that now passes,
-// in a run that writes them.
-func (o Outcome) clearPending(dir string, cfg Config) Outcome {
-	if !cfg.Pending || cfg.CI {
-		return o
-	}
-	if err := scenario.ClearPending(dir); err != nil {
-		return o.fail(fmt.Errorf("check: remove old pending files of %s: %w", dir, err))
-	}
-	return o
-}
-
 // Accept installs the pending files of the scenario folder dir (each a
 // <name>.new file or workspace.expected.new/ folder directly inside dir)
 // over their fixtures, by the path every write takes: in a staged copy of
@@ -127,7 +93,8 @@ func Accept(ctx context.Context, dir string, pending []string, cfg Config) Outco
 			return o.fail(err)
 		}
 	}
-	verify := verifier(ctx, dir, cfg)
+	c := newChecker(dir, cfg, pass{}, nil)
+	verify := verifier(ctx, dir, cfg, c.pins, c.root())
 	err := safefile.Publish(dir, func(stage string) error {
 		for _, p := range pending {
 			from := filepath.Join(stage, filepath.Base(p))

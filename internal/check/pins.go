@@ -34,24 +34,6 @@ func (f *Folders) pinStore(root string) *httplog.Pins {
 	return httplog.OpenPins(filepath.Join(root, scenario.PinsDir))
 }
 
-// withPins gives cfg the pins the scenario dir is checked with, unless it
-// has them (a scripted recording's passes share theirs): an overlay of
-// the corpus's, which keeps what this check pins until it is written.
-func (cfg *Config) withPins(dir string) {
-	if cfg.pins == nil {
-		cfg.pins = cfg.Folders.pinStore(cfg.corpusRoot(dir)).Overlay()
-	}
-}
-
-// nativePins are the pins of a check of a native agent's logs (nil: the
-// agent's model is HTTP, whose logs the harness composes pinned).
-func (cfg *Config) nativePins() *nativePins {
-	if cfg.Corpus == nil || cfg.Corpus.Native() {
-		return &nativePins{pins: cfg.pins}
-	}
-	return nil
-}
-
 // nativePins pins the request/header events of one scenario's logs.
 type nativePins struct {
 	pins *httplog.Pins // the check's overlay

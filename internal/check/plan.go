@@ -27,14 +27,15 @@ const (
 	actNoLog                    // recorded, but its replay source (session.jsonl) is missing
 )
 
-// planFor decides what Check does with s (its manifest loaded) under cfg.
-func planFor(s *scenario.Scenario, cfg Config) plan {
-	dir, m := s.Dir, s.Manifest
+// plan decides what the check does with its scenario (the manifest
+// loaded).
+func (c *checker) plan() plan {
+	cfg, dir, m := c.cfg, c.s.Dir, c.s.Manifest
 	if skip := skipReason(m, cfg.Mode, cfg.AllRecordings); skip != "" {
 		return plan{act: actSkip, reason: skip}
 	}
 	switch {
-	case cfg.Mode == Refresh && canRender(cfg) && hasModel(dir, m):
+	case cfg.Mode == Refresh && c.canRender() && hasModel(dir, m):
 		return plan{act: actRender}
 	case cfg.Mode == Record:
 		return plan{act: actRun}

@@ -53,11 +53,11 @@ func TestPlanFor(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			s := scenario.Load(dir)
-			if s.ManifestErr != nil {
-				t.Fatal(s.ManifestErr)
+			c := newChecker(dir, tc.cfg, pass{}, nil)
+			if c.s = scenario.Load(dir); c.s.ManifestErr != nil {
+				t.Fatal(c.s.ManifestErr)
 			}
-			if d := cmp.Diff(tc.want, planFor(s, tc.cfg), cmp.AllowUnexported(plan{})); d != "" {
+			if d := cmp.Diff(tc.want, c.plan(), cmp.AllowUnexported(plan{})); d != "" {
 				t.Errorf("plan (-want +got):\n%s", d)
 			}
 		})

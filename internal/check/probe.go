@@ -68,9 +68,10 @@ func Probe(ctx context.Context, dir string, model replay.ServerConfig, cfg Confi
 		return Probed{Err: err}
 	}
 	defer srv.Close()
-	r := rulesFor(cfg.Corpus, m)
-	cfg.withPins(dir) // what the log pins stays in memory: a probe writes nothing
-	hc, err := harnessConfig(s, cfg, r)
+	c := newChecker(dir, cfg, pass{}, nil) // what the log pins stays in memory: a probe writes nothing
+	c.s, c.rules = s, rulesFor(cfg.Corpus, m)
+	r := c.rules
+	hc, err := c.harnessConfig()
 	if err != nil {
 		return Probed{Err: err}
 	}
@@ -97,7 +98,7 @@ func Probe(ctx context.Context, dir string, model replay.ServerConfig, cfg Confi
 	r.apply(got)
 	p.Stdout = got.Stdout
 	if len(got.Logs) > 0 {
-		_, xs, err := httplog.Decompose(got.Logs[0], "live "+scenario.SessionFile, cfg.pins)
+		_, xs, err := httplog.Decompose(got.Logs[0], "live "+scenario.SessionFile, c.pins)
 		if err != nil {
 			p.Err = errors.Join(p.Err, fmt.Errorf("check: probe: %w", err))
 		}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/probe"
 	"github.com/acpsnap/acpsnap/internal/safefile"
 	"github.com/acpsnap/acpsnap/internal/scenario"
@@ -98,21 +99,18 @@ func (u *unverified) Error() string {
 
 // verifier replays a staged copy of the scenario dir with cfg's agent and
 // corpus, as a plain run would replay the published one, and then writes
-// the pins the check made (cfg.pins), before the copy is published: a
+// the pins the check made (pins), before the copy is published: a
 // published log never names a pin the corpus lacks, and a refused one
 // writes no pin. A refusal names dir, never the hidden stage
 // (.<name>.publish-<pid>-<random>/<name>).
-func verifier(ctx context.Context, dir string, cfg Config) func(stage string) error {
-	cfg.withPins(dir)
-	pins := cfg.pins
-	cfg.Mode, cfg.Pending, cfg.AfterRun, cfg.OnStart, cfg.replayOnly = Replay, false, nil, nil, false
-	cfg.root = cfg.corpusRoot(dir)
+func verifier(ctx context.Context, dir string, cfg Config, pins *httplog.Pins, root string) func(stage string) error {
+	cfg.Mode, cfg.Pending, cfg.AfterRun, cfg.OnStart = Replay, false, nil, nil
 	// The stage is read from disk: it is not among the folders the run read.
 	cfg.Folders = nil
+	p := pass{root: root}
 	return func(stage string) error {
-		c := cfg
-		c.pins = pins.Overlay() // what the replay pins is the write's already
-		if o := Check(ctx, stage, c); o.Status != Passed {
+		// What the replay pins is the write's already.
+		if o := newChecker(stage, cfg, p, pins.Overlay()).check(ctx); o.Status != Passed {
 			o.Reason = strings.ReplaceAll(o.Reason, stage, dir)
 			o.Diff = strings.ReplaceAll(o.Diff, stage, dir)
 			return &unverified{o, varying(o, stage)}
