@@ -1,4 +1,4 @@
-package anthropic_test
+package dialect_test
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 )
 
 // A text answer, rendered as the stream a server sends and parsed back.
-func ExampleRender() {
+func Example_anthropic() {
 	chunks := []model.Chunk{
 		{Type: model.BlockStart, Index: 0, BlockType: model.BlockText},
 		{Type: model.TextDelta, Index: 0, Text: "Hi"},
