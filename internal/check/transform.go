@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"slices"
 
+	"github.com/acpsnap/acpsnap/internal/conformance"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/internal/sessionupdate"
 )
 
 // rules are the corpus's and the scenario's extra normalization, applied
@@ -110,7 +110,7 @@ func floatingUpdate(line []byte, kinds []string) (string, bool) {
 	if !bytes.Contains(line, []byte(`"session/update"`)) {
 		return "", false
 	}
-	n, ok := sessionupdate.Parse(line)
+	n, ok := conformance.ParseUpdate(line)
 	if !ok {
 		return "", false
 	}

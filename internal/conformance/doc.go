@@ -13,6 +13,11 @@
 //		fmt.Printf("stdout line %d: %s: %s\n", v.Line, v.Rule.ID, v.Msg)
 //	}
 //
+// ParseUpdate reads the one message of an agent's stdout that every
+// reader looks into, session/update (the harness's waitForUpdate and
+// ready.update, check's floating updates, the transcript, the probe's
+// labels): its envelope, once, with the ACP SDK's names for it.
+//
 // The schema is the one github.com/coder/acp-go-sdk ships (schema.json),
 // the unstable one, which knows every method the SDK's client speaks.
 // docs/format.md ("Conformance") lists the rules, what each covers of

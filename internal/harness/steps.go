@@ -14,10 +14,10 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
+	"github.com/acpsnap/acpsnap/internal/conformance"
 	"github.com/acpsnap/acpsnap/internal/harness/harvest"
 	"github.com/acpsnap/acpsnap/internal/harness/proc"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/internal/sessionupdate"
 	"github.com/acpsnap/acpsnap/internal/wire/dialect"
 	"github.com/acpsnap/acpsnap/model"
 	"github.com/acpsnap/acpsnap/sessionlog"
@@ -333,7 +333,7 @@ func (r *run) waitForUpdate(d deadline, kind string) error {
 	return r.poll(d, func() (bool, string, error) {
 		lines := r.agent.StdoutLines()
 		for ; seen < len(lines); seen++ {
-			if n, ok := sessionupdate.Parse(lines[seen]); ok && n.Session == id && n.Kind == kind {
+			if n, ok := conformance.ParseUpdate(lines[seen]); ok && n.Session == id && n.Kind == kind {
 				return true, "", nil
 			}
 		}
@@ -622,7 +622,7 @@ func carried(name string, data [][]byte) content {
 func shown(lines [][]byte) content {
 	var c content
 	for _, l := range lines {
-		n, ok := sessionupdate.Parse(l)
+		n, ok := conformance.ParseUpdate(l)
 		if !ok {
 			continue
 		}

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/internal/conformance"
 	"github.com/acpsnap/acpsnap/internal/console"
-	"github.com/acpsnap/acpsnap/internal/sessionupdate"
 	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
@@ -57,8 +57,8 @@ func keyed(stdout []byte) []line {
 // lineLabel is a JSON-RPC line's kind (raw, decoded as v):
 // "session/update KIND", the method, or "response ID".
 func lineLabel(raw []byte, v any) string {
-	if n, ok := sessionupdate.Parse(raw); ok && n.Kind != "" {
-		return sessionupdate.Method + " " + n.Kind
+	if n, ok := conformance.ParseUpdate(raw); ok && n.Kind != "" {
+		return conformance.UpdateMethod + " " + n.Kind
 	}
 	m, _ := v.(map[string]any)
 	method, _ := m["method"].(string)

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/acpsnap/acpsnap/internal/conformance"
 	"github.com/acpsnap/acpsnap/internal/httplog"
 	"github.com/acpsnap/acpsnap/internal/scenario"
-	"github.com/acpsnap/acpsnap/internal/sessionupdate"
 	"github.com/acpsnap/acpsnap/internal/strictjson"
 )
 
@@ -192,8 +192,8 @@ type message struct {
 // message takes one message (line, decoded as m).
 func (b *builder) message(m message, line []byte) {
 	switch {
-	case m.Method == sessionupdate.Method:
-		if n, ok := sessionupdate.Parse(line); ok {
+	case m.Method == conformance.UpdateMethod:
+		if n, ok := conformance.ParseUpdate(line); ok {
 			b.update(n)
 		}
 	case m.Method == "session/request_permission":

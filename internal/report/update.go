@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/acpsnap/acpsnap/internal/sessionupdate"
+	"github.com/acpsnap/acpsnap/internal/conformance"
 )
 
 // update is the part of a session/update notification a transcript reads.
@@ -24,7 +24,7 @@ type update struct {
 	} `json:"_meta"`
 }
 
-func (b *builder) update(n sessionupdate.Notification) {
+func (b *builder) update(n conformance.Update) {
 	var u update
 	if len(n.Update) > 0 && json.Unmarshal(n.Update, &u) != nil {
 		return
