@@ -26,15 +26,14 @@ type refuser struct {
 }
 
 // listenRefuser starts a refuser on addr (host:port; port 0 picks one for
-// UDP and uses the same number for TCP).
+// UDP and uses the same number for TCP, another one when another process
+// holds that number for TCP).
 func listenRefuser(addr string) (*refuser, error) {
-	pc, err := net.ListenPacket("udp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("dns responder: %w", err)
+	pc, ln, err := listenBoth(addr)
+	for try := 1; err != nil && strings.HasSuffix(addr, ":0") && try < 20; try++ {
+		pc, ln, err = listenBoth(addr)
 	}
-	ln, err := net.Listen("tcp", pc.LocalAddr().String())
 	if err != nil {
-		pc.Close()
 		return nil, fmt.Errorf("dns responder: %w", err)
 	}
 	r := &refuser{pc: pc, ln: ln, conns: map[net.Conn]bool{}, names: newCounter()}
@@ -42,6 +41,20 @@ func listenRefuser(addr string) (*refuser, error) {
 	go r.serveUDP()
 	go r.serveTCP()
 	return r, nil
+}
+
+// listenBoth listens on addr for UDP, and on the UDP port's number for TCP.
+func listenBoth(addr string) (net.PacketConn, net.Listener, error) {
+	pc, err := net.ListenPacket("udp", addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	ln, err := net.Listen("tcp", pc.LocalAddr().String())
+	if err != nil {
+		pc.Close()
+		return nil, nil, err
+	}
+	return pc, ln, nil
 }
 
 // Addr is the address the refuser listens on.
