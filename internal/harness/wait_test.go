@@ -9,20 +9,23 @@ import (
 	"github.com/acpsnap/acpsnap/testagents/fakeagent"
 )
 
-// TestSlowStartPassesWithDefaults: an agent that takes 15 s to answer
-// initialize (a Node agent's start on a busy 2-core machine) passes with
-// the default waits.
+// TestSlowStartPassesWithDefaults: the default waits hold a slow start. A
+// Node agent's start takes over 10 s on a busy 2-core machine, so a step
+// waits at least 15 s and each stage of shutdown at least 10 s by default;
+// and a run that sets neither (StepTimeout and Grace 0) gets them: an
+// agent that answers initialize after more than a second, longer than any
+// other wait of the start, passes.
 func TestSlowStartPassesWithDefaults(t *testing.T) {
-	if testing.Short() {
-		t.Skip("waits 15 s")
+	if harness.DefaultStepTimeout < 15*time.Second || harness.DefaultGrace < 10*time.Second {
+		t.Errorf("defaults: %s a step, %s a grace; want at least 15 s and 10 s", harness.DefaultStepTimeout, harness.DefaultGrace)
 	}
 	t.Parallel()
 	dir := scenario{
-		script: fakeagent.Script{Initialize: []fakeagent.Action{{SleepMs: 15000}}},
+		script: fakeagent.Script{Initialize: []fakeagent.Action{{SleepMs: 1500}}},
 		input:  input(t, []map[string]any{op("initialize"), op("newSession")}, nil),
 	}.write(t)
 	if _, err := run(t, dir, func(c *harness.Config) { c.StepTimeout, c.Grace = 0, 0 }); err != nil {
-		t.Fatalf("a 15 s start failed with the default waits (%s a step): %v", harness.DefaultStepTimeout, err)
+		t.Fatalf("a 1.5 s start failed with the default waits (%s a step): %v", harness.DefaultStepTimeout, err)
 	}
 }
 

@@ -55,9 +55,12 @@ type Behaviour struct {
 	// normalization can make stable ("1"), which no fixture can hold.
 	Noise bool // CONF_NOISE
 	// SlowExit, at stdin EOF, starts a child process and waits this long
-	// before exiting; the child exits on its own 800 ms after that (longer
-	// than the harness once let a group take to empty).
+	// before exiting; the child exits on its own SlowChild after that.
 	SlowExit time.Duration // CONF_SLOW_EXIT_MS
+	// SlowChild is how long the child of SlowExit outlives the agent;
+	// "": 800 ms. Over 500 ms is longer than the harness once let a group
+	// take to empty.
+	SlowChild time.Duration // CONF_SLOW_CHILD_MS
 	// SlowText waits this long before it shows a turn's first text, as a
 	// loaded machine may; a text it would show once the turn is cancelled
 	// is dropped, as agents do.
@@ -87,6 +90,7 @@ func behaviour(getenv func(string) string) Behaviour {
 		b.System = "You are the conformance agent."
 	}
 	b.SlowExit = millis(getenv("CONF_SLOW_EXIT_MS"), 0)
+	b.SlowChild = millis(getenv("CONF_SLOW_CHILD_MS"), 800*time.Millisecond)
 	b.SlowText = millis(getenv("CONF_SLOW_TEXT_MS"), 0)
 	b.ReadyAfter = millis(getenv("CONF_READY_MS"), 30*time.Millisecond)
 	return b
@@ -116,7 +120,7 @@ func Main() {
 	if b.SlowExit > 0 {
 		// A child that outlives the agent's last word by a moment, as an
 		// npm launcher's child does while it cleans up.
-		exec.Command("sleep", fmt.Sprintf("%.3f", (b.SlowExit+800*time.Millisecond).Seconds())).Start()
+		exec.Command("sleep", fmt.Sprintf("%.3f", (b.SlowExit+b.SlowChild).Seconds())).Start()
 		time.Sleep(b.SlowExit)
 	}
 	os.Exit(0)
