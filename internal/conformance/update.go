@@ -19,7 +19,7 @@ type Update struct {
 // envelope is a JSON-RPC line as far as a session/update needs it.
 type envelope struct {
 	Method string `json:"method"`
-	Params       struct {
+	Params struct {
 		SessionID acp.SessionId   `json:"sessionId"`
 		Update    json.RawMessage `json:"update"`
 	} `json:"params"`
