@@ -20,6 +20,7 @@ import (
 // out after", and only the drills that want that may say it (no clock is
 // read: the machine is shared).
 func TestFaultDrills(t *testing.T) {
+	t.Parallel()
 	basic := []map[string]any{op("initialize"), op("newSession"), op("prompt", "text", "go")}
 	tests := []struct {
 		name   string
@@ -181,6 +182,7 @@ func TestRunRecordModeNeedsNoReport(t *testing.T) {
 }
 
 func TestRunHonoursContext(t *testing.T) {
+	t.Parallel()
 	sc := scenario{script: fakeagent.Script{Initialize: []fakeagent.Action{{NoReply: true}}},
 		input: input(t, []map[string]any{op("initialize")}, nil)}
 	dir := sc.write(t)
@@ -200,6 +202,7 @@ func TestRunHonoursContext(t *testing.T) {
 // than after a grace (the grace is an hour: a run that waited it out would
 // hang until go test's timeout); one that also ignores SIGTERM still fails.
 func TestTermShutdown(t *testing.T) {
+	t.Parallel()
 	basic := []map[string]any{op("initialize"), op("newSession"), op("prompt", "text", "go")}
 	term := func(c *harness.Config) { c.TermShutdown, c.Grace = true, time.Hour }
 	// The report is written with the prompt's answer: SIGTERM comes as soon

@@ -27,6 +27,7 @@ func emptyReport() fakeagent.Action {
 // of 1,024 notifications used to overflow, close the connection and hang
 // the run for good.
 func TestNotificationBurst(t *testing.T) {
+	t.Parallel()
 	const n = 15000
 	for i := range 4 {
 		t.Run(string(rune('a'+i)), func(t *testing.T) {
@@ -50,6 +51,7 @@ func TestNotificationBurst(t *testing.T) {
 // TestHostileStdout: protocol lines that must fail the run at once, with
 // the line's number and why.
 func TestHostileStdout(t *testing.T) {
+	t.Parallel()
 	type testCase struct {
 		name    string
 		actions []fakeagent.Action

@@ -339,21 +339,22 @@ func TestRunErrorKinds(t *testing.T) {
 // codex-acp sends available_commands_update), and times out naming the
 // kind when none comes.
 func TestRunWaitForUpdate(t *testing.T) {
+	t.Parallel()
 	late := fakeagent.Script{Prompts: [][]fakeagent.Action{
 		{{TurnStart: true}, {TurnEnd: "completed"}, {Spawn: []string{"sh", "-c", `sleep 0.1; echo '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess-1","update":{"sessionUpdate":"available_commands_update","availableCommands":[]}}}'`}}},
 	}}
-	steps := func(kind string) string {
+	steps := func(kind string, timeoutMs int) string {
 		return input(t, []map[string]any{op("initialize"), op("newSession"), op("prompt", "text", "hi"),
-			op("waitForUpdate", "update", kind, "timeoutMs", 1000)}, nil)
+			op("waitForUpdate", "update", kind, "timeoutMs", timeoutMs)}, nil)
 	}
-	res, err := run(t, scenario{script: late, input: steps("available_commands_update")}.write(t), nil)
+	res, err := run(t, scenario{script: late, input: steps("available_commands_update", 5000)}.write(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if last := res.Stdout[len(res.Stdout)-1]; !strings.Contains(string(last), "available_commands_update") {
 		t.Errorf("the run ended before the update arrived; last stdout line %s", last)
 	}
-	_, err = run(t, scenario{script: late, input: steps("plan")}.write(t), nil)
+	_, err = run(t, scenario{script: late, input: steps("plan", 300)}.write(t), nil)
 	if err == nil || !strings.Contains(err.Error(), "waitForUpdate") || !strings.Contains(err.Error(), "session/update plan") {
 		t.Errorf("err = %v, want a waitForUpdate timeout naming session/update plan", err)
 	}

@@ -123,6 +123,7 @@ func TestRunDrivesTheClientSurface(t *testing.T) {
 // TestRunSurfaceFailures: an op answered the wrong way fails its step
 // with what the agent said.
 func TestRunSurfaceFailures(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		script  fakeagent.Script
