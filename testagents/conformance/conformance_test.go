@@ -264,6 +264,7 @@ func scenes(t *testing.T, dialect string) []scene {
 // the one every write mode keeps. A scene whose model calls race may be
 // written in another order: it replays three times after each mode.
 func TestConformance(t *testing.T) {
+	t.Parallel() // beside the other tests that wait (TestCancelPointNeverShown, TestReady)
 	// A scene waits more than it computes (the slow exit's second, a
 	// slow agent's first text, the ready timer): four run at once per CPU, where
 	// t.Parallel would allow one.
