@@ -408,6 +408,7 @@ func TestReady(t *testing.T) {
 // gets no fixture from any write mode; each says why, with the diff, and
 // leaves the scenario's files exactly as they were.
 func TestUnstableNeverWritten(t *testing.T) {
+	t.Parallel()
 	root := corpus(t, "openai-chat", "", "")
 	dir := scene{name: "noise", env: map[string]string{"CONF_NOISE": "1"}, model: `[` + answer("Hello.") + `]`}.write(t, root)
 	before := snapshot(t, dir)
@@ -467,6 +468,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 // reasoning, tool calls with random ids, errors with bodies) through each
 // dialect, recorded by new -model, replays equal.
 func TestRandomScripts(t *testing.T) {
+	t.Parallel()
 	for _, d := range dialects {
 		for seed := int64(1); seed <= 2; seed++ {
 			t.Run(fmt.Sprintf("%s/seed-%d", d, seed), func(t *testing.T) {
@@ -524,6 +526,7 @@ func randomScript(rng *rand.Rand) string {
 // each call's own (a request id) is numbered as the recording numbered it,
 // whichever call comes first: no ignore or scrub rule is needed.
 func TestSideCallOrder(t *testing.T) {
+	t.Parallel()
 	type testCase struct {
 		name, dialect string
 		env           map[string]string
@@ -573,6 +576,7 @@ func TestSideCallOrder(t *testing.T) {
 // of the scenario it once passed; each failure names the rule. The same
 // scenarios of the agent that keeps the rule are written and replay.
 func TestBrokenNeverWritten(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, rule string
 		scene      scene
