@@ -1,8 +1,9 @@
 // Package agentenv is the environment contract between acpsnap's harness
-// and an agent that writes its own session log (a "native" agent, like the
-// reference agent), both halves: the harness builds the agent's environment
-// with Harness.Environ; the agent reads it back with Load and, when it
-// replays, writes its consumption Report at shutdown with WriteReport.
+// and a native agent, one that writes its own session log as the reference
+// agent does. It holds both halves of the contract. The harness builds the
+// agent's environment with Harness.Environ. The agent reads it back with
+// Load. When the agent replays, it writes its consumption Report at
+// shutdown with WriteReport.
 //
 // An agent that writes no session log needs none of this: acpsnap records
 // and replays its model traffic over HTTP instead (docs/agents.md).

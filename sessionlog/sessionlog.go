@@ -1,6 +1,7 @@
-// Package sessionlog reads and writes the session log of docs/format.md, "Session log": a header
-// line, then events with contiguous seq from 0. The reference agent writes it;
-// llmreplay derives replay scripts from it; the harness polls and harvests it.
+// Package sessionlog reads and writes the session log of docs/format.md
+// ("Session log"). A log is a header line, then events with contiguous seq
+// from 0. The reference agent writes it. llmreplay derives replay scripts
+// from it. The harness polls it and harvests it.
 package sessionlog
 
 import (

@@ -1,7 +1,7 @@
-// Package subagent records a child agent's run at its boundary and replays
-// it without starting the child, its model or its log: the parent gets the
-// recorded outcome. It is the subagent cassette on the hash-chained
-// protocol of package cassette; docs/cassettes.md ("Subagent cassette")
+// Package subagent records a child agent's run at its boundary, and replays
+// it without starting the child, its model or its log. The parent gets the
+// recorded outcome. It is the subagent cassette, on the hash-chained
+// protocol of package cassette. docs/cassettes.md ("Subagent cassette")
 // specifies its identity rules, frames, outcomes, options, redaction,
 // writing, misses, diff and limits.
 //
@@ -22,11 +22,11 @@
 //	err = play.Close()                          // fails while recorded calls were not replayed
 //
 // Recorder and Player are both a Boundary, so a parent holds one and does
-// not care which; both are safe for concurrent use. Whether the child
-// returned before or after run.Started, with an error, a result, a done
-// ctx or ErrDisposed, decides the recorded outcome kind; a replayed error
-// is a *RecordedError (name, message and code only). A call without a
-// match is a *MismatchError whose Diagnostic is metadata only; Diff
-// compares two cassettes (`acpsnap cassette diff`) and Escape makes labels
-// and keys safe for a terminal.
+// not care which. Both are safe for concurrent use. The recorded outcome
+// kind depends on how the child returned: before or after run.Started,
+// with an error, a result, a done ctx or ErrDisposed. A replayed error is a
+// *RecordedError, with its name, message and code only. A call without a
+// match is a *MismatchError, whose Diagnostic is metadata only. Diff
+// compares two cassettes, as `acpsnap cassette diff` does. Escape makes
+// labels and keys safe for a terminal.
 package subagent

@@ -1,9 +1,10 @@
-// Package tool is the tool-call cassette: it records an agent's selected
-// tool calls at the tool-body boundary once, and replays them with zero
-// body executions. docs/cassettes.md ("The tool cassette") specifies the
-// selection, a call's identity (path, tool, canonical arguments, ordinal),
-// the frames, replay, mismatch and poisoning, recording and security. Any
-// agent wraps its tool execution with it:
+// Package tool is the tool-call cassette. It records an agent's selected
+// tool calls once, at the tool-body boundary, and replays them without
+// running a tool body. docs/cassettes.md ("The tool cassette") specifies
+// the selection, a call's identity, the frames, replay, mismatch and
+// poisoning, recording and security. A call's identity is its path, its
+// tool, its canonical arguments and its ordinal. Any agent wraps its tool
+// execution with it:
 //
 //	c, err := tool.Open(tool.Config{Mode: tool.Replay, File: "tools.cassette.jsonl", Include: []string{"fetch", "mcp__*"}})
 //	…
@@ -14,8 +15,8 @@
 //	…
 //	err = c.Close() // publish (record), or report mismatch / extra / unconsumed (replay)
 //
-// A mismatch is a *MismatchError with code CASSETTE_MISMATCH and poisons
-// the player; a recorded error comes back as a *RecordedError with the
-// original message; in record mode Call returns the canonical value it
+// A mismatch is a *MismatchError with code CASSETTE_MISMATCH, and it
+// poisons the player. A recorded error comes back as a *RecordedError with
+// the original message. In record mode Call returns the canonical value it
 // recorded, so record and replay render the same bytes.
 package tool
