@@ -53,14 +53,14 @@ func fileOf(t *scenario.Transcript, name string) []byte {
 func changedLines(want, got []byte) (lost, gained []string) {
 	w, g := splitLines(want), splitLines(got)
 	seen := map[string]bool{}
-	for _, e := range textdiff.Seq(len(w), len(g), func(i, j int) bool { return w[i] == g[j] }) {
+	for _, e := range textdiff.Seq(len(w), len(g), func(i, j int) bool { return bytes.Equal(w[i], g[j]) }) {
 		switch {
-		case e.Kind == '-' && !seen["-"+w[e.A]]:
-			seen["-"+w[e.A]] = true
-			lost = append(lost, w[e.A])
-		case e.Kind == '+' && !seen["+"+g[e.B]]:
-			seen["+"+g[e.B]] = true
-			gained = append(gained, g[e.B])
+		case e.Kind == '-' && !seen["-"+string(w[e.A])]:
+			seen["-"+string(w[e.A])] = true
+			lost = append(lost, string(w[e.A]))
+		case e.Kind == '+' && !seen["+"+string(g[e.B])]:
+			seen["+"+string(g[e.B])] = true
+			gained = append(gained, string(g[e.B]))
 		}
 	}
 	slices.Sort(lost)
@@ -68,10 +68,12 @@ func changedLines(want, got []byte) (lost, gained []string) {
 	return lost, gained
 }
 
-func splitLines(b []byte) []string {
+// splitLines are the lines of b, without their "\n", as slices of b: a
+// large fixture is not copied to be compared.
+func splitLines(b []byte) [][]byte {
 	b = bytes.TrimSuffix(b, []byte("\n"))
 	if len(b) == 0 {
 		return nil
 	}
-	return strings.Split(string(b), "\n")
+	return bytes.Split(b, []byte("\n"))
 }

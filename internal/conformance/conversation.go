@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 )
 
 // Line is one message of a run between the client and the agent.
@@ -141,7 +142,10 @@ func parseLine(l Line) *message {
 	if id, ok := raw["id"]; ok {
 		m.id = canonical(id)
 	}
-	m.params, m.result, m.err = raw["params"], raw["result"], raw["error"]
+	// The members as slices of the line itself, not the copies Unmarshal
+	// made: a run's messages are held for the whole check, and a large
+	// output must not be held twice.
+	m.params, m.result, m.err = within(l.Raw, raw["params"]), within(l.Raw, raw["result"]), within(l.Raw, raw["error"])
 	_, hasResult := raw["result"]
 	_, hasError := raw["error"]
 	meth, hasMethod := raw["method"]
@@ -209,7 +213,50 @@ func decode(raw json.RawMessage) any {
 	d.UseNumber()
 	var v any
 	d.Decode(&v)
+	return shortened(v)
+}
+
+// maxKept is the longest string a decoded payload keeps: no rule reads
+// further into a text (the schema gives no string a length or a pattern
+// long text could break), and a run's decoded messages are held for the
+// whole check.
+const maxKept = 4 << 10
+
+// shortened is v with every string longer than maxKept cut to its first
+// maxKept bytes, at a character's start.
+func shortened(v any) any {
+	switch t := v.(type) {
+	case string:
+		if len(t) <= maxKept {
+			return t
+		}
+		n := maxKept
+		for n > 0 && !utf8.RuneStart(t[n]) {
+			n--
+		}
+		return strings.Clone(t[:n])
+	case map[string]any:
+		for k, e := range t {
+			t[k] = shortened(e)
+		}
+	case []any:
+		for i, e := range t {
+			t[i] = shortened(e)
+		}
+	}
 	return v
+}
+
+// within is the bytes of member, a copy of part of line, as line's own
+// slice (the same bytes mean the same value wherever they are); nil: nil.
+func within(line []byte, member json.RawMessage) json.RawMessage {
+	if member == nil {
+		return nil
+	}
+	if i := bytes.Index(line, member); i >= 0 {
+		return line[i : i+len(member) : i+len(member)]
+	}
+	return member
 }
 
 // isExtension reports whether method is an extension method (its name

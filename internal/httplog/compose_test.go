@@ -384,9 +384,8 @@ func TestComposeRoundTripRandom(t *testing.T) {
 	}
 }
 
-// FuzzDecompose: any input is read or refused, never a panic, and what is
-// read composes back to a log that reads the same.
-func FuzzDecompose(f *testing.F) {
+// seedComposed seeds f with the composed logs of the conversations.
+func seedComposed(f *testing.F) {
 	for _, c := range conversations {
 		log, err := Compose(context.Background(), c.exchanges(), header(c.dialect), nil)
 		if err != nil {
@@ -394,6 +393,12 @@ func FuzzDecompose(f *testing.F) {
 		}
 		f.Add(log)
 	}
+}
+
+// FuzzDecompose: any input is read or refused, never a panic, and what is
+// read composes back to a log that reads the same.
+func FuzzDecompose(f *testing.F) {
+	seedComposed(f)
 	f.Fuzz(func(t *testing.T, log []byte) {
 		h, xs, err := Decompose(log, "f.jsonl", nil)
 		if err != nil {

@@ -205,13 +205,7 @@ func TestMigrateComposedLog(t *testing.T) {
 // FuzzRepin: pinning a composed log again (Repin) never changes what it
 // reads back as, and is idempotent.
 func FuzzRepin(f *testing.F) {
-	for _, c := range conversations {
-		log, err := Compose(context.Background(), c.exchanges(), header(c.dialect), nil)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(log)
-	}
+	seedComposed(f)
 	f.Fuzz(func(t *testing.T, log []byte) {
 		_, want, err := Decompose(log, "f.jsonl", nil)
 		if err != nil {

@@ -99,6 +99,6 @@ func TestEveryScenarioReportIsSmall(t *testing.T) {
 	}
 	t.Logf("the report of the bundled corpus (%d scenarios, all passed) is %d bytes", len(names), page.Len())
 	if page.Len() > 200<<10 {
-		t.Errorf("report %d bytes, over the 200 KiB the README states", page.Len())
+		t.Errorf("report %d bytes, over the 200 KiB docs/format.md states", page.Len())
 	}
 }

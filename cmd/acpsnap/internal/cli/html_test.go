@@ -35,7 +35,7 @@ func TestHTMLReportInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Chdir(t.TempDir()) // the corpus is ./snapshots, as in the README
+	t.Chdir(t.TempDir()) // the corpus is ./snapshots, as in the repository
 	corpus := "snapshots"
 	if err := os.CopyFS(corpus, os.DirFS(src)); err != nil {
 		t.Fatal(err)
@@ -54,7 +54,7 @@ func TestHTMLReportInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	if info.Size() > reportBound {
-		t.Errorf("the report of the bundled corpus is %d bytes, over the %d the README states", info.Size(), reportBound)
+		t.Errorf("the report of the bundled corpus is %d bytes, over the %d docs/format.md states", info.Size(), reportBound)
 	}
 	// The three browser runs are independent: the page, the page with a
 	// search, a screenshot; they run at once.
@@ -94,7 +94,7 @@ func TestHTMLReportInBrowser(t *testing.T) {
 }
 
 // reportBound is the size the HTML report of the bundled corpus stays
-// under (README, "See what the agent did").
+// under (docs/format.md, "Transcripts").
 const reportBound = 200 << 10
 
 func breakFixture(t *testing.T, path, old, new string) {
