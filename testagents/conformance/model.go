@@ -143,10 +143,9 @@ func speak(name string) (wireOf, error) {
 	return wireOf{}, fmt.Errorf("CONF_DIALECT: %s has no streamed model call", d.Name)
 }
 
-// tool is the one tool the agent offers.
+// toolSchema is the input schema of the one tool the agent offers.
 var toolSchema = json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`)
 
-// request renders conv as the dialect's request: its path and body.
 // setKey sends the key as the dialect's SDKs do, Gemini's as its REST
 // docs show.
 func (a *agent) setKey(req *http.Request) {
