@@ -156,6 +156,9 @@ func (p *Proxy) readRequest(r *http.Request, path string) (httplog.Request, erro
 	if err != nil {
 		return q, fmt.Errorf("read request body: %w", err)
 	}
+	if err := p.countBody(len(raw)); err != nil {
+		return q, err
+	}
 	if len(raw) > 0 {
 		q.Body = raw
 	}

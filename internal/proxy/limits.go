@@ -21,6 +21,7 @@ var ErrTooManyCalls = errors.New("too many model calls")
 // Defaults of the other caps in Config.
 const (
 	defaultMaxRequestBytes  = 32 << 20
+	defaultMaxRunRequest    = 128 << 20
 	defaultMaxEvents        = 100_000
 	defaultMaxResponseBytes = 64 << 20
 )
@@ -30,6 +31,7 @@ const (
 var errTooLarge = errors.New("over the cap")
 
 func (c Config) maxRequestBytes() int64  { return cmp.Or(c.MaxRequestBytes, defaultMaxRequestBytes) }
+func (c Config) maxRunRequest() int64    { return cmp.Or(c.MaxRunRequestBytes, defaultMaxRunRequest) }
 func (c Config) maxEvents() int          { return cmp.Or(c.MaxEvents, defaultMaxEvents) }
 func (c Config) maxResponseBytes() int64 { return cmp.Or(c.MaxResponseBytes, defaultMaxResponseBytes) }
 func (c Config) maxCalls() int           { return cmp.Or(c.MaxCalls, DefaultMaxCalls) }
@@ -54,6 +56,19 @@ func (c *capped) Read(b []byte) (int, error) {
 	n, err := c.r.Read(b)
 	c.left -= int64(n)
 	return n, err
+}
+
+// countBody adds n bytes to the request bodies the run has sent, or fails
+// with an error wrapping errTooLarge when they would pass
+// Config.MaxRunRequestBytes; the body is then not kept.
+func (p *Proxy) countBody(n int) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if max := p.cfg.maxRunRequest(); p.bodyBytes+int64(n) > max {
+		return fmt.Errorf("the request bodies of this run: more than %d bytes in all: %w", max, errTooLarge)
+	}
+	p.bodyBytes += int64(n)
+	return nil
 }
 
 // readCapped reads all of r, at most max bytes.

@@ -114,6 +114,33 @@ func TestRecordRequestCap(t *testing.T) {
 	}
 }
 
+// TestRunRequestCap: the proxy keeps every request body until the run
+// ends, so the bodies of one run are capped in all (MaxRunRequestBytes):
+// the request that would pass the cap is refused (413), not forwarded,
+// and fails the run, in record and in replay; those before it pass.
+func TestRunRequestCap(t *testing.T) {
+	body := `{"a":"` + strings.Repeat("x", 12) + `"}` // 20 bytes
+	for _, mode := range []Mode{Record, Replay} {
+		up, n := counting(t)
+		p := start(t, Config{Mode: mode, Dialect: "openai-chat", Upstream: up.URL, Key: realKey, MaxRunRequestBytes: 40})
+		var statuses []int
+		for range 3 {
+			statuses = append(statuses, rawRequest(t, p, "POST", "/chat/completions", body))
+		}
+		p.Close()
+		if statuses[2] != http.StatusRequestEntityTooLarge || statuses[0] == http.StatusRequestEntityTooLarge || statuses[1] == http.StatusRequestEntityTooLarge {
+			t.Errorf("%v: statuses %v, want the third alone refused with 413", mode, statuses)
+		}
+		if mode == Record && n.Load() != 2 {
+			t.Errorf("record: %d requests forwarded, want the 2 under the cap", n.Load())
+		}
+		err := p.Report().Err()
+		if err == nil || !strings.Contains(err.Error(), "the request bodies of this run: more than 40 bytes in all") {
+			t.Errorf("%v: report error %v, want it to name the run's cap", mode, err)
+		}
+	}
+}
+
 // endless is an upstream that streams what write writes until the client
 // goes away, and says how many bytes it got out.
 func endless(t *testing.T, contentEncoding string, write func(w io.Writer) error) *httptest.Server {

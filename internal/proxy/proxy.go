@@ -74,6 +74,10 @@ type Config struct {
 	// MaxRequestBytes bounds the body of a request the agent sends (0:
 	// 32 MiB); a larger one is refused (413) and fails the run.
 	MaxRequestBytes int64
+	// MaxRunRequestBytes bounds the request bodies of one run in all (0:
+	// 128 MiB). The proxy keeps every body until the run ends, so a
+	// request past it is refused (413) and fails the run.
+	MaxRunRequestBytes int64
 	// MaxEvents and MaxResponseBytes bound one upstream answer (Record):
 	// its SSE events (0: 100,000) and its bytes once decoded (0: 64 MiB; a
 	// gzip bomb is counted as it unpacks). An answer past either is cut,
@@ -112,6 +116,7 @@ type Proxy struct {
 	requests   int                 // requests received, a refused one included
 	refused    int                 // requests past MaxCalls
 	calls      int                 // requests received
+	bodyBytes  int64               // request bodies read, in all
 	kept       []*httplog.Exchange // Record: by arrival; Replay: by the recorded call served
 	extra      []*httplog.Exchange // Replay: drifted requests, by arrival
 	drifts     []Drift

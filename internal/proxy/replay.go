@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -18,7 +19,11 @@ func (p *Proxy) replay(w http.ResponseWriter, r *http.Request, path string, arri
 	}
 	if err != nil {
 		p.fail("request %d: %v", arrival, err)
-		p.refuse(w, &httplog.Exchange{Request: q}, "normalize", err.Error())
+		status, kind := http.StatusBadRequest, "normalize"
+		if errors.Is(err, errTooLarge) {
+			status, kind = http.StatusRequestEntityTooLarge, "request"
+		}
+		p.refuseWith(w, &httplog.Exchange{Request: q}, status, kind, err.Error())
 		return
 	}
 	p.mu.Lock()
@@ -155,7 +160,12 @@ func (p *Proxy) answerStatus(w http.ResponseWriter, x *httplog.Exchange, pt *Pat
 // refuse answers a non-retryable 400 in the dialect's error shape,
 // marked as acpsnap's own (ErrorHeader: kind), and keeps the exchange.
 func (p *Proxy) refuse(w http.ResponseWriter, x *httplog.Exchange, kind, msg string) {
-	x.Response = p.ownAnswer(w, http.StatusBadRequest, kind, msg)
+	p.refuseWith(w, x, http.StatusBadRequest, kind, msg)
+}
+
+// refuseWith is refuse with another status.
+func (p *Proxy) refuseWith(w http.ResponseWriter, x *httplog.Exchange, status int, kind, msg string) {
+	x.Response = p.ownAnswer(w, status, kind, msg)
 	p.mu.Lock()
 	p.extra = append(p.extra, x)
 	p.mu.Unlock()
