@@ -94,7 +94,7 @@ func Scripted(ctx context.Context, dir string, model replay.ServerConfig, cfg Co
 func scriptedWrite(ctx context.Context, dir string, model replay.ServerConfig, cfg Config, root string, pins *httplog.Pins) Outcome {
 	var o Outcome
 	verify := verifier(ctx, dir, cfg, pins, root)
-	p := pass{direct: true, root: root}
+	p := pass{direct: true, root: root, home: dir}
 	err := safefile.Publish(dir, func(stage string) error {
 		o = scripted(ctx, stage, model, cfg, p, pins)
 		if o.Status != Passed {

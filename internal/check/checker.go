@@ -51,6 +51,18 @@ type pass struct {
 	// root is the corpus root when the scenario folder is a staged copy
 	// outside it; "": the folder's parent.
 	root string
+	// home is the scenario folder a staged copy stands for: where its
+	// pending files go, and the name its diffs show; "": the folder itself.
+	home string
+}
+
+// home is the scenario folder the user knows: the checked folder, or the
+// one its staged copy stands for.
+func (c *checker) home() string {
+	if c.pass.home != "" {
+		return c.pass.home
+	}
+	return c.dir
 }
 
 // newChecker is the check of the scenario folder dir under cfg, as part
@@ -240,7 +252,7 @@ func (c *checker) compare(ctx context.Context, o Outcome, got *scenario.Transcri
 		}
 	}
 	cmp := comparison{want: want, stale: stale, raw: &scenario.Transcript{Stdout: f.Stdout, Logs: f.Logs}}
-	cmp.files = diffTranscripts(c.dir, want, got, c.cfg.diffConfig())
+	cmp.files = diffTranscripts(c.home(), want, got, c.cfg.diffConfig())
 	if cmp.wsDiff, err = o.compareWorkspace(c.ws, want, got, c.cfg); err != nil {
 		return o.fail(err)
 	}
@@ -261,7 +273,7 @@ func (c *checker) pinDrift(o Outcome, np *nativePins, want, got *scenario.Transc
 	o.PinFiles, o.PinDrift = pinFiles, d
 	o.Reason = "the agent's request differs from the pin its recording names (" + strings.Join(pinFiles, ", ") + "): a changed model input, which only " + string(o.Accept) + " accepts"
 	np.mask(got) // the change of the pins is shown once, above
-	if files := diffTranscripts(c.dir, want, got, c.cfg.diffConfig()); len(files) > 0 {
+	if files := diffTranscripts(c.home(), want, got, c.cfg.diffConfig()); len(files) > 0 {
 		o.Diff += joinDiffs(files)
 	}
 	return o
@@ -312,7 +324,7 @@ func (c *checker) restale(ctx context.Context, o Outcome, got *scenario.Transcri
 		return o
 	case c.cfg.Pending:
 		o.Status, o.Reason, o.Accept = Failed, "a fixture is not in normal form", cmp.stale
-		return c.pending(o, diffTranscripts(c.dir, cmp.raw, got, c.cfg.diffConfig()), false)
+		return c.pending(o, diffTranscripts(c.home(), cmp.raw, got, c.cfg.diffConfig()), false)
 	}
 	return c.write(ctx, o, got)
 }
@@ -357,18 +369,17 @@ func (c *checker) write(ctx context.Context, o Outcome, got *scenario.Transcript
 // pending writes the pending files of a differing scenario when the run
 // asks for them (never under CI), and the pins a pending log names: a pin
 // file never changes, so writing it can spoil nothing, and accepting the
-// log later needs it. A direct pass writes no pins: they are its whole
-// write's to write.
+// log later needs it. A staged copy's pending files go beside the
+// fixtures of the folder it stands for, since the copy is never published
+// when its scenario differs.
 func (c *checker) pending(o Outcome, files []fileDiff, wsDiffers bool) Outcome {
 	if !c.cfg.Pending || c.cfg.CI {
 		return o
 	}
-	if !c.pass.direct {
-		if _, err := c.pins.Write(); err != nil {
-			return o.fail(fmt.Errorf("check: %w", err))
-		}
+	if _, err := c.pins.Write(); err != nil {
+		return o.fail(fmt.Errorf("check: %w", err))
 	}
-	wrote, err := writePending(c.dir, files, c.ws, wsDiffers)
+	wrote, err := writePending(c.home(), files, c.ws, wsDiffers)
 	o.Pending = wrote
 	if err != nil {
 		return o.fail(err)
@@ -382,8 +393,8 @@ func (c *checker) clearPending(o Outcome) Outcome {
 	if !c.cfg.Pending || c.cfg.CI {
 		return o
 	}
-	if err := scenario.ClearPending(c.dir); err != nil {
-		return o.fail(fmt.Errorf("check: remove old pending files of %s: %w", c.dir, err))
+	if err := scenario.ClearPending(c.home()); err != nil {
+		return o.fail(fmt.Errorf("check: remove old pending files of %s: %w", c.home(), err))
 	}
 	return o
 }
