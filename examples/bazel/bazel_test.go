@@ -40,7 +40,6 @@ func TestBazel(t *testing.T) {
 		t.Skipf("bazel is not installed (install it with: %s)", installBazel)
 	}
 	doc := docs(t)
-	build(t, doc)
 	b := &bazelRun{t: t, ws: workspace(t), root: t.TempDir()}
 	ws := b.ws
 	t.Cleanup(b.shutdown)
@@ -49,6 +48,15 @@ func TestBazel(t *testing.T) {
 	// page's.
 	rc := fmt.Sprintf("\nstartup --output_user_root=%s --max_idle_secs=15\n", b.root)
 	if err := os.WriteFile(filepath.Join(ws, ".bazelrc"), append(readFile(t, ".bazelrc"), rc...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The server starts (seconds of a JVM's start) while go builds bin/,
+	// which the copy then gets: bazel test reads the workspace's files
+	// when it runs, not when its server started.
+	started := b.start()
+	build(t, doc)
+	copyBin(t, ws)
+	if err := started(); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := b.shell(doc.bazel); err != nil {
@@ -169,15 +177,26 @@ func readFile(t *testing.T, name string) []byte {
 	return b
 }
 
-// workspace copies this folder's Bazel workspace, bin/ included, to a new
-// folder.
+// workspace copies this folder's Bazel workspace to a new folder, bin/
+// aside: copyBin copies it once build has made it.
 func workspace(t *testing.T) string {
 	t.Helper()
 	ws := t.TempDir()
 	if err := os.CopyFS(ws, os.DirFS(".")); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.RemoveAll(filepath.Join(ws, "bin")); err != nil {
+		t.Fatal(err)
+	}
 	return ws
+}
+
+// copyBin copies this folder's bin/ into the workspace ws.
+func copyBin(t *testing.T, ws string) {
+	t.Helper()
+	if err := os.CopyFS(filepath.Join(ws, "bin"), os.DirFS("bin")); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // bazelRun runs bazel in the workspace ws with an output root of its own.
@@ -200,6 +219,21 @@ func (b *bazelRun) run(args ...string) (string, error) {
 	cmd.Dir = b.ws
 	out, err := cmd.CombinedOutput()
 	return string(out), err
+}
+
+// start starts the server of the workspace in the background and returns
+// a wait for it; a test that ends early waits for it before shutdown.
+func (b *bazelRun) start() (wait func() error) {
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if out, e := b.run("info", "release"); e != nil {
+			err = fmt.Errorf("bazel info release: %v\n%s", e, out)
+		}
+	}()
+	b.t.Cleanup(func() { <-done }) // runs before shutdown, registered earlier
+	return func() error { <-done; return err }
 }
 
 // shutdown stops the server and removes the output root (Bazel leaves

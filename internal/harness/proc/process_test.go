@@ -32,6 +32,7 @@ func TestAgent(t *testing.T) {
 		{"ignores SIGTERM", `trap '' TERM; while :; do sleep 0.01; done`, nil, "", Killed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // the two SIGTERM cases wait out a grace each
 			var mu sync.Mutex
 			var fails []string
 			a, err := Start([]string{"sh", "-c", tc.script}, t.TempDir(), []string{"PATH=/usr/bin:/bin"}, 200*time.Millisecond, false, func(err error) {
