@@ -36,6 +36,7 @@ type checker struct {
 	leaks *secrets.Set
 	ws    *workspace // the copy of the run's workspace; nil: the scenario has no expected one
 	fx    *fixture   // the fixture side, made while the agent runs
+	wire  *wireCheck // the wire's check, from the agent's exit; nil: none started
 }
 
 // pass says how a check that is part of a larger write differs from a
@@ -137,6 +138,14 @@ func (c *checker) run(ctx context.Context, o Outcome) Outcome {
 	}
 	c.fx = fixtureSide(c.s, c.rules, c.native()) // while the agent runs
 	defer c.fx.wait()
+	hc.OnExit = func(stdout [][]byte, sent []harness.Sent, incarnations []int) {
+		c.wire = checkWire(stdout, sent, incarnations, c.cfg.Corpus)
+	}
+	defer func() {
+		if c.wire != nil {
+			c.wire.wait()
+		}
+	}()
 	res, err := harness.Run(ctx, hc)
 	o = c.judge(ctx, o, res, err)
 	return o.release(res)
@@ -155,8 +164,14 @@ func (c *checker) judge(ctx context.Context, o Outcome, res *harness.Result, err
 	if err != nil {
 		return c.runFailed(o, res, err)
 	}
-	broken := protocolBreaks(res, c.cfg.Corpus) // before normalizing lets the raw stdout go
+	var broken *Broken
+	if c.wire == nil {
+		broken = protocolBreaks(res, c.cfg.Corpus) // before normalizing lets the raw stdout go
+	}
 	got, err := normalizeLive(res)
+	if c.wire != nil {
+		broken = c.wire.wait()
+	}
 	if err == nil {
 		err = leaked(c.leaks, c.dir, got, c.ws)
 	}

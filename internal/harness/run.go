@@ -130,6 +130,12 @@ type Config struct {
 	// workspace the run left), unless the run already failed; its error
 	// fails the run. nil: nothing.
 	OnEnd func(cwd string) error
+	// OnExit is called once the agent's last incarnation has ended, with
+	// what the Result will hold of the wire: every stdout line, what the
+	// client sent and where each incarnation begins. It may read them
+	// (never change them) in the background until Run returns and after,
+	// to check the wire while Run harvests the logs. nil: nothing.
+	OnExit func(stdout [][]byte, sent []Sent, incarnations []int)
 }
 
 // Log is one harvested session log: its raw bytes and its parsed header.
@@ -436,6 +442,9 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 	errs = append(errs, ended...)
 	res.Stdout, res.Stderr = r.stdout, r.stderr.String()
 	res.Sent, res.Incarnations = r.sent, r.incarnations
+	if r.cfg.OnExit != nil && len(errs) == 0 {
+		r.cfg.OnExit(res.Stdout, res.Sent, res.Incarnations)
+	}
 	res.Steps = r.timing
 	errs = append(errs, r.collect(res)...)
 	cassettes, mcpErrs := r.mcp.Collect(r.in.MCPServers())
