@@ -36,7 +36,7 @@ type checker struct {
 	leaks *secrets.Set
 	ws    *workspace // the copy of the run's workspace; nil: the scenario has no expected one
 	fx    *fixture   // the fixture side, made while the agent runs
-	wire  *wireCheck // the wire's check, from the agent's exit; nil: none started
+	wire  *wireCheck // the wire's check, from the last step's end; nil: none started
 }
 
 // pass says how a check that is part of a larger write differs from a
@@ -138,7 +138,14 @@ func (c *checker) run(ctx context.Context, o Outcome) Outcome {
 	}
 	c.fx = fixtureSide(c.s, c.rules, c.native()) // while the agent runs
 	defer c.fx.wait()
-	hc.OnExit = func(stdout [][]byte, sent []harness.Sent, incarnations []int) {
+	hc.OnWire = func(stdout [][]byte, sent []harness.Sent, incarnations []int, final bool) {
+		n := [3]int{len(stdout), len(sent), len(incarnations)}
+		if final && c.wire != nil && c.wire.n == n {
+			return // the agent wrote nothing more while it exited: its check holds
+		}
+		if c.wire != nil {
+			c.wire.wait()
+		}
 		c.wire = checkWire(stdout, sent, incarnations, c.cfg.Corpus)
 	}
 	defer func() {

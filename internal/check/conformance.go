@@ -48,10 +48,11 @@ func conformanceError(res *harness.Result, got *scenario.Transcript, corpus *sce
 	return b
 }
 
-// wireCheck is protocolBreaks run in the background from the agent's exit
-// (harness.Config.OnExit), beside the harvest and the normalizing of the
-// live side.
+// wireCheck is protocolBreaks run in the background (harness.Config.OnWire)
+// from the last step's end, while the agent exits, and beside the harvest
+// and the normalizing of the live side.
 type wireCheck struct {
+	n      [3]int // the wire it checks: stdout lines, messages sent, incarnations
 	done   chan struct{}
 	broken *Broken
 }
@@ -71,7 +72,7 @@ func checkWire(stdout [][]byte, sent []harness.Sent, incarnations []int, corpus 
 			return nil
 		}
 	}
-	w := &wireCheck{done: make(chan struct{})}
+	w := &wireCheck{n: [3]int{len(stdout), len(sent), len(incarnations)}, done: make(chan struct{})}
 	// normalizeLive drops each line from stdout's array as it goes: the
 	// check reads a copy of the array (the lines are shared, never changed).
 	res := &harness.Result{Stdout: slices.Clone(stdout), Sent: sent, Incarnations: incarnations}
