@@ -36,6 +36,7 @@ type checker struct {
 	leaks *secrets.Set
 	ws    *workspace // the copy of the run's workspace; nil: the scenario has no expected one
 	fx    *fixture   // the fixture side, made while the agent runs
+	wire  *wireCheck // the wire's check, from the last step's end; nil: none started
 }
 
 // pass says how a check that is part of a larger write differs from a
@@ -149,6 +150,21 @@ func (c *checker) run(ctx context.Context, o Outcome) Outcome {
 	}
 	c.fx = fixtureSide(c.s, c.rules, c.native()) // while the agent runs
 	defer c.fx.wait()
+	hc.OnWire = func(stdout [][]byte, sent []harness.Sent, incarnations []int, final bool) {
+		n := [3]int{len(stdout), len(sent), len(incarnations)}
+		if final && c.wire != nil && c.wire.n == n {
+			return // the agent wrote nothing more while it exited: its check holds
+		}
+		if c.wire != nil {
+			c.wire.wait()
+		}
+		c.wire = checkWire(stdout, sent, incarnations, c.cfg.Corpus)
+	}
+	defer func() {
+		if c.wire != nil {
+			c.wire.wait()
+		}
+	}()
 	res, err := harness.Run(ctx, hc)
 	o = c.judge(ctx, o, res, err)
 	return o.release(res)
@@ -167,8 +183,14 @@ func (c *checker) judge(ctx context.Context, o Outcome, res *harness.Result, err
 	if err != nil {
 		return c.runFailed(o, res, err)
 	}
-	broken := protocolBreaks(res, c.cfg.Corpus) // before normalizing lets the raw stdout go
+	var broken *Broken
+	if c.wire == nil {
+		broken = protocolBreaks(res, c.cfg.Corpus) // before normalizing lets the raw stdout go
+	}
 	got, err := normalizeLive(res)
+	if c.wire != nil {
+		broken = c.wire.wait()
+	}
 	if err == nil {
 		err = leaked(c.leaks, c.dir, got, c.ws)
 	}

@@ -48,6 +48,47 @@ func conformanceError(res *harness.Result, got *scenario.Transcript, corpus *sce
 	return b
 }
 
+// wireCheck is protocolBreaks run in the background (harness.Config.OnWire)
+// from the last step's end, while the agent exits, and beside the harvest
+// and the normalizing of the live side.
+type wireCheck struct {
+	n      [3]int // the wire it checks: stdout lines, messages sent, incarnations
+	done   chan struct{}
+	broken *Broken
+}
+
+// maxOverlapped is the most stdout bytes whose wire is checked in the
+// background: past it, the check runs before normalizing releases the raw
+// lines, so a large output is never held twice.
+const maxOverlapped = 1 << 20
+
+// checkWire starts checking the wire of a run that ended (nil when its
+// stdout is too large to check beside the rest: protocolBreaks checks it
+// later, as it would have).
+func checkWire(stdout [][]byte, sent []harness.Sent, incarnations []int, corpus *scenario.Corpus) *wireCheck {
+	n := 0
+	for _, l := range stdout {
+		if n += len(l); n > maxOverlapped {
+			return nil
+		}
+	}
+	w := &wireCheck{n: [3]int{len(stdout), len(sent), len(incarnations)}, done: make(chan struct{})}
+	// normalizeLive drops each line from stdout's array as it goes: the
+	// check reads a copy of the array (the lines are shared, never changed).
+	res := &harness.Result{Stdout: slices.Clone(stdout), Sent: sent, Incarnations: incarnations}
+	go func() {
+		defer close(w.done)
+		w.broken = protocolBreaks(res, corpus)
+	}()
+	return w
+}
+
+// wait returns what the check found, once it is done.
+func (w *wireCheck) wait() *Broken {
+	<-w.done
+	return w.broken
+}
+
 // protocolBreaks checks res's wire before normalizing releases its stdout
 // (normalizeLive): the rules it broke that corpus does not acknowledge,
 // holding the raw lines to show until show; nil when none.

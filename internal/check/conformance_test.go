@@ -87,3 +87,25 @@ func TestBrokenMessageCapped(t *testing.T) {
 		t.Errorf("the message does not cap at %d, or repeats the spec's words:\n%s", maxShown, msg)
 	}
 }
+
+// TestCheckWire: the wire checked in the background finds what
+// protocolBreaks finds, reads its own copy of the lines' array (normalizing
+// empties the Result's as it goes), and a stdout past maxOverlapped is left
+// to protocolBreaks.
+func TestCheckWire(t *testing.T) {
+	stdout := [][]byte{[]byte(`{"jsonrpc":"1.0"}`), []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)}
+	w := checkWire(stdout, nil, []int{0}, nil)
+	if w == nil {
+		t.Fatal("a small stdout was not checked in the background")
+	}
+	stdout[0], stdout[1] = nil, nil // as normalizeLive leaves the array
+	b := w.wait()
+	want := protocolBreaks(&harness.Result{Stdout: [][]byte{[]byte(`{"jsonrpc":"1.0"}`), []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)}, Incarnations: []int{0}}, nil)
+	if b == nil || want == nil || b.Error() != want.Error() {
+		t.Errorf("in the background:\n%v\nwant:\n%v", b, want)
+	}
+	big := [][]byte{make([]byte, maxOverlapped/2), make([]byte, maxOverlapped/2+1)}
+	if checkWire(big, nil, []int{0}, nil) != nil {
+		t.Errorf("a stdout of %d bytes was checked in the background, past maxOverlapped (%d)", maxOverlapped+1, maxOverlapped)
+	}
+}

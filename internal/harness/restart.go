@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -71,13 +72,27 @@ func (r *run) end(failed bool) []error {
 	if len(escaped) > 0 {
 		errs = append(errs, fmt.Errorf("processes of the run outlived it outside the process groups of the agent and its terminals (%s); the harness killed them", strings.Join(escaped, ", ")))
 	}
-	r.incarnations = append(r.incarnations, len(r.stdout))
-	for _, s := range r.wire.Sent() {
-		r.sent = append(r.sent, Sent{Line: s.Line, After: len(r.stdout) + s.After, Incarnation: r.restarts})
-	}
-	r.stdout = append(r.stdout, a.StdoutLines()...)
+	r.stdout, r.sent, r.incarnations = r.wireSoFar()
 	r.stderr.WriteString(a.StderrText())
 	return errs
+}
+
+// wireSoFar is the run's wire with the current incarnation's in it as far
+// as it went: every stdout line, what the client sent and where each
+// incarnation begins. Its slices are clipped, so that appending to one
+// never writes into an array another holds; the lines of the first
+// incarnation are the agent's own array, not a copy.
+func (r *run) wireSoFar() (stdout [][]byte, sent []Sent, incarnations []int) {
+	incarnations = append(slices.Clip(r.incarnations), len(r.stdout))
+	sent = slices.Clip(r.sent)
+	for _, s := range r.wire.Sent() {
+		sent = append(sent, Sent{Line: s.Line, After: len(r.stdout) + s.After, Incarnation: r.restarts})
+	}
+	lines := slices.Clip(r.agent.StdoutLines())
+	if len(r.stdout) == 0 {
+		return lines, sent, incarnations
+	}
+	return append(slices.Clip(r.stdout), lines...), sent, incarnations
 }
 
 // restart ends the agent as at the end of a run and starts it again. What

@@ -130,6 +130,17 @@ type Config struct {
 	// workspace the run left), unless the run already failed; its error
 	// fails the run. nil: nothing.
 	OnEnd func(cwd string) error
+	// OnWire is called with the run's wire, every stdout line, what the
+	// client sent and where each incarnation begins, when the steps all
+	// succeeded: as it is when the last step has ended, before stdin
+	// closes (final false), and then as the Result holds it once the
+	// agent's last incarnation has ended without a fault (final true).
+	// The wire only grows: two calls with as many stdout lines, messages
+	// sent and incarnations see the same wire. It may read them (never
+	// change them) in the background, until Run returns and after, to
+	// check the wire while the agent exits and Run harvests the logs.
+	// nil: nothing.
+	OnWire func(stdout [][]byte, sent []Sent, incarnations []int, final bool)
 }
 
 // Log is one harvested session log: its raw bytes and its parsed header.
@@ -425,6 +436,10 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 		errs = append(errs, err)
 	} else {
 		r.settle(r.cfg.Settle)
+		if r.cfg.OnWire != nil {
+			stdout, sent, incarnations := r.wireSoFar()
+			r.cfg.OnWire(stdout, sent, incarnations, false)
+		}
 	}
 	ended := r.end(len(errs) > 0)
 	res.Started, res.Shutdown = start, r.shutdown
@@ -436,6 +451,9 @@ func (r *run) execute(m *scenario.Manifest) (*Result, []error) {
 	errs = append(errs, ended...)
 	res.Stdout, res.Stderr = r.stdout, r.stderr.String()
 	res.Sent, res.Incarnations = r.sent, r.incarnations
+	if r.cfg.OnWire != nil && len(errs) == 0 {
+		r.cfg.OnWire(res.Stdout, res.Sent, res.Incarnations, true)
+	}
 	res.Steps = r.timing
 	errs = append(errs, r.collect(res)...)
 	cassettes, mcpErrs := r.mcp.Collect(r.in.MCPServers())

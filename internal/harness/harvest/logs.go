@@ -194,12 +194,13 @@ func Report(sessions string) (*agentenv.Report, error) {
 	if _, err := os.Lstat(path); os.IsNotExist(err) {
 		return nil, nil
 	}
-	// A regular file within its cap, checked before the parser opens it
-	// (no process of the agent's is left to swap it by now).
-	if _, err := safefile.ReadAs(path, "sessions/"+agentenv.ReportFile, maxReport); err != nil {
+	// Read once, as a regular file within its cap, and decoded from what
+	// was read.
+	b, err := safefile.ReadAs(path, "sessions/"+agentenv.ReportFile, maxReport)
+	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	r, err := ReadReport(path)
+	r, err := decodeReport(b, path)
 	if err != nil {
 		return nil, err
 	}
@@ -282,6 +283,11 @@ func ReadReport(path string) (agentenv.Report, error) {
 	if err != nil {
 		return agentenv.Report{}, fmt.Errorf("harvest: read report: %w", err)
 	}
+	return decodeReport(b, path)
+}
+
+// decodeReport decodes the report b read from path.
+func decodeReport(b []byte, path string) (agentenv.Report, error) {
 	var r agentenv.Report
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()

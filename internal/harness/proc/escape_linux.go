@@ -25,9 +25,9 @@ var subreaper = sync.OnceValue(func() bool {
 // PID 1, where Escapees finds it.
 func becomeSubreaper() { subreaper() }
 
-// started are the pids the harness started (agents, terminals) and has
-// not waited for yet, in every run of this process: Escapees never reaps
-// them (their exec.Cmd.Wait does).
+// started are the pids the harness started (agents, terminals, the
+// watchdog) and has not waited for yet, in every run of this process:
+// Escapees never reaps them (their exec.Cmd.Wait does).
 var started sync.Map
 
 // Untrack forgets pid once its exec.Cmd.Wait has returned.

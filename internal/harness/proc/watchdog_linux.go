@@ -69,5 +69,12 @@ func startWatchdog() {
 		return
 	}
 	watchdog.w = w
-	go cmd.Wait() // reaps it should it end first
+	// Escapees passes it by, as it does the runs' own processes: it is no
+	// run's, and outlives them all.
+	pid := cmd.Process.Pid
+	started.Store(pid, true)
+	go func() { // reaps it should it end first
+		cmd.Wait()
+		Untrack(pid)
+	}()
 }
