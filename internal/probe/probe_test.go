@@ -189,8 +189,6 @@ func TestLifecycle(t *testing.T) {
 	}
 }
 
-func ptr[T any](v T) *T { return &v }
-
 func TestFiles(t *testing.T) {
 	a, b := runWith("", "{}"), runWith("", "{}")
 	a.Files = []File{{Path: ".cfg", Size: 3}, {Path: ".cache/x/1", Size: 10}, {Path: ".cache/x/2", Size: 5}}

@@ -99,7 +99,7 @@ type deriver struct {
 // stepCalls follows the entries one request/header's step derived.
 type stepCalls struct {
 	turn, step, line int
-	first, n         int // index of its first entry, and how many
+	first            int // index of its first entry
 }
 
 // deriveLog is Derive on a parsed log: a single state machine over its

@@ -27,14 +27,10 @@ type reply struct {
 	calls []toolCall
 }
 
-// call makes one streamed model call with conv and collects the answer;
-// a session streams its text to the client as it comes. An HTTP error's
-// body is the error's text, verbatim.
-func (a *agent) call(ctx context.Context, conv []message, s *session) (reply, error) {
-	return a.callThen(ctx, conv, s, func() {})
-}
-
-// callThen is call, calling headers once the response's headers came.
+// callThen makes one streamed model call with conv and collects the
+// answer, calling headers once the response's headers came; a session
+// streams its text to the client as it comes. An HTTP error's body is the
+// error's text, verbatim.
 func (a *agent) callThen(ctx context.Context, conv []message, s *session, headers func()) (reply, error) {
 	path, body := a.request(conv)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.b.URL+path, bytes.NewReader(body))
