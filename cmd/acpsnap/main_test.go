@@ -2,14 +2,11 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -18,6 +15,7 @@ import (
 	"github.com/acpsnap/acpsnap/cmd/acpsnap/internal/cli"
 	"github.com/acpsnap/acpsnap/testagents/conformance"
 	"github.com/acpsnap/acpsnap/testagents/fakeagent"
+	"github.com/acpsnap/acpsnap/testagents/parallel"
 	"github.com/acpsnap/acpsnap/testagents/viceagent"
 )
 
@@ -29,21 +27,9 @@ func TestMain(m *testing.M) {
 		"confagent": confAgentMain,
 	}
 	if commands[filepath.Base(os.Args[0])] == nil {
-		moreParallel()
+		parallel.PerCPU(4) // four scripts per CPU: they mostly wait
 	}
 	testscript.Main(m, commands)
-}
-
-// moreParallel runs four scripts per CPU unless -test.parallel is given:
-// most scripts spend their time waiting (on agents, step timeouts and
-// shutdown graces), not computing.
-func moreParallel() {
-	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given {
-		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
-	}
 }
 
 // fakeAgentMain runs testagents/fakeagent with the script in the file named

@@ -4,11 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
-	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,27 +14,15 @@ import (
 
 	"github.com/acpsnap/acpsnap/internal/harness"
 	"github.com/acpsnap/acpsnap/testagents/fakeagent"
+	"github.com/acpsnap/acpsnap/testagents/parallel"
 )
 
 // TestMain turns the test binary into the fake agent when the harness
 // starts it with fakeagent.Env set (through the manifest's env).
 func TestMain(m *testing.M) {
 	fakeagent.Main()
-	moreParallel()
+	parallel.PerCPU(4) // four tests per CPU: they mostly wait
 	os.Exit(m.Run())
-}
-
-// moreParallel runs four parallel tests per CPU unless -test.parallel is
-// given: the parallel tests spend their time waiting on the fake agent's
-// sleeps, step timeouts and graces, not computing, and two at a time
-// (the default on two cores) left the CPU idle for seconds.
-func moreParallel() {
-	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given {
-		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
-	}
 }
 
 // scenario is a scenario folder to write for one test.
